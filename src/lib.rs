@@ -1,0 +1,32 @@
+//! # navkit
+//!
+//! Navigation meshes and pathfinding for games and simulations: Recast and Detour (through
+//! [`recastnavigation-sys`](https://docs.rs/recastnavigation-sys)) behind a safe Rust API.
+//!
+//! Data flows one way:
+//!
+//! ```text
+//! geometry (OBJ / .gset) -> build (Recast stages) -> navmesh (Detour) -> query -> smooth path
+//! ```
+//!
+//! ```no_run
+//! use navkit::{InputGeometry, BuildSettings, build::build_solo, query::{NavMeshQuery, QueryFilter}};
+//! use glam::Vec3;
+//!
+//! let geom = InputGeometry::load("level.obj")?;
+//! let built = build_solo(&geom, &BuildSettings::default())?;
+//! let mut query = NavMeshQuery::new(&built.navmesh, 2048)?;
+//! let filter = QueryFilter::default();
+//! let path = query.find_path_between(Vec3::new(1.0, 0.0, 1.0), Vec3::new(20.0, 0.0, 5.0), &filter)?;
+//! println!("{} polys, complete: {}", path.polys.len(), path.is_complete());
+//! # Ok::<(), navkit::Error>(())
+//! ```
+#![deny(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod error;
+pub mod status;
+pub mod settings;
+
+pub use error::{Error, Result};
+pub use settings::{area, flags, BuildSettings, Partition};

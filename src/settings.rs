@@ -1,0 +1,373 @@
+//! Build settings (in world units, as in RecastDemo's settings panel), poly areas and poly flags.
+
+use crate::{Error, Result};
+use glam::Vec3;
+use serde::{Deserialize, Serialize};
+
+/// How the walkable surface is partitioned into regions before contours are traced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Partition {
+    /// Watershed partitioning: the best triangulation, the slowest; RecastDemo's default.
+    #[default]
+    Watershed,
+    /// Monotone partitioning: fastest, may give long thin polygons.
+    Monotone,
+    /// Layer partitioning: non-overlapping regions, good for tiled meshes with small tiles.
+    Layers,
+}
+
+impl Partition {
+    /// RecastDemo's numeric code (`SAMPLE_PARTITION_*`), as stored in `.gset` files.
+    pub fn code(self) -> i32 {
+        match self {
+            Partition::Watershed => 0,
+            Partition::Monotone => 1,
+            Partition::Layers => 2,
+        }
+    }
+
+    /// The partition for a RecastDemo numeric code.
+    pub fn from_code(code: i32) -> Option<Self> {
+        match code {
+            0 => Some(Partition::Watershed),
+            1 => Some(Partition::Monotone),
+            2 => Some(Partition::Layers),
+            _ => None,
+        }
+    }
+}
+
+impl std::str::FromStr for Partition {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "watershed" => Ok(Partition::Watershed),
+            "monotone" => Ok(Partition::Monotone),
+            "layers" | "layer" => Ok(Partition::Layers),
+            other => Err(format!(
+                "unknown partition `{other}` (expected watershed, monotone or layers)"
+            )),
+        }
+    }
+}
+
+/// Poly area ids, as RecastDemo's `SamplePolyAreas`.
+pub mod area {
+    /// Ground (Recast's walkable area is renamed to this after the build).
+    pub const GROUND: u8 = 0;
+    /// Water.
+    pub const WATER: u8 = 1;
+    /// Road.
+    pub const ROAD: u8 = 2;
+    /// Door.
+    pub const DOOR: u8 = 3;
+    /// Grass.
+    pub const GRASS: u8 = 4;
+    /// Jump (off-mesh connections).
+    pub const JUMP: u8 = 5;
+    /// Recast's `RC_WALKABLE_AREA`.
+    pub const WALKABLE: u8 = 63;
+    /// Recast's `RC_NULL_AREA`.
+    pub const NULL: u8 = 0;
+
+    /// A readable name for an area id.
+    pub fn name(area: u8) -> &'static str {
+        match area {
+            GROUND => "ground",
+            WATER => "water",
+            ROAD => "road",
+            DOOR => "door",
+            GRASS => "grass",
+            JUMP => "jump",
+            WALKABLE => "walkable",
+            _ => "custom",
+        }
+    }
+}
+
+/// Poly flags, as RecastDemo's `SamplePolyFlags`.
+pub mod flags {
+    /// Ability to walk (ground, grass, road).
+    pub const WALK: u16 = 0x01;
+    /// Ability to swim (water).
+    pub const SWIM: u16 = 0x02;
+    /// Ability to move through doors.
+    pub const DOOR: u16 = 0x04;
+    /// Ability to jump.
+    pub const JUMP: u16 = 0x08;
+    /// Disabled polygon.
+    pub const DISABLED: u16 = 0x10;
+    /// All abilities.
+    pub const ALL: u16 = 0xffff;
+
+    /// The flags RecastDemo gives a polygon of `area` after a build.
+    pub fn for_area(area: u8) -> u16 {
+        match area {
+            super::area::GROUND | super::area::GRASS | super::area::ROAD => WALK,
+            super::area::WATER => SWIM,
+            super::area::DOOR => WALK | DOOR,
+            super::area::JUMP => JUMP,
+            _ => 0,
+        }
+    }
+}
+
+/// Settings of a solo navmesh build, in world units, with RecastDemo's defaults.
+///
+/// The voxel conversions (`walkableHeight = ceil(agent_height / cell_height)` and so on) are done
+/// by [`BuildSettings::to_config`] exactly as RecastDemo's Solo Mesh sample does them.
+///
+/// ```
+/// let s = navkit::BuildSettings::default();
+/// assert_eq!(s.cell_size, 0.3);
+/// assert!(s.validate().is_ok());
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct BuildSettings {
+    /// Voxel size on the xz-plane (world units).
+    pub cell_size: f32,
+    /// Voxel size on the y axis (world units).
+    pub cell_height: f32,
+    /// Height of the agent (world units).
+    pub agent_height: f32,
+    /// Radius of the agent (world units).
+    pub agent_radius: f32,
+    /// Largest step the agent can climb (world units).
+    pub agent_max_climb: f32,
+    /// Steepest walkable slope (degrees).
+    pub agent_max_slope: f32,
+    /// Regions smaller than this (in cells, squared) are removed.
+    pub region_min_size: f32,
+    /// Regions smaller than this (in cells, squared) are merged into neighbours.
+    pub region_merge_size: f32,
+    /// Longest contour edge (world units).
+    pub edge_max_len: f32,
+    /// Largest distance a simplified contour may stray from the raw one (in cells).
+    pub edge_max_error: f32,
+    /// Most vertices per polygon (3..=6).
+    pub verts_per_poly: f32,
+    /// Detail mesh sample spacing (in cells; below 0.9 means no sampling).
+    pub detail_sample_dist: f32,
+    /// Detail mesh largest height error (in cell heights).
+    pub detail_sample_max_error: f32,
+    /// The region partitioning method.
+    pub partition: Partition,
+    /// Build only inside these bounds (defaults to the mesh bounds).
+    pub bounds: Option<(Vec3, Vec3)>,
+    /// Tile size in cells (used by tiled builds; stored in `.gset` files).
+    pub tile_size: f32,
+    /// Remove spans an agent could step up onto from below (`rcFilterLowHangingWalkableObstacles`).
+    pub filter_low_hanging_obstacles: bool,
+    /// Remove spans at ledges (`rcFilterLedgeSpans`).
+    pub filter_ledge_spans: bool,
+    /// Remove spans with too little headroom (`rcFilterWalkableLowHeightSpans`).
+    pub filter_walkable_low_height_spans: bool,
+}
+
+impl Default for BuildSettings {
+    fn default() -> Self {
+        BuildSettings {
+            cell_size: 0.3,
+            cell_height: 0.2,
+            agent_height: 2.0,
+            agent_radius: 0.6,
+            agent_max_climb: 0.9,
+            agent_max_slope: 45.0,
+            region_min_size: 8.0,
+            region_merge_size: 20.0,
+            edge_max_len: 12.0,
+            edge_max_error: 1.3,
+            verts_per_poly: 6.0,
+            detail_sample_dist: 6.0,
+            detail_sample_max_error: 1.0,
+            partition: Partition::Watershed,
+            bounds: None,
+            tile_size: 32.0,
+            filter_low_hanging_obstacles: true,
+            filter_ledge_spans: true,
+            filter_walkable_low_height_spans: true,
+        }
+    }
+}
+
+/// The voxel-unit configuration derived from [`BuildSettings`] (Recast's `rcConfig`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct VoxelConfig {
+    /// Grid width in cells.
+    pub width: i32,
+    /// Grid height (depth, along z) in cells.
+    pub height: i32,
+    /// Cell size.
+    pub cs: f32,
+    /// Cell height.
+    pub ch: f32,
+    /// Bounds minimum.
+    pub bmin: [f32; 3],
+    /// Bounds maximum.
+    pub bmax: [f32; 3],
+    /// Steepest walkable slope in degrees.
+    pub walkable_slope_angle: f32,
+    /// Agent height in voxels.
+    pub walkable_height: i32,
+    /// Agent climb in voxels.
+    pub walkable_climb: i32,
+    /// Agent radius in voxels.
+    pub walkable_radius: i32,
+    /// Longest contour edge in voxels.
+    pub max_edge_len: i32,
+    /// Contour simplification error.
+    pub max_simplification_error: f32,
+    /// Smallest region area (cells).
+    pub min_region_area: i32,
+    /// Region merge area (cells).
+    pub merge_region_area: i32,
+    /// Most vertices per polygon.
+    pub max_verts_per_poly: i32,
+    /// Detail sample distance (world units).
+    pub detail_sample_dist: f32,
+    /// Detail sample max error (world units).
+    pub detail_sample_max_error: f32,
+}
+
+/// The largest grid (width x height, in cells) a build accepts; beyond it memory use explodes.
+pub const MAX_GRID_CELLS: i64 = 1 << 28;
+
+fn setting_err(name: &'static str, value: impl ToString, reason: &str) -> Error {
+    Error::Setting {
+        name,
+        value: value.to_string(),
+        reason: reason.to_string(),
+    }
+}
+
+impl BuildSettings {
+    /// Checks every value for sanity. Absurd values (non-finite, zero or negative sizes,
+    /// slopes outside 0..90, more than 6 vertices per polygon ...) are errors naming the setting.
+    pub fn validate(&self) -> Result<()> {
+        let positive = [
+            ("cell_size", self.cell_size),
+            ("cell_height", self.cell_height),
+            ("agent_height", self.agent_height),
+        ];
+        for (name, v) in positive {
+            if !v.is_finite() || v <= 0.0 {
+                return Err(setting_err(name, v, "must be a finite number > 0"));
+            }
+        }
+        if self.cell_size < 1e-3 || self.cell_height < 1e-3 {
+            return Err(setting_err(
+                if self.cell_size < 1e-3 { "cell_size" } else { "cell_height" },
+                self.cell_size.min(self.cell_height),
+                "must be at least 0.001",
+            ));
+        }
+        let non_negative = [
+            ("agent_radius", self.agent_radius),
+            ("agent_max_climb", self.agent_max_climb),
+            ("region_min_size", self.region_min_size),
+            ("region_merge_size", self.region_merge_size),
+            ("edge_max_len", self.edge_max_len),
+            ("edge_max_error", self.edge_max_error),
+            ("detail_sample_dist", self.detail_sample_dist),
+            ("detail_sample_max_error", self.detail_sample_max_error),
+            ("tile_size", self.tile_size),
+        ];
+        for (name, v) in non_negative {
+            if !v.is_finite() || v < 0.0 {
+                return Err(setting_err(name, v, "must be a finite number >= 0"));
+            }
+        }
+        if !(0.0..=90.0).contains(&self.agent_max_slope) {
+            return Err(setting_err(
+                "agent_max_slope",
+                self.agent_max_slope,
+                "must be between 0 and 90 degrees",
+            ));
+        }
+        if !(3.0..=6.0).contains(&self.verts_per_poly) {
+            return Err(setting_err(
+                "verts_per_poly",
+                self.verts_per_poly,
+                "must be between 3 and 6 (Detour's DT_VERTS_PER_POLYGON)",
+            ));
+        }
+        // Voxel quantities are stored in 16 bits or fewer inside Recast.
+        let limits = [
+            ("agent_height", self.agent_height / self.cell_height, 255.0),
+            ("agent_max_climb", self.agent_max_climb / self.cell_height, 255.0),
+            ("agent_radius", self.agent_radius / self.cell_size, 255.0),
+            ("region_min_size", self.region_min_size, 1.0e4),
+            ("region_merge_size", self.region_merge_size, 1.0e4),
+            ("edge_max_len", self.edge_max_len / self.cell_size, 1.0e6),
+            ("edge_max_error", self.edge_max_error, 1.0e4),
+            ("detail_sample_dist", self.detail_sample_dist, 1.0e4),
+            ("detail_sample_max_error", self.detail_sample_max_error, 1.0e4),
+        ];
+        for (name, voxels, max) in limits {
+            if voxels > max {
+                return Err(setting_err(
+                    name,
+                    voxels,
+                    &format!("is {voxels} in voxel units; at most {max} is supported"),
+                ));
+            }
+        }
+        if let Some((bmin, bmax)) = self.bounds {
+            if !bmin.is_finite() || !bmax.is_finite() || bmin.cmpgt(bmax).any() {
+                return Err(setting_err(
+                    "bounds",
+                    format!("{bmin} .. {bmax}"),
+                    "must be finite with min <= max",
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Converts to voxel units for the given bounds, as RecastDemo's Solo Mesh sample does.
+    /// Fails if the settings are invalid or the grid would be absurdly large.
+    pub fn to_config(&self, bmin: Vec3, bmax: Vec3) -> Result<VoxelConfig> {
+        self.validate()?;
+        let (bmin, bmax) = self.bounds.unwrap_or((bmin, bmax));
+        if !bmin.is_finite() || !bmax.is_finite() {
+            return Err(Error::Geometry(format!("bounds {bmin} .. {bmax} are not finite")));
+        }
+        let cs = self.cell_size;
+        let width = ((bmax.x - bmin.x) / cs + 0.5) as i64;
+        let height = ((bmax.z - bmin.z) / cs + 0.5) as i64;
+        if width.saturating_mul(height) > MAX_GRID_CELLS || width > i32::MAX as i64 / 4 {
+            return Err(setting_err(
+                "cell_size",
+                cs,
+                &format!(
+                    "gives a {width} x {height} grid; at most {MAX_GRID_CELLS} cells are allowed"
+                ),
+            ));
+        }
+        Ok(VoxelConfig {
+            width: width as i32,
+            height: height as i32,
+            cs,
+            ch: self.cell_height,
+            bmin: bmin.to_array(),
+            bmax: bmax.to_array(),
+            walkable_slope_angle: self.agent_max_slope,
+            walkable_height: (self.agent_height / self.cell_height).ceil() as i32,
+            walkable_climb: (self.agent_max_climb / self.cell_height).floor() as i32,
+            walkable_radius: (self.agent_radius / self.cell_size).ceil() as i32,
+            max_edge_len: (self.edge_max_len / self.cell_size) as i32,
+            max_simplification_error: self.edge_max_error,
+            min_region_area: (self.region_min_size * self.region_min_size) as i32,
+            merge_region_area: (self.region_merge_size * self.region_merge_size) as i32,
+            max_verts_per_poly: self.verts_per_poly as i32,
+            detail_sample_dist: if self.detail_sample_dist < 0.9 {
+                0.0
+            } else {
+                self.cell_size * self.detail_sample_dist
+            },
+            detail_sample_max_error: self.cell_height * self.detail_sample_max_error,
+        })
+    }
+}

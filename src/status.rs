@@ -1,0 +1,97 @@
+//! Detour status codes, decoded.
+
+use std::fmt;
+
+/// A Detour `dtStatus`: success/failure/in-progress plus detail bits.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Status(pub u32);
+
+impl Status {
+    /// `DT_FAILURE`
+    pub const FAILURE: u32 = 1 << 31;
+    /// `DT_SUCCESS`
+    pub const SUCCESS: u32 = 1 << 30;
+    /// `DT_IN_PROGRESS`
+    pub const IN_PROGRESS: u32 = 1 << 29;
+    /// `DT_WRONG_MAGIC`
+    pub const WRONG_MAGIC: u32 = 1 << 0;
+    /// `DT_WRONG_VERSION`
+    pub const WRONG_VERSION: u32 = 1 << 1;
+    /// `DT_OUT_OF_MEMORY`
+    pub const OUT_OF_MEMORY: u32 = 1 << 2;
+    /// `DT_INVALID_PARAM`
+    pub const INVALID_PARAM: u32 = 1 << 3;
+    /// `DT_BUFFER_TOO_SMALL`
+    pub const BUFFER_TOO_SMALL: u32 = 1 << 4;
+    /// `DT_OUT_OF_NODES`
+    pub const OUT_OF_NODES: u32 = 1 << 5;
+    /// `DT_PARTIAL_RESULT`
+    pub const PARTIAL_RESULT: u32 = 1 << 6;
+    /// `DT_ALREADY_OCCUPIED`
+    pub const ALREADY_OCCUPIED: u32 = 1 << 7;
+
+    /// True if the failure bit is set.
+    pub fn failed(self) -> bool {
+        self.0 & Self::FAILURE != 0
+    }
+    /// True if the success bit is set.
+    pub fn succeeded(self) -> bool {
+        self.0 & Self::SUCCESS != 0
+    }
+    /// True if the result is partial (the goal was not reached, or a buffer was too small).
+    pub fn partial(self) -> bool {
+        self.0 & Self::PARTIAL_RESULT != 0
+    }
+    /// True if a detail bit is set.
+    pub fn has(self, detail: u32) -> bool {
+        self.0 & detail != 0
+    }
+
+    /// Maps a failed status to an error naming the operation.
+    pub fn check(self, operation: &'static str) -> crate::Result<Status> {
+        if self.failed() || !self.succeeded() && self.0 & Self::IN_PROGRESS == 0 {
+            Err(crate::Error::Detour {
+                operation,
+                status: self,
+            })
+        } else {
+            Ok(self)
+        }
+    }
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut parts = Vec::new();
+        if self.failed() {
+            parts.push("failure");
+        }
+        if self.succeeded() {
+            parts.push("success");
+        }
+        if self.has(Self::IN_PROGRESS) {
+            parts.push("in progress");
+        }
+        for (bit, name) in [
+            (Self::WRONG_MAGIC, "wrong magic"),
+            (Self::WRONG_VERSION, "wrong version"),
+            (Self::OUT_OF_MEMORY, "out of memory"),
+            (Self::INVALID_PARAM, "invalid parameter"),
+            (Self::BUFFER_TOO_SMALL, "buffer too small"),
+            (Self::OUT_OF_NODES, "out of nodes"),
+            (Self::PARTIAL_RESULT, "partial result"),
+            (Self::ALREADY_OCCUPIED, "already occupied"),
+        ] {
+            if self.has(bit) {
+                parts.push(name);
+            }
+        }
+        write!(f, "{} (0x{:08x})", parts.join(", "), self.0)
+    }
+}
+
+impl fmt::Debug for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Status({self})")
+    }
+}
