@@ -24,9 +24,18 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod build;
 pub mod error;
-pub mod status;
+mod ffi;
+pub mod geometry;
+pub mod mset;
+pub mod navmesh;
+pub mod query;
 pub mod settings;
+pub mod smooth;
+pub mod status;
+pub mod testcase;
 
 pub use error::{Error, Result};
+pub use geometry::{ConvexVolume, InputGeometry, OffMeshConnection, TriMesh};
 pub use settings::{area, flags, BuildSettings, Partition};

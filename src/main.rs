@@ -1,3 +1,473 @@
-fn main() {
-    println!("Hello, world!");
+//! The `navkit` command line: build navmeshes, query paths, run RecastDemo test cases.
+
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use glam::Vec3;
+use serde_json::{json, Value};
+
+use navkit::build::{build_solo, BuildReport};
+use navkit::navmesh::NavMesh;
+use navkit::query::{NavMeshQuery, PathStatus, QueryFilter};
+use navkit::smooth::{full_path, FullPath, SmoothPathOptions};
+use navkit::testcase::{self, TestCase, TestKind};
+use navkit::{BuildSettings, Error, InputGeometry, Partition};
+
+#[derive(Parser)]
+#[command(
+    name = "navkit",
+    version,
+    about = "Navigation meshes and pathfinding (Recast/Detour) from Rust"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Build a solo navmesh from an OBJ mesh or a RecastDemo .gset file.
+    Build {
+        /// The input: MESH.obj or GEOM.gset.
+        input: PathBuf,
+        /// Region partitioning (default: the .gset's, else watershed).
+        #[arg(long)]
+        partition: Option<Partition>,
+        /// Save the navmesh here (RecastDemo's MSET format).
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Find a path: nearest polys, findPath, findStraightPath and the smooth path.
+    Path {
+        /// MESH.obj, GEOM.gset (built first) or a saved navmesh.
+        input: PathBuf,
+        /// Start point `X,Y,Z`.
+        #[arg(long, value_parser = parse_vec3, allow_hyphen_values = true, required_unless_present = "batch")]
+        from: Option<Vec3>,
+        /// End point `X,Y,Z`.
+        #[arg(long, value_parser = parse_vec3, allow_hyphen_values = true, required_unless_present = "batch")]
+        to: Option<Vec3>,
+        /// Include flags (hex; default: all but disabled).
+        #[arg(long, value_parser = parse_hex)]
+        include: Option<u16>,
+        /// Exclude flags (hex; default 0).
+        #[arg(long, value_parser = parse_hex)]
+        exclude: Option<u16>,
+        /// A file of queries, one `sx sy sz ex ey ez` per line; prints one JSON object per line.
+        #[arg(long, conflicts_with_all = ["from", "to"])]
+        batch: Option<PathBuf>,
+        /// Region partitioning when building.
+        #[arg(long)]
+        partition: Option<Partition>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Run a RecastDemo test-case file (`s`, `f`, `pf`, `rc` lines).
+    Testcase {
+        /// The test-case file; its mesh is found relative to it.
+        file: PathBuf,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The demo: build the sample level in meshes/ and walk a smooth path across it.
+    Demo {
+        /// The geometry set to use.
+        #[arg(long, default_value = "meshes/demo_level.gset")]
+        gset: PathBuf,
+    },
+}
+
+fn parse_vec3(s: &str) -> Result<Vec3, String> {
+    let parts: Vec<&str> = s.split(',').map(str::trim).collect();
+    if parts.len() != 3 {
+        return Err(format!("expected X,Y,Z, got `{s}`"));
+    }
+    let mut v = [0f32; 3];
+    for (i, p) in parts.iter().enumerate() {
+        v[i] = p
+            .parse::<f32>()
+            .map_err(|_| format!("`{p}` is not a number"))?;
+        if !v[i].is_finite() {
+            return Err(format!("`{p}` is not a finite number"));
+        }
+    }
+    Ok(Vec3::from_array(v))
+}
+
+fn parse_hex(s: &str) -> Result<u16, String> {
+    let t = s.trim_start_matches("0x").trim_start_matches("0X");
+    u16::from_str_radix(t, 16).map_err(|_| format!("`{s}` is not a 16-bit hex number"))
+}
+
+fn is_geometry(path: &Path) -> bool {
+    matches!(
+        path.extension()
+            .and_then(|e| e.to_str())
+            .map(|e| e.to_ascii_lowercase())
+            .as_deref(),
+        Some("obj") | Some("gset")
+    )
+}
+
+/// Loads geometry and builds it, with the .gset's settings (if any) and an optional partition.
+fn build_input(
+    input: &Path,
+    partition: Option<Partition>,
+) -> navkit::Result<(NavMesh, BuildReport)> {
+    let geom = InputGeometry::load(input)?;
+    let mut settings = geom.settings.clone().unwrap_or_else(BuildSettings::default);
+    if let Some(p) = partition {
+        settings.partition = p;
+    }
+    let built = build_solo(&geom, &settings)?;
+    Ok((built.navmesh, built.report))
+}
+
+fn load_navmesh(input: &Path, partition: Option<Partition>) -> navkit::Result<NavMesh> {
+    if is_geometry(input) {
+        Ok(build_input(input, partition)?.0)
+    } else {
+        NavMesh::load(input)
+    }
+}
+
+fn report_json(r: &BuildReport) -> Value {
+    let timings: serde_json::Map<String, Value> = r
+        .timings_ms
+        .iter()
+        .map(|(s, ms)| (s.name().to_string(), json!(ms)))
+        .chain(std::iter::once(("total".to_string(), json!(r.total_ms))))
+        .collect();
+    json!({
+        "grid_width": r.grid_width,
+        "grid_height": r.grid_height,
+        "input_verts": r.input_verts,
+        "input_tris": r.input_tris,
+        "polymesh_verts": r.polymesh_verts,
+        "polymesh_polys": r.polymesh_polys,
+        "detail_verts": r.detail_verts,
+        "detail_tris": r.detail_tris,
+        "off_mesh_connections": r.off_mesh_connections,
+        "navmesh_bytes": r.navmesh_bytes,
+        "timings_ms": timings,
+        "warnings": r.warnings,
+    })
+}
+
+fn print_report(r: &BuildReport) {
+    println!("Grid:          {} x {} cells", r.grid_width, r.grid_height);
+    println!(
+        "Input:         {} verts, {} tris",
+        r.input_verts, r.input_tris
+    );
+    println!(
+        "Poly mesh:     {} verts, {} polys",
+        r.polymesh_verts, r.polymesh_polys
+    );
+    println!(
+        "Detail mesh:   {} verts, {} tris",
+        r.detail_verts, r.detail_tris
+    );
+    println!("Off-mesh:      {} connections", r.off_mesh_connections);
+    println!("Navmesh data:  {} bytes", r.navmesh_bytes);
+    println!("Timings (ms):");
+    for (s, ms) in &r.timings_ms {
+        println!("  {:<34}{:>9.3}", s.name(), ms);
+    }
+    println!("  {:<34}{:>9.3}", "total", r.total_ms);
+    for w in &r.warnings {
+        println!("warning: {w}");
+    }
+}
+
+fn v3(v: Vec3) -> Value {
+    json!([v.x, v.y, v.z])
+}
+
+fn path_json(p: &navkit::Result<FullPath>) -> Value {
+    match p {
+        Ok(fp) => json!({
+            "status": match fp.path.status { PathStatus::Complete => "complete", PathStatus::Partial => "partial" },
+            "start_ref": fp.start.poly.0,
+            "end_ref": fp.end.poly.0,
+            "polys": fp.path.polys.iter().map(|p| p.0).collect::<Vec<_>>(),
+            "straight": fp.straight.points.iter().map(|p| v3(p.pos)).collect::<Vec<_>>(),
+            "smooth": fp.smooth.points.iter().map(|&p| v3(p)).collect::<Vec<_>>(),
+            "smooth_stuck": fp.smooth.stuck,
+        }),
+        Err(e) => json!({
+            "status": "failed",
+            "start_ref": 0,
+            "end_ref": 0,
+            "polys": [],
+            "straight": [],
+            "smooth": [],
+            "smooth_stuck": false,
+            "error": e.to_string(),
+        }),
+    }
+}
+
+fn print_path(p: &navkit::Result<FullPath>) {
+    match p {
+        Ok(fp) => {
+            let status = if fp.path.is_complete() {
+                "complete"
+            } else {
+                "PARTIAL (goal not reachable)"
+            };
+            println!("Path:      {status}, {} polys", fp.path.polys.len());
+            println!("Start:     poly {} at {}", fp.start.poly, fp.start.point);
+            println!("End:       poly {} at {}", fp.end.poly, fp.end.point);
+            println!(
+                "Straight:  {} corners, length {:.3}",
+                fp.straight.points.len(),
+                fp.straight.length()
+            );
+            for p in &fp.straight.points {
+                println!("  ({:9.4}, {:9.4}, {:9.4})", p.pos.x, p.pos.y, p.pos.z);
+            }
+            println!(
+                "Smooth:    {} points, length {:.3}, {} off-mesh jumps{}",
+                fp.smooth.points.len(),
+                fp.smooth.length(),
+                fp.smooth.off_mesh_jumps,
+                if fp.smooth.stuck {
+                    ", STUCK (stopped where RecastDemo would repeat a point)"
+                } else {
+                    ""
+                }
+            );
+        }
+        Err(e) => println!("Path:      failed: {e}"),
+    }
+}
+
+fn filter_from(include: Option<u16>, exclude: Option<u16>) -> QueryFilter {
+    let mut f = QueryFilter::default();
+    if let Some(i) = include {
+        f.set_include_flags(i);
+    }
+    if let Some(e) = exclude {
+        f.set_exclude_flags(e);
+    }
+    f
+}
+
+fn run(cli: Cli) -> navkit::Result<()> {
+    match cli.command {
+        Command::Build {
+            input,
+            partition,
+            output,
+            json,
+        } => {
+            let (navmesh, report) = build_input(&input, partition)?;
+            if let Some(out) = &output {
+                navmesh.save(out)?;
+            }
+            if json {
+                println!("{}", report_json(&report));
+            } else {
+                print_report(&report);
+                if let Some(out) = &output {
+                    println!("Saved:         {}", out.display());
+                }
+            }
+        }
+        Command::Path {
+            input,
+            from,
+            to,
+            include,
+            exclude,
+            batch,
+            partition,
+            json,
+        } => {
+            let navmesh = load_navmesh(&input, partition)?;
+            let mut q = NavMeshQuery::new(&navmesh, 2048)?;
+            let filter = filter_from(include, exclude);
+            let opts = SmoothPathOptions::default();
+            if let Some(batch) = batch {
+                let file = std::fs::File::open(&batch).map_err(|e| Error::Io {
+                    path: batch.clone(),
+                    source: e,
+                })?;
+                let stdout = std::io::stdout();
+                let mut out = stdout.lock();
+                for (i, line) in std::io::BufReader::new(file).lines().enumerate() {
+                    let line = line.map_err(|e| Error::Io {
+                        path: batch.clone(),
+                        source: e,
+                    })?;
+                    let t = line.trim();
+                    if t.is_empty() || t.starts_with('#') {
+                        continue;
+                    }
+                    let nums: Vec<f32> = t
+                        .split_whitespace()
+                        .filter_map(|s| s.parse().ok())
+                        .collect();
+                    if nums.len() != 6
+                        || t.split_whitespace().count() != 6
+                        || nums.iter().any(|v| !v.is_finite())
+                    {
+                        return Err(Error::Parse {
+                            path: batch.clone(),
+                            line: i + 1,
+                            message: format!(
+                                "expected `sx sy sz ex ey ez` (6 finite numbers), got `{t}`"
+                            ),
+                        });
+                    }
+                    let r = full_path(
+                        &mut q,
+                        Vec3::new(nums[0], nums[1], nums[2]),
+                        Vec3::new(nums[3], nums[4], nums[5]),
+                        &filter,
+                        &opts,
+                    );
+                    let _ = writeln!(out, "{}", path_json(&r));
+                }
+            } else {
+                let (from, to) = (
+                    from.expect("clap requires --from"),
+                    to.expect("clap requires --to"),
+                );
+                let r = full_path(&mut q, from, to, &filter, &opts);
+                if json {
+                    println!("{}", path_json(&r));
+                } else {
+                    print_path(&r);
+                }
+            }
+        }
+        Command::Testcase { file, json } => {
+            let case = TestCase::load(&file)?;
+            let geom = InputGeometry::load(&case.mesh)?;
+            let built = build_solo(&geom, &BuildSettings::default())?;
+            let mut q = NavMeshQuery::new(&built.navmesh, 2048)?;
+            let results = testcase::run(&case, &mut q)?;
+            if json {
+                for r in &results {
+                    println!("{}", serde_json::to_string(r).unwrap_or_default());
+                }
+            } else {
+                println!(
+                    "Sample: {} (built as Solo Mesh), mesh {}",
+                    case.sample,
+                    case.mesh.display()
+                );
+                println!("Test Results:");
+                for (n, r) in results.iter().enumerate() {
+                    let total = (r.nearest_us + r.path_us + r.straight_us) / 1000.0;
+                    let kind = match r.query.kind {
+                        TestKind::Pathfind => "Path",
+                        TestKind::Raycast => "Ray ",
+                    };
+                    let outcome =
+                        match (r.query.kind, r.start_ref != 0 && r.end_ref != 0, r.complete) {
+                            (_, false, _) => "no start/end poly".to_string(),
+                            (TestKind::Pathfind, _, c) => format!(
+                                "{} polys, {} corners, {}",
+                                r.polys.len(),
+                                r.straight.len(),
+                                if c { "complete" } else { "PARTIAL" }
+                            ),
+                            (TestKind::Raycast, _, c) => format!(
+                                "{} polys, {}",
+                                r.polys.len(),
+                                if c { "reached end" } else { "hit wall" }
+                            ),
+                        };
+                    println!(
+                        " - {kind} {n:02}:     {total:.4} ms  (line {}: {outcome})",
+                        r.query.line
+                    );
+                    println!("    - poly:     {:.4} ms", r.nearest_us / 1000.0);
+                    println!("    - path:     {:.4} ms", r.path_us / 1000.0);
+                    println!("    - straight: {:.4} ms", r.straight_us / 1000.0);
+                }
+            }
+        }
+        Command::Demo { gset } => demo(&gset)?,
+    }
+    Ok(())
+}
+
+fn demo(gset: &Path) -> navkit::Result<()> {
+    let geom = InputGeometry::load(gset)?;
+    let settings = geom.settings.clone().unwrap_or_default();
+    println!("navkit demo: {}", gset.display());
+    println!(
+        "  {} verts, {} tris, {} off-mesh connections, {} convex volumes",
+        geom.mesh.vert_count(),
+        geom.mesh.tri_count(),
+        geom.off_mesh_connections.len(),
+        geom.convex_volumes.len()
+    );
+    let built = build_solo(&geom, &settings)?;
+    print_report(&built.report);
+    let start = geom.off_mesh_connections.first().map(|_| ());
+    let _ = start;
+    let (from, to) = demo_endpoints(&geom);
+    println!("\nSmooth path from {from} to {to}:");
+    let mut q = NavMeshQuery::new(&built.navmesh, 2048)?;
+    let r = full_path(
+        &mut q,
+        from,
+        to,
+        &QueryFilter::default(),
+        &SmoothPathOptions::default(),
+    );
+    print_path(&r);
+    if let Ok(fp) = &r {
+        for (i, p) in fp.smooth.points.iter().enumerate() {
+            if i % 8 == 0 || i + 1 == fp.smooth.points.len() {
+                println!("  [{i:4}] ({:9.4}, {:9.4}, {:9.4})", p.x, p.y, p.z);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The demo's start and end: given by `# demo-path sx sy sz ex ey ez` in the .gset's mesh
+/// neighbourhood, else the two ends of the mesh bounds' diagonal.
+fn demo_endpoints(geom: &InputGeometry) -> (Vec3, Vec3) {
+    if let Some(src) = &geom.source {
+        if let Ok(text) = std::fs::read_to_string(src) {
+            for l in text.lines() {
+                if let Some(rest) = l.trim().strip_prefix("# demo-path") {
+                    let n: Vec<f32> = rest
+                        .split_whitespace()
+                        .filter_map(|s| s.parse().ok())
+                        .collect();
+                    if n.len() == 6 {
+                        return (Vec3::new(n[0], n[1], n[2]), Vec3::new(n[3], n[4], n[5]));
+                    }
+                }
+            }
+        }
+    }
+    let (a, b) = geom.mesh.bounds();
+    (a, b)
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("navkit: error: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }

@@ -258,7 +258,11 @@ impl BuildSettings {
         }
         if self.cell_size < 1e-3 || self.cell_height < 1e-3 {
             return Err(setting_err(
-                if self.cell_size < 1e-3 { "cell_size" } else { "cell_height" },
+                if self.cell_size < 1e-3 {
+                    "cell_size"
+                } else {
+                    "cell_height"
+                },
                 self.cell_size.min(self.cell_height),
                 "must be at least 0.001",
             ));
@@ -296,14 +300,22 @@ impl BuildSettings {
         // Voxel quantities are stored in 16 bits or fewer inside Recast.
         let limits = [
             ("agent_height", self.agent_height / self.cell_height, 255.0),
-            ("agent_max_climb", self.agent_max_climb / self.cell_height, 255.0),
+            (
+                "agent_max_climb",
+                self.agent_max_climb / self.cell_height,
+                255.0,
+            ),
             ("agent_radius", self.agent_radius / self.cell_size, 255.0),
             ("region_min_size", self.region_min_size, 1.0e4),
             ("region_merge_size", self.region_merge_size, 1.0e4),
             ("edge_max_len", self.edge_max_len / self.cell_size, 1.0e6),
             ("edge_max_error", self.edge_max_error, 1.0e4),
             ("detail_sample_dist", self.detail_sample_dist, 1.0e4),
-            ("detail_sample_max_error", self.detail_sample_max_error, 1.0e4),
+            (
+                "detail_sample_max_error",
+                self.detail_sample_max_error,
+                1.0e4,
+            ),
         ];
         for (name, voxels, max) in limits {
             if voxels > max {
@@ -332,7 +344,9 @@ impl BuildSettings {
         self.validate()?;
         let (bmin, bmax) = self.bounds.unwrap_or((bmin, bmax));
         if !bmin.is_finite() || !bmax.is_finite() {
-            return Err(Error::Geometry(format!("bounds {bmin} .. {bmax} are not finite")));
+            return Err(Error::Geometry(format!(
+                "bounds {bmin} .. {bmax} are not finite"
+            )));
         }
         let cs = self.cell_size;
         let width = ((bmax.x - bmin.x) / cs + 0.5) as i64;

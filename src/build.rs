@@ -1,0 +1,451 @@
+//! Building a solo navmesh: RecastDemo's Solo Mesh pipeline as named, documented [`Stage`]s.
+//!
+//! | stage | Recast call | what it does |
+//! |---|---|---|
+//! | `rasterize` | `rcMarkWalkableTriangles`, `rcRasterizeTriangles` | marks triangles no steeper than the max slope walkable and voxelizes them into a heightfield of spans |
+//! | `filter_low_hanging_obstacles` | `rcFilterLowHangingWalkableObstacles` | lets agents step over curbs and stairs: spans within climb of a walkable span below become walkable |
+//! | `filter_ledge_spans` | `rcFilterLedgeSpans` | removes walkable spans at ledges, where a neighbour drops more than the climb |
+//! | `filter_walkable_low_height_spans` | `rcFilterWalkableLowHeightSpans` | removes walkable spans with less headroom than the agent's height |
+//! | `compact_heightfield` | `rcBuildCompactHeightfield` | keeps only the open space above walkable spans, with neighbour links |
+//! | `erode` | `rcErodeWalkableArea` | shrinks the walkable area by the agent radius |
+//! | `mark_convex_volumes` | `rcMarkConvexPolyArea` | stamps the area ids of the input's convex volumes |
+//! | `partition` | `rcBuildDistanceField` + `rcBuildRegions`, or `rcBuildRegionsMonotone`, or `rcBuildLayerRegions` | splits the walkable area into simple regions |
+//! | `contours` | `rcBuildContours` | traces and simplifies region outlines |
+//! | `poly_mesh` | `rcBuildPolyMesh` | triangulates the contours and merges triangles into convex polygons |
+//! | `detail_mesh` | `rcBuildPolyMeshDetail` | adds height detail to every polygon |
+//! | `detour_data` | `dtCreateNavMeshData` | sets RecastDemo's areas and flags and packs the tile with off-mesh connections |
+//!
+//! ```no_run
+//! use navkit::{InputGeometry, BuildSettings, build::build_solo};
+//! let geom = InputGeometry::load("dungeon.obj")?;
+//! let built = build_solo(&geom, &BuildSettings::default())?;
+//! println!("{} polys in {:.1} ms", built.report.polymesh_polys, built.report.total_ms);
+//! # Ok::<(), navkit::Error>(())
+//! ```
+
+use std::time::Instant;
+
+use recastnavigation_sys as sys;
+use serde::Serialize;
+
+use crate::ffi::context::{LogCategory, RecastContext};
+use crate::ffi::detour::{create_nav_mesh_data, AgentDims, OffMeshInput};
+use crate::ffi::recast::{
+    mark_walkable_triangles, CompactHeightfield, ContourSet, Heightfield, PolyMesh, PolyMeshDetail,
+};
+use crate::geometry::InputGeometry;
+use crate::navmesh::NavMesh;
+use crate::settings::{area, flags, BuildSettings, Partition, VoxelConfig};
+use crate::{Error, Result};
+
+pub use crate::ffi::context::LogMessage;
+
+/// A named stage of the solo build (see the module docs for what each does).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stage {
+    /// Mark walkable triangles and voxelize them.
+    Rasterize,
+    /// `rcFilterLowHangingWalkableObstacles`.
+    FilterLowHangingObstacles,
+    /// `rcFilterLedgeSpans`.
+    FilterLedgeSpans,
+    /// `rcFilterWalkableLowHeightSpans`.
+    FilterWalkableLowHeightSpans,
+    /// `rcBuildCompactHeightfield`.
+    CompactHeightfield,
+    /// `rcErodeWalkableArea`.
+    Erode,
+    /// `rcMarkConvexPolyArea` for each convex volume.
+    MarkConvexVolumes,
+    /// Region partitioning (watershed, monotone or layers).
+    Partition,
+    /// `rcBuildContours`.
+    Contours,
+    /// `rcBuildPolyMesh`.
+    PolyMesh,
+    /// `rcBuildPolyMeshDetail`.
+    DetailMesh,
+    /// `dtCreateNavMeshData` and navmesh creation.
+    DetourData,
+}
+
+impl Stage {
+    /// Every stage, in pipeline order.
+    pub const ALL: [Stage; 12] = [
+        Stage::Rasterize,
+        Stage::FilterLowHangingObstacles,
+        Stage::FilterLedgeSpans,
+        Stage::FilterWalkableLowHeightSpans,
+        Stage::CompactHeightfield,
+        Stage::Erode,
+        Stage::MarkConvexVolumes,
+        Stage::Partition,
+        Stage::Contours,
+        Stage::PolyMesh,
+        Stage::DetailMesh,
+        Stage::DetourData,
+    ];
+
+    /// The stage's name (as in JSON reports).
+    pub fn name(self) -> &'static str {
+        match self {
+            Stage::Rasterize => "rasterize",
+            Stage::FilterLowHangingObstacles => "filter_low_hanging_obstacles",
+            Stage::FilterLedgeSpans => "filter_ledge_spans",
+            Stage::FilterWalkableLowHeightSpans => "filter_walkable_low_height_spans",
+            Stage::CompactHeightfield => "compact_heightfield",
+            Stage::Erode => "erode",
+            Stage::MarkConvexVolumes => "mark_convex_volumes",
+            Stage::Partition => "partition",
+            Stage::Contours => "contours",
+            Stage::PolyMesh => "poly_mesh",
+            Stage::DetailMesh => "detail_mesh",
+            Stage::DetourData => "detour_data",
+        }
+    }
+}
+
+/// What a build produced and how long each stage took.
+#[derive(Clone, Debug, Serialize)]
+pub struct BuildReport {
+    /// Grid width in cells.
+    pub grid_width: i32,
+    /// Grid height (z) in cells.
+    pub grid_height: i32,
+    /// Input vertices.
+    pub input_verts: usize,
+    /// Input triangles.
+    pub input_tris: usize,
+    /// Spans in the heightfield after filtering.
+    pub spans: i32,
+    /// Spans in the compact heightfield.
+    pub compact_spans: i32,
+    /// Contours traced.
+    pub contours: i32,
+    /// Poly mesh vertices.
+    pub polymesh_verts: usize,
+    /// Poly mesh polygons.
+    pub polymesh_polys: usize,
+    /// Detail mesh vertices.
+    pub detail_verts: usize,
+    /// Detail mesh triangles.
+    pub detail_tris: usize,
+    /// Off-mesh connections stored.
+    pub off_mesh_connections: usize,
+    /// Size of the Detour tile data in bytes.
+    pub navmesh_bytes: usize,
+    /// Milliseconds per stage, in pipeline order (Recast's own timers for Recast stages).
+    pub timings_ms: Vec<(Stage, f64)>,
+    /// Wall-clock milliseconds of the whole build.
+    pub total_ms: f64,
+    /// Recast's warnings and errors.
+    pub warnings: Vec<String>,
+    /// Every message Recast logged.
+    pub log: Vec<LogMessage>,
+    /// The voxel configuration used.
+    pub config: VoxelConfig,
+}
+
+/// A built solo navmesh and its report.
+#[derive(Debug)]
+pub struct SoloBuild {
+    /// The navmesh, ready for queries.
+    pub navmesh: NavMesh,
+    /// The Detour tile data the navmesh was made from.
+    pub tile_data: Vec<u8>,
+    /// Counts, timings, warnings.
+    pub report: BuildReport,
+}
+
+// Recast timer labels (`rcTimerLabel`).
+const T_TOTAL: u32 = sys::rcTimerLabel_RC_TIMER_TOTAL;
+const T_RASTERIZE: u32 = sys::rcTimerLabel_RC_TIMER_RASTERIZE_TRIANGLES;
+const T_COMPACT: u32 = sys::rcTimerLabel_RC_TIMER_BUILD_COMPACTHEIGHTFIELD;
+const T_CONTOURS: u32 = sys::rcTimerLabel_RC_TIMER_BUILD_CONTOURS;
+const T_FILTER_BORDER: u32 = sys::rcTimerLabel_RC_TIMER_FILTER_BORDER;
+const T_FILTER_WALKABLE: u32 = sys::rcTimerLabel_RC_TIMER_FILTER_WALKABLE;
+const T_FILTER_LOW: u32 = sys::rcTimerLabel_RC_TIMER_FILTER_LOW_OBSTACLES;
+const T_POLYMESH: u32 = sys::rcTimerLabel_RC_TIMER_BUILD_POLYMESH;
+const T_ERODE: u32 = sys::rcTimerLabel_RC_TIMER_ERODE_AREA;
+const T_MARK_CONVEX: u32 = sys::rcTimerLabel_RC_TIMER_MARK_CONVEXPOLY_AREA;
+const T_DISTANCEFIELD: u32 = sys::rcTimerLabel_RC_TIMER_BUILD_DISTANCEFIELD;
+const T_REGIONS: u32 = sys::rcTimerLabel_RC_TIMER_BUILD_REGIONS;
+const T_DETAIL: u32 = sys::rcTimerLabel_RC_TIMER_BUILD_POLYMESHDETAIL;
+
+struct Pipeline {
+    ctx: RecastContext,
+}
+
+impl Pipeline {
+    fn fail(&mut self, stage: Stage, what: &str) -> Error {
+        let logs = self.ctx.take_logs();
+        let mut message = what.to_string();
+        for l in logs.iter().filter(|l| l.category != LogCategory::Progress) {
+            message.push_str("; ");
+            message.push_str(&l.text);
+        }
+        Error::Build {
+            stage: stage.name(),
+            message,
+        }
+    }
+}
+
+/// Builds a single-tile navmesh from `geom` with `settings`, as RecastDemo's Solo Mesh sample.
+///
+/// The geometry's convex volumes and off-mesh connections are used; `geom.settings` (from a
+/// `.gset`) is not: pass the settings you want (for example `geom.settings.clone().unwrap_or_default()`).
+/// Bounds come from `settings.bounds`, else from the mesh.
+pub fn build_solo(geom: &InputGeometry, settings: &BuildSettings) -> Result<SoloBuild> {
+    geom.validate()?;
+    let started = Instant::now();
+    let mesh = &geom.mesh;
+    let (bmin, bmax) = mesh.bounds();
+    let cfg = settings.to_config(bmin, bmax)?;
+    if cfg.width <= 0 || cfg.height <= 0 {
+        return Err(Error::Geometry(format!(
+            "the build area is empty: {} x {} cells",
+            cfg.width, cfg.height
+        )));
+    }
+    let mut p = Pipeline {
+        ctx: RecastContext::new(),
+    };
+    p.ctx.reset_timers();
+    p.ctx.start_timer(T_TOTAL);
+
+    // Stage: rasterize.
+    let mut solid = Heightfield::new();
+    if !solid.create(
+        &mut p.ctx, cfg.width, cfg.height, cfg.bmin, cfg.bmax, cfg.cs, cfg.ch,
+    ) {
+        return Err(p.fail(Stage::Rasterize, "could not create the heightfield"));
+    }
+    let areas = mark_walkable_triangles(
+        &mut p.ctx,
+        cfg.walkable_slope_angle,
+        &mesh.verts,
+        &mesh.tris,
+    )
+    .ok_or_else(|| Error::Geometry("triangle indices out of range".into()))?;
+    if !solid.rasterize(
+        &mut p.ctx,
+        &mesh.verts,
+        &mesh.tris,
+        &areas,
+        cfg.walkable_climb,
+    ) {
+        return Err(p.fail(Stage::Rasterize, "could not rasterize the triangles"));
+    }
+    drop(areas);
+
+    // Stages: the three span filters, in RecastDemo's order.
+    if settings.filter_low_hanging_obstacles {
+        solid.filter_low_hanging_obstacles(&mut p.ctx, cfg.walkable_climb);
+    }
+    if settings.filter_ledge_spans {
+        solid.filter_ledge_spans(&mut p.ctx, cfg.walkable_height, cfg.walkable_climb);
+    }
+    if settings.filter_walkable_low_height_spans {
+        solid.filter_walkable_low_height_spans(&mut p.ctx, cfg.walkable_height);
+    }
+    let spans = solid.span_count(&mut p.ctx);
+
+    // Stage: compact heightfield.
+    let mut chf = CompactHeightfield::new();
+    if !chf.build(&mut p.ctx, cfg.walkable_height, cfg.walkable_climb, &solid) {
+        return Err(p.fail(
+            Stage::CompactHeightfield,
+            "could not build the compact heightfield",
+        ));
+    }
+    drop(solid);
+
+    // Stage: erode.
+    if !chf.erode(&mut p.ctx, cfg.walkable_radius) {
+        return Err(p.fail(Stage::Erode, "could not erode the walkable area"));
+    }
+
+    // Stage: convex volumes.
+    for v in &geom.convex_volumes {
+        let verts: Vec<f32> = v.verts.iter().flat_map(|p| p.to_array()).collect();
+        chf.mark_convex_poly_area(&mut p.ctx, &verts, v.hmin, v.hmax, v.area);
+    }
+
+    // Stage: partition.
+    let ok = match settings.partition {
+        Partition::Watershed => {
+            if !chf.build_distance_field(&mut p.ctx) {
+                return Err(p.fail(Stage::Partition, "could not build the distance field"));
+            }
+            chf.build_regions(&mut p.ctx, 0, cfg.min_region_area, cfg.merge_region_area)
+        }
+        Partition::Monotone => {
+            chf.build_regions_monotone(&mut p.ctx, 0, cfg.min_region_area, cfg.merge_region_area)
+        }
+        Partition::Layers => chf.build_layer_regions(&mut p.ctx, 0, cfg.min_region_area),
+    };
+    if !ok {
+        return Err(p.fail(Stage::Partition, "could not build regions"));
+    }
+
+    // Stage: contours.
+    let mut cset = ContourSet::new();
+    if !cset.build(
+        &mut p.ctx,
+        &chf,
+        cfg.max_simplification_error,
+        cfg.max_edge_len,
+    ) {
+        return Err(p.fail(Stage::Contours, "could not build contours"));
+    }
+
+    // Stage: poly mesh.
+    let mut pmesh = PolyMesh::new();
+    if !pmesh.build(&mut p.ctx, &cset, cfg.max_verts_per_poly) {
+        return Err(p.fail(Stage::PolyMesh, "could not triangulate contours"));
+    }
+
+    // Stage: detail mesh.
+    let mut dmesh = PolyMeshDetail::new();
+    if !dmesh.build(
+        &mut p.ctx,
+        &pmesh,
+        &chf,
+        cfg.detail_sample_dist,
+        cfg.detail_sample_max_error,
+    ) {
+        return Err(p.fail(Stage::DetailMesh, "could not build the detail mesh"));
+    }
+    let (_, _, compact_spans) = chf.dims();
+    let contours = cset.count();
+    drop(chf);
+    drop(cset);
+
+    // Stage: Detour data. Areas and flags as RecastDemo.
+    let detour_started = Instant::now();
+    for a in pmesh.areas_mut() {
+        if *a == area::WALKABLE {
+            *a = area::GROUND;
+        }
+    }
+    let poly_flags: Vec<u16> = pmesh
+        .areas()
+        .iter()
+        .map(|&a| match a {
+            area::GROUND | area::GRASS | area::ROAD => flags::WALK,
+            area::WATER => flags::SWIM,
+            area::DOOR => flags::WALK | flags::DOOR,
+            _ => 0,
+        })
+        .collect();
+    pmesh.flags_mut().copy_from_slice(&poly_flags);
+    if pmesh.npolys() == 0 {
+        return Err(Error::Build {
+            stage: Stage::PolyMesh.name(),
+            message: "no walkable polygons: nothing in the mesh is walkable with these settings"
+                .into(),
+        });
+    }
+    let cons = &geom.off_mesh_connections;
+    let off_verts: Vec<f32> = cons
+        .iter()
+        .flat_map(|c| [c.start.to_array(), c.end.to_array()].concat())
+        .collect();
+    let radii: Vec<f32> = cons.iter().map(|c| c.radius).collect();
+    let off_flags: Vec<u16> = cons.iter().map(|c| c.flags).collect();
+    let off_areas: Vec<u8> = cons.iter().map(|c| c.area).collect();
+    let dirs: Vec<u8> = cons
+        .iter()
+        .map(|c| if c.bidirectional { 1 } else { 0 })
+        .collect();
+    let ids: Vec<u32> = cons.iter().map(|c| c.user_id).collect();
+    let data = create_nav_mesh_data(
+        &pmesh,
+        &dmesh,
+        &poly_flags,
+        &OffMeshInput {
+            verts: &off_verts,
+            radii: &radii,
+            flags: &off_flags,
+            areas: &off_areas,
+            dirs: &dirs,
+            user_ids: &ids,
+        },
+        &AgentDims {
+            height: settings.agent_height,
+            radius: settings.agent_radius,
+            climb: settings.agent_max_climb,
+        },
+    )
+    .ok_or_else(|| Error::Build {
+        stage: Stage::DetourData.name(),
+        message: format!(
+            "dtCreateNavMeshData refused the mesh ({} verts, {} polys; Detour allows at most 65535 verts)",
+            pmesh.nverts(),
+            pmesh.npolys()
+        ),
+    })?;
+    let navmesh = NavMesh::from_tile_data(&data)?;
+    let detour_ms = detour_started.elapsed().as_secs_f64() * 1e3;
+    p.ctx.stop_timer(T_TOTAL);
+
+    let ms = |ctx: &RecastContext, labels: &[u32]| {
+        labels
+            .iter()
+            .map(|&l| ctx.timer(l).as_secs_f64() * 1e3)
+            .sum::<f64>()
+    };
+    let timings_ms = vec![
+        (Stage::Rasterize, ms(&p.ctx, &[T_RASTERIZE])),
+        (
+            Stage::FilterLowHangingObstacles,
+            ms(&p.ctx, &[T_FILTER_LOW]),
+        ),
+        (Stage::FilterLedgeSpans, ms(&p.ctx, &[T_FILTER_BORDER])),
+        (
+            Stage::FilterWalkableLowHeightSpans,
+            ms(&p.ctx, &[T_FILTER_WALKABLE]),
+        ),
+        (Stage::CompactHeightfield, ms(&p.ctx, &[T_COMPACT])),
+        (Stage::Erode, ms(&p.ctx, &[T_ERODE])),
+        (Stage::MarkConvexVolumes, ms(&p.ctx, &[T_MARK_CONVEX])),
+        (Stage::Partition, ms(&p.ctx, &[T_DISTANCEFIELD, T_REGIONS])),
+        (Stage::Contours, ms(&p.ctx, &[T_CONTOURS])),
+        (Stage::PolyMesh, ms(&p.ctx, &[T_POLYMESH])),
+        (Stage::DetailMesh, ms(&p.ctx, &[T_DETAIL])),
+        (Stage::DetourData, detour_ms),
+    ];
+    let log = p.ctx.take_logs();
+    let warnings = log
+        .iter()
+        .filter(|l| l.category != LogCategory::Progress)
+        .map(|l| l.text.clone())
+        .collect();
+    let report = BuildReport {
+        grid_width: cfg.width,
+        grid_height: cfg.height,
+        input_verts: mesh.vert_count(),
+        input_tris: mesh.tri_count(),
+        spans,
+        compact_spans,
+        contours,
+        polymesh_verts: pmesh.nverts(),
+        polymesh_polys: pmesh.npolys(),
+        detail_verts: dmesh.nverts(),
+        detail_tris: dmesh.ntris(),
+        off_mesh_connections: cons.len(),
+        navmesh_bytes: data.len(),
+        timings_ms,
+        total_ms: started.elapsed().as_secs_f64() * 1e3,
+        warnings,
+        log,
+        config: cfg,
+    };
+    Ok(SoloBuild {
+        navmesh,
+        tile_data: data,
+        report,
+    })
+}

@@ -1,0 +1,144 @@
+//! `RecastContext`: owns navkit's rcContext subclass, collecting log messages and stage timers.
+
+use std::cell::RefCell;
+use std::ffi::c_void;
+use std::os::raw::{c_char, c_int};
+use std::ptr::NonNull;
+use std::time::Duration;
+
+use recastnavigation_sys::rcContext;
+
+extern "C" {
+    fn navkit_context_new(
+        log: Option<unsafe extern "C" fn(*mut c_void, c_int, *const c_char, c_int)>,
+        user: *mut c_void,
+    ) -> *mut c_void;
+    fn navkit_context_free(ctx: *mut c_void);
+    fn navkit_context_base(ctx: *mut c_void) -> *mut rcContext;
+    fn navkit_context_reset_timers(ctx: *mut c_void);
+    fn navkit_context_start_timer(ctx: *mut c_void, label: c_int);
+    fn navkit_context_stop_timer(ctx: *mut c_void, label: c_int);
+    fn navkit_context_timer_ns(ctx: *const c_void, label: c_int) -> i64;
+}
+
+/// A log message from Recast.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct LogMessage {
+    /// Severity.
+    pub category: LogCategory,
+    /// The text.
+    pub text: String,
+}
+
+/// Severity of a Recast log message (`rcLogCategory`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LogCategory {
+    /// `RC_LOG_PROGRESS`
+    Progress,
+    /// `RC_LOG_WARNING`
+    Warning,
+    /// `RC_LOG_ERROR`
+    Error,
+}
+
+type LogSink = RefCell<Vec<LogMessage>>;
+
+unsafe extern "C" fn log_callback(
+    user: *mut c_void,
+    category: c_int,
+    msg: *const c_char,
+    len: c_int,
+) {
+    if user.is_null() || msg.is_null() || len < 0 {
+        return;
+    }
+    // SAFETY: `user` is the `LogSink` boxed by `RecastContext::new`, alive as long as the C++
+    // context (the box is dropped after the context). Recast passes `msg` with `len` valid bytes.
+    let (sink, bytes) = unsafe {
+        (
+            &*(user as *const LogSink),
+            std::slice::from_raw_parts(msg as *const u8, len as usize),
+        )
+    };
+    let category = match category {
+        2 => LogCategory::Warning,
+        3 => LogCategory::Error,
+        _ => LogCategory::Progress,
+    };
+    if let Ok(mut v) = sink.try_borrow_mut() {
+        v.push(LogMessage {
+            category,
+            text: String::from_utf8_lossy(bytes).into_owned(),
+        });
+    }
+}
+
+/// Owner of a navkit rcContext: pass [`RecastContext::as_ptr`] to Recast calls.
+pub(crate) struct RecastContext {
+    raw: NonNull<c_void>,
+    base: NonNull<rcContext>,
+    sink: Box<LogSink>,
+}
+
+// SAFETY: the C++ context has no thread affinity; `RecastContext` is not `Sync`, so it is used
+// by one thread at a time.
+unsafe impl Send for RecastContext {}
+
+impl RecastContext {
+    pub(crate) fn new() -> Self {
+        let sink: Box<LogSink> = Box::new(RefCell::new(Vec::new()));
+        // SAFETY: the callback and the sink pointer stay valid for the context's life (the sink
+        // box is a field of `Self` and is freed after the context in `Drop`).
+        let raw = unsafe {
+            navkit_context_new(Some(log_callback), &*sink as *const LogSink as *mut c_void)
+        };
+        let raw = NonNull::new(raw).expect("out of memory allocating rcContext");
+        // SAFETY: `raw` is a live NavkitContext.
+        let base = unsafe { navkit_context_base(raw.as_ptr()) };
+        RecastContext {
+            raw,
+            base: NonNull::new(base).expect("rcContext upcast gave null"),
+            sink,
+        }
+    }
+
+    /// The `rcContext*` to hand to Recast functions.
+    pub(crate) fn as_ptr(&mut self) -> *mut rcContext {
+        self.base.as_ptr()
+    }
+
+    pub(crate) fn reset_timers(&mut self) {
+        // SAFETY: live context.
+        unsafe { navkit_context_reset_timers(self.raw.as_ptr()) }
+    }
+
+    pub(crate) fn start_timer(&mut self, label: u32) {
+        // SAFETY: live context; the glue ignores labels out of range.
+        unsafe { navkit_context_start_timer(self.raw.as_ptr(), label as c_int) }
+    }
+
+    pub(crate) fn stop_timer(&mut self, label: u32) {
+        // SAFETY: live context; the glue ignores labels out of range.
+        unsafe { navkit_context_stop_timer(self.raw.as_ptr(), label as c_int) }
+    }
+
+    /// Accumulated time of Recast timer `label` (an `rcTimerLabel`).
+    pub(crate) fn timer(&self, label: u32) -> Duration {
+        // SAFETY: live context; the glue returns -1 for labels out of range.
+        let ns = unsafe { navkit_context_timer_ns(self.raw.as_ptr(), label as c_int) };
+        Duration::from_nanos(ns.max(0) as u64)
+    }
+
+    /// Takes the messages logged so far.
+    pub(crate) fn take_logs(&mut self) -> Vec<LogMessage> {
+        std::mem::take(&mut *self.sink.borrow_mut())
+    }
+}
+
+impl Drop for RecastContext {
+    fn drop(&mut self) {
+        // SAFETY: `raw` came from navkit_context_new and is freed once, here, before `sink`.
+        unsafe { navkit_context_free(self.raw.as_ptr()) }
+    }
+}

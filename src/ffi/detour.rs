@@ -1,0 +1,729 @@
+//! Owners of Detour's navmesh and query objects, and the Detour calls over them.
+//!
+//! Functions here take and return plain Rust data (arrays, slices, `Vec`s) and Detour's status
+//! word; the `navmesh` and `query` modules give them meaning and map statuses to `Result`s.
+
+use std::cell::RefCell;
+use std::ptr::NonNull;
+
+use recastnavigation_sys as sys;
+
+use super::recast::{PolyMesh, PolyMeshDetail};
+use super::RawPolyRef;
+
+/// Inputs of `dtCreateNavMeshData` that do not come from the poly meshes.
+pub(crate) struct OffMeshInput<'a> {
+    /// Start and end points, 6 floats per connection.
+    pub verts: &'a [f32],
+    pub radii: &'a [f32],
+    pub flags: &'a [u16],
+    pub areas: &'a [u8],
+    pub dirs: &'a [u8],
+    pub user_ids: &'a [u32],
+}
+
+/// Agent dimensions stored in the tile header.
+pub(crate) struct AgentDims {
+    pub height: f32,
+    pub radius: f32,
+    pub climb: f32,
+}
+
+/// `dtCreateNavMeshData` for a solo tile; `None` if Detour refuses (e.g. no polygons or more than
+/// 0xffff vertices).
+pub(crate) fn create_nav_mesh_data(
+    pmesh: &PolyMesh,
+    dmesh: &PolyMeshDetail,
+    flags: &[u16],
+    off: &OffMeshInput<'_>,
+    agent: &AgentDims,
+) -> Option<Vec<u8>> {
+    let n = off.radii.len();
+    if off.verts.len() != n * 6
+        || off.flags.len() != n
+        || off.areas.len() != n
+        || off.dirs.len() != n
+        || off.user_ids.len() != n
+        || flags.len() != pmesh.npolys()
+        || pmesh.nvp() > sys::DT_VERTS_PER_POLYGON as usize
+        || dmesh.nmeshes() != pmesh.npolys()
+    {
+        return None;
+    }
+    let (bmin, bmax) = pmesh.bounds();
+    let (cs, ch) = pmesh.cell();
+    // SAFETY: dtNavMeshCreateParams is plain data; all-zero is its documented initial state.
+    let mut params: sys::dtNavMeshCreateParams = unsafe { std::mem::zeroed() };
+    params.verts = pmesh.verts().as_ptr();
+    params.vertCount = pmesh.nverts() as i32;
+    params.polys = pmesh.polys().as_ptr();
+    params.polyAreas = pmesh.areas().as_ptr();
+    params.polyFlags = flags.as_ptr();
+    params.polyCount = pmesh.npolys() as i32;
+    params.nvp = pmesh.nvp() as i32;
+    params.detailMeshes = dmesh.meshes().as_ptr();
+    params.detailVerts = dmesh.verts().as_ptr();
+    params.detailVertsCount = dmesh.nverts() as i32;
+    params.detailTris = dmesh.tris().as_ptr();
+    params.detailTriCount = dmesh.ntris() as i32;
+    params.offMeshConVerts = off.verts.as_ptr();
+    params.offMeshConRad = off.radii.as_ptr();
+    params.offMeshConDir = off.dirs.as_ptr();
+    params.offMeshConAreas = off.areas.as_ptr();
+    params.offMeshConFlags = off.flags.as_ptr();
+    params.offMeshConUserID = off.user_ids.as_ptr();
+    params.offMeshConCount = n as i32;
+    params.walkableHeight = agent.height;
+    params.walkableRadius = agent.radius;
+    params.walkableClimb = agent.climb;
+    params.bmin = bmin;
+    params.bmax = bmax;
+    params.cs = cs;
+    params.ch = ch;
+    params.buildBvTree = true;
+    let mut data: *mut u8 = std::ptr::null_mut();
+    let mut size: i32 = 0;
+    // SAFETY: every pointer in `params` refers to a live array of the stated length (checked
+    // above); Detour allocates `data` with dtAlloc and we free it with dtFree after copying.
+    let ok = unsafe { sys::dtCreateNavMeshData(&mut params, &mut data, &mut size) };
+    if !ok || data.is_null() || size <= 0 {
+        return None;
+    }
+    // SAFETY: Detour returned `size` bytes at `data`.
+    let out = unsafe { std::slice::from_raw_parts(data, size as usize) }.to_vec();
+    // SAFETY: allocated by dtAlloc inside dtCreateNavMeshData.
+    unsafe { sys::dtFree(data as *mut _) };
+    Some(out)
+}
+
+/// Owner of a `dtNavMesh`.
+pub(crate) struct RawNavMesh(NonNull<sys::dtNavMesh>);
+
+// SAFETY: the navmesh is heap data owned by this value. Detour's `const` methods only read it,
+// and every mutating call here takes `&mut self`, so shared references may cross threads.
+unsafe impl Send for RawNavMesh {}
+// SAFETY: see above: `&RawNavMesh` gives read-only access only.
+unsafe impl Sync for RawNavMesh {}
+
+/// Navmesh parameters (`dtNavMeshParams`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct RawParams {
+    pub orig: [f32; 3],
+    pub tile_width: f32,
+    pub tile_height: f32,
+    pub max_tiles: i32,
+    pub max_polys: i32,
+}
+
+/// A polygon as Detour stores it, for inspection and drawing.
+#[derive(Clone, Debug)]
+pub(crate) struct RawPoly {
+    pub verts: Vec<[f32; 3]>,
+    pub area: u8,
+    pub flags: u16,
+    pub off_mesh: bool,
+}
+
+impl RawNavMesh {
+    pub(crate) fn new(p: &RawParams) -> Result<Self, u32> {
+        // SAFETY: dtAllocNavMesh returns a constructed object or null.
+        let nav = NonNull::new(unsafe { sys::dtAllocNavMesh() })
+            .ok_or(sys::DT_FAILURE | sys::DT_OUT_OF_MEMORY)?;
+        let nav = RawNavMesh(nav);
+        let params = sys::dtNavMeshParams {
+            orig: p.orig,
+            tileWidth: p.tile_width,
+            tileHeight: p.tile_height,
+            maxTiles: p.max_tiles,
+            maxPolys: p.max_polys,
+        };
+        // SAFETY: live navmesh; Detour copies the params.
+        let status = unsafe { sys::dtNavMesh_init(nav.0.as_ptr(), &params) };
+        if status & sys::DT_FAILURE != 0 {
+            return Err(status);
+        }
+        Ok(nav)
+    }
+
+    pub(crate) fn params(&self) -> RawParams {
+        // SAFETY: live navmesh; getParams returns a pointer into it.
+        let p = unsafe { &*sys::dtNavMesh_getParams(self.0.as_ptr()) };
+        RawParams {
+            orig: p.orig,
+            tile_width: p.tileWidth,
+            tile_height: p.tileHeight,
+            max_tiles: p.maxTiles,
+            max_polys: p.maxPolys,
+        }
+    }
+
+    /// Adds a tile. The caller must have validated `data` (see `mset::validate_tile_data`), or
+    /// built it with `create_nav_mesh_data`: Detour trusts tile data completely.
+    pub(crate) fn add_tile_trusted(&mut self, data: &[u8], tile_ref: u32) -> Result<u32, u32> {
+        if data.is_empty() || data.len() > i32::MAX as usize {
+            return Err(sys::DT_FAILURE | sys::DT_INVALID_PARAM);
+        }
+        // SAFETY: dtAlloc returns `len` writable bytes or null; ownership passes to Detour with
+        // DT_TILE_FREE_DATA on success, and is ours to free on failure.
+        let buf = unsafe { sys::dtAlloc(data.len(), sys::dtAllocHint_DT_ALLOC_PERM) } as *mut u8;
+        if buf.is_null() {
+            return Err(sys::DT_FAILURE | sys::DT_OUT_OF_MEMORY);
+        }
+        // SAFETY: `buf` has room for `data.len()` bytes and does not overlap `data`.
+        unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), buf, data.len()) };
+        let mut result: sys::dtTileRef = 0;
+        // SAFETY: live navmesh; `buf` holds valid tile data (caller's contract).
+        let status = unsafe {
+            sys::dtNavMesh_addTile(
+                self.0.as_ptr(),
+                buf,
+                data.len() as i32,
+                sys::dtTileFlags_DT_TILE_FREE_DATA as i32,
+                tile_ref,
+                &mut result,
+            )
+        };
+        if status & sys::DT_FAILURE != 0 {
+            // SAFETY: Detour did not take ownership.
+            unsafe { sys::dtFree(buf as *mut _) };
+            return Err(status);
+        }
+        Ok(result)
+    }
+
+    fn tile(&self, i: i32) -> Option<&sys::dtMeshTile> {
+        // SAFETY: getTile returns null or a pointer into the navmesh's tile array for 0 <= i < max.
+        let t = unsafe { sys::dtNavMesh_getTile(self.0.as_ptr(), i) };
+        // SAFETY: non-null tile pointers stay valid while `self` is borrowed.
+        let t = unsafe { t.as_ref()? };
+        if t.header.is_null() || t.data.is_null() || t.dataSize <= 0 {
+            None
+        } else {
+            Some(t)
+        }
+    }
+
+    fn tiles(&self) -> impl Iterator<Item = &sys::dtMeshTile> {
+        // SAFETY: live navmesh.
+        let max = unsafe { sys::dtNavMesh_getMaxTiles(self.0.as_ptr()) };
+        (0..max).filter_map(move |i| self.tile(i))
+    }
+
+    /// Every tile in use: its ref and its data, in tile-array order (as RecastDemo saves them).
+    pub(crate) fn tile_data(&self) -> Vec<(u32, &[u8])> {
+        self.tiles()
+            .map(|t| {
+                // SAFETY: live tile of this navmesh.
+                let r = unsafe { sys::dtNavMesh_getTileRef(self.0.as_ptr(), t) };
+                // SAFETY: a tile in use owns `dataSize` bytes at `data`.
+                (r, unsafe {
+                    std::slice::from_raw_parts(t.data, t.dataSize as usize)
+                })
+            })
+            .collect()
+    }
+
+    /// Every polygon of every tile, with its ref.
+    pub(crate) fn polys(&self) -> Vec<(RawPolyRef, RawPoly)> {
+        let mut out = Vec::new();
+        for t in self.tiles() {
+            // SAFETY: live tile; header, polys and verts are arrays sized by the header counts.
+            unsafe {
+                let h = &*t.header;
+                let base = sys::dtNavMesh_getPolyRefBase(self.0.as_ptr(), t);
+                let verts = std::slice::from_raw_parts(t.verts, h.vertCount.max(0) as usize * 3);
+                let polys = std::slice::from_raw_parts(t.polys, h.polyCount.max(0) as usize);
+                for (i, p) in polys.iter().enumerate() {
+                    let vs = (0..p.vertCount as usize)
+                        .map(|j| {
+                            let v = p.verts[j] as usize * 3;
+                            [verts[v], verts[v + 1], verts[v + 2]]
+                        })
+                        .collect();
+                    out.push((
+                        base | i as RawPolyRef,
+                        RawPoly {
+                            verts: vs,
+                            area: p.areaAndtype & 0x3f,
+                            flags: p.flags,
+                            off_mesh: (p.areaAndtype >> 6) == 1,
+                        },
+                    ));
+                }
+            }
+        }
+        out
+    }
+
+    /// The polygons linked to `r` (its neighbours, in link order, as `fixupShortcuts` reads them).
+    pub(crate) fn neighbours(&self, r: RawPolyRef, out: &mut Vec<RawPolyRef>) -> bool {
+        out.clear();
+        let mut tile: *const sys::dtMeshTile = std::ptr::null();
+        let mut poly: *const sys::dtPoly = std::ptr::null();
+        // SAFETY: live navmesh; the call validates `r` before writing the pointers.
+        let st =
+            unsafe { sys::dtNavMesh_getTileAndPolyByRef(self.0.as_ptr(), r, &mut tile, &mut poly) };
+        if st & sys::DT_FAILURE != 0 || tile.is_null() || poly.is_null() {
+            return false;
+        }
+        // SAFETY: `r` is valid, so tile and poly point into this navmesh; link indices come from
+        // Detour's own free list, bounded by the tile's link count (we stop at that many steps).
+        unsafe {
+            let tile = &*tile;
+            let max_links = (*tile.header).maxLinkCount.max(0) as u32;
+            let mut k = (*poly).firstLink;
+            let mut steps = 0;
+            while k != sys::DT_NULL_LINK && k < max_links && steps <= max_links {
+                let link = &*tile.links.add(k as usize);
+                if link.ref_ != 0 {
+                    out.push(link.ref_);
+                }
+                k = link.next;
+                steps += 1;
+            }
+        }
+        true
+    }
+
+    pub(crate) fn is_valid_ref(&self, r: RawPolyRef) -> bool {
+        // SAFETY: live navmesh; the call only decodes and bounds-checks the ref.
+        unsafe { sys::dtNavMesh_isValidPolyRef(self.0.as_ptr(), r) }
+    }
+
+    pub(crate) fn off_mesh_endpoints(
+        &self,
+        prev: RawPolyRef,
+        r: RawPolyRef,
+    ) -> Result<([f32; 3], [f32; 3]), u32> {
+        let mut a = [0f32; 3];
+        let mut b = [0f32; 3];
+        // SAFETY: live navmesh; Detour validates both refs and writes 3 floats to each output.
+        let st = unsafe {
+            sys::dtNavMesh_getOffMeshConnectionPolyEndPoints(
+                self.0.as_ptr(),
+                prev,
+                r,
+                a.as_mut_ptr(),
+                b.as_mut_ptr(),
+            )
+        };
+        if st & sys::DT_FAILURE != 0 {
+            Err(st)
+        } else {
+            Ok((a, b))
+        }
+    }
+
+    pub(crate) fn poly_flags(&self, r: RawPolyRef) -> Result<u16, u32> {
+        let mut f = 0u16;
+        // SAFETY: live navmesh; Detour validates the ref.
+        let st = unsafe { sys::dtNavMesh_getPolyFlags(self.0.as_ptr(), r, &mut f) };
+        if st & sys::DT_FAILURE != 0 {
+            Err(st)
+        } else {
+            Ok(f)
+        }
+    }
+
+    pub(crate) fn set_poly_flags(&mut self, r: RawPolyRef, flags: u16) -> u32 {
+        // SAFETY: live navmesh, exclusively borrowed; Detour validates the ref.
+        unsafe { sys::dtNavMesh_setPolyFlags(self.0.as_ptr(), r, flags) }
+    }
+
+    pub(crate) fn poly_area(&self, r: RawPolyRef) -> Result<u8, u32> {
+        let mut a = 0u8;
+        // SAFETY: live navmesh; Detour validates the ref.
+        let st = unsafe { sys::dtNavMesh_getPolyArea(self.0.as_ptr(), r, &mut a) };
+        if st & sys::DT_FAILURE != 0 {
+            Err(st)
+        } else {
+            Ok(a)
+        }
+    }
+
+    pub(crate) fn set_poly_area(&mut self, r: RawPolyRef, area: u8) -> u32 {
+        // SAFETY: live navmesh, exclusively borrowed; Detour validates the ref.
+        unsafe { sys::dtNavMesh_setPolyArea(self.0.as_ptr(), r, area) }
+    }
+
+    pub(crate) fn as_ptr(&self) -> *const sys::dtNavMesh {
+        self.0.as_ptr()
+    }
+}
+
+impl Drop for RawNavMesh {
+    fn drop(&mut self) {
+        // SAFETY: allocated by dtAllocNavMesh, freed once; queries borrowing it are gone.
+        unsafe { sys::dtFreeNavMesh(self.0.as_ptr()) }
+    }
+}
+
+/// `dtQueryFilter` (the default, non-virtual implementation: plain data).
+#[derive(Clone)]
+pub(crate) struct RawFilter(pub(crate) sys::dtQueryFilter);
+
+impl RawFilter {
+    pub(crate) fn new(include: u16, exclude: u16, costs: &[f32; 64]) -> Self {
+        RawFilter(sys::dtQueryFilter {
+            m_areaCost: *costs,
+            m_includeFlags: include,
+            m_excludeFlags: exclude,
+        })
+    }
+}
+
+thread_local! {
+    /// The generator `findRandomPoint` draws from on this thread, lent for one call.
+    static RANDOM: RefCell<Option<rand_pcg::Pcg32>> = const { RefCell::new(None) };
+}
+
+unsafe extern "C" fn frand_trampoline() -> f32 {
+    use rand::Rng;
+    RANDOM
+        .try_with(|r| match r.try_borrow_mut() {
+            Ok(mut g) => g.as_mut().map(|rng| rng.gen::<f32>()).unwrap_or(0.5),
+            Err(_) => 0.5,
+        })
+        .unwrap_or(0.5)
+}
+
+/// Owner of a `dtNavMeshQuery`, bound to one `RawNavMesh` by the caller's lifetimes.
+pub(crate) struct RawQuery(NonNull<sys::dtNavMeshQuery>);
+
+// SAFETY: the query object has no thread affinity; it is used through `&mut self` only.
+unsafe impl Send for RawQuery {}
+
+/// The outputs of findStraightPath.
+#[derive(Default, Clone)]
+pub(crate) struct StraightOut {
+    pub points: Vec<[f32; 3]>,
+    pub flags: Vec<u8>,
+    pub refs: Vec<RawPolyRef>,
+}
+
+macro_rules! failed {
+    ($st:expr) => {
+        $st & sys::DT_FAILURE != 0
+    };
+}
+
+impl RawQuery {
+    /// # Contract
+    /// `nav` must outlive the query and not be mutated while the query is used (the public
+    /// `NavMeshQuery<'a>` borrows the `NavMesh` for `'a` to enforce this).
+    pub(crate) fn new(nav: &RawNavMesh, max_nodes: i32) -> Result<Self, u32> {
+        // SAFETY: dtAllocNavMeshQuery returns a constructed object or null.
+        let q = NonNull::new(unsafe { sys::dtAllocNavMeshQuery() })
+            .ok_or(sys::DT_FAILURE | sys::DT_OUT_OF_MEMORY)?;
+        let q = RawQuery(q);
+        // SAFETY: live query and navmesh.
+        let st = unsafe { sys::dtNavMeshQuery_init(q.0.as_ptr(), nav.as_ptr(), max_nodes) };
+        if failed!(st) {
+            return Err(st);
+        }
+        Ok(q)
+    }
+
+    fn q(&self) -> *const sys::dtNavMeshQuery {
+        self.0.as_ptr()
+    }
+
+    pub(crate) fn find_nearest_poly(
+        &mut self,
+        center: [f32; 3],
+        half: [f32; 3],
+        f: &RawFilter,
+    ) -> (u32, RawPolyRef, [f32; 3], bool) {
+        let mut r = 0;
+        let mut pt = [0f32; 3];
+        let mut over = false;
+        // SAFETY: live query; 3-float inputs and outputs.
+        let st = unsafe {
+            sys::dtNavMeshQuery_findNearestPoly1(
+                self.q(),
+                center.as_ptr(),
+                half.as_ptr(),
+                &f.0,
+                &mut r,
+                pt.as_mut_ptr(),
+                &mut over,
+            )
+        };
+        (st, r, pt, over)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn find_path(
+        &mut self,
+        start: RawPolyRef,
+        end: RawPolyRef,
+        spos: [f32; 3],
+        epos: [f32; 3],
+        f: &RawFilter,
+        out: &mut Vec<RawPolyRef>,
+        max: usize,
+    ) -> u32 {
+        out.clear();
+        out.resize(max.max(1), 0);
+        let mut n = 0;
+        // SAFETY: live query; `out` has room for `max` refs.
+        let st = unsafe {
+            sys::dtNavMeshQuery_findPath(
+                self.q(),
+                start,
+                end,
+                spos.as_ptr(),
+                epos.as_ptr(),
+                &f.0,
+                out.as_mut_ptr(),
+                &mut n,
+                out.len() as i32,
+            )
+        };
+        out.truncate(n.clamp(0, out.len() as i32) as usize);
+        st
+    }
+
+    pub(crate) fn find_straight_path(
+        &mut self,
+        spos: [f32; 3],
+        epos: [f32; 3],
+        path: &[RawPolyRef],
+        max: usize,
+        options: i32,
+        out: &mut StraightOut,
+    ) -> u32 {
+        let max = max.max(1);
+        out.points.clear();
+        out.points.resize(max, [0.0; 3]);
+        out.flags.clear();
+        out.flags.resize(max, 0);
+        out.refs.clear();
+        out.refs.resize(max, 0);
+        let mut n = 0;
+        // SAFETY: live query; the output arrays hold `max` entries each; `path` holds path.len().
+        let st = unsafe {
+            sys::dtNavMeshQuery_findStraightPath(
+                self.q(),
+                spos.as_ptr(),
+                epos.as_ptr(),
+                path.as_ptr(),
+                path.len() as i32,
+                out.points.as_mut_ptr() as *mut f32,
+                out.flags.as_mut_ptr(),
+                out.refs.as_mut_ptr(),
+                &mut n,
+                max as i32,
+                options,
+            )
+        };
+        let n = n.clamp(0, max as i32) as usize;
+        out.points.truncate(n);
+        out.flags.truncate(n);
+        out.refs.truncate(n);
+        st
+    }
+
+    pub(crate) fn move_along_surface(
+        &mut self,
+        start: RawPolyRef,
+        spos: [f32; 3],
+        epos: [f32; 3],
+        f: &RawFilter,
+        visited: &mut [RawPolyRef],
+    ) -> (u32, [f32; 3], usize) {
+        let mut res = [0f32; 3];
+        let mut n = 0;
+        // SAFETY: live query; `visited` holds visited.len() refs.
+        let st = unsafe {
+            sys::dtNavMeshQuery_moveAlongSurface(
+                self.q(),
+                start,
+                spos.as_ptr(),
+                epos.as_ptr(),
+                &f.0,
+                res.as_mut_ptr(),
+                visited.as_mut_ptr(),
+                &mut n,
+                visited.len() as i32,
+            )
+        };
+        (st, res, n.clamp(0, visited.len() as i32) as usize)
+    }
+
+    pub(crate) fn get_poly_height(&mut self, r: RawPolyRef, pos: [f32; 3]) -> (u32, f32) {
+        let mut h = 0f32;
+        // SAFETY: live query; Detour validates the ref.
+        let st = unsafe { sys::dtNavMeshQuery_getPolyHeight(self.q(), r, pos.as_ptr(), &mut h) };
+        (st, h)
+    }
+
+    pub(crate) fn closest_point_on_poly(
+        &mut self,
+        r: RawPolyRef,
+        pos: [f32; 3],
+    ) -> (u32, [f32; 3], bool) {
+        let mut c = [0f32; 3];
+        let mut over = false;
+        // SAFETY: live query; Detour validates the ref.
+        let st = unsafe {
+            sys::dtNavMeshQuery_closestPointOnPoly(
+                self.q(),
+                r,
+                pos.as_ptr(),
+                c.as_mut_ptr(),
+                &mut over,
+            )
+        };
+        (st, c, over)
+    }
+
+    /// Returns (status, t, hit normal, visited polys).
+    pub(crate) fn raycast(
+        &mut self,
+        start: RawPolyRef,
+        spos: [f32; 3],
+        epos: [f32; 3],
+        f: &RawFilter,
+        path: &mut Vec<RawPolyRef>,
+        max: usize,
+    ) -> (u32, f32, [f32; 3]) {
+        path.clear();
+        path.resize(max.max(1), 0);
+        let mut t = 0f32;
+        let mut normal = [0f32; 3];
+        let mut n = 0;
+        // SAFETY: live query; `path` has room for its length.
+        let st = unsafe {
+            sys::dtNavMeshQuery_raycast(
+                self.q(),
+                start,
+                spos.as_ptr(),
+                epos.as_ptr(),
+                &f.0,
+                &mut t,
+                normal.as_mut_ptr(),
+                path.as_mut_ptr(),
+                &mut n,
+                path.len() as i32,
+            )
+        };
+        path.truncate(n.clamp(0, path.len() as i32) as usize);
+        (st, t, normal)
+    }
+
+    /// Returns (status, distance, hit position, hit normal).
+    pub(crate) fn find_distance_to_wall(
+        &mut self,
+        start: RawPolyRef,
+        center: [f32; 3],
+        max_radius: f32,
+        f: &RawFilter,
+    ) -> (u32, f32, [f32; 3], [f32; 3]) {
+        let mut d = 0f32;
+        let mut pos = [0f32; 3];
+        let mut normal = [0f32; 3];
+        // SAFETY: live query; 3-float outputs.
+        let st = unsafe {
+            sys::dtNavMeshQuery_findDistanceToWall(
+                self.q(),
+                start,
+                center.as_ptr(),
+                max_radius,
+                &f.0,
+                &mut d,
+                pos.as_mut_ptr(),
+                normal.as_mut_ptr(),
+            )
+        };
+        (st, d, pos, normal)
+    }
+
+    /// Returns status and (ref, parent, cost) triples.
+    pub(crate) fn find_polys_around_circle(
+        &mut self,
+        start: RawPolyRef,
+        center: [f32; 3],
+        radius: f32,
+        f: &RawFilter,
+        max: usize,
+    ) -> (u32, Vec<(RawPolyRef, RawPolyRef, f32)>) {
+        let max = max.max(1);
+        let mut refs = vec![0; max];
+        let mut parents = vec![0; max];
+        let mut costs = vec![0f32; max];
+        let mut n = 0;
+        // SAFETY: live query; each output array holds `max` entries.
+        let st = unsafe {
+            sys::dtNavMeshQuery_findPolysAroundCircle(
+                self.q(),
+                start,
+                center.as_ptr(),
+                radius,
+                &f.0,
+                refs.as_mut_ptr(),
+                parents.as_mut_ptr(),
+                costs.as_mut_ptr(),
+                &mut n,
+                max as i32,
+            )
+        };
+        let n = n.clamp(0, max as i32) as usize;
+        let out = (0..n).map(|i| (refs[i], parents[i], costs[i])).collect();
+        (st, out)
+    }
+
+    /// `findRandomPoint` drawing its numbers in [0, 1) from `rng`, which advances.
+    pub(crate) fn find_random_point(
+        &mut self,
+        f: &RawFilter,
+        rng: &mut rand_pcg::Pcg32,
+    ) -> (u32, RawPolyRef, [f32; 3]) {
+        let mut r = 0;
+        let mut pt = [0f32; 3];
+        RANDOM.with(|g| *g.borrow_mut() = Some(rng.clone()));
+        // SAFETY: live query; the trampoline reads this thread's RANDOM, set just above.
+        let st = unsafe {
+            sys::dtNavMeshQuery_findRandomPoint(
+                self.q(),
+                &f.0,
+                Some(frand_trampoline),
+                &mut r,
+                pt.as_mut_ptr(),
+            )
+        };
+        if let Some(advanced) = RANDOM.with(|g| g.borrow_mut().take()) {
+            *rng = advanced;
+        }
+        (st, r, pt)
+    }
+}
+
+impl Drop for RawQuery {
+    fn drop(&mut self) {
+        // SAFETY: allocated by dtAllocNavMeshQuery, freed once.
+        unsafe { sys::dtFreeNavMeshQuery(self.0.as_ptr()) }
+    }
+}
+
+/// `dtMergeCorridorStartMoved` over a Rust vector (the corridor), capped at `max` polys.
+pub(crate) fn merge_corridor_start_moved(
+    path: &mut Vec<RawPolyRef>,
+    max: usize,
+    visited: &[RawPolyRef],
+) {
+    let n = path.len();
+    let cap = max.max(n);
+    path.resize(cap, 0);
+    // SAFETY: `path` has `cap` slots, `n` of them in use; `visited` is read only.
+    let m = unsafe {
+        sys::dtMergeCorridorStartMoved(
+            path.as_mut_ptr(),
+            n as i32,
+            cap as i32,
+            visited.as_ptr(),
+            visited.len() as i32,
+        )
+    };
+    path.truncate(m.clamp(0, cap as i32) as usize);
+}

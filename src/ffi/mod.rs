@@ -1,0 +1,13 @@
+//! The one layer with `unsafe` in navkit: thin, safe owners and calls over the raw
+//! `recastnavigation-sys` bindings and navkit's own C++ glue (`glue/navkit_context.cpp`).
+//!
+//! Every `unsafe` block carries a `// SAFETY:` comment. Everything above this module is safe
+//! Rust (`#![deny(unsafe_code)]` at the crate root, allowed only here).
+#![allow(unsafe_code)]
+
+pub(crate) mod context;
+pub(crate) mod detour;
+pub(crate) mod recast;
+
+/// Detour's polygon reference type (32-bit: this build does not enable 64-bit refs).
+pub(crate) type RawPolyRef = recastnavigation_sys::dtPolyRef;

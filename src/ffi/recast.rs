@@ -1,0 +1,406 @@
+//! Owners of Recast's intermediate structures, and the Recast calls that fill them.
+//!
+//! Each function returns Recast's own success flag; the `build` module turns failures into
+//! errors carrying the context's log. Inputs are checked here only where Recast would read out
+//! of bounds otherwise (slice lengths, index ranges).
+
+use std::ptr::NonNull;
+
+use recastnavigation_sys as sys;
+
+use super::context::RecastContext;
+
+macro_rules! owner {
+    ($(#[$doc:meta])* $name:ident, $raw:ty, $alloc:path, $free:path) => {
+        $(#[$doc])*
+        pub(crate) struct $name(NonNull<$raw>);
+
+        // SAFETY: plain heap data owned exclusively by this value; no thread affinity.
+        unsafe impl Send for $name {}
+
+        impl $name {
+            pub(crate) fn new() -> Self {
+                // SAFETY: the allocator returns a fresh, default-constructed object or null.
+                let p = unsafe { $alloc() };
+                $name(NonNull::new(p).expect(concat!("out of memory allocating ", stringify!($raw))))
+            }
+
+            fn raw(&self) -> &$raw {
+                // SAFETY: `self.0` is live and owned by `self`.
+                unsafe { self.0.as_ref() }
+            }
+        }
+
+        impl Drop for $name {
+            fn drop(&mut self) {
+                // SAFETY: allocated by the matching allocator, freed exactly once.
+                unsafe { $free(self.0.as_ptr()) }
+            }
+        }
+    };
+}
+
+owner!(
+    /// `rcHeightfield`.
+    Heightfield, sys::rcHeightfield, sys::rcAllocHeightfield, sys::rcFreeHeightField
+);
+owner!(
+    /// `rcCompactHeightfield`.
+    CompactHeightfield,
+    sys::rcCompactHeightfield,
+    sys::rcAllocCompactHeightfield,
+    sys::rcFreeCompactHeightfield
+);
+owner!(
+    /// `rcContourSet`.
+    ContourSet, sys::rcContourSet, sys::rcAllocContourSet, sys::rcFreeContourSet
+);
+owner!(
+    /// `rcPolyMesh`.
+    PolyMesh, sys::rcPolyMesh, sys::rcAllocPolyMesh, sys::rcFreePolyMesh
+);
+owner!(
+    /// `rcPolyMeshDetail`.
+    PolyMeshDetail,
+    sys::rcPolyMeshDetail,
+    sys::rcAllocPolyMeshDetail,
+    sys::rcFreePolyMeshDetail
+);
+
+/// Slice over a Recast-owned array, empty for null pointers.
+fn slice<'a, T>(ptr: *const T, len: usize) -> &'a [T] {
+    if ptr.is_null() || len == 0 {
+        &[]
+    } else {
+        // SAFETY: callers pass a pointer and element count Recast filled together.
+        unsafe { std::slice::from_raw_parts(ptr, len) }
+    }
+}
+
+fn slice_mut<'a, T>(ptr: *mut T, len: usize) -> &'a mut [T] {
+    if ptr.is_null() || len == 0 {
+        &mut []
+    } else {
+        // SAFETY: callers pass a pointer and element count Recast filled together; the borrow is
+        // tied to `&mut self` of the owner by the callers' signatures.
+        unsafe { std::slice::from_raw_parts_mut(ptr, len) }
+    }
+}
+
+/// Checks a triangle mesh's arrays before Recast indexes them.
+fn mesh_ok(verts: &[f32], tris: &[i32]) -> bool {
+    let nv = verts.len() / 3;
+    verts.len() % 3 == 0
+        && tris.len() % 3 == 0
+        && nv <= i32::MAX as usize
+        && tris.len() / 3 <= i32::MAX as usize
+        && tris.iter().all(|&i| i >= 0 && (i as usize) < nv)
+}
+
+impl Heightfield {
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn create(
+        &mut self,
+        ctx: &mut RecastContext,
+        width: i32,
+        height: i32,
+        bmin: [f32; 3],
+        bmax: [f32; 3],
+        cs: f32,
+        ch: f32,
+    ) -> bool {
+        // SAFETY: live context and heightfield; bounds arrays hold 3 floats each.
+        unsafe {
+            sys::rcCreateHeightfield(
+                ctx.as_ptr(),
+                self.0.as_ptr(),
+                width,
+                height,
+                bmin.as_ptr(),
+                bmax.as_ptr(),
+                cs,
+                ch,
+            )
+        }
+    }
+
+    /// `rcRasterizeTriangles` with one area id per triangle.
+    pub(crate) fn rasterize(
+        &mut self,
+        ctx: &mut RecastContext,
+        verts: &[f32],
+        tris: &[i32],
+        areas: &[u8],
+        flag_merge_threshold: i32,
+    ) -> bool {
+        if !mesh_ok(verts, tris) || areas.len() != tris.len() / 3 {
+            return false;
+        }
+        // SAFETY: every index was checked against the vertex count and `areas` has one entry per
+        // triangle, so Recast reads only inside the slices.
+        unsafe {
+            sys::rcRasterizeTriangles(
+                ctx.as_ptr(),
+                verts.as_ptr(),
+                (verts.len() / 3) as i32,
+                tris.as_ptr(),
+                areas.as_ptr(),
+                (tris.len() / 3) as i32,
+                self.0.as_ptr(),
+                flag_merge_threshold,
+            )
+        }
+    }
+
+    pub(crate) fn filter_low_hanging_obstacles(&mut self, ctx: &mut RecastContext, climb: i32) {
+        // SAFETY: live context and heightfield.
+        unsafe { sys::rcFilterLowHangingWalkableObstacles(ctx.as_ptr(), climb, self.0.as_ptr()) }
+    }
+
+    pub(crate) fn filter_ledge_spans(&mut self, ctx: &mut RecastContext, height: i32, climb: i32) {
+        // SAFETY: live context and heightfield.
+        unsafe { sys::rcFilterLedgeSpans(ctx.as_ptr(), height, climb, self.0.as_ptr()) }
+    }
+
+    pub(crate) fn filter_walkable_low_height_spans(
+        &mut self,
+        ctx: &mut RecastContext,
+        height: i32,
+    ) {
+        // SAFETY: live context and heightfield.
+        unsafe { sys::rcFilterWalkableLowHeightSpans(ctx.as_ptr(), height, self.0.as_ptr()) }
+    }
+
+    pub(crate) fn span_count(&self, ctx: &mut RecastContext) -> i32 {
+        // SAFETY: live context and heightfield.
+        unsafe { sys::rcGetHeightFieldSpanCount(ctx.as_ptr(), self.0.as_ptr()) }
+    }
+}
+
+/// `rcMarkWalkableTriangles`: area ids (0 or `RC_WALKABLE_AREA`) by slope.
+pub(crate) fn mark_walkable_triangles(
+    ctx: &mut RecastContext,
+    slope: f32,
+    verts: &[f32],
+    tris: &[i32],
+) -> Option<Vec<u8>> {
+    if !mesh_ok(verts, tris) {
+        return None;
+    }
+    let mut areas = vec![0u8; tris.len() / 3];
+    // SAFETY: indices checked; `areas` has one entry per triangle.
+    unsafe {
+        sys::rcMarkWalkableTriangles(
+            ctx.as_ptr(),
+            slope,
+            verts.as_ptr(),
+            (verts.len() / 3) as i32,
+            tris.as_ptr(),
+            (tris.len() / 3) as i32,
+            areas.as_mut_ptr(),
+        )
+    };
+    Some(areas)
+}
+
+impl CompactHeightfield {
+    pub(crate) fn build(
+        &mut self,
+        ctx: &mut RecastContext,
+        walkable_height: i32,
+        walkable_climb: i32,
+        hf: &Heightfield,
+    ) -> bool {
+        // SAFETY: live objects; Recast only reads the heightfield.
+        unsafe {
+            sys::rcBuildCompactHeightfield(
+                ctx.as_ptr(),
+                walkable_height,
+                walkable_climb,
+                hf.0.as_ptr(),
+                self.0.as_ptr(),
+            )
+        }
+    }
+
+    pub(crate) fn erode(&mut self, ctx: &mut RecastContext, radius: i32) -> bool {
+        // SAFETY: live objects.
+        unsafe { sys::rcErodeWalkableArea(ctx.as_ptr(), radius, self.0.as_ptr()) }
+    }
+
+    pub(crate) fn mark_convex_poly_area(
+        &mut self,
+        ctx: &mut RecastContext,
+        verts: &[f32],
+        hmin: f32,
+        hmax: f32,
+        area: u8,
+    ) {
+        if verts.len() < 9 || verts.len() % 3 != 0 {
+            return;
+        }
+        // SAFETY: `verts` holds `len/3` points of 3 floats.
+        unsafe {
+            sys::rcMarkConvexPolyArea(
+                ctx.as_ptr(),
+                verts.as_ptr(),
+                (verts.len() / 3) as i32,
+                hmin,
+                hmax,
+                area,
+                self.0.as_ptr(),
+            )
+        }
+    }
+
+    pub(crate) fn build_distance_field(&mut self, ctx: &mut RecastContext) -> bool {
+        // SAFETY: live objects.
+        unsafe { sys::rcBuildDistanceField(ctx.as_ptr(), self.0.as_ptr()) }
+    }
+
+    pub(crate) fn build_regions(
+        &mut self,
+        ctx: &mut RecastContext,
+        border: i32,
+        min: i32,
+        merge: i32,
+    ) -> bool {
+        // SAFETY: live objects.
+        unsafe { sys::rcBuildRegions(ctx.as_ptr(), self.0.as_ptr(), border, min, merge) }
+    }
+
+    pub(crate) fn build_regions_monotone(
+        &mut self,
+        ctx: &mut RecastContext,
+        border: i32,
+        min: i32,
+        merge: i32,
+    ) -> bool {
+        // SAFETY: live objects.
+        unsafe { sys::rcBuildRegionsMonotone(ctx.as_ptr(), self.0.as_ptr(), border, min, merge) }
+    }
+
+    pub(crate) fn build_layer_regions(
+        &mut self,
+        ctx: &mut RecastContext,
+        border: i32,
+        min: i32,
+    ) -> bool {
+        // SAFETY: live objects.
+        unsafe { sys::rcBuildLayerRegions(ctx.as_ptr(), self.0.as_ptr(), border, min) }
+    }
+
+    /// Grid size and span count.
+    pub(crate) fn dims(&self) -> (i32, i32, i32) {
+        let r = self.raw();
+        (r.width, r.height, r.spanCount)
+    }
+}
+
+impl ContourSet {
+    pub(crate) fn build(
+        &mut self,
+        ctx: &mut RecastContext,
+        chf: &CompactHeightfield,
+        max_error: f32,
+        max_edge_len: i32,
+    ) -> bool {
+        // SAFETY: live objects; default build flags as RecastDemo (RC_CONTOUR_TESS_WALL_EDGES).
+        unsafe {
+            sys::rcBuildContours(
+                ctx.as_ptr(),
+                chf.0.as_ptr(),
+                max_error,
+                max_edge_len,
+                self.0.as_ptr(),
+                sys::rcBuildContoursFlags_RC_CONTOUR_TESS_WALL_EDGES as i32,
+            )
+        }
+    }
+
+    pub(crate) fn count(&self) -> i32 {
+        self.raw().nconts
+    }
+}
+
+impl PolyMesh {
+    pub(crate) fn build(&mut self, ctx: &mut RecastContext, cset: &ContourSet, nvp: i32) -> bool {
+        // SAFETY: live objects.
+        unsafe { sys::rcBuildPolyMesh(ctx.as_ptr(), cset.0.as_ptr(), nvp, self.0.as_ptr()) }
+    }
+
+    pub(crate) fn nverts(&self) -> usize {
+        self.raw().nverts.max(0) as usize
+    }
+    pub(crate) fn npolys(&self) -> usize {
+        self.raw().npolys.max(0) as usize
+    }
+    pub(crate) fn nvp(&self) -> usize {
+        self.raw().nvp.max(0) as usize
+    }
+    pub(crate) fn bounds(&self) -> ([f32; 3], [f32; 3]) {
+        (self.raw().bmin, self.raw().bmax)
+    }
+    pub(crate) fn cell(&self) -> (f32, f32) {
+        (self.raw().cs, self.raw().ch)
+    }
+    /// Quantized vertices (x, y, z per vertex).
+    pub(crate) fn verts(&self) -> &[u16] {
+        slice(self.raw().verts, self.nverts() * 3)
+    }
+    /// Polygons: `nvp` vertex indices then `nvp` neighbour entries each.
+    pub(crate) fn polys(&self) -> &[u16] {
+        slice(self.raw().polys, self.npolys() * self.nvp() * 2)
+    }
+    pub(crate) fn areas_mut(&mut self) -> &mut [u8] {
+        slice_mut(self.raw().areas, self.npolys())
+    }
+    pub(crate) fn areas(&self) -> &[u8] {
+        slice(self.raw().areas, self.npolys())
+    }
+    pub(crate) fn flags_mut(&mut self) -> &mut [u16] {
+        slice_mut(self.raw().flags, self.npolys())
+    }
+}
+
+impl PolyMeshDetail {
+    pub(crate) fn build(
+        &mut self,
+        ctx: &mut RecastContext,
+        pmesh: &PolyMesh,
+        chf: &CompactHeightfield,
+        sample_dist: f32,
+        sample_max_error: f32,
+    ) -> bool {
+        // SAFETY: live objects.
+        unsafe {
+            sys::rcBuildPolyMeshDetail(
+                ctx.as_ptr(),
+                pmesh.0.as_ptr(),
+                chf.0.as_ptr(),
+                sample_dist,
+                sample_max_error,
+                self.0.as_ptr(),
+            )
+        }
+    }
+
+    pub(crate) fn nmeshes(&self) -> usize {
+        self.raw().nmeshes.max(0) as usize
+    }
+    pub(crate) fn nverts(&self) -> usize {
+        self.raw().nverts.max(0) as usize
+    }
+    pub(crate) fn ntris(&self) -> usize {
+        self.raw().ntris.max(0) as usize
+    }
+    pub(crate) fn meshes(&self) -> &[u32] {
+        slice(self.raw().meshes, self.nmeshes() * 4)
+    }
+    pub(crate) fn verts(&self) -> &[f32] {
+        slice(self.raw().verts, self.nverts() * 3)
+    }
+    pub(crate) fn tris(&self) -> &[u8] {
+        slice(self.raw().tris, self.ntris() * 4)
+    }
+}

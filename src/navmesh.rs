@@ -1,0 +1,238 @@
+//! [`NavMesh`]: an owned Detour navmesh, built by [`crate::build`] or loaded from an `MSET` file.
+
+use std::path::Path;
+
+use glam::Vec3;
+
+use crate::ffi::detour::{RawNavMesh, RawParams};
+use crate::mset::{self, NavMeshParams, NavMeshSet, TileRecord};
+use crate::query::PolyRef;
+use crate::status::Status;
+use crate::{Error, Result};
+
+/// A Detour navigation mesh (`dtNavMesh`), owned.
+///
+/// Build one with [`crate::build::build_solo`], or load one with [`NavMesh::load`]. Query it
+/// through a [`crate::query::NavMeshQuery`], which borrows it: the navmesh cannot be changed or
+/// dropped while a query is alive.
+///
+/// `NavMesh` is `Send` and `Sync`: shared references only read it. Changing poly flags or areas
+/// takes `&mut self`.
+pub struct NavMesh {
+    raw: RawNavMesh,
+}
+
+/// A polygon of the navmesh, for inspection and drawing.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct PolyInfo {
+    /// The polygon's reference.
+    pub poly: PolyRef,
+    /// Its vertices (two for an off-mesh connection: start and end).
+    pub verts: Vec<Vec3>,
+    /// Its area id (see [`crate::area`]).
+    pub area: u8,
+    /// Its flags (see [`crate::flags`]).
+    pub flags: u16,
+    /// True for an off-mesh connection.
+    pub off_mesh: bool,
+}
+
+fn detour_err(operation: &'static str, status: u32) -> Error {
+    Error::Detour {
+        operation,
+        status: Status(status),
+    }
+}
+
+impl NavMesh {
+    /// A single-tile navmesh from trusted tile data (as `dtNavMesh::init(data, ...)` does: origin
+    /// at the tile's minimum, one tile, as many polys as the tile has). The data is validated
+    /// first all the same.
+    pub fn from_tile_data(data: &[u8]) -> Result<NavMesh> {
+        let info = mset::validate_tile_data(data)?;
+        let params = NavMeshParams {
+            origin: info.bmin,
+            tile_width: info.bmax[0] - info.bmin[0],
+            tile_height: info.bmax[2] - info.bmin[2],
+            max_tiles: 1,
+            max_polys: info.poly_count.max(1) as i32,
+        };
+        Self::from_set(&NavMeshSet {
+            params,
+            tiles: vec![TileRecord {
+                tile_ref: 0,
+                data: data.to_vec(),
+            }],
+        })
+    }
+
+    /// A navmesh from a parsed (and therefore validated) navmesh set.
+    fn from_set(set: &NavMeshSet) -> Result<NavMesh> {
+        mset::validate_params(&set.params)?;
+        let p = &set.params;
+        let mut raw = RawNavMesh::new(&RawParams {
+            orig: p.origin,
+            tile_width: p.tile_width,
+            tile_height: p.tile_height,
+            max_tiles: p.max_tiles,
+            max_polys: p.max_polys,
+        })
+        .map_err(|s| detour_err("dtNavMesh::init", s))?;
+        for t in &set.tiles {
+            // Every tile's data was checked by `mset` before Detour sees it.
+            mset::validate_tile_data(&t.data)?;
+            raw.add_tile_trusted(&t.data, t.tile_ref)
+                .map_err(|s| detour_err("dtNavMesh::addTile", s))?;
+        }
+        Ok(NavMesh { raw })
+    }
+
+    /// Reads a navmesh from RecastDemo's `MSET` format, validating every byte first.
+    pub fn from_mset_bytes(bytes: &[u8]) -> Result<NavMesh> {
+        let set = mset::read_mset(bytes)?;
+        Self::from_set(&set)
+    }
+
+    /// Loads a navmesh saved in RecastDemo's `MSET` format (`Sample::saveAll`).
+    ///
+    /// Corrupt files give [`Error::NavMeshData`] naming the byte offset; Detour never sees
+    /// unvalidated data.
+    pub fn load(path: impl AsRef<Path>) -> Result<NavMesh> {
+        let path = path.as_ref();
+        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+        Self::from_mset_bytes(&bytes)
+    }
+
+    /// The navmesh in RecastDemo's `MSET` format.
+    pub fn to_mset_bytes(&self) -> Vec<u8> {
+        let p = self.raw.params();
+        let set = NavMeshSet {
+            params: NavMeshParams {
+                origin: p.orig,
+                tile_width: p.tile_width,
+                tile_height: p.tile_height,
+                max_tiles: p.max_tiles,
+                max_polys: p.max_polys,
+            },
+            tiles: self
+                .raw
+                .tile_data()
+                .into_iter()
+                .map(|(tile_ref, data)| TileRecord {
+                    tile_ref,
+                    data: data.to_vec(),
+                })
+                .collect(),
+        };
+        mset::write_mset(&set)
+    }
+
+    /// Saves the navmesh in RecastDemo's `MSET` format.
+    pub fn save(&self, path: impl AsRef<Path>) -> Result<()> {
+        let path = path.as_ref();
+        std::fs::write(path, self.to_mset_bytes()).map_err(|e| Error::io(path, e))
+    }
+
+    /// The navmesh parameters (origin, tile size, tile and poly limits).
+    pub fn params(&self) -> NavMeshParams {
+        let p = self.raw.params();
+        NavMeshParams {
+            origin: p.orig,
+            tile_width: p.tile_width,
+            tile_height: p.tile_height,
+            max_tiles: p.max_tiles,
+            max_polys: p.max_polys,
+        }
+    }
+
+    /// The number of tiles in use.
+    pub fn tile_count(&self) -> usize {
+        self.raw.tile_data().len()
+    }
+
+    /// Total bytes of tile data.
+    pub fn data_size(&self) -> usize {
+        self.raw.tile_data().iter().map(|(_, d)| d.len()).sum()
+    }
+
+    /// Every polygon, ground and off-mesh, with its vertices, area and flags.
+    pub fn polys(&self) -> Vec<PolyInfo> {
+        self.raw
+            .polys()
+            .into_iter()
+            .map(|(r, p)| PolyInfo {
+                poly: PolyRef(r),
+                verts: p.verts.into_iter().map(Vec3::from_array).collect(),
+                area: p.area,
+                flags: p.flags,
+                off_mesh: p.off_mesh,
+            })
+            .collect()
+    }
+
+    /// True if `poly` refers to a polygon of this navmesh.
+    pub fn is_valid(&self, poly: PolyRef) -> bool {
+        self.raw.is_valid_ref(poly.0)
+    }
+
+    /// A polygon's flags.
+    pub fn poly_flags(&self, poly: PolyRef) -> Result<u16> {
+        self.raw
+            .poly_flags(poly.0)
+            .map_err(|s| detour_err("dtNavMesh::getPolyFlags", s))
+    }
+
+    /// Sets a polygon's flags (e.g. [`crate::flags::DISABLED`] to close a door).
+    pub fn set_poly_flags(&mut self, poly: PolyRef, flags: u16) -> Result<()> {
+        Status(self.raw.set_poly_flags(poly.0, flags)).check("dtNavMesh::setPolyFlags")?;
+        Ok(())
+    }
+
+    /// A polygon's area id.
+    pub fn poly_area(&self, poly: PolyRef) -> Result<u8> {
+        self.raw
+            .poly_area(poly.0)
+            .map_err(|s| detour_err("dtNavMesh::getPolyArea", s))
+    }
+
+    /// Sets a polygon's area id (0..=63).
+    pub fn set_poly_area(&mut self, poly: PolyRef, area: u8) -> Result<()> {
+        if area > 63 {
+            return Err(Error::InvalidArgument(format!("area {area} > 63")));
+        }
+        Status(self.raw.set_poly_area(poly.0, area)).check("dtNavMesh::setPolyArea")?;
+        Ok(())
+    }
+
+    /// The end points of off-mesh connection `poly` when entered from `prev`: (start, end).
+    pub fn off_mesh_connection_endpoints(
+        &self,
+        prev: PolyRef,
+        poly: PolyRef,
+    ) -> Result<(Vec3, Vec3)> {
+        self.raw
+            .off_mesh_endpoints(prev.0, poly.0)
+            .map(|(a, b)| (Vec3::from_array(a), Vec3::from_array(b)))
+            .map_err(|s| detour_err("dtNavMesh::getOffMeshConnectionPolyEndPoints", s))
+    }
+
+    /// The polygons linked to `poly`, in Detour's link order. Empty for an invalid ref.
+    pub fn neighbours(&self, poly: PolyRef) -> Vec<PolyRef> {
+        let mut v = Vec::new();
+        self.raw.neighbours(poly.0, &mut v);
+        v.into_iter().map(PolyRef).collect()
+    }
+
+    pub(crate) fn raw(&self) -> &RawNavMesh {
+        &self.raw
+    }
+}
+
+impl std::fmt::Debug for NavMesh {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NavMesh")
+            .field("params", &self.params())
+            .field("tiles", &self.tile_count())
+            .finish()
+    }
+}

@@ -1,0 +1,632 @@
+//! Detour queries: [`NavMeshQuery`] (a `dtNavMeshQuery` borrowing its [`NavMesh`]) and
+//! [`QueryFilter`].
+//!
+//! Every Detour status becomes a `Result`; a path that does not reach its goal is returned with
+//! [`PathStatus::Partial`], never as complete. Coordinates must be finite: NaN or infinite
+//! inputs are [`Error::InvalidArgument`].
+
+use glam::Vec3;
+use serde::{Deserialize, Serialize};
+
+use crate::ffi::detour::{RawFilter, RawQuery, StraightOut};
+use crate::navmesh::NavMesh;
+use crate::status::Status;
+use crate::{area, flags, Error, Result};
+
+/// A polygon reference (`dtPolyRef`): tile salt, tile index and poly index packed in 32 bits.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize,
+)]
+#[serde(transparent)]
+pub struct PolyRef(pub u32);
+
+impl std::fmt::Display for PolyRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:#x}", self.0)
+    }
+}
+
+/// RecastDemo's default search box half extents for finding the nearest polygon: (2, 4, 2).
+pub const DEFAULT_HALF_EXTENTS: Vec3 = Vec3::new(2.0, 4.0, 2.0);
+
+/// RecastDemo's path buffer size (`MAX_POLYS`).
+pub const DEFAULT_MAX_PATH: usize = 256;
+
+/// Which polygons a query may visit, and what each area costs (`dtQueryFilter`).
+///
+/// The default is RecastDemo's tester filter: every flag but [`flags::DISABLED`], costs ground 1,
+/// water 10, road 1, door 1, grass 2, jump 1.5 (others 1).
+///
+/// ```
+/// use navkit::query::QueryFilter;
+/// let f = QueryFilter::default().with_area_cost(navkit::area::WATER, 100.0);
+/// assert_eq!(f.area_cost(navkit::area::WATER), 100.0);
+/// assert_eq!(f.include_flags(), 0xffff ^ navkit::flags::DISABLED);
+/// ```
+#[derive(Clone)]
+pub struct QueryFilter {
+    raw: RawFilter,
+}
+
+impl Default for QueryFilter {
+    fn default() -> Self {
+        let mut f = QueryFilter::with_flags(flags::ALL ^ flags::DISABLED, 0);
+        for (a, c) in [
+            (area::GROUND, 1.0),
+            (area::WATER, 10.0),
+            (area::ROAD, 1.0),
+            (area::DOOR, 1.0),
+            (area::GRASS, 2.0),
+            (area::JUMP, 1.5),
+        ] {
+            f.raw.0.m_areaCost[a as usize] = c;
+        }
+        f
+    }
+}
+
+impl std::fmt::Debug for QueryFilter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("QueryFilter")
+            .field("include", &format_args!("{:#x}", self.include_flags()))
+            .field("exclude", &format_args!("{:#x}", self.exclude_flags()))
+            .field("costs", &&self.raw.0.m_areaCost[..6])
+            .finish()
+    }
+}
+
+impl QueryFilter {
+    /// Detour's own default filter with the given flags: every area costs 1.
+    pub fn with_flags(include: u16, exclude: u16) -> Self {
+        QueryFilter {
+            raw: RawFilter::new(include, exclude, &[1.0; 64]),
+        }
+    }
+    /// Flags a polygon must have one of to be visited.
+    pub fn include_flags(&self) -> u16 {
+        self.raw.0.m_includeFlags
+    }
+    /// Flags that exclude a polygon.
+    pub fn exclude_flags(&self) -> u16 {
+        self.raw.0.m_excludeFlags
+    }
+    /// Sets the include flags.
+    pub fn set_include_flags(&mut self, f: u16) {
+        self.raw.0.m_includeFlags = f;
+    }
+    /// Sets the exclude flags.
+    pub fn set_exclude_flags(&mut self, f: u16) {
+        self.raw.0.m_excludeFlags = f;
+    }
+    /// The traversal cost multiplier of area `a` (0..=63; others read as 0).
+    pub fn area_cost(&self, a: u8) -> f32 {
+        self.raw
+            .0
+            .m_areaCost
+            .get(a as usize)
+            .copied()
+            .unwrap_or(0.0)
+    }
+    /// Sets the cost of area `a`. Areas above 63 and non-finite or negative costs are ignored.
+    pub fn set_area_cost(&mut self, a: u8, cost: f32) {
+        if cost.is_finite() && cost >= 0.0 {
+            if let Some(c) = self.raw.0.m_areaCost.get_mut(a as usize) {
+                *c = cost;
+            }
+        }
+    }
+    /// Builder form of [`QueryFilter::set_area_cost`].
+    pub fn with_area_cost(mut self, a: u8, cost: f32) -> Self {
+        self.set_area_cost(a, cost);
+        self
+    }
+    /// Builder form of the include/exclude setters.
+    pub fn with_include_exclude(mut self, include: u16, exclude: u16) -> Self {
+        self.set_include_flags(include);
+        self.set_exclude_flags(exclude);
+        self
+    }
+}
+
+/// Whether a path reaches its goal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PathStatus {
+    /// The path ends in the goal polygon.
+    Complete,
+    /// The goal was not reached (unreachable, out of search nodes, or the buffer was too
+    /// small): the path leads to the polygon nearest the goal.
+    Partial,
+}
+
+/// The result of [`NavMeshQuery::find_path`]: a corridor of polygons.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Path {
+    /// The polygons from start to end.
+    pub polys: Vec<PolyRef>,
+    /// Complete or partial.
+    pub status: PathStatus,
+    /// Detour's raw status word.
+    #[serde(skip)]
+    pub detour_status: Status,
+}
+
+impl Path {
+    /// True if the path reaches the goal polygon.
+    pub fn is_complete(&self) -> bool {
+        self.status == PathStatus::Complete
+    }
+}
+
+/// The nearest polygon to a point.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct NearestPoly {
+    /// The polygon.
+    pub poly: PolyRef,
+    /// The nearest point on it.
+    pub point: Vec3,
+    /// True if the query point is over the polygon (in xz).
+    pub over_poly: bool,
+}
+
+/// Options of [`NavMeshQuery::find_straight_path`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StraightPathOptions {
+    /// Add a vertex where the area changes (`DT_STRAIGHTPATH_AREA_CROSSINGS`).
+    pub area_crossings: bool,
+    /// Add a vertex at every polygon edge crossing (`DT_STRAIGHTPATH_ALL_CROSSINGS`).
+    pub all_crossings: bool,
+}
+
+/// Flags of a straight-path vertex (`dtStraightPathFlags`).
+pub mod straight_flags {
+    /// The start point.
+    pub const START: u8 = 1;
+    /// The end point.
+    pub const END: u8 = 2;
+    /// The start of an off-mesh connection.
+    pub const OFFMESH_CONNECTION: u8 = 4;
+}
+
+/// A corner of a straight path.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct StraightPoint {
+    /// Position.
+    pub pos: Vec3,
+    /// [`straight_flags`] bits.
+    pub flags: u8,
+    /// The polygon being entered at this point (0 at the end).
+    pub poly: PolyRef,
+}
+
+/// The result of [`NavMeshQuery::find_straight_path`].
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct StraightPath {
+    /// The corners, start to end.
+    pub points: Vec<StraightPoint>,
+    /// True if the output buffer was too small, or the corridor did not reach the end point.
+    pub partial: bool,
+}
+
+impl StraightPath {
+    /// The corner positions.
+    pub fn positions(&self) -> Vec<Vec3> {
+        self.points.iter().map(|p| p.pos).collect()
+    }
+    /// Length of the polyline.
+    pub fn length(&self) -> f32 {
+        self.points
+            .windows(2)
+            .map(|w| w[0].pos.distance(w[1].pos))
+            .sum()
+    }
+}
+
+/// The result of [`NavMeshQuery::move_along_surface`].
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SurfaceMove {
+    /// Where the move ended (its height is not adjusted to the surface).
+    pub position: Vec3,
+    /// The polygons visited, start first.
+    pub visited: Vec<PolyRef>,
+}
+
+/// The result of [`NavMeshQuery::raycast`].
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RaycastHit {
+    /// Fraction of the segment travelled before hitting a wall; `f32::MAX` if nothing was hit.
+    pub t: f32,
+    /// The wall's normal (zero if nothing was hit).
+    pub normal: Vec3,
+    /// Polygons visited.
+    pub polys: Vec<PolyRef>,
+}
+
+impl RaycastHit {
+    /// True if the ray hit a wall before its end.
+    pub fn hit(&self) -> bool {
+        self.t <= 1.0
+    }
+}
+
+/// The result of [`NavMeshQuery::find_distance_to_wall`].
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct WallHit {
+    /// Distance to the nearest wall (the search radius if none is closer).
+    pub distance: f32,
+    /// The nearest wall point.
+    pub position: Vec3,
+    /// The wall's normal.
+    pub normal: Vec3,
+}
+
+/// One polygon found by [`NavMeshQuery::find_polys_around_circle`].
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct CirclePoly {
+    /// The polygon.
+    pub poly: PolyRef,
+    /// Its parent in the search (0 for the start).
+    pub parent: PolyRef,
+    /// Search cost to reach it.
+    pub cost: f32,
+}
+
+pub(crate) fn check_point(what: &str, p: Vec3) -> Result<[f32; 3]> {
+    if p.is_finite() {
+        Ok(p.to_array())
+    } else {
+        Err(Error::InvalidArgument(format!("{what} {p} is not finite")))
+    }
+}
+
+fn check_status(op: &'static str, st: u32) -> Result<Status> {
+    Status(st).check(op)
+}
+
+/// Queries over one [`NavMesh`] (`dtNavMeshQuery`). Borrows the navmesh for `'a`.
+///
+/// A query holds its own search nodes, so it is `Send` but not `Sync`: give each thread its own.
+///
+/// ```compile_fail
+/// # use navkit::{navmesh::NavMesh, query::NavMeshQuery};
+/// # fn f(mesh: NavMesh) {
+/// let q = NavMeshQuery::new(&mesh, 2048).unwrap();
+/// drop(mesh); // error: the query still borrows the navmesh
+/// drop(q);
+/// # }
+/// ```
+pub struct NavMeshQuery<'a> {
+    raw: RawQuery,
+    nav: &'a NavMesh,
+    straight: StraightOut,
+    refs: Vec<u32>,
+}
+
+impl<'a> NavMeshQuery<'a> {
+    /// A query with a search node pool of `max_nodes` (1..=65535; RecastDemo uses 2048).
+    pub fn new(nav: &'a NavMesh, max_nodes: usize) -> Result<Self> {
+        if !(1..=65535).contains(&max_nodes) {
+            return Err(Error::InvalidArgument(format!(
+                "max_nodes {max_nodes} is not in 1..=65535"
+            )));
+        }
+        let raw = RawQuery::new(nav.raw(), max_nodes as i32).map_err(|s| Error::Detour {
+            operation: "dtNavMeshQuery::init",
+            status: Status(s),
+        })?;
+        Ok(NavMeshQuery {
+            raw,
+            nav,
+            straight: StraightOut::default(),
+            refs: Vec::new(),
+        })
+    }
+
+    /// The navmesh this query reads.
+    pub fn navmesh(&self) -> &'a NavMesh {
+        self.nav
+    }
+
+    fn check_ref(&self, what: &str, r: PolyRef) -> Result<u32> {
+        if self.nav.is_valid(r) {
+            Ok(r.0)
+        } else {
+            Err(Error::InvalidArgument(format!(
+                "{what} {r} is not a polygon of this navmesh"
+            )))
+        }
+    }
+
+    /// The polygon nearest `center` within the box `center ± half_extents`
+    /// (`findNearestPoly`). No polygon in the box is [`Error::NoPolygonNear`].
+    pub fn find_nearest_poly(
+        &mut self,
+        center: Vec3,
+        half_extents: Vec3,
+        filter: &QueryFilter,
+    ) -> Result<NearestPoly> {
+        let c = check_point("center", center)?;
+        let h = check_point("half extents", half_extents)?;
+        if half_extents.min_element() < 0.0 {
+            return Err(Error::InvalidArgument(format!(
+                "half extents {half_extents} are negative"
+            )));
+        }
+        let (st, r, pt, over) = self.raw.find_nearest_poly(c, h, &filter.raw);
+        check_status("findNearestPoly", st)?;
+        if r == 0 {
+            return Err(Error::NoPolygonNear {
+                point: c,
+                extents: h,
+            });
+        }
+        Ok(NearestPoly {
+            poly: PolyRef(r),
+            point: Vec3::from_array(pt),
+            over_poly: over,
+        })
+    }
+
+    /// The polygon corridor from `start` (containing `start_pos`) to `end` (`findPath`), at most
+    /// `max_path` polygons.
+    pub fn find_path(
+        &mut self,
+        start: PolyRef,
+        end: PolyRef,
+        start_pos: Vec3,
+        end_pos: Vec3,
+        filter: &QueryFilter,
+        max_path: usize,
+    ) -> Result<Path> {
+        let s = self.check_ref("start poly", start)?;
+        let e = self.check_ref("end poly", end)?;
+        let sp = check_point("start", start_pos)?;
+        let ep = check_point("end", end_pos)?;
+        if max_path == 0 || max_path > i32::MAX as usize {
+            return Err(Error::InvalidArgument(format!(
+                "max_path {max_path} is out of range"
+            )));
+        }
+        let st = self
+            .raw
+            .find_path(s, e, sp, ep, &filter.raw, &mut self.refs, max_path);
+        let st = check_status("findPath", st)?;
+        let polys: Vec<PolyRef> = self.refs.iter().map(|&r| PolyRef(r)).collect();
+        let complete = !st.partial()
+            && !st.has(Status::OUT_OF_NODES)
+            && !st.has(Status::BUFFER_TOO_SMALL)
+            && polys.last() == Some(&end);
+        Ok(Path {
+            polys,
+            status: if complete {
+                PathStatus::Complete
+            } else {
+                PathStatus::Partial
+            },
+            detour_status: st,
+        })
+    }
+
+    /// Nearest polygons of both points (with [`DEFAULT_HALF_EXTENTS`]), then [`Self::find_path`]
+    /// with [`DEFAULT_MAX_PATH`].
+    pub fn find_path_between(
+        &mut self,
+        start: Vec3,
+        end: Vec3,
+        filter: &QueryFilter,
+    ) -> Result<Path> {
+        let s = self.find_nearest_poly(start, DEFAULT_HALF_EXTENTS, filter)?;
+        let e = self.find_nearest_poly(end, DEFAULT_HALF_EXTENTS, filter)?;
+        self.find_path(s.poly, e.poly, start, end, filter, DEFAULT_MAX_PATH)
+    }
+
+    /// The string-pulled corners of a corridor (`findStraightPath`), at most `max_points`.
+    pub fn find_straight_path(
+        &mut self,
+        start_pos: Vec3,
+        end_pos: Vec3,
+        corridor: &[PolyRef],
+        max_points: usize,
+        options: StraightPathOptions,
+    ) -> Result<StraightPath> {
+        let sp = check_point("start", start_pos)?;
+        let ep = check_point("end", end_pos)?;
+        if corridor.is_empty() {
+            return Err(Error::InvalidArgument("empty corridor".into()));
+        }
+        for &r in corridor {
+            self.check_ref("corridor poly", r)?;
+        }
+        if max_points == 0 || max_points > i32::MAX as usize {
+            return Err(Error::InvalidArgument(format!(
+                "max_points {max_points} is out of range"
+            )));
+        }
+        let opts = (options.area_crossings as i32) | ((options.all_crossings as i32) << 1);
+        // PolyRef is a transparent wrapper of u32: map without unsafe casts.
+        self.refs.clear();
+        self.refs.extend(corridor.iter().map(|r| r.0));
+        let st =
+            self.raw
+                .find_straight_path(sp, ep, &self.refs, max_points, opts, &mut self.straight);
+        let st = check_status("findStraightPath", st)?;
+        let out = &self.straight;
+        let points = (0..out.points.len())
+            .map(|i| StraightPoint {
+                pos: Vec3::from_array(out.points[i]),
+                flags: out.flags[i],
+                poly: PolyRef(out.refs[i]),
+            })
+            .collect();
+        Ok(StraightPath {
+            points,
+            partial: st.partial() || st.has(Status::BUFFER_TOO_SMALL),
+        })
+    }
+
+    /// Moves from `start_pos` toward `end_pos` along the surface, sliding along walls
+    /// (`moveAlongSurface`), recording at most `max_visited` polygons.
+    pub fn move_along_surface(
+        &mut self,
+        start: PolyRef,
+        start_pos: Vec3,
+        end_pos: Vec3,
+        filter: &QueryFilter,
+        max_visited: usize,
+    ) -> Result<SurfaceMove> {
+        let s = self.check_ref("start poly", start)?;
+        let sp = check_point("start", start_pos)?;
+        let ep = check_point("end", end_pos)?;
+        let mut visited = vec![0u32; max_visited.clamp(1, 1 << 16)];
+        let (st, pos, n) = self
+            .raw
+            .move_along_surface(s, sp, ep, &filter.raw, &mut visited);
+        check_status("moveAlongSurface", st)?;
+        Ok(SurfaceMove {
+            position: Vec3::from_array(pos),
+            visited: visited[..n].iter().map(|&r| PolyRef(r)).collect(),
+        })
+    }
+
+    /// The height of polygon `poly`'s detail surface at `pos` (`getPolyHeight`). Fails if `pos` is
+    /// outside the polygon in xz.
+    pub fn poly_height(&mut self, poly: PolyRef, pos: Vec3) -> Result<f32> {
+        let r = self.check_ref("poly", poly)?;
+        let p = check_point("position", pos)?;
+        let (st, h) = self.raw.get_poly_height(r, p);
+        check_status("getPolyHeight", st)?;
+        Ok(h)
+    }
+
+    /// The point of `poly` nearest `pos`, and whether `pos` is over the polygon
+    /// (`closestPointOnPoly`).
+    pub fn closest_point_on_poly(&mut self, poly: PolyRef, pos: Vec3) -> Result<(Vec3, bool)> {
+        let r = self.check_ref("poly", poly)?;
+        let p = check_point("position", pos)?;
+        let (st, c, over) = self.raw.closest_point_on_poly(r, p);
+        check_status("closestPointOnPoly", st)?;
+        Ok((Vec3::from_array(c), over))
+    }
+
+    /// Casts a ray along the surface from `start_pos` toward `end_pos` (`raycast`), recording
+    /// at most `max_path` polygons.
+    pub fn raycast(
+        &mut self,
+        start: PolyRef,
+        start_pos: Vec3,
+        end_pos: Vec3,
+        filter: &QueryFilter,
+        max_path: usize,
+    ) -> Result<RaycastHit> {
+        let s = self.check_ref("start poly", start)?;
+        let sp = check_point("start", start_pos)?;
+        let ep = check_point("end", end_pos)?;
+        let (st, t, n) = self.raw.raycast(
+            s,
+            sp,
+            ep,
+            &filter.raw,
+            &mut self.refs,
+            max_path.clamp(1, 1 << 16),
+        );
+        check_status("raycast", st)?;
+        Ok(RaycastHit {
+            t,
+            normal: Vec3::from_array(n),
+            polys: self.refs.iter().map(|&r| PolyRef(r)).collect(),
+        })
+    }
+
+    /// A random point on the navmesh, areas weighted by size (`findRandomPoint`), drawn from
+    /// `rng`: the same seed gives the same points.
+    ///
+    /// ```no_run
+    /// # fn f(q: &mut navkit::query::NavMeshQuery) -> navkit::Result<()> {
+    /// use rand::SeedableRng;
+    /// let mut rng = rand_pcg::Pcg32::seed_from_u64(42);
+    /// let (poly, point) = q.find_random_point(&navkit::query::QueryFilter::default(), &mut rng)?;
+    /// # Ok(()) }
+    /// ```
+    pub fn find_random_point(
+        &mut self,
+        filter: &QueryFilter,
+        rng: &mut rand_pcg::Pcg32,
+    ) -> Result<(PolyRef, Vec3)> {
+        let (st, r, p) = self.raw.find_random_point(&filter.raw, rng);
+        check_status("findRandomPoint", st)?;
+        if r == 0 {
+            return Err(Error::InvalidArgument(
+                "no polygon passes the filter".into(),
+            ));
+        }
+        Ok((PolyRef(r), Vec3::from_array(p)))
+    }
+
+    /// Distance from `center` to the nearest wall within `max_radius` (`findDistanceToWall`).
+    pub fn find_distance_to_wall(
+        &mut self,
+        start: PolyRef,
+        center: Vec3,
+        max_radius: f32,
+        filter: &QueryFilter,
+    ) -> Result<WallHit> {
+        let s = self.check_ref("start poly", start)?;
+        let c = check_point("center", center)?;
+        if !max_radius.is_finite() || max_radius < 0.0 {
+            return Err(Error::InvalidArgument(format!(
+                "radius {max_radius} is not a finite number >= 0"
+            )));
+        }
+        let (st, d, pos, n) = self
+            .raw
+            .find_distance_to_wall(s, c, max_radius, &filter.raw);
+        check_status("findDistanceToWall", st)?;
+        Ok(WallHit {
+            distance: d,
+            position: Vec3::from_array(pos),
+            normal: Vec3::from_array(n),
+        })
+    }
+
+    /// The polygons reachable from `start` whose edges touch the circle (`findPolysAroundCircle`),
+    /// at most `max_result`.
+    pub fn find_polys_around_circle(
+        &mut self,
+        start: PolyRef,
+        center: Vec3,
+        radius: f32,
+        filter: &QueryFilter,
+        max_result: usize,
+    ) -> Result<Vec<CirclePoly>> {
+        let s = self.check_ref("start poly", start)?;
+        let c = check_point("center", center)?;
+        if !radius.is_finite() || radius < 0.0 {
+            return Err(Error::InvalidArgument(format!(
+                "radius {radius} is not a finite number >= 0"
+            )));
+        }
+        let (st, v) = self.raw.find_polys_around_circle(
+            s,
+            c,
+            radius,
+            &filter.raw,
+            max_result.clamp(1, 1 << 16),
+        );
+        check_status("findPolysAroundCircle", st)?;
+        Ok(v.into_iter()
+            .map(|(r, p, cost)| CirclePoly {
+                poly: PolyRef(r),
+                parent: PolyRef(p),
+                cost,
+            })
+            .collect())
+    }
+
+    pub(crate) fn raw_mut(&mut self) -> &mut RawQuery {
+        &mut self.raw
+    }
+
+    pub(crate) fn raw_filter(filter: &QueryFilter) -> &RawFilter {
+        &filter.raw
+    }
+}

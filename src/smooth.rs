@@ -1,0 +1,361 @@
+//! The smooth path: RecastDemo's "Pathfind Follow" loop, in Rust over the query API.
+//!
+//! Starting on the corridor's first polygon, the loop repeatedly
+//! 1. finds a steer target: the first straight-path corner (of at most 3) farther than `slop`,
+//!    or an off-mesh connection's start (`getSteerTarget`);
+//! 2. moves `step_size` toward it along the surface (`moveAlongSurface`), merging the visited
+//!    polygons into the corridor (`dtMergeCorridorStartMoved`, then `fixupShortcuts`);
+//! 3. snaps the new point to the detail surface (`getPolyHeight`);
+//! 4. at the end of the corridor adds the target and stops; at an off-mesh connection adds its
+//!    start point (twice when the count is odd, as RecastDemo does) and jumps to its end.
+//!
+//! For the same navmesh, corridor and end points the points are exactly RecastDemo's, bit for bit,
+//! including RecastDemo's height of 0 where the height lookup fails. Where RecastDemo gets stuck
+//! (the loop reaches a state it has been in before and would repeat one point up to the cap),
+//! this stops at once and reports [`SmoothPath::stuck`].
+
+use std::collections::HashSet;
+use std::hash::{Hash, Hasher};
+
+use glam::Vec3;
+use serde::Serialize;
+
+use crate::ffi::RawPolyRef;
+use crate::query::{check_point, straight_flags, NavMeshQuery, PolyRef, QueryFilter};
+use crate::{Error, Result};
+
+/// Parameters of the smooth-path loop; the defaults are RecastDemo's.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct SmoothPathOptions {
+    /// Distance moved per iteration (0.5).
+    pub step_size: f32,
+    /// How close counts as "at" a corner (0.01).
+    pub slop: f32,
+    /// The most points produced (2048, RecastDemo's `MAX_SMOOTH`).
+    pub max_points: usize,
+    /// The most polygons kept in the corridor (256, RecastDemo's `MAX_POLYS`).
+    pub max_polys: usize,
+}
+
+impl Default for SmoothPathOptions {
+    fn default() -> Self {
+        SmoothPathOptions {
+            step_size: 0.5,
+            slop: 0.01,
+            max_points: 2048,
+            max_polys: 256,
+        }
+    }
+}
+
+/// A smooth path along the detail surface.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct SmoothPath {
+    /// The points, start first.
+    pub points: Vec<Vec3>,
+    /// True if the loop reached the end of the corridor.
+    pub reached_end: bool,
+    /// True if the loop got stuck (RecastDemo would repeat a point until `max_points`).
+    pub stuck: bool,
+    /// True if `max_points` ran out before the end.
+    pub truncated: bool,
+    /// Off-mesh connections traversed.
+    pub off_mesh_jumps: usize,
+}
+
+impl SmoothPath {
+    /// Length of the polyline (off-mesh jumps included).
+    pub fn length(&self) -> f32 {
+        self.points.windows(2).map(|w| w[0].distance(w[1])).sum()
+    }
+}
+
+fn in_range(a: [f32; 3], b: [f32; 3], r: f32, h: f32) -> bool {
+    let dx = b[0] - a[0];
+    let dy = b[1] - a[1];
+    let dz = b[2] - a[2];
+    (dx * dx + dz * dz) < r * r && dy.abs() < h
+}
+
+struct Steer {
+    pos: [f32; 3],
+    flag: u8,
+    poly: RawPolyRef,
+}
+
+/// `getSteerTarget`: the first of (at most 3) straight-path corners beyond `min_dist`, stopping at
+/// an off-mesh connection.
+fn steer_target(
+    q: &mut NavMeshQuery<'_>,
+    start: [f32; 3],
+    end: [f32; 3],
+    min_dist: f32,
+    path: &[RawPolyRef],
+    out: &mut crate::ffi::detour::StraightOut,
+) -> Option<Steer> {
+    q.raw_mut().find_straight_path(start, end, path, 3, 0, out);
+    let n = out.points.len();
+    let mut ns = 0;
+    while ns < n {
+        if out.flags[ns] & straight_flags::OFFMESH_CONNECTION != 0
+            || !in_range(out.points[ns], start, min_dist, 1000.0)
+        {
+            break;
+        }
+        ns += 1;
+    }
+    if ns >= n {
+        return None;
+    }
+    let mut pos = out.points[ns];
+    pos[1] = start[1];
+    Some(Steer {
+        pos,
+        flag: out.flags[ns],
+        poly: out.refs[ns],
+    })
+}
+
+/// `fixupShortcuts`: if a polygon within the next few of the corridor neighbours the first,
+/// cut the U-turn.
+fn fixup_shortcuts(q: &NavMeshQuery<'_>, path: &mut Vec<RawPolyRef>, neis: &mut Vec<RawPolyRef>) {
+    if path.len() < 3 {
+        return;
+    }
+    const MAX_NEIS: usize = 16;
+    const MAX_LOOK_AHEAD: usize = 6;
+    if !q.navmesh().raw().neighbours(path[0], neis) {
+        return;
+    }
+    neis.truncate(MAX_NEIS);
+    let mut cut = 0;
+    let mut i = MAX_LOOK_AHEAD.min(path.len()) - 1;
+    while i > 1 && cut == 0 {
+        if neis.contains(&path[i]) {
+            cut = i;
+        }
+        i -= 1;
+    }
+    if cut > 1 {
+        path.drain(1..cut);
+    }
+}
+
+/// Walks the corridor `corridor` (from [`NavMeshQuery::find_path`]) from `start_pos` to
+/// `end_pos` in small steps on the detail surface, as RecastDemo's "Pathfind Follow" tool.
+///
+/// ```no_run
+/// # fn f(q: &mut navkit::query::NavMeshQuery, a: glam::Vec3, b: glam::Vec3) -> navkit::Result<()> {
+/// use navkit::{query::QueryFilter, smooth::{smooth_path, SmoothPathOptions}};
+/// let filter = QueryFilter::default();
+/// let path = q.find_path_between(a, b, &filter)?;
+/// let smooth = smooth_path(q, &path.polys, a, b, &filter, &SmoothPathOptions::default())?;
+/// assert!(!smooth.stuck);
+/// # Ok(()) }
+/// ```
+pub fn smooth_path(
+    q: &mut NavMeshQuery<'_>,
+    corridor: &[PolyRef],
+    start_pos: Vec3,
+    end_pos: Vec3,
+    filter: &QueryFilter,
+    opts: &SmoothPathOptions,
+) -> Result<SmoothPath> {
+    let spos = check_point("start", start_pos)?;
+    let epos = check_point("end", end_pos)?;
+    if !(opts.step_size.is_finite()
+        && opts.step_size > 0.0
+        && opts.slop.is_finite()
+        && opts.slop >= 0.0)
+    {
+        return Err(Error::InvalidArgument(format!(
+            "step size {} and slop {} must be finite and positive",
+            opts.step_size, opts.slop
+        )));
+    }
+    if opts.max_polys == 0 || opts.max_points == 0 {
+        return Err(Error::InvalidArgument(
+            "max_polys and max_points must be > 0".into(),
+        ));
+    }
+    let mut out = SmoothPath::default();
+    if corridor.is_empty() {
+        return Ok(out);
+    }
+    for &r in corridor {
+        if !q.navmesh().is_valid(r) {
+            return Err(Error::InvalidArgument(format!(
+                "corridor poly {r} is not a polygon of this navmesh"
+            )));
+        }
+    }
+    let raw_filter = NavMeshQuery::raw_filter(filter).clone();
+    let mut polys: Vec<RawPolyRef> = corridor.iter().take(opts.max_polys).map(|r| r.0).collect();
+    let (_, mut iter_pos, _) = q.raw_mut().closest_point_on_poly(polys[0], spos);
+    let (_, target_pos, _) = q
+        .raw_mut()
+        .closest_point_on_poly(polys[polys.len() - 1], epos);
+    let max = opts.max_points;
+    out.points.push(Vec3::from_array(iter_pos));
+
+    let mut straight = crate::ffi::detour::StraightOut::default();
+    let mut neis = Vec::with_capacity(16);
+    let mut visited = [0 as RawPolyRef; 16];
+    // Hashes of the loop states seen so far (corridor, position, parity of the point count).
+    let mut seen: HashSet<u64> = HashSet::new();
+
+    while !polys.is_empty() && out.points.len() < max {
+        let Some(steer) = steer_target(q, iter_pos, target_pos, opts.slop, &polys, &mut straight)
+        else {
+            break;
+        };
+        let end_of_path = steer.flag & straight_flags::END != 0;
+        let off_mesh = steer.flag & straight_flags::OFFMESH_CONNECTION != 0;
+
+        let delta = [
+            steer.pos[0] - iter_pos[0],
+            steer.pos[1] - iter_pos[1],
+            steer.pos[2] - iter_pos[2],
+        ];
+        let mut len = (delta[0] * delta[0] + delta[1] * delta[1] + delta[2] * delta[2]).sqrt();
+        if (end_of_path || off_mesh) && len < opts.step_size {
+            len = 1.0;
+        } else {
+            len = opts.step_size / len;
+        }
+        let move_tgt = [
+            iter_pos[0] + delta[0] * len,
+            iter_pos[1] + delta[1] * len,
+            iter_pos[2] + delta[2] * len,
+        ];
+
+        let (st, mut result, nvisited) =
+            q.raw_mut()
+                .move_along_surface(polys[0], iter_pos, move_tgt, &raw_filter, &mut visited);
+        if crate::status::Status(st).failed() {
+            out.stuck = true;
+            break;
+        }
+        crate::ffi::detour::merge_corridor_start_moved(
+            &mut polys,
+            opts.max_polys,
+            &visited[..nvisited],
+        );
+        fixup_shortcuts(q, &mut polys, &mut neis);
+
+        // RecastDemo keeps h = 0 when the lookup fails; so do we, to give the same points.
+        let (_, h) = q.raw_mut().get_poly_height(polys[0], result);
+        result[1] = h;
+        iter_pos = result;
+
+        if end_of_path && in_range(iter_pos, steer.pos, opts.slop, 1.0) {
+            iter_pos = target_pos;
+            if out.points.len() < max {
+                out.points.push(Vec3::from_array(iter_pos));
+            }
+            out.reached_end = true;
+            break;
+        } else if off_mesh && in_range(iter_pos, steer.pos, opts.slop, 1.0) {
+            // Advance the corridor up to and over the off-mesh connection.
+            let mut prev_ref = 0;
+            let mut poly_ref = polys[0];
+            let mut npos = 0;
+            while npos < polys.len() && poly_ref != steer.poly {
+                prev_ref = poly_ref;
+                poly_ref = polys[npos];
+                npos += 1;
+            }
+            polys.drain(..npos);
+            if let Ok((start, end)) = q.navmesh().raw().off_mesh_endpoints(prev_ref, poly_ref) {
+                if out.points.len() < max {
+                    out.points.push(Vec3::from_array(start));
+                    if out.points.len() % 2 == 1 {
+                        out.points.push(Vec3::from_array(start));
+                    }
+                }
+                iter_pos = end;
+                let eh = if polys.is_empty() {
+                    0.0
+                } else {
+                    q.raw_mut().get_poly_height(polys[0], iter_pos).1
+                };
+                iter_pos[1] = eh;
+                out.off_mesh_jumps += 1;
+            }
+        }
+
+        if out.points.len() < max {
+            out.points.push(Vec3::from_array(iter_pos));
+        }
+
+        // The loop is deterministic in (corridor, position): a repeated state repeats forever.
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (&polys, iter_pos.map(f32::to_bits), out.points.len() % 2).hash(&mut h);
+        if !seen.insert(h.finish()) {
+            out.stuck = true;
+            break;
+        }
+    }
+    if !out.reached_end && !out.stuck && out.points.len() >= max {
+        out.truncated = true;
+    }
+    Ok(out)
+}
+
+/// Everything RecastDemo's tester tool computes for one start/end pair.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FullPath {
+    /// Start polygon and point on it.
+    pub start: crate::query::NearestPoly,
+    /// End polygon and point on it.
+    pub end: crate::query::NearestPoly,
+    /// The polygon corridor.
+    pub path: crate::query::Path,
+    /// The straight path (to the end point, or for a partial path to the closest point of the
+    /// last polygon, as RecastDemo's "Pathfind Straight" tool).
+    pub straight: crate::query::StraightPath,
+    /// The smooth path.
+    pub smooth: SmoothPath,
+}
+
+/// Nearest polygons (half extents (2, 4, 2)), `findPath` (256 polys), `findStraightPath`
+/// (256 corners) and the smooth path, as RecastDemo's tester tool does them.
+pub fn full_path(
+    q: &mut NavMeshQuery<'_>,
+    start: Vec3,
+    end: Vec3,
+    filter: &QueryFilter,
+    opts: &SmoothPathOptions,
+) -> Result<FullPath> {
+    use crate::query::{StraightPathOptions, DEFAULT_HALF_EXTENTS, DEFAULT_MAX_PATH};
+    let s = q.find_nearest_poly(start, DEFAULT_HALF_EXTENTS, filter)?;
+    let e = q.find_nearest_poly(end, DEFAULT_HALF_EXTENTS, filter)?;
+    let path = q.find_path(s.poly, e.poly, start, end, filter, DEFAULT_MAX_PATH)?;
+    let mut straight_end = end;
+    if let Some(&last) = path.polys.last() {
+        if last != e.poly {
+            straight_end = q.closest_point_on_poly(last, end)?.0;
+        }
+    }
+    let straight = if path.polys.is_empty() {
+        crate::query::StraightPath::default()
+    } else {
+        let mut st = q.find_straight_path(
+            start,
+            straight_end,
+            &path.polys,
+            DEFAULT_MAX_PATH,
+            StraightPathOptions::default(),
+        )?;
+        st.partial |= !path.is_complete();
+        st
+    };
+    let smooth = smooth_path(q, &path.polys, start, end, filter, opts)?;
+    Ok(FullPath {
+        start: s,
+        end: e,
+        path,
+        straight,
+        smooth,
+    })
+}

@@ -1,0 +1,248 @@
+//! RecastDemo test-case files (`TestCase.cpp`): `s` (sample), `f` (mesh), `pf` (path query) and
+//! `rc` (raycast query) lines.
+
+use std::path::{Path as FsPath, PathBuf};
+use std::time::Instant;
+
+use glam::Vec3;
+use serde::Serialize;
+
+use crate::query::{
+    NavMeshQuery, QueryFilter, StraightPathOptions, DEFAULT_HALF_EXTENTS, DEFAULT_MAX_PATH,
+};
+use crate::{Error, Result};
+
+/// The kind of a test query.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TestKind {
+    /// `pf`: findNearestPoly, findPath, findStraightPath.
+    Pathfind,
+    /// `rc`: findNearestPoly, raycast.
+    Raycast,
+}
+
+/// One query of a test-case file.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TestQuery {
+    /// `pf` or `rc`.
+    pub kind: TestKind,
+    /// Start point.
+    pub start: Vec3,
+    /// End point.
+    pub end: Vec3,
+    /// Include flags.
+    pub include: u16,
+    /// Exclude flags.
+    pub exclude: u16,
+    /// 1-based line in the file.
+    pub line: usize,
+}
+
+/// A parsed test-case file.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TestCase {
+    /// The sample (`Solo Mesh`, `Tile Mesh`, ...).
+    pub sample: String,
+    /// The mesh file, resolved against the test file's directory and then its parent's
+    /// `Meshes` folder (as RecastDemo's layout).
+    pub mesh: PathBuf,
+    /// The queries, in file order (RecastDemo keeps them in reverse).
+    pub queries: Vec<TestQuery>,
+}
+
+fn parse_flags(s: &str) -> Option<u16> {
+    let t = s.trim_start_matches("0x").trim_start_matches("0X");
+    u16::from_str_radix(t, 16).ok()
+}
+
+impl TestCase {
+    /// Parses a test-case file.
+    pub fn load(path: impl AsRef<FsPath>) -> Result<TestCase> {
+        let path = path.as_ref();
+        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+        Self::parse(&text, path)
+    }
+
+    /// Parses test-case text; `path` locates the mesh and names errors.
+    pub fn parse(text: &str, path: &FsPath) -> Result<TestCase> {
+        let dir = path.parent().unwrap_or(FsPath::new("."));
+        let mut sample = String::new();
+        let mut mesh = None;
+        let mut queries = Vec::new();
+        for (i, raw) in text.lines().enumerate() {
+            let line = i + 1;
+            let l = raw.trim();
+            if l.is_empty() || l.starts_with('#') {
+                continue;
+            }
+            let (tag, rest) = l.split_once(char::is_whitespace).unwrap_or((l, ""));
+            match tag {
+                "s" => sample = rest.trim().to_string(),
+                "f" => {
+                    let name = rest.trim();
+                    if name.is_empty() {
+                        return Err(Error::parse(path, line, "`f` needs a mesh file name"));
+                    }
+                    let candidates = [dir.join(name), dir.join("../Meshes").join(name)];
+                    let found = candidates.iter().find(|p| p.exists()).cloned();
+                    mesh = Some(found.unwrap_or_else(|| candidates[0].clone()));
+                }
+                "pf" | "rc" => {
+                    let parts: Vec<&str> = rest.split_whitespace().collect();
+                    if parts.len() != 8 {
+                        return Err(Error::parse(
+                            path,
+                            line,
+                            format!(
+                                "`{tag}` needs 6 coordinates and 2 hex flag words, found {} fields",
+                                parts.len()
+                            ),
+                        ));
+                    }
+                    let mut c = [0f32; 6];
+                    for (k, p) in parts[..6].iter().enumerate() {
+                        c[k] =
+                            p.parse::<f32>()
+                                .ok()
+                                .filter(|v| v.is_finite())
+                                .ok_or_else(|| {
+                                    Error::parse(path, line, format!("bad coordinate `{p}`"))
+                                })?;
+                    }
+                    let include = parse_flags(parts[6]).ok_or_else(|| {
+                        Error::parse(path, line, format!("bad include flags `{}`", parts[6]))
+                    })?;
+                    let exclude = parse_flags(parts[7]).ok_or_else(|| {
+                        Error::parse(path, line, format!("bad exclude flags `{}`", parts[7]))
+                    })?;
+                    queries.push(TestQuery {
+                        kind: if tag == "pf" {
+                            TestKind::Pathfind
+                        } else {
+                            TestKind::Raycast
+                        },
+                        start: Vec3::new(c[0], c[1], c[2]),
+                        end: Vec3::new(c[3], c[4], c[5]),
+                        include,
+                        exclude,
+                        line,
+                    });
+                }
+                other => {
+                    return Err(Error::parse(
+                        path,
+                        line,
+                        format!("unknown record `{other}` (expected s, f, pf or rc)"),
+                    ));
+                }
+            }
+        }
+        let mesh = mesh.ok_or_else(|| Error::parse(path, 0, "no `f` line names a mesh"))?;
+        Ok(TestCase {
+            sample,
+            mesh,
+            queries,
+        })
+    }
+}
+
+/// The result of one test query.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TestResult {
+    /// The query.
+    pub query: TestQuery,
+    /// Start polygon (0 if none within (2, 4, 2)).
+    pub start_ref: u32,
+    /// End polygon (0 if none).
+    pub end_ref: u32,
+    /// Corridor (pf) or raycast polygons (rc).
+    pub polys: Vec<u32>,
+    /// True if the path reaches the end polygon (pf), or the ray reached its end (rc).
+    pub complete: bool,
+    /// Straight path corners (pf), or ray start and hit point (rc).
+    pub straight: Vec<Vec3>,
+    /// Microseconds in findNearestPoly.
+    pub nearest_us: f64,
+    /// Microseconds in findPath or raycast.
+    pub path_us: f64,
+    /// Microseconds in findStraightPath.
+    pub straight_us: f64,
+}
+
+/// Runs every query as RecastDemo's `TestCase::doTests` does (a filter with the query's flags and
+/// Detour's default costs; half extents (2, 4, 2); 256 polys).
+pub fn run(case: &TestCase, q: &mut NavMeshQuery<'_>) -> Result<Vec<TestResult>> {
+    let mut out = Vec::new();
+    for t in &case.queries {
+        let filter = QueryFilter::with_flags(t.include, t.exclude);
+        let mut r = TestResult {
+            query: t.clone(),
+            start_ref: 0,
+            end_ref: 0,
+            polys: Vec::new(),
+            complete: false,
+            straight: Vec::new(),
+            nearest_us: 0.0,
+            path_us: 0.0,
+            straight_us: 0.0,
+        };
+        let t0 = Instant::now();
+        let s = q
+            .find_nearest_poly(t.start, DEFAULT_HALF_EXTENTS, &filter)
+            .ok();
+        let e = q
+            .find_nearest_poly(t.end, DEFAULT_HALF_EXTENTS, &filter)
+            .ok();
+        r.nearest_us = t0.elapsed().as_secs_f64() * 1e6;
+        let (Some(s), Some(e)) = (s, e) else {
+            out.push(r);
+            continue;
+        };
+        r.start_ref = s.poly.0;
+        r.end_ref = e.poly.0;
+        match t.kind {
+            TestKind::Pathfind => {
+                let t1 = Instant::now();
+                let path =
+                    q.find_path(s.poly, e.poly, t.start, t.end, &filter, DEFAULT_MAX_PATH)?;
+                r.path_us = t1.elapsed().as_secs_f64() * 1e6;
+                r.complete = path.is_complete();
+                r.polys = path.polys.iter().map(|p| p.0).collect();
+                if !path.polys.is_empty() {
+                    let t2 = Instant::now();
+                    let st = q.find_straight_path(
+                        t.start,
+                        t.end,
+                        &path.polys,
+                        DEFAULT_MAX_PATH,
+                        StraightPathOptions::default(),
+                    )?;
+                    r.straight_us = t2.elapsed().as_secs_f64() * 1e6;
+                    r.straight = st.positions();
+                }
+            }
+            TestKind::Raycast => {
+                let t1 = Instant::now();
+                let hit = q.raycast(s.poly, t.start, t.end, &filter, DEFAULT_MAX_PATH)?;
+                r.path_us = t1.elapsed().as_secs_f64() * 1e6;
+                r.polys = hit.polys.iter().map(|p| p.0).collect();
+                r.complete = !hit.hit();
+                let hit_pos = if hit.hit() {
+                    let mut p = t.start.lerp(t.end, hit.t);
+                    if let Some(&last) = hit.polys.last() {
+                        if let Ok(h) = q.poly_height(last, p) {
+                            p.y = h;
+                        }
+                    }
+                    p
+                } else {
+                    t.end
+                };
+                r.straight = vec![t.start, hit_pos];
+            }
+        }
+        out.push(r);
+    }
+    Ok(out)
+}
