@@ -488,8 +488,32 @@ struct PolyRec {
 /// be handed to `dtNavMesh::addTile` and queried without Detour reading or writing out of
 /// bounds.
 ///
-/// Error offsets are relative to the start of `data`. See the module documentation and the
-/// source for the complete list of checks.
+/// Checks, in order (error offsets are relative to the start of `data`):
+/// - length >= the 100-byte `dtMeshHeader` and <= `i32::MAX`; magic `DT_NAVMESH_MAGIC`,
+///   version `DT_NAVMESH_VERSION`; `x`, `y` not `i32::MIN`/`i32::MAX`; `layer >= 0`;
+/// - every count `>= 0`, and the `dtAlign4` section sizes `addTile` computes (checked
+///   arithmetic) add up to exactly `data.len()`;
+/// - `1 <= offMeshBase <= polyCount`, `offMeshConCount == polyCount - offMeshBase`,
+///   `detailMeshCount == offMeshBase`, `maxLinkCount >= 1`,
+///   `vertCount >= 2 * offMeshConCount`;
+/// - header floats finite and within [`MAX_COORDINATE`], walkable values `>= 0`,
+///   `bmin <= bmax`, `bvQuantFactor` finite `> 0` and (with a BV tree) small enough that the
+///   quantised tile extent fits 16 bits; every vertex and detail vertex finite and bounded;
+/// - polys `[0, offMeshBase)` are ground with 3..=6 vertices indexing the ground vertices
+///   (`< vertCount - 2 * offMeshConCount`); polys `[offMeshBase, polyCount)` are off-mesh
+///   connections with exactly 2 vertices, their own (`groundVerts + 2c`, `+ 1`) and no
+///   neighbours;
+/// - ground neighbours are 0, `DT_EXT_LINK | side` with side 0, 2, 4 or 6, or an internal
+///   ground poly other than itself that links back across the same (reversed) edge;
+/// - each detail mesh's vertex and triangle ranges lie within the detail arrays, it has at
+///   least one triangle and at least one triangle edge flagged `DT_DETAIL_EDGE_BOUNDARY`,
+///   and every triangle index is `< poly vertCount + detail vertCount`;
+/// - BV nodes: `bmin <= bmax`, leaves index ground polys, escape offsets stay within
+///   `[0, bvNodeCount]` (and are not `i32::MIN`);
+/// - off-mesh connections: end points finite and bounded, radius finite `>= 0`, poly index
+///   exactly `offMeshBase + c`, flags only `DT_OFFMESH_CON_BIDIR`, side `0..=7` or `0xff`.
+///
+/// Links and `dtPoly::firstLink` are ignored: `addTile` rebuilds them.
 pub fn validate_tile_data(data: &[u8]) -> Result<TileInfo> {
     let header_size = align4(size_of::<dtMeshHeader>()).unwrap_or(usize::MAX);
     if data.len() < header_size {

@@ -271,11 +271,18 @@ pub struct CirclePoly {
     pub cost: f32,
 }
 
+/// Checks a query coordinate: finite and within [`crate::mset::MAX_COORDINATE`] (beyond it
+/// Detour's float-to-int tile arithmetic is undefined).
 pub(crate) fn check_point(what: &str, p: Vec3) -> Result<[f32; 3]> {
-    if p.is_finite() {
-        Ok(p.to_array())
-    } else {
+    if !p.is_finite() {
         Err(Error::InvalidArgument(format!("{what} {p} is not finite")))
+    } else if p.abs().max_element() > crate::mset::MAX_COORDINATE {
+        Err(Error::InvalidArgument(format!(
+            "{what} {p} is beyond +-{:e}",
+            crate::mset::MAX_COORDINATE
+        )))
+    } else {
+        Ok(p.to_array())
     }
 }
 
@@ -350,6 +357,14 @@ impl<'a> NavMeshQuery<'a> {
         if half_extents.min_element() < 0.0 {
             return Err(Error::InvalidArgument(format!(
                 "half extents {half_extents} are negative"
+            )));
+        }
+        // Detour visits every tile slot the box covers: keep that number sane.
+        let p = self.nav.params();
+        let span = |e: f32, w: f32| (2.0 * e / w).ceil() as f64 + 1.0;
+        if span(half_extents.x, p.tile_width) * span(half_extents.z, p.tile_height) > 1.0e6 {
+            return Err(Error::InvalidArgument(format!(
+                "half extents {half_extents} cover more than a million tiles"
             )));
         }
         let (st, r, pt, over) = self.raw.find_nearest_poly(c, h, &filter.raw);

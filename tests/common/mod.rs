@@ -1,0 +1,36 @@
+//! Shared helpers for the integration tests: locating ../shared and building its meshes.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+use navkit::build::{build_solo, SoloBuild};
+use navkit::{BuildSettings, InputGeometry};
+
+/// `../shared` relative to the repository root.
+pub fn shared() -> PathBuf {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared");
+    assert!(
+        p.join("meshes/recastdemo").is_dir(),
+        "../shared/meshes/recastdemo not found beside the repository ({})",
+        p.display()
+    );
+    p
+}
+
+/// A RecastDemo mesh by file name.
+pub fn mesh(name: &str) -> PathBuf {
+    shared().join("meshes/recastdemo").join(name)
+}
+
+/// Builds a RecastDemo mesh with default settings.
+pub fn build(name: &str) -> SoloBuild {
+    let geom = InputGeometry::load(mesh(name)).expect("load mesh");
+    build_solo(&geom, &BuildSettings::default()).expect("build")
+}
+
+/// A unique temporary path.
+pub fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("navkit-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}

@@ -1,0 +1,302 @@
+//! Save/load round trips, corrupt navmesh files, malformed inputs, NaN and absurd settings:
+//! always a clear error, never a panic or a crash.
+
+mod common;
+
+use glam::Vec3;
+use navkit::build::build_solo;
+use navkit::navmesh::NavMesh;
+use navkit::query::{NavMeshQuery, QueryFilter, DEFAULT_HALF_EXTENTS};
+use navkit::smooth::{full_path, SmoothPathOptions};
+use navkit::{BuildSettings, Error, InputGeometry, TriMesh};
+
+const A: Vec3 = Vec3::new(18.138550, -2.370003, -21.319118);
+const B: Vec3 = Vec3::new(-19.206181, -2.369133, 24.802742);
+
+#[test]
+fn save_load_gives_the_same_paths() {
+    let b = common::build("nav_test.obj");
+    let path = common::temp("nav_test.navmesh");
+    b.navmesh.save(&path).unwrap();
+    let loaded = NavMesh::load(&path).unwrap();
+    assert_eq!(loaded.to_mset_bytes(), b.navmesh.to_mset_bytes());
+    assert_eq!(loaded.params(), b.navmesh.params());
+    assert_eq!(loaded.polys(), b.navmesh.polys());
+
+    let f = QueryFilter::default();
+    let opts = SmoothPathOptions::default();
+    let case = navkit::testcase::TestCase::load(
+        common::shared().join("meshes/recastdemo/nav_mesh_test.txt"),
+    )
+    .unwrap();
+    let mut q0 = NavMeshQuery::new(&b.navmesh, 2048).unwrap();
+    let mut q1 = NavMeshQuery::new(&loaded, 2048).unwrap();
+    for t in &case.queries {
+        let p0 = full_path(&mut q0, t.start, t.end, &f, &opts).unwrap();
+        let p1 = full_path(&mut q1, t.start, t.end, &f, &opts).unwrap();
+        assert_eq!(p0, p1, "line {}", t.line);
+    }
+    // The file starts with RecastDemo's header: 'MSET', version 1, one tile.
+    let bytes = std::fs::read(&path).unwrap();
+    assert_eq!(
+        i32::from_le_bytes(bytes[0..4].try_into().unwrap()),
+        navkit::mset::MSET_MAGIC
+    );
+    assert_eq!(i32::from_le_bytes(bytes[4..8].try_into().unwrap()), 1);
+    assert_eq!(i32::from_le_bytes(bytes[8..12].try_into().unwrap()), 1);
+}
+
+#[test]
+fn truncated_and_wrong_magic_files_are_errors() {
+    let bytes = common::build("dungeon.obj").navmesh.to_mset_bytes();
+    for len in (0..bytes.len()).step_by(7).chain([bytes.len() - 1]) {
+        match NavMesh::from_mset_bytes(&bytes[..len]) {
+            Err(Error::NavMeshData { .. }) => {}
+            other => panic!("truncated to {len}: {other:?}"),
+        }
+    }
+    let mut wrong = bytes.clone();
+    wrong[0] ^= 0xff;
+    let e = NavMesh::from_mset_bytes(&wrong).unwrap_err();
+    assert!(e.to_string().contains("magic"), "{e}");
+    let mut extra = bytes.clone();
+    extra.push(0);
+    assert!(NavMesh::from_mset_bytes(&extra).is_err());
+    assert!(matches!(
+        NavMesh::load(common::temp("does-not-exist.navmesh")),
+        Err(Error::Io { .. })
+    ));
+}
+
+/// Flips bits across a whole saved file: every load either fails with an error or gives a navmesh
+/// that answers queries without crashing.
+#[test]
+fn bit_flips_across_a_saved_file_never_crash() {
+    use rand::{Rng, SeedableRng};
+    let bytes = common::build("dungeon.obj").navmesh.to_mset_bytes();
+    let mut rng = rand_pcg::Pcg32::seed_from_u64(2026);
+    let f = QueryFilter::default();
+    let (mut rejected, mut loaded) = (0, 0);
+    for i in 0..bytes.len() {
+        let mut b = bytes.clone();
+        b[i] ^= 1 << rng.gen_range(0..8);
+        match NavMesh::from_mset_bytes(&b) {
+            Err(_) => rejected += 1,
+            Ok(nav) => {
+                loaded += 1;
+                // Only a handful of loads are queried in full, to keep the test quick.
+                if loaded % 64 == 0 {
+                    let mut q = NavMeshQuery::new(&nav, 512).unwrap();
+                    let a = Vec3::new(-1.0, 9.998, 12.0);
+                    let z = Vec3::new(40.0, 9.998, -20.0);
+                    let _ = full_path(&mut q, a, z, &f, &SmoothPathOptions::default());
+                    let _ = q.find_nearest_poly(a, DEFAULT_HALF_EXTENTS, &f);
+                }
+            }
+        }
+    }
+    assert_eq!(rejected + loaded, bytes.len());
+    // Most flips land in vertex and detail data, which stay valid; headers and indices are caught.
+    assert!(
+        rejected > bytes.len() / 20,
+        "{rejected} rejected of {}",
+        bytes.len()
+    );
+    // Multi-byte garbage: random overwrites of 16 bytes.
+    for _ in 0..500 {
+        let mut b = bytes.clone();
+        let at = rng.gen_range(0..b.len() - 16);
+        for x in &mut b[at..at + 16] {
+            *x = rng.gen();
+        }
+        if let Ok(nav) = NavMesh::from_mset_bytes(&b) {
+            let mut q = NavMeshQuery::new(&nav, 512).unwrap();
+            let _ = q.find_path_between(
+                Vec3::new(-1.0, 9.998, 12.0),
+                Vec3::new(40.0, 9.998, -20.0),
+                &f,
+            );
+        }
+    }
+}
+
+#[test]
+fn nan_and_far_coordinates_are_invalid_arguments() {
+    let b = common::build("dungeon.obj");
+    let mut q = NavMeshQuery::new(&b.navmesh, 2048).unwrap();
+    let f = QueryFilter::default();
+    for bad in [
+        Vec3::NAN,
+        Vec3::new(0.0, f32::INFINITY, 0.0),
+        Vec3::splat(1e20),
+    ] {
+        assert!(matches!(
+            q.find_nearest_poly(bad, DEFAULT_HALF_EXTENTS, &f),
+            Err(Error::InvalidArgument(_))
+        ));
+        assert!(matches!(
+            q.find_path_between(bad, Vec3::ZERO, &f),
+            Err(Error::InvalidArgument(_))
+        ));
+        assert!(matches!(
+            full_path(&mut q, Vec3::ZERO, bad, &f, &SmoothPathOptions::default()),
+            Err(Error::InvalidArgument(_))
+        ));
+    }
+    assert!(q
+        .find_nearest_poly(Vec3::ZERO, Vec3::new(-1.0, 1.0, 1.0), &f)
+        .is_err());
+    assert!(q
+        .find_nearest_poly(Vec3::ZERO, Vec3::splat(1e8), &f)
+        .is_err());
+    // Far from the mesh but finite: no polygon.
+    match q.find_nearest_poly(Vec3::new(1000.0, 0.0, 1000.0), DEFAULT_HALF_EXTENTS, &f) {
+        Err(Error::NoPolygonNear { .. }) => {}
+        other => panic!("{other:?}"),
+    }
+    // Refs from nowhere.
+    let bogus = navkit::query::PolyRef(0xdead_beef);
+    assert!(q.poly_height(bogus, Vec3::ZERO).is_err());
+    assert!(q
+        .find_path(bogus, bogus, Vec3::ZERO, Vec3::ZERO, &f, 16)
+        .is_err());
+    assert!(NavMeshQuery::new(&b.navmesh, 0).is_err());
+    assert!(NavMeshQuery::new(&b.navmesh, 70_000).is_err());
+}
+
+fn write(name: &str, text: &str) -> std::path::PathBuf {
+    let p = common::temp(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+#[test]
+fn malformed_inputs_are_errors_naming_file_and_line() {
+    let cases = [
+        ("bad1.obj", "v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 9\n", 4),
+        ("bad2.obj", "v 0 0 0\nv 1 zero 0\nv 0 0 1\nf 1 2 3\n", 2),
+        ("bad3.obj", "v 0 0 0\nv nan 0 0\nv 0 0 1\nf 1 2 3\n", 2),
+        ("bad1.gset", "c 0 0 0 1 1 1 0.5 1 5 8\n", 0),
+        ("bad2.gset", "f nowhere.obj\n", 1),
+        ("bad3.gset", "x what\n", 1),
+    ];
+    for (name, text, line) in cases {
+        let p = write(name, text);
+        let e = InputGeometry::load(&p).expect_err(name);
+        let msg = e.to_string();
+        assert!(msg.contains(name), "{name}: {msg}");
+        if line > 0 {
+            assert!(
+                matches!(e, Error::Parse { line: l, .. } if l == line),
+                "{name}: {msg}"
+            );
+        }
+    }
+    // A .gset whose `s` line is short, and whose volume is cut off.
+    let mesh = common::mesh("nav_test.obj");
+    let p = write(
+        "short-s.gset",
+        &format!("f {}\ns 0.3 0.2\n", mesh.display()),
+    );
+    assert!(matches!(
+        InputGeometry::load(&p),
+        Err(Error::Parse { line: 2, .. })
+    ));
+    let p = write(
+        "short-v.gset",
+        &format!("f {}\nv 4 1 -5 5\n0 0 0\n", mesh.display()),
+    );
+    assert!(InputGeometry::load(&p).is_err());
+    // Unknown extension.
+    assert!(InputGeometry::load(write("mesh.stl", "solid")).is_err());
+}
+
+#[test]
+fn empty_and_degenerate_meshes_are_errors() {
+    assert!(InputGeometry::load(write("empty.obj", "")).is_err());
+    assert!(InputGeometry::load(write("noface.obj", "v 0 0 0\nv 1 0 0\nv 0 0 1\n")).is_err());
+    assert!(TriMesh::new(vec![], vec![]).is_err());
+    // A single tiny triangle builds nothing walkable: a build error, not a crash.
+    let tiny = TriMesh::new(
+        vec![0.0, 0.0, 0.0, 0.1, 0.0, 0.0, 0.0, 0.0, 0.1],
+        vec![0, 1, 2],
+    )
+    .unwrap();
+    let e = build_solo(&InputGeometry::from_mesh(tiny), &BuildSettings::default()).unwrap_err();
+    assert!(matches!(e, Error::Build { .. } | Error::Geometry(_)), "{e}");
+    // A vertical wall only: nothing walkable.
+    let wall = TriMesh::new(
+        vec![
+            0.0, 0.0, 0.0, 10.0, 0.0, 0.0, 10.0, 10.0, 0.0, 0.0, 10.0, 0.0,
+        ],
+        vec![0, 1, 2, 0, 2, 3],
+    )
+    .unwrap();
+    assert!(build_solo(&InputGeometry::from_mesh(wall), &BuildSettings::default()).is_err());
+}
+
+#[test]
+fn absurd_settings_are_errors() {
+    let geom = InputGeometry::load(common::mesh("dungeon.obj")).unwrap();
+    let base = BuildSettings::default();
+    let bad = [
+        BuildSettings {
+            cell_size: 0.0,
+            ..base.clone()
+        },
+        BuildSettings {
+            cell_size: f32::NAN,
+            ..base.clone()
+        },
+        BuildSettings {
+            cell_size: 1e-5,
+            ..base.clone()
+        },
+        BuildSettings {
+            cell_height: -1.0,
+            ..base.clone()
+        },
+        BuildSettings {
+            agent_height: f32::INFINITY,
+            ..base.clone()
+        },
+        BuildSettings {
+            agent_radius: -0.5,
+            ..base.clone()
+        },
+        BuildSettings {
+            agent_max_slope: 120.0,
+            ..base.clone()
+        },
+        BuildSettings {
+            verts_per_poly: 7.0,
+            ..base.clone()
+        },
+        BuildSettings {
+            verts_per_poly: 2.0,
+            ..base.clone()
+        },
+        BuildSettings {
+            agent_max_climb: 1000.0,
+            ..base.clone()
+        },
+        BuildSettings {
+            region_min_size: 1e9,
+            ..base.clone()
+        },
+        BuildSettings {
+            bounds: Some((Vec3::ONE, Vec3::ZERO)),
+            ..base.clone()
+        },
+        BuildSettings {
+            bounds: Some((Vec3::splat(-1e7), Vec3::splat(1e7))),
+            ..base.clone()
+        },
+    ];
+    for s in bad {
+        match build_solo(&geom, &s) {
+            Err(Error::Setting { .. }) => {}
+            other => panic!("{s:?}: {:?}", other.map(|b| b.report.polymesh_polys)),
+        }
+    }
+}
