@@ -41,7 +41,7 @@ use navkit::query::{
     NavMeshQuery, Path, PolyRef, QueryFilter, StraightPath, StraightPathOptions,
     DEFAULT_HALF_EXTENTS,
 };
-use navkit::smooth::{smooth_path, SmoothPath, SmoothPathOptions};
+use navkit::smooth::{smooth_path, smooth_path_into, SmoothPath, SmoothPathOptions};
 use navkit::{area, flags, BuildSettings, InputGeometry};
 
 const MESHES: [&str; 3] = ["dungeon", "nav_test", "undulating"];
@@ -542,6 +542,9 @@ struct MeshBench<'a> {
     raw: RawNav,
     pairs: Vec<Pair>,
     smooth_opts: SmoothPathOptions,
+    nk_path: Path,
+    nk_straight: StraightPath,
+    nk_smooth: SmoothPath,
     // Raw output buffers (RecastDemo keeps these as tool members).
     raw_path: [sys::dtPolyRef; MAX_POLYS],
     raw_straight: Box<RawStraight>,
@@ -619,29 +622,69 @@ impl<'a> MeshBench<'a> {
             raw,
             pairs,
             smooth_opts: SmoothPathOptions::default(),
+            nk_path: Path {
+                polys: Vec::new(),
+                status: navkit::query::PathStatus::Partial,
+                detour_status: navkit::status::Status(0),
+            },
+            nk_straight: StraightPath::default(),
+            nk_smooth: SmoothPath::default(),
             raw_path: [0; MAX_POLYS],
             raw_straight: Box::new(RawStraight::new()),
             raw_smooth: Box::new([[0.0; 3]; MAX_SMOOTH]),
         }
     }
 
-    /// Runs `op` for every pair through navkit.
+    /// Runs `op` for every pair through navkit, with the `_into` variants that reuse output
+    /// buffers (as the raw side reuses its fixed arrays).
     fn run_navkit(&mut self, op: Op) {
         let (q, f) = (&mut self.q, &self.filter);
         match op {
             Op::Path => {
                 for p in &self.pairs {
-                    black_box(navkit_find_path(q, f, black_box(p)));
+                    let p = black_box(p);
+                    q.find_path_into(
+                        p.start_ref,
+                        p.end_ref,
+                        p.start,
+                        p.end,
+                        f,
+                        MAX_POLYS,
+                        &mut self.nk_path,
+                    )
+                    .expect("findPath");
+                    black_box(&self.nk_path);
                 }
             }
             Op::Straight => {
                 for p in &self.pairs {
-                    black_box(navkit_straight_path(q, black_box(p)));
+                    let p = black_box(p);
+                    q.find_straight_path_into(
+                        p.start,
+                        p.straight_end,
+                        &p.corridor,
+                        MAX_POLYS,
+                        StraightPathOptions::default(),
+                        &mut self.nk_straight,
+                    )
+                    .expect("findStraightPath");
+                    black_box(&self.nk_straight);
                 }
             }
             Op::Smooth => {
                 for p in &self.pairs {
-                    black_box(navkit_smooth_path(q, f, black_box(p), &self.smooth_opts));
+                    let p = black_box(p);
+                    smooth_path_into(
+                        q,
+                        &p.corridor,
+                        p.start,
+                        p.end,
+                        f,
+                        &self.smooth_opts,
+                        &mut self.nk_smooth,
+                    )
+                    .expect("smooth_path");
+                    black_box(&self.nk_smooth);
                 }
             }
         }

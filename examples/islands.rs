@@ -4,7 +4,7 @@
 //! `cargo run --release --example islands -- ../shared/meshes/recastdemo/nav_test.obj`
 use std::collections::HashMap;
 
-use navkit::{build::build_solo, BuildSettings, InputGeometry};
+use navkit::{build::build_solo, InputGeometry};
 
 fn main() -> navkit::Result<()> {
     let path = std::env::args()

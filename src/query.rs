@@ -18,6 +18,7 @@ use crate::{area, flags, Error, Result};
     Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize,
 )]
 #[serde(transparent)]
+#[repr(transparent)]
 pub struct PolyRef(pub u32);
 
 impl std::fmt::Display for PolyRef {
@@ -28,6 +29,9 @@ impl std::fmt::Display for PolyRef {
 
 /// RecastDemo's default search box half extents for finding the nearest polygon: (2, 4, 2).
 pub const DEFAULT_HALF_EXTENTS: Vec3 = Vec3::new(2.0, 4.0, 2.0);
+
+/// The largest output buffer a query accepts (path polys, straight-path corners ...).
+pub const MAX_BUFFER: usize = 1 << 20;
 
 /// RecastDemo's path buffer size (`MAX_POLYS`).
 pub const DEFAULT_MAX_PATH: usize = 256;
@@ -307,6 +311,16 @@ pub struct NavMeshQuery<'a> {
     nav: &'a NavMesh,
     straight: StraightOut,
     refs: Vec<u32>,
+    pub(crate) scratch: SmoothScratch,
+}
+
+/// Buffers the smooth-path loop reuses between calls.
+#[derive(Default)]
+pub(crate) struct SmoothScratch {
+    pub(crate) polys: Vec<u32>,
+    pub(crate) saved: Vec<u32>,
+    pub(crate) neis: Vec<u32>,
+    pub(crate) steer: StraightOut,
 }
 
 impl<'a> NavMeshQuery<'a> {
@@ -326,6 +340,7 @@ impl<'a> NavMeshQuery<'a> {
             nav,
             straight: StraightOut::default(),
             refs: Vec::new(),
+            scratch: SmoothScratch::default(),
         })
     }
 
@@ -393,33 +408,53 @@ impl<'a> NavMeshQuery<'a> {
         filter: &QueryFilter,
         max_path: usize,
     ) -> Result<Path> {
+        let mut path = Path {
+            polys: Vec::new(),
+            status: PathStatus::Partial,
+            detour_status: Status(0),
+        };
+        self.find_path_into(start, end, start_pos, end_pos, filter, max_path, &mut path)?;
+        Ok(path)
+    }
+
+    /// [`Self::find_path`] writing into `out`, reusing its buffer (no allocation once warm).
+    #[allow(clippy::too_many_arguments)]
+    pub fn find_path_into(
+        &mut self,
+        start: PolyRef,
+        end: PolyRef,
+        start_pos: Vec3,
+        end_pos: Vec3,
+        filter: &QueryFilter,
+        max_path: usize,
+        out: &mut Path,
+    ) -> Result<()> {
         let s = self.check_ref("start poly", start)?;
         let e = self.check_ref("end poly", end)?;
         let sp = check_point("start", start_pos)?;
         let ep = check_point("end", end_pos)?;
-        if max_path == 0 || max_path > i32::MAX as usize {
+        if max_path == 0 || max_path > MAX_BUFFER {
             return Err(Error::InvalidArgument(format!(
-                "max_path {max_path} is out of range"
+                "max_path {max_path} is not in 1..={MAX_BUFFER}"
             )));
         }
         let st = self
             .raw
             .find_path(s, e, sp, ep, &filter.raw, &mut self.refs, max_path);
         let st = check_status("findPath", st)?;
-        let polys: Vec<PolyRef> = self.refs.iter().map(|&r| PolyRef(r)).collect();
+        out.polys.clear();
+        out.polys.extend(self.refs.iter().map(|&r| PolyRef(r)));
         let complete = !st.partial()
             && !st.has(Status::OUT_OF_NODES)
             && !st.has(Status::BUFFER_TOO_SMALL)
-            && polys.last() == Some(&end);
-        Ok(Path {
-            polys,
-            status: if complete {
-                PathStatus::Complete
-            } else {
-                PathStatus::Partial
-            },
-            detour_status: st,
-        })
+            && out.polys.last() == Some(&end);
+        out.status = if complete {
+            PathStatus::Complete
+        } else {
+            PathStatus::Partial
+        };
+        out.detour_status = st;
+        Ok(())
     }
 
     /// Nearest polygons of both points (with [`DEFAULT_HALF_EXTENTS`]), then [`Self::find_path`]
@@ -444,39 +479,54 @@ impl<'a> NavMeshQuery<'a> {
         max_points: usize,
         options: StraightPathOptions,
     ) -> Result<StraightPath> {
+        let mut out = StraightPath::default();
+        self.find_straight_path_into(start_pos, end_pos, corridor, max_points, options, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`Self::find_straight_path`] writing into `out`, reusing its buffer (no allocation once
+    /// warm).
+    pub fn find_straight_path_into(
+        &mut self,
+        start_pos: Vec3,
+        end_pos: Vec3,
+        corridor: &[PolyRef],
+        max_points: usize,
+        options: StraightPathOptions,
+        out: &mut StraightPath,
+    ) -> Result<()> {
         let sp = check_point("start", start_pos)?;
         let ep = check_point("end", end_pos)?;
         if corridor.is_empty() {
             return Err(Error::InvalidArgument("empty corridor".into()));
         }
-        for &r in corridor {
-            self.check_ref("corridor poly", r)?;
-        }
-        if max_points == 0 || max_points > i32::MAX as usize {
+        // Detour checks every corridor ref itself here: an invalid one ends the path early
+        // (reported as partial).
+        if max_points == 0 || max_points > MAX_BUFFER {
             return Err(Error::InvalidArgument(format!(
-                "max_points {max_points} is out of range"
+                "max_points {max_points} is not in 1..={MAX_BUFFER}"
             )));
         }
         let opts = (options.area_crossings as i32) | ((options.all_crossings as i32) << 1);
-        // PolyRef is a transparent wrapper of u32: map without unsafe casts.
-        self.refs.clear();
-        self.refs.extend(corridor.iter().map(|r| r.0));
-        let st =
-            self.raw
-                .find_straight_path(sp, ep, &self.refs, max_points, opts, &mut self.straight);
+        let st = self.raw.find_straight_path(
+            sp,
+            ep,
+            crate::ffi::poly_refs(corridor),
+            max_points,
+            opts,
+            &mut self.straight,
+        );
         let st = check_status("findStraightPath", st)?;
-        let out = &self.straight;
-        let points = (0..out.points.len())
-            .map(|i| StraightPoint {
-                pos: Vec3::from_array(out.points[i]),
-                flags: out.flags[i],
-                poly: PolyRef(out.refs[i]),
-            })
-            .collect();
-        Ok(StraightPath {
-            points,
-            partial: st.partial() || st.has(Status::BUFFER_TOO_SMALL),
-        })
+        let raw = &self.straight;
+        out.points.clear();
+        out.points
+            .extend((0..raw.points.len()).map(|i| StraightPoint {
+                pos: Vec3::from_array(raw.points[i]),
+                flags: raw.flags[i],
+                poly: PolyRef(raw.refs[i]),
+            }));
+        out.partial = st.partial() || st.has(Status::BUFFER_TOO_SMALL);
+        Ok(())
     }
 
     /// Moves from `start_pos` toward `end_pos` along the surface, sliding along walls

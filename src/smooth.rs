@@ -14,9 +14,6 @@
 //! (the loop reaches a state it has been in before and would repeat one point up to the cap),
 //! this stops at once and reports [`SmoothPath::stuck`].
 
-use std::collections::HashSet;
-use std::hash::{Hash, Hasher};
-
 use glam::Vec3;
 use serde::Serialize;
 
@@ -161,6 +158,27 @@ pub fn smooth_path(
     filter: &QueryFilter,
     opts: &SmoothPathOptions,
 ) -> Result<SmoothPath> {
+    let mut out = SmoothPath::default();
+    smooth_path_into(q, corridor, start_pos, end_pos, filter, opts, &mut out)?;
+    Ok(out)
+}
+
+/// [`smooth_path`] writing into `out`, reusing its buffer and the query's scratch buffers (no
+/// allocation once warm).
+pub fn smooth_path_into(
+    q: &mut NavMeshQuery<'_>,
+    corridor: &[PolyRef],
+    start_pos: Vec3,
+    end_pos: Vec3,
+    filter: &QueryFilter,
+    opts: &SmoothPathOptions,
+    out: &mut SmoothPath,
+) -> Result<()> {
+    out.points.clear();
+    out.reached_end = false;
+    out.stuck = false;
+    out.truncated = false;
+    out.off_mesh_jumps = 0;
     let spos = check_point("start", start_pos)?;
     let epos = check_point("end", end_pos)?;
     if !(opts.step_size.is_finite()
@@ -178,9 +196,8 @@ pub fn smooth_path(
             "max_polys and max_points must be > 0".into(),
         ));
     }
-    let mut out = SmoothPath::default();
     if corridor.is_empty() {
-        return Ok(out);
+        return Ok(());
     }
     for &r in corridor {
         if !q.navmesh().is_valid(r) {
@@ -189,8 +206,10 @@ pub fn smooth_path(
             )));
         }
     }
-    let raw_filter = NavMeshQuery::raw_filter(filter).clone();
-    let mut polys: Vec<RawPolyRef> = corridor.iter().take(opts.max_polys).map(|r| r.0).collect();
+    let raw_filter = NavMeshQuery::raw_filter(filter);
+    let mut polys = std::mem::take(&mut q.scratch.polys);
+    polys.clear();
+    polys.extend(corridor.iter().take(opts.max_polys).map(|r| r.0));
     let (_, mut iter_pos, _) = q.raw_mut().closest_point_on_poly(polys[0], spos);
     let (_, target_pos, _) = q
         .raw_mut()
@@ -198,11 +217,14 @@ pub fn smooth_path(
     let max = opts.max_points;
     out.points.push(Vec3::from_array(iter_pos));
 
-    let mut straight = crate::ffi::detour::StraightOut::default();
-    let mut neis = Vec::with_capacity(16);
+    let mut straight = std::mem::take(&mut q.scratch.steer);
+    let mut neis = std::mem::take(&mut q.scratch.neis);
     let mut visited = [0 as RawPolyRef; 16];
-    // Hashes of the loop states seen so far (corridor, position, parity of the point count).
-    let mut seen: HashSet<u64> = HashSet::new();
+    // Cycle detection (Brent): the state (corridor, position) saved at power-of-two steps.
+    let mut saved_polys = std::mem::take(&mut q.scratch.saved);
+    saved_polys.clear();
+    let mut saved_pos = [u32::MAX; 3];
+    let (mut power, mut lambda) = (1usize, 0usize);
 
     while !polys.is_empty() && out.points.len() < max {
         let Some(steer) = steer_target(q, iter_pos, target_pos, opts.slop, &polys, &mut straight)
@@ -231,7 +253,7 @@ pub fn smooth_path(
 
         let (st, mut result, nvisited) =
             q.raw_mut()
-                .move_along_surface(polys[0], iter_pos, move_tgt, &raw_filter, &mut visited);
+                .move_along_surface(polys[0], iter_pos, move_tgt, raw_filter, &mut visited);
         if crate::status::Status(st).failed() {
             out.stuck = true;
             break;
@@ -289,17 +311,36 @@ pub fn smooth_path(
         }
 
         // The loop is deterministic in (corridor, position): a repeated state repeats forever.
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        (&polys, iter_pos.map(f32::to_bits), out.points.len() % 2).hash(&mut h);
-        if !seen.insert(h.finish()) {
+        let pos_bits = iter_pos.map(f32::to_bits);
+        if pos_bits == saved_pos && polys == saved_polys {
             out.stuck = true;
+            // Keep one copy of the point RecastDemo would repeat.
+            while out.points.len() >= 2
+                && out.points[out.points.len() - 1] == out.points[out.points.len() - 2]
+            {
+                out.points.pop();
+            }
             break;
+        }
+        lambda += 1;
+        if lambda == power {
+            saved_pos = pos_bits;
+            saved_polys.clear();
+            saved_polys.extend_from_slice(&polys);
+            power *= 2;
+            lambda = 0;
         }
     }
     if !out.reached_end && !out.stuck && out.points.len() >= max {
         out.truncated = true;
     }
-    Ok(out)
+    q.scratch = crate::query::SmoothScratch {
+        polys,
+        saved: saved_polys,
+        neis,
+        steer: straight,
+    };
+    Ok(())
 }
 
 /// Everything RecastDemo's tester tool computes for one start/end pair.

@@ -174,8 +174,8 @@ fn straight_path_options_add_crossings() {
     let mut q = NavMeshQuery::new(&b.navmesh, 2048).unwrap();
     let f = QueryFilter::default();
     let (a, z) = (
-        Vec3::new(18.138550, -2.370003, -21.319118),
-        Vec3::new(-19.206181, -2.369133, 24.802742),
+        Vec3::new(18.13855, -2.370003, -21.319118),
+        Vec3::new(-19.20618, -2.369133, 24.802742),
     );
     let path = q.find_path_between(a, z, &f).unwrap();
     let plain = q

@@ -10,8 +10,6 @@ use navkit::query::{NavMeshQuery, QueryFilter, DEFAULT_HALF_EXTENTS};
 use navkit::smooth::{full_path, SmoothPathOptions};
 use navkit::{BuildSettings, Error, InputGeometry, TriMesh};
 
-const A: Vec3 = Vec3::new(18.138550, -2.370003, -21.319118);
-const B: Vec3 = Vec3::new(-19.206181, -2.369133, 24.802742);
 
 #[test]
 fn save_load_gives_the_same_paths() {

@@ -463,10 +463,11 @@ impl RawQuery {
         out: &mut Vec<RawPolyRef>,
         max: usize,
     ) -> u32 {
+        let max = max.max(1);
         out.clear();
-        out.resize(max.max(1), 0);
+        out.reserve(max);
         let mut n = 0;
-        // SAFETY: live query; `out` has room for `max` refs.
+        // SAFETY: live query; `out` has capacity for `max` refs, which Detour may write.
         let st = unsafe {
             sys::dtNavMeshQuery_findPath(
                 self.q(),
@@ -477,10 +478,11 @@ impl RawQuery {
                 &f.0,
                 out.as_mut_ptr(),
                 &mut n,
-                out.len() as i32,
+                max as i32,
             )
         };
-        out.truncate(n.clamp(0, out.len() as i32) as usize);
+        // SAFETY: Detour initialized the first `n` (<= max <= capacity) entries.
+        unsafe { out.set_len(n.clamp(0, max as i32) as usize) };
         st
     }
 
@@ -495,13 +497,14 @@ impl RawQuery {
     ) -> u32 {
         let max = max.max(1);
         out.points.clear();
-        out.points.resize(max, [0.0; 3]);
+        out.points.reserve(max);
         out.flags.clear();
-        out.flags.resize(max, 0);
+        out.flags.reserve(max);
         out.refs.clear();
-        out.refs.resize(max, 0);
+        out.refs.reserve(max);
         let mut n = 0;
-        // SAFETY: live query; the output arrays hold `max` entries each; `path` holds path.len().
+        // SAFETY: live query; the output arrays have capacity for `max` entries each, which
+        // Detour may write; `path` holds path.len() refs.
         let st = unsafe {
             sys::dtNavMeshQuery_findStraightPath(
                 self.q(),
@@ -518,9 +521,12 @@ impl RawQuery {
             )
         };
         let n = n.clamp(0, max as i32) as usize;
-        out.points.truncate(n);
-        out.flags.truncate(n);
-        out.refs.truncate(n);
+        // SAFETY: Detour initialized the first `n` (<= max <= capacity) entries of each array.
+        unsafe {
+            out.points.set_len(n);
+            out.flags.set_len(n);
+            out.refs.set_len(n);
+        }
         st
     }
 
@@ -588,12 +594,13 @@ impl RawQuery {
         path: &mut Vec<RawPolyRef>,
         max: usize,
     ) -> (u32, f32, [f32; 3]) {
+        let max = max.max(1);
         path.clear();
-        path.resize(max.max(1), 0);
+        path.reserve(max);
         let mut t = 0f32;
         let mut normal = [0f32; 3];
         let mut n = 0;
-        // SAFETY: live query; `path` has room for its length.
+        // SAFETY: live query; `path` has capacity for `max` refs, which Detour may write.
         let st = unsafe {
             sys::dtNavMeshQuery_raycast(
                 self.q(),
@@ -605,10 +612,11 @@ impl RawQuery {
                 normal.as_mut_ptr(),
                 path.as_mut_ptr(),
                 &mut n,
-                path.len() as i32,
+                max as i32,
             )
         };
-        path.truncate(n.clamp(0, path.len() as i32) as usize);
+        // SAFETY: Detour initialized the first `n` (<= max <= capacity) entries.
+        unsafe { path.set_len(n.clamp(0, max as i32) as usize) };
         (st, t, normal)
     }
 
@@ -714,8 +722,9 @@ pub(crate) fn merge_corridor_start_moved(
 ) {
     let n = path.len();
     let cap = max.max(n);
-    path.resize(cap, 0);
-    // SAFETY: `path` has `cap` slots, `n` of them in use; `visited` is read only.
+    path.reserve(cap - n);
+    // SAFETY: `path` has capacity for `cap` refs, the first `n` initialized; Detour reads those
+    // and writes at most `cap`; `visited` is read only.
     let m = unsafe {
         sys::dtMergeCorridorStartMoved(
             path.as_mut_ptr(),
@@ -725,5 +734,6 @@ pub(crate) fn merge_corridor_start_moved(
             visited.len() as i32,
         )
     };
-    path.truncate(m.clamp(0, cap as i32) as usize);
+    // SAFETY: Detour initialized the first `m` (<= cap <= capacity) entries.
+    unsafe { path.set_len(m.clamp(0, cap as i32) as usize) };
 }

@@ -11,3 +11,10 @@ pub(crate) mod recast;
 
 /// Detour's polygon reference type (32-bit: this build does not enable 64-bit refs).
 pub(crate) type RawPolyRef = recastnavigation_sys::dtPolyRef;
+
+/// A `PolyRef` slice as Detour's `dtPolyRef` array, without copying.
+pub(crate) fn poly_refs(refs: &[crate::query::PolyRef]) -> &[RawPolyRef] {
+    // SAFETY: `PolyRef` is `#[repr(transparent)]` over `u32`, which is `dtPolyRef` here, so the
+    // slice has the same layout, length and lifetime.
+    unsafe { std::slice::from_raw_parts(refs.as_ptr() as *const RawPolyRef, refs.len()) }
+}

@@ -25,6 +25,7 @@ macro_rules! owner {
                 $name(NonNull::new(p).expect(concat!("out of memory allocating ", stringify!($raw))))
             }
 
+            #[allow(dead_code)]
             fn raw(&self) -> &$raw {
                 // SAFETY: `self.0` is live and owned by `self`.
                 unsafe { self.0.as_ref() }
@@ -90,8 +91,8 @@ fn slice_mut<'a, T>(ptr: *mut T, len: usize) -> &'a mut [T] {
 /// Checks a triangle mesh's arrays before Recast indexes them.
 fn mesh_ok(verts: &[f32], tris: &[i32]) -> bool {
     let nv = verts.len() / 3;
-    verts.len() % 3 == 0
-        && tris.len() % 3 == 0
+    verts.len().is_multiple_of(3)
+        && tris.len().is_multiple_of(3)
         && nv <= i32::MAX as usize
         && tris.len() / 3 <= i32::MAX as usize
         && tris.iter().all(|&i| i >= 0 && (i as usize) < nv)
@@ -236,7 +237,7 @@ impl CompactHeightfield {
         hmax: f32,
         area: u8,
     ) {
-        if verts.len() < 9 || verts.len() % 3 != 0 {
+        if verts.len() < 9 || !verts.len().is_multiple_of(3) {
             return;
         }
         // SAFETY: `verts` holds `len/3` points of 3 floats.
