@@ -15,6 +15,15 @@ use navkit::smooth::{full_path, FullPath, SmoothPathOptions};
 use navkit::testcase::{self, TestCase, TestKind};
 use navkit::{BuildSettings, Error, InputGeometry, Partition};
 
+/// `println!` that ends the program quietly when stdout is closed (e.g. piped into `head`).
+macro_rules! out {
+    ($($t:tt)*) => {{
+        if writeln!(std::io::stdout(), $($t)*).is_err() {
+            std::process::exit(0);
+        }
+    }};
+}
+
 #[derive(Parser)]
 #[command(
     name = "navkit",
@@ -162,28 +171,31 @@ fn report_json(r: &BuildReport) -> Value {
 }
 
 fn print_report(r: &BuildReport) {
-    println!("Grid:          {} x {} cells", r.grid_width, r.grid_height);
-    println!(
+    out!("Grid:          {} x {} cells", r.grid_width, r.grid_height);
+    out!(
         "Input:         {} verts, {} tris",
-        r.input_verts, r.input_tris
+        r.input_verts,
+        r.input_tris
     );
-    println!(
+    out!(
         "Poly mesh:     {} verts, {} polys",
-        r.polymesh_verts, r.polymesh_polys
+        r.polymesh_verts,
+        r.polymesh_polys
     );
-    println!(
+    out!(
         "Detail mesh:   {} verts, {} tris",
-        r.detail_verts, r.detail_tris
+        r.detail_verts,
+        r.detail_tris
     );
-    println!("Off-mesh:      {} connections", r.off_mesh_connections);
-    println!("Navmesh data:  {} bytes", r.navmesh_bytes);
-    println!("Timings (ms):");
+    out!("Off-mesh:      {} connections", r.off_mesh_connections);
+    out!("Navmesh data:  {} bytes", r.navmesh_bytes);
+    out!("Timings (ms):");
     for (s, ms) in &r.timings_ms {
-        println!("  {:<34}{:>9.3}", s.name(), ms);
+        out!("  {:<34}{:>9.3}", s.name(), ms);
     }
-    println!("  {:<34}{:>9.3}", "total", r.total_ms);
+    out!("  {:<34}{:>9.3}", "total", r.total_ms);
     for w in &r.warnings {
-        println!("warning: {w}");
+        out!("warning: {w}");
     }
 }
 
@@ -223,18 +235,18 @@ fn print_path(p: &navkit::Result<FullPath>) {
             } else {
                 "PARTIAL (goal not reachable)"
             };
-            println!("Path:      {status}, {} polys", fp.path.polys.len());
-            println!("Start:     poly {} at {}", fp.start.poly, fp.start.point);
-            println!("End:       poly {} at {}", fp.end.poly, fp.end.point);
-            println!(
+            out!("Path:      {status}, {} polys", fp.path.polys.len());
+            out!("Start:     poly {} at {}", fp.start.poly, fp.start.point);
+            out!("End:       poly {} at {}", fp.end.poly, fp.end.point);
+            out!(
                 "Straight:  {} corners, length {:.3}",
                 fp.straight.points.len(),
                 fp.straight.length()
             );
             for p in &fp.straight.points {
-                println!("  ({:9.4}, {:9.4}, {:9.4})", p.pos.x, p.pos.y, p.pos.z);
+                out!("  ({:9.4}, {:9.4}, {:9.4})", p.pos.x, p.pos.y, p.pos.z);
             }
-            println!(
+            out!(
                 "Smooth:    {} points, length {:.3}, {} off-mesh jumps{}",
                 fp.smooth.points.len(),
                 fp.smooth.length(),
@@ -246,7 +258,7 @@ fn print_path(p: &navkit::Result<FullPath>) {
                 }
             );
         }
-        Err(e) => println!("Path:      failed: {e}"),
+        Err(e) => out!("Path:      failed: {e}"),
     }
 }
 
@@ -274,11 +286,11 @@ fn run(cli: Cli) -> navkit::Result<()> {
                 navmesh.save(out)?;
             }
             if json {
-                println!("{}", report_json(&report));
+                out!("{}", report_json(&report));
             } else {
                 print_report(&report);
                 if let Some(out) = &output {
-                    println!("Saved:         {}", out.display());
+                    out!("Saved:         {}", out.display());
                 }
             }
         }
@@ -335,7 +347,9 @@ fn run(cli: Cli) -> navkit::Result<()> {
                         &filter,
                         &opts,
                     );
-                    let _ = writeln!(out, "{}", path_json(&r));
+                    if writeln!(out, "{}", path_json(&r)).is_err() {
+                        return Ok(()); // stdout closed
+                    }
                 }
             } else {
                 let (from, to) = (
@@ -344,7 +358,7 @@ fn run(cli: Cli) -> navkit::Result<()> {
                 );
                 let r = full_path(&mut q, from, to, &filter, &opts);
                 if json {
-                    println!("{}", path_json(&r));
+                    out!("{}", path_json(&r));
                 } else {
                     print_path(&r);
                 }
@@ -358,15 +372,15 @@ fn run(cli: Cli) -> navkit::Result<()> {
             let results = testcase::run(&case, &mut q)?;
             if json {
                 for r in &results {
-                    println!("{}", serde_json::to_string(r).unwrap_or_default());
+                    out!("{}", serde_json::to_string(r).unwrap_or_default());
                 }
             } else {
-                println!(
+                out!(
                     "Sample: {} (built as Solo Mesh), mesh {}",
                     case.sample,
                     case.mesh.display()
                 );
-                println!("Test Results:");
+                out!("Test Results:");
                 for (n, r) in results.iter().enumerate() {
                     let total = (r.nearest_us + r.path_us + r.straight_us) / 1000.0;
                     let kind = match r.query.kind {
@@ -388,13 +402,13 @@ fn run(cli: Cli) -> navkit::Result<()> {
                                 if c { "reached end" } else { "hit wall" }
                             ),
                         };
-                    println!(
+                    out!(
                         " - {kind} {n:02}:     {total:.4} ms  (line {}: {outcome})",
                         r.query.line
                     );
-                    println!("    - poly:     {:.4} ms", r.nearest_us / 1000.0);
-                    println!("    - path:     {:.4} ms", r.path_us / 1000.0);
-                    println!("    - straight: {:.4} ms", r.straight_us / 1000.0);
+                    out!("    - poly:     {:.4} ms", r.nearest_us / 1000.0);
+                    out!("    - path:     {:.4} ms", r.path_us / 1000.0);
+                    out!("    - straight: {:.4} ms", r.straight_us / 1000.0);
                 }
             }
         }
@@ -406,8 +420,8 @@ fn run(cli: Cli) -> navkit::Result<()> {
 fn demo(gset: &Path) -> navkit::Result<()> {
     let geom = InputGeometry::load(gset)?;
     let settings = geom.settings.clone().unwrap_or_default();
-    println!("navkit demo: {}", gset.display());
-    println!(
+    out!("navkit demo: {}", gset.display());
+    out!(
         "  {} verts, {} tris, {} off-mesh connections, {} convex volumes",
         geom.mesh.vert_count(),
         geom.mesh.tri_count(),
@@ -416,10 +430,8 @@ fn demo(gset: &Path) -> navkit::Result<()> {
     );
     let built = build_solo(&geom, &settings)?;
     print_report(&built.report);
-    let start = geom.off_mesh_connections.first().map(|_| ());
-    let _ = start;
     let (from, to) = demo_endpoints(&geom);
-    println!("\nSmooth path from {from} to {to}:");
+    out!("\nSmooth path from {from} to {to}:");
     let mut q = NavMeshQuery::new(&built.navmesh, 2048)?;
     let r = full_path(
         &mut q,
@@ -432,7 +444,7 @@ fn demo(gset: &Path) -> navkit::Result<()> {
     if let Ok(fp) = &r {
         for (i, p) in fp.smooth.points.iter().enumerate() {
             if i % 8 == 0 || i + 1 == fp.smooth.points.len() {
-                println!("  [{i:4}] ({:9.4}, {:9.4}, {:9.4})", p.x, p.y, p.z);
+                out!("  [{i:4}] ({:9.4}, {:9.4}, {:9.4})", p.x, p.y, p.z);
             }
         }
     }

@@ -10,7 +10,6 @@ use navkit::query::{NavMeshQuery, QueryFilter, DEFAULT_HALF_EXTENTS};
 use navkit::smooth::{full_path, SmoothPathOptions};
 use navkit::{BuildSettings, Error, InputGeometry, TriMesh};
 
-
 #[test]
 fn save_load_gives_the_same_paths() {
     let b = common::build("nav_test.obj");

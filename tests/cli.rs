@@ -1,0 +1,176 @@
+//! The `navkit` command line, end to end: JSON keys, batch mode, test cases, the demo, errors.
+
+mod common;
+
+use std::process::Command;
+
+use serde_json::Value;
+
+fn navkit(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_navkit"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run navkit");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn s(p: &std::path::Path) -> String {
+    p.display().to_string()
+}
+
+#[test]
+fn build_json_has_the_documented_keys_and_saves() {
+    let out_file = common::temp("cli-dungeon.navmesh");
+    let mesh = s(&common::mesh("dungeon.obj"));
+    let (ok, stdout, stderr) = navkit(&["build", &mesh, "--json", "-o", &s(&out_file)]);
+    assert!(ok, "{stderr}");
+    let v: Value = serde_json::from_str(stdout.trim()).unwrap();
+    for key in [
+        "grid_width",
+        "grid_height",
+        "polymesh_verts",
+        "polymesh_polys",
+        "detail_verts",
+        "detail_tris",
+        "navmesh_bytes",
+        "timings_ms",
+        "warnings",
+    ] {
+        assert!(v.get(key).is_some(), "missing {key}: {v}");
+    }
+    assert_eq!(v["polymesh_verts"], 223);
+    assert_eq!(v["polymesh_polys"], 118);
+    assert_eq!(v["detail_verts"], 513);
+    assert_eq!(v["detail_tris"], 291);
+    assert!(v["timings_ms"]["rasterize"].as_f64().unwrap() > 0.0);
+    assert_eq!(
+        std::fs::metadata(&out_file).unwrap().len() as u64,
+        40 + 8 + v["navmesh_bytes"].as_u64().unwrap()
+    );
+
+    for p in ["watershed", "monotone", "layers"] {
+        let (ok, stdout, stderr) = navkit(&["build", &mesh, "--json", "--partition", p]);
+        assert!(ok, "{p}: {stderr}");
+        let v: Value = serde_json::from_str(stdout.trim()).unwrap();
+        assert!(v["polymesh_polys"].as_u64().unwrap() > 50);
+    }
+}
+
+#[test]
+fn path_json_single_and_batch() {
+    let mesh = s(&common::mesh("nav_test.obj"));
+    let (ok, stdout, stderr) = navkit(&[
+        "path",
+        &mesh,
+        "--from",
+        "18.13855,-2.370003,-21.319118",
+        "--to",
+        "-19.20618,-2.369133,24.802742",
+        "--json",
+    ]);
+    assert!(ok, "{stderr}");
+    let v: Value = serde_json::from_str(stdout.trim()).unwrap();
+    for key in [
+        "status",
+        "start_ref",
+        "end_ref",
+        "polys",
+        "straight",
+        "smooth",
+        "smooth_stuck",
+    ] {
+        assert!(v.get(key).is_some(), "missing {key}");
+    }
+    assert_eq!(v["status"], "complete");
+    assert_eq!(v["smooth_stuck"], false);
+    assert!(v["straight"].as_array().unwrap().len() >= 2);
+    assert_eq!(v["straight"][0].as_array().unwrap().len(), 3);
+
+    // Batch: one object per line; an unreachable goal is partial, a point off the mesh failed.
+    let batch = common::temp("batch.txt");
+    std::fs::write(
+        &batch,
+        "18.13855 -2.370003 -21.319118 -19.20618 -2.369133 24.802742\n\
+         # a comment\n\
+         20.161 -2.27 -18.1 -0.629 8.33 -7.66\n\
+         1000 0 1000 0 0 0\n",
+    )
+    .unwrap();
+    let (ok, stdout, stderr) = navkit(&["path", &mesh, "--batch", &s(&batch)]);
+    assert!(ok, "{stderr}");
+    let lines: Vec<Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[0]["status"], "complete");
+    assert_eq!(lines[1]["status"], "partial");
+    assert_eq!(lines[2]["status"], "failed");
+
+    // A saved navmesh answers the same.
+    let saved = common::temp("cli-nav_test.navmesh");
+    assert!(navkit(&["build", &mesh, "-o", &s(&saved)]).0);
+    let (ok, stdout2, _) = navkit(&["path", &s(&saved), "--batch", &s(&batch)]);
+    assert!(ok);
+    assert_eq!(stdout, stdout2);
+
+    // Flags: excluding walking leaves nothing to stand on.
+    let (_, stdout, _) = navkit(&[
+        "path",
+        &mesh,
+        "--from",
+        "18.13855,-2.370003,-21.319118",
+        "--to",
+        "-19.20618,-2.369133,24.802742",
+        "--include",
+        "0x2",
+        "--json",
+    ]);
+    let v: Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(v["status"], "failed");
+}
+
+#[test]
+fn testcase_and_demo_run() {
+    let tc = s(&common::shared().join("meshes/recastdemo/nav_mesh_test.txt"));
+    let (ok, stdout, stderr) = navkit(&["testcase", &tc]);
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("Test Results:"));
+    assert!(stdout.contains("- poly:"));
+    assert!(!stdout.contains("PARTIAL"), "{stdout}");
+    let (ok, stdout, _) = navkit(&["testcase", &tc, "--json"]);
+    assert!(ok);
+    assert!(stdout.lines().count() >= 18);
+
+    let (ok, stdout, stderr) = navkit(&["demo"]);
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("1 off-mesh jumps"), "{stdout}");
+    assert!(stdout.contains("Path:      complete"), "{stdout}");
+}
+
+#[test]
+fn errors_exit_nonzero_with_a_message() {
+    let (ok, _, stderr) = navkit(&["build", "nowhere.obj"]);
+    assert!(!ok);
+    assert!(stderr.contains("nowhere.obj"), "{stderr}");
+    let bad = common::temp("garbage.navmesh");
+    std::fs::write(&bad, b"MSETgarbage").unwrap();
+    let (ok, _, stderr) = navkit(&["path", &s(&bad), "--from", "0,0,0", "--to", "1,1,1"]);
+    assert!(!ok);
+    assert!(stderr.contains("invalid navmesh data"), "{stderr}");
+    let (ok, _, _) = navkit(&["path", &s(&bad), "--from", "nan,0,0", "--to", "1,1,1"]);
+    assert!(!ok);
+    let (ok, _, stderr) = navkit(&[
+        "build",
+        &s(&common::mesh("dungeon.obj")),
+        "--partition",
+        "voronoi",
+    ]);
+    assert!(!ok);
+    assert!(stderr.contains("voronoi"), "{stderr}");
+}
