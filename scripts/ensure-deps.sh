@@ -7,9 +7,13 @@ set -euo pipefail
 
 missing_pkgs=()
 have_libclang() {
-  if [ -n "${LIBCLANG_PATH:-}" ] && ls "$LIBCLANG_PATH"/libclang*.so* >/dev/null 2>&1; then return 0; fi
-  ldconfig -p 2>/dev/null | grep -q 'libclang\(-[0-9.]*\)\?\.so' && return 0
-  ls /usr/lib/llvm-*/lib/libclang*.so* /usr/lib/x86_64-linux-gnu/libclang*.so* >/dev/null 2>&1
+  # libclang.so or libclang-NN.so (not libclang-cpp, which bindgen cannot use).
+  local d
+  for d in ${LIBCLANG_PATH:-} /usr/lib/llvm-*/lib /usr/lib/*-linux-gnu /usr/lib /usr/local/lib; do
+    compgen -G "$d/libclang.so*" >/dev/null && return 0
+    compgen -G "$d/libclang-[0-9]*.so*" >/dev/null && return 0
+  done
+  return 1
 }
 
 command -v cmake >/dev/null 2>&1 || missing_pkgs+=(cmake)
