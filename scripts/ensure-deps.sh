@@ -20,11 +20,6 @@ command -v cmake >/dev/null 2>&1 || missing_pkgs+=(cmake)
 have_libclang || missing_pkgs+=(libclang-dev)
 command -v c++ >/dev/null 2>&1 || missing_pkgs+=(g++)
 
-if ! command -v cargo >/dev/null 2>&1; then
-  echo "navkit: cargo is not installed. Install Rust from https://rustup.rs and try again." >&2
-  exit 1
-fi
-
 if [ ${#missing_pkgs[@]} -gt 0 ]; then
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
     echo "navkit: installing ${missing_pkgs[*]} with apt-get ..." >&2
@@ -37,4 +32,9 @@ if [ ${#missing_pkgs[@]} -gt 0 ]; then
     echo "    sudo apt-get update && sudo apt-get install -y ${missing_pkgs[*]}" >&2
     exit 1
   fi
+fi
+
+if ! command -v cargo >/dev/null 2>&1; then
+  echo "navkit: cargo is not installed. Install Rust from https://rustup.rs and try again." >&2
+  exit 1
 fi
