@@ -493,6 +493,18 @@ fn raw_smooth_path(r: &RawNav, p: &Pair, out: &mut [[f32; 3]; MAX_SMOOTH]) -> us
 // ---------------------------------------------------------------------------------------------
 
 /// One start/end pair and its inputs for each timed operation.
+/// Start/end pairs on which RecastDemo's smooth-path loop gets stuck (found by a search over
+/// random pairs): it oscillates between two points until its cap.
+fn stuck_pairs(mesh: &str) -> Vec<(Vec3, Vec3)> {
+    match mesh {
+        "nav_test" => vec![(
+            Vec3::new(8.914809, -2.2695167, -0.036701746),
+            Vec3::new(6.359668, 9.613342, 18.188297),
+        )],
+        _ => Vec::new(),
+    }
+}
+
 struct Pair {
     start: Vec3,
     end: Vec3,
@@ -583,11 +595,17 @@ impl<'a> MeshBench<'a> {
                 attempts <= 20 * PAIRS,
                 "{name}: too few random points found"
             );
-            let (Ok((_, start)), Ok((_, end))) = (
-                q.find_random_point(&filter, &mut rng),
-                q.find_random_point(&filter, &mut rng),
-            ) else {
-                continue;
+            // First the known pairs where RecastDemo's loop gets stuck, then random pairs.
+            let (start, end) = if let Some(&p) = stuck_pairs(name).get(pairs.len()) {
+                p
+            } else {
+                let (Ok((_, start)), Ok((_, end))) = (
+                    q.find_random_point(&filter, &mut rng),
+                    q.find_random_point(&filter, &mut rng),
+                ) else {
+                    continue;
+                };
+                (start, end)
             };
             let (Ok(s), Ok(e)) = (
                 q.find_nearest_poly(start, DEFAULT_HALF_EXTENTS, &filter),
@@ -778,6 +796,8 @@ impl<'a> MeshBench<'a> {
                     nk.len() <= rw.len() && nk[..] == rw[..nk.len()],
                     "{name} pair {i}: stuck smooth path is not a prefix of RecastDemo's"
                 );
+                // RecastDemo's loop really is stuck: it runs to its cap, repeating itself.
+                assert_eq!(rn, MAX_SMOOTH, "{name} pair {i}: raw loop ended by itself");
                 smooth_prefix += 1;
             } else {
                 assert_eq!(nk, rw, "{name} pair {i}: smooth paths differ");
@@ -931,6 +951,10 @@ fn main() {
         .collect();
     for b in benches.iter_mut() {
         b.check();
+        // Stuck pairs are checked, not timed: RecastDemo's loop runs to its cap on them while
+        // navkit stops, which would flatter navkit's times.
+        let stuck = stuck_pairs(b.name).len();
+        b.pairs.drain(..stuck);
     }
 
     if bench_mode && !quick {

@@ -314,12 +314,7 @@ pub fn smooth_path_into(
         let pos_bits = iter_pos.map(f32::to_bits);
         if pos_bits == saved_pos && polys == saved_polys {
             out.stuck = true;
-            // Keep one copy of the point RecastDemo would repeat.
-            while out.points.len() >= 2
-                && out.points[out.points.len() - 1] == out.points[out.points.len() - 2]
-            {
-                out.points.pop();
-            }
+            trim_repeats(&mut out.points, lambda + 1);
             break;
         }
         lambda += 1;
@@ -341,6 +336,24 @@ pub fn smooth_path_into(
         steer: straight,
     };
     Ok(())
+}
+
+/// Cuts a stuck path's tail, which repeats with period `cycle`, to its first full cycle: the
+/// points RecastDemo would go on repeating appear once.
+fn trim_repeats(points: &mut Vec<Vec3>, cycle: usize) {
+    let n = points.len();
+    if cycle == 0 || n <= cycle {
+        return;
+    }
+    let mut start = n - cycle;
+    while start > 0 && points[start - 1] == points[start - 1 + cycle] {
+        start -= 1;
+    }
+    points.truncate(start + cycle);
+    // A fixed point (cycle of one state) leaves the same point twice in a row: keep one.
+    while points.len() >= 2 && points[points.len() - 1] == points[points.len() - 2] {
+        points.pop();
+    }
 }
 
 /// Everything RecastDemo's tester tool computes for one start/end pair.

@@ -261,3 +261,34 @@ fn other_queries_give_sensible_answers() {
         .unwrap();
     assert!(Vec3::new(closest.x - m.position.x, 0.0, closest.z - m.position.z).length() < 1e-3);
 }
+
+/// A pair on which RecastDemo's smooth-path loop oscillates between two points until its cap of
+/// 2048 (checked against a raw transcription of the loop in the benchmark): navkit stops, reports
+/// `stuck`, and keeps the oscillation's points once.
+#[test]
+fn a_stuck_smooth_path_stops_and_says_so() {
+    let b = common::build("nav_test.obj");
+    let mut q = NavMeshQuery::new(&b.navmesh, 2048).unwrap();
+    let (a, z) = (
+        Vec3::new(8.914809, -2.2695167, -0.036701746),
+        Vec3::new(6.359668, 9.613342, 18.188297),
+    );
+    let fp = full_path(
+        &mut q,
+        a,
+        z,
+        &QueryFilter::default(),
+        &SmoothPathOptions::default(),
+    )
+    .unwrap();
+    assert!(!fp.path.is_complete());
+    assert!(fp.smooth.stuck && !fp.smooth.reached_end && !fp.smooth.truncated);
+    let pts = &fp.smooth.points;
+    assert!(pts.len() < 100, "{} points", pts.len());
+    // The two points RecastDemo alternates between appear once each, at the end.
+    let (p, r) = (pts[pts.len() - 2], pts[pts.len() - 1]);
+    assert_ne!(p, r);
+    assert_eq!(pts.iter().filter(|&&x| x == p).count(), 1);
+    assert_eq!(pts.iter().filter(|&&x| x == r).count(), 1);
+    assert!((p.distance(r) - 0.5).abs() < 1e-3, "one step apart");
+}
