@@ -330,16 +330,7 @@ pub fn build_solo(geom: &InputGeometry, settings: &BuildSettings) -> Result<Solo
             *a = area::GROUND;
         }
     }
-    let poly_flags: Vec<u16> = pmesh
-        .areas()
-        .iter()
-        .map(|&a| match a {
-            area::GROUND | area::GRASS | area::ROAD => flags::WALK,
-            area::WATER => flags::SWIM,
-            area::DOOR => flags::WALK | flags::DOOR,
-            _ => 0,
-        })
-        .collect();
+    let poly_flags: Vec<u16> = pmesh.areas().iter().map(|&a| flags::for_area(a)).collect();
     pmesh.flags_mut().copy_from_slice(&poly_flags);
     if pmesh.npolys() == 0 {
         return Err(Error::Build {

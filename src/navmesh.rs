@@ -105,15 +105,8 @@ impl NavMesh {
 
     /// The navmesh in RecastDemo's `MSET` format.
     pub fn to_mset_bytes(&self) -> Vec<u8> {
-        let p = self.raw.params();
         let set = NavMeshSet {
-            params: NavMeshParams {
-                origin: p.orig,
-                tile_width: p.tile_width,
-                tile_height: p.tile_height,
-                max_tiles: p.max_tiles,
-                max_polys: p.max_polys,
-            },
+            params: self.params(),
             tiles: self
                 .raw
                 .tile_data()

@@ -298,6 +298,15 @@ fn check_status(op: &'static str, st: u32) -> Result<Status> {
 ///
 /// A query holds its own search nodes, so it is `Send` but not `Sync`: give each thread its own.
 ///
+/// A query cannot be shared between threads (it is not `Sync`):
+///
+/// ```compile_fail
+/// fn sync<T: Sync>() {}
+/// sync::<navkit::query::NavMeshQuery<'static>>();
+/// ```
+///
+/// and it cannot outlive its navmesh:
+///
 /// ```compile_fail
 /// # use navkit::{navmesh::NavMesh, query::NavMeshQuery};
 /// # fn f(mesh: NavMesh) {

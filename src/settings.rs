@@ -101,13 +101,14 @@ pub mod flags {
     /// All abilities.
     pub const ALL: u16 = 0xffff;
 
-    /// The flags RecastDemo gives a polygon of `area` after a build.
+    /// The flags RecastDemo's Solo Mesh sample gives a built polygon of `area` (ground, grass and
+    /// road walk; water swims; doors walk and open; any other area, jump included, gets none:
+    /// off-mesh connections carry their own flags).
     pub fn for_area(area: u8) -> u16 {
         match area {
             super::area::GROUND | super::area::GRASS | super::area::ROAD => WALK,
             super::area::WATER => SWIM,
             super::area::DOOR => WALK | DOOR,
-            super::area::JUMP => JUMP,
             _ => 0,
         }
     }

@@ -297,3 +297,36 @@ fn absurd_settings_are_errors() {
         }
     }
 }
+
+#[test]
+fn thread_safety_is_as_documented() {
+    fn send<T: Send>() {}
+    fn sync<T: Sync>() {}
+    send::<NavMesh>();
+    sync::<NavMesh>();
+    send::<NavMeshQuery<'static>>();
+    send::<QueryFilter>();
+    sync::<QueryFilter>();
+    // A navmesh shared by queries on several threads, each with its own query.
+    let b = common::build("dungeon.obj");
+    let nav = &b.navmesh;
+    let results: Vec<usize> = std::thread::scope(|s| {
+        let hs: Vec<_> = (0..2)
+            .map(|_| {
+                s.spawn(move || {
+                    let mut q = NavMeshQuery::new(nav, 2048).unwrap();
+                    let f = QueryFilter::default();
+                    q.find_path_between(
+                        Vec3::new(-1.0, 9.998, 12.0),
+                        Vec3::new(40.0, 9.998, -20.0),
+                        &f,
+                    )
+                    .map(|p| p.polys.len())
+                    .unwrap_or(0)
+                })
+            })
+            .collect();
+        hs.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    assert_eq!(results[0], results[1]);
+}
