@@ -27,6 +27,7 @@
 pub mod build;
 pub mod error;
 mod ffi;
+pub mod follower;
 pub mod geometry;
 pub mod mset;
 pub mod navmesh;

@@ -1,0 +1,83 @@
+//! The turn-boundary follower on navmesh paths: every nav_mesh_test.txt query on nav_test.obj.
+
+mod common;
+
+use glam::Vec3;
+use navkit::follower::{navmesh_ground, Follower, FollowerSettings};
+use navkit::query::{NavMeshQuery, QueryFilter};
+use navkit::smooth::{full_path, SmoothPathOptions};
+use navkit::testcase::TestCase;
+
+/// How far (in xz) `p` is from the navmesh: 0 over a polygon.
+fn off_mesh(q: &mut NavMeshQuery<'_>, f: &QueryFilter, p: Vec3) -> f32 {
+    match q.find_nearest_poly(p, Vec3::new(5.0, 4.0, 5.0), f) {
+        Ok(n) if n.over_poly => 0.0,
+        Ok(n) => Vec3::new(n.point.x - p.x, 0.0, n.point.z - p.z).length(),
+        Err(_) => f32::INFINITY,
+    }
+}
+
+/// Follows `waypoints` from `start` with a fixed dt; returns (reached, worst distance off the mesh,
+/// distance travelled).
+fn follow(
+    q: &mut NavMeshQuery<'_>,
+    f: &QueryFilter,
+    start: Vec3,
+    waypoints: &[Vec3],
+    goal: Vec3,
+) -> (bool, f32, f32) {
+    let settings = FollowerSettings {
+        turn_dist: 1.0,
+        ..FollowerSettings::default()
+    };
+    let mut agent = Follower::new(start, waypoints, settings);
+    let mut worst: f32 = 0.0;
+    for _ in 0..20_000 {
+        let running = {
+            let mut ground = navmesh_ground(q, f);
+            agent.step(1.0 / 60.0, &mut ground)
+        };
+        worst = worst.max(off_mesh(q, f, agent.position()));
+        if !running {
+            break;
+        }
+    }
+    let p = agent.position();
+    let reached = agent.finished() && Vec3::new(p.x - goal.x, 0.0, p.z - goal.z).length() < 0.5;
+    (reached, worst, agent.travelled())
+}
+
+#[test]
+fn the_follower_reaches_every_goal_and_stays_on_the_navmesh() {
+    let case =
+        TestCase::load(common::shared().join("meshes/recastdemo/nav_mesh_test.txt")).unwrap();
+    let b = common::build("nav_test.obj");
+    let mut q = NavMeshQuery::new(&b.navmesh, 2048).unwrap();
+    let f = QueryFilter::default();
+    let radius = 0.6;
+    let (mut worst_smooth, mut worst_straight): (f32, f32) = (0.0, 0.0);
+    for t in &case.queries {
+        let fp = full_path(&mut q, t.start, t.end, &f, &SmoothPathOptions::default()).unwrap();
+        let goal = fp.smooth.points.last().copied().unwrap();
+        let start = fp.smooth.points[0];
+
+        let (ok, off, _) = follow(&mut q, &f, start, &fp.smooth.points[1..], goal);
+        assert!(ok, "line {}: smooth path not followed to the goal", t.line);
+        worst_smooth = worst_smooth.max(off);
+
+        let straight: Vec<Vec3> = fp.straight.positions();
+        let (ok, off, travelled) = follow(&mut q, &f, start, &straight[1..], goal);
+        assert!(
+            ok,
+            "line {}: straight path not followed to the goal",
+            t.line
+        );
+        assert!(travelled <= fp.straight.length() + 0.5, "line {}", t.line);
+        worst_straight = worst_straight.max(off);
+    }
+    println!(
+        "worst distance off the navmesh: smooth {worst_smooth:.3}, straight {worst_straight:.3}"
+    );
+    assert!(worst_smooth < radius, "smooth: {worst_smooth}");
+    assert!(worst_straight < radius, "straight: {worst_straight}");
+}
