@@ -405,3 +405,77 @@ impl PolyMeshDetail {
         slice(self.raw().tris, self.ntris() * 4)
     }
 }
+
+/// One walkable span of a compact heightfield, copied out of Recast.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct RawSpan {
+    /// Floor height in voxels.
+    pub y: u16,
+    /// Headroom in voxels.
+    pub h: u8,
+    /// Area id (0: not walkable, e.g. eroded away).
+    pub area: u8,
+    /// Span index of the neighbour in directions -x, +z, +x, -z (Recast's order), or `u32::MAX`.
+    pub neighbours: [u32; 4],
+}
+
+impl CompactHeightfield {
+    /// Copies out every cell's first span index and span count, and every span with its
+    /// neighbours resolved to span indices.
+    pub(crate) fn export(&self) -> (Vec<(u32, u8)>, Vec<RawSpan>) {
+        let r = self.raw();
+        let (w, h) = (r.width.max(0) as usize, r.height.max(0) as usize);
+        let cells = slice(r.cells, w * h);
+        let spans = slice(r.spans, r.spanCount.max(0) as usize);
+        let areas = slice(r.areas, r.spanCount.max(0) as usize);
+        let cell_list: Vec<(u32, u8)> =
+            cells.iter().map(|c| (c.index(), c.count() as u8)).collect();
+        const DX: [i32; 4] = [-1, 0, 1, 0];
+        const DZ: [i32; 4] = [0, 1, 0, -1];
+        let mut out = vec![
+            RawSpan {
+                y: 0,
+                h: 0,
+                area: 0,
+                neighbours: [u32::MAX; 4],
+            };
+            spans.len()
+        ];
+        for z in 0..h {
+            for x in 0..w {
+                let (first, count) = cell_list[x + z * w];
+                for i in first as usize..(first as usize + count as usize).min(spans.len()) {
+                    let s = &spans[i];
+                    let mut n = [u32::MAX; 4];
+                    for (dir, slot) in n.iter_mut().enumerate() {
+                        let con = (s.con() >> (dir * 6)) & 0x3f;
+                        if con == 0x3f {
+                            continue;
+                        }
+                        let (nx, nz) = (x as i32 + DX[dir], z as i32 + DZ[dir]);
+                        if nx < 0 || nz < 0 || nx as usize >= w || nz as usize >= h {
+                            continue;
+                        }
+                        let (nfirst, ncount) = cell_list[nx as usize + nz as usize * w];
+                        if con < ncount as u32 {
+                            *slot = nfirst + con;
+                        }
+                    }
+                    out[i] = RawSpan {
+                        y: s.y,
+                        h: s.h() as u8,
+                        area: areas.get(i).copied().unwrap_or(0),
+                        neighbours: n,
+                    };
+                }
+            }
+        }
+        (cell_list, out)
+    }
+
+    /// Origin, cell size and cell height.
+    pub(crate) fn frame(&self) -> ([f32; 3], f32, f32) {
+        let r = self.raw();
+        (r.bmin, r.cs, r.ch)
+    }
+}
