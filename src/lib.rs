@@ -32,6 +32,7 @@ pub mod geometry;
 pub mod mset;
 pub mod navmesh;
 pub mod query;
+pub mod render;
 pub mod service;
 pub mod settings;
 pub mod smooth;

@@ -85,6 +85,28 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Draw a top-down picture (PNG, or SVG for a .svg output): navmesh polygons by area, walkable
+    /// grid cells, off-mesh connections, and with --from/--to the straight and smooth paths, the
+    /// follower's trajectory and its turn boundaries.
+    Render {
+        /// MESH.obj, GEOM.gset or a saved navmesh (grid cells need the geometry).
+        input: PathBuf,
+        /// Start point `X,Y,Z`.
+        #[arg(long, value_parser = parse_vec3, allow_hyphen_values = true, requires = "to")]
+        from: Option<Vec3>,
+        /// End point `X,Y,Z`.
+        #[arg(long, value_parser = parse_vec3, allow_hyphen_values = true, requires = "from")]
+        to: Option<Vec3>,
+        /// Output file (.png or .svg).
+        #[arg(short, long)]
+        output: PathBuf,
+        /// Picture width in pixels.
+        #[arg(long, default_value_t = 1200)]
+        width: u32,
+        /// Leave out the walkable grid cells.
+        #[arg(long)]
+        no_grid: bool,
+    },
     /// The demo: build the sample level in meshes/ and walk a smooth path across it.
     Demo {
         /// The geometry set to use.
@@ -413,7 +435,109 @@ fn run(cli: Cli) -> navkit::Result<()> {
             }
         }
         Command::Demo { gset } => demo(&gset)?,
+        Command::Render {
+            input,
+            from,
+            to,
+            output,
+            width,
+            no_grid,
+        } => render(&input, from.zip(to), &output, width, no_grid)?,
     }
+    Ok(())
+}
+
+fn render(
+    input: &Path,
+    ends: Option<(Vec3, Vec3)>,
+    output: &Path,
+    width: u32,
+    no_grid: bool,
+) -> navkit::Result<()> {
+    use navkit::follower::{navmesh_ground, Follower, FollowerSettings};
+    use navkit::render::{self, Polyline, Rgb, Scene};
+    let navmesh = load_navmesh(input, None)?;
+    let mut scene = Scene {
+        title: format!("navkit: {}", input.display()),
+        polys: navmesh.polys(),
+        ..Scene::default()
+    };
+    if is_geometry(input) && !no_grid {
+        let geom = InputGeometry::load(input)?;
+        let settings = geom.settings.clone().unwrap_or_default();
+        let spans = navkit::build::build_walkable_spans(&geom, &settings)?;
+        scene.cells = (0..spans.spans.len() as u32)
+            .filter(|&i| spans.walkable(i))
+            .map(|i| (spans.position(i), spans.cell_size))
+            .collect();
+    }
+    if let Some((from, to)) = ends {
+        let mut q = NavMeshQuery::new(&navmesh, 2048)?;
+        let filter = QueryFilter::default();
+        let fp = full_path(&mut q, from, to, &filter, &SmoothPathOptions::default())?;
+        let straight = fp.straight.positions();
+        let settings = FollowerSettings::default();
+        let mut agent = Follower::new(straight[0], &straight[1..], settings);
+        let mut trajectory = vec![agent.position()];
+        {
+            let mut ground = navmesh_ground(&mut q, &filter);
+            for _ in 0..100_000 {
+                if !agent.step(1.0 / 30.0, &mut ground) {
+                    break;
+                }
+                trajectory.push(agent.position());
+            }
+        }
+        let fpath = agent.path();
+        for (i, b) in fpath.boundaries.iter().enumerate() {
+            let side = glam::Vec2::new(-b.dir.y, b.dir.x) * 1.5;
+            let y = fpath.look_points[i].y;
+            scene.boundaries.push((
+                Vec3::new(b.point.x - side.x, y, b.point.y - side.y),
+                Vec3::new(b.point.x + side.x, y, b.point.y + side.y),
+            ));
+        }
+        scene.lines.push(Polyline {
+            label: format!(
+                "straight path ({} corners, {:.1})",
+                straight.len(),
+                fp.straight.length()
+            ),
+            points: straight,
+            color: Rgb(220, 40, 40),
+            width: 2.0,
+            dots: true,
+        });
+        scene.lines.push(Polyline {
+            label: format!(
+                "smooth path ({} points, {:.1})",
+                fp.smooth.points.len(),
+                fp.smooth.length()
+            ),
+            points: fp.smooth.points.clone(),
+            color: Rgb(30, 30, 160),
+            width: 1.5,
+            dots: false,
+        });
+        scene.lines.push(Polyline {
+            label: format!(
+                "follower on the straight path ({:.1} in {:.1} s), turn boundaries in grey",
+                agent.travelled(),
+                agent.time()
+            ),
+            points: trajectory,
+            color: Rgb(20, 150, 60),
+            width: 2.0,
+            dots: false,
+        });
+        scene.markers.push((from, Rgb(40, 200, 40)));
+        scene.markers.push((to, Rgb(220, 40, 40)));
+        if !fp.path.is_complete() {
+            scene.title.push_str("  (path PARTIAL: goal not reachable)");
+        }
+    }
+    render::save(&scene, output, width)?;
+    out!("wrote {}", output.display());
     Ok(())
 }
 

@@ -174,3 +174,38 @@ fn errors_exit_nonzero_with_a_message() {
     assert!(!ok);
     assert!(stderr.contains("voronoi"), "{stderr}");
 }
+
+#[test]
+fn render_writes_png_and_svg() {
+    let png = common::temp("demo.png");
+    let svg = common::temp("demo.svg");
+    for out in [&png, &svg] {
+        let (ok, _, stderr) = navkit(&[
+            "render",
+            "meshes/demo_level.gset",
+            "--from",
+            "2,0,2",
+            "--to",
+            "33,2.5,6",
+            "-o",
+            &s(out),
+            "--width",
+            "800",
+        ]);
+        assert!(ok, "{stderr}");
+    }
+    let bytes = std::fs::read(&png).unwrap();
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+    let width = u32::from_be_bytes(bytes[16..20].try_into().unwrap());
+    assert_eq!(width, 800);
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.starts_with("<svg"));
+    assert!(text.matches("<polygon").count() > 20);
+    assert!(
+        text.contains("straight path") && text.contains("smooth path") && text.contains("follower")
+    );
+    assert!(
+        text.contains(" Q "),
+        "the off-mesh connection is drawn as an arc"
+    );
+}

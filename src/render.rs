@@ -1,0 +1,508 @@
+//! Top-down pictures (PNG with `tiny-skia`, or SVG) of navmeshes, walkable grid cells, paths,
+//! turn boundaries and trajectories, with a legend.
+//!
+//! Polygons are coloured by area and shaded by height (higher is lighter), so stacked floors
+//! read apart; off-mesh connections are drawn as lines with a dot at each end.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use glam::{Vec2, Vec3};
+use tiny_skia::{Color, FillRule, Paint, PathBuilder, Pixmap, Rect, Stroke, Transform};
+
+use crate::navmesh::PolyInfo;
+use crate::{area, Error, Result};
+
+/// An RGB colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rgb(pub u8, pub u8, pub u8);
+
+impl Rgb {
+    fn hex(self) -> String {
+        format!("#{:02x}{:02x}{:02x}", self.0, self.1, self.2)
+    }
+    fn scale(self, f: f32) -> Rgb {
+        let c = |v: u8| ((v as f32 * f).round().clamp(0.0, 255.0)) as u8;
+        Rgb(c(self.0), c(self.1), c(self.2))
+    }
+}
+
+/// The colour of a polygon area.
+pub fn area_color(a: u8) -> Rgb {
+    match a {
+        area::GROUND => Rgb(96, 160, 210),
+        area::WATER => Rgb(40, 80, 200),
+        area::ROAD => Rgb(150, 140, 120),
+        area::DOOR => Rgb(200, 120, 60),
+        area::GRASS => Rgb(90, 170, 80),
+        area::JUMP => Rgb(230, 200, 60),
+        _ => Rgb(160, 120, 190),
+    }
+}
+
+/// A polyline to draw.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Polyline {
+    /// Legend label.
+    pub label: String,
+    /// The points (drawn in xz).
+    pub points: Vec<Vec3>,
+    /// Colour.
+    pub color: Rgb,
+    /// Width in pixels.
+    pub width: f32,
+    /// Draw a dot at every point.
+    pub dots: bool,
+}
+
+/// Everything a picture shows.
+#[derive(Clone, Debug, Default)]
+pub struct Scene {
+    /// Title, drawn at the top.
+    pub title: String,
+    /// Navmesh polygons (ground and off-mesh).
+    pub polys: Vec<PolyInfo>,
+    /// Walkable grid cells: centre and size.
+    pub cells: Vec<(Vec3, f32)>,
+    /// Paths and trajectories.
+    pub lines: Vec<Polyline>,
+    /// Turn boundaries: segments.
+    pub boundaries: Vec<(Vec3, Vec3)>,
+    /// Marked points (start, goal): position, colour.
+    pub markers: Vec<(Vec3, Rgb)>,
+}
+
+struct Frame {
+    min: Vec2,
+    scale: f32,
+    margin: f32,
+    legend_h: f32,
+    hmin: f32,
+    hmax: f32,
+}
+
+impl Frame {
+    fn new(scene: &Scene, width: u32) -> (Frame, u32) {
+        let mut lo = Vec3::splat(f32::MAX);
+        let mut hi = Vec3::splat(f32::MIN);
+        let mut add = |p: Vec3| {
+            if p.is_finite() {
+                lo = lo.min(p);
+                hi = hi.max(p);
+            }
+        };
+        scene
+            .polys
+            .iter()
+            .flat_map(|p| &p.verts)
+            .for_each(|&v| add(v));
+        scene.cells.iter().for_each(|&(c, _)| add(c));
+        scene
+            .lines
+            .iter()
+            .flat_map(|l| &l.points)
+            .for_each(|&v| add(v));
+        scene.markers.iter().for_each(|&(v, _)| add(v));
+        if lo.x > hi.x {
+            lo = Vec3::ZERO;
+            hi = Vec3::ONE;
+        }
+        let margin = 20.0;
+        let legend_h = 24.0 + 14.0 * (scene.lines.len() as f32 + 4.0);
+        let w = (hi.x - lo.x).max(1e-3);
+        let d = (hi.z - lo.z).max(1e-3);
+        let scale = (width as f32 - 2.0 * margin) / w;
+        let height = (d * scale + 2.0 * margin + legend_h).ceil() as u32;
+        (
+            Frame {
+                min: Vec2::new(lo.x, lo.z),
+                scale,
+                margin,
+                legend_h,
+                hmin: lo.y,
+                hmax: hi.y,
+            },
+            height,
+        )
+    }
+
+    fn map(&self, p: Vec3) -> (f32, f32) {
+        (
+            self.margin + (p.x - self.min.x) * self.scale,
+            self.legend_h + self.margin + (p.z - self.min.y) * self.scale,
+        )
+    }
+
+    /// Height shading: 0.55 at the lowest, 1.0 at the highest.
+    fn shade(&self, y: f32) -> f32 {
+        let t = if self.hmax > self.hmin {
+            (y - self.hmin) / (self.hmax - self.hmin)
+        } else {
+            1.0
+        };
+        0.55 + 0.45 * t.clamp(0.0, 1.0)
+    }
+}
+
+/// Control point of the arc drawn for an off-mesh connection: bulging to one side, so the jump
+/// stands out from paths along it.
+fn arc_control(a: (f32, f32), b: (f32, f32)) -> (f32, f32) {
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    ((a.0 + b.0) / 2.0 + dy * 0.35, (a.1 + b.1) / 2.0 - dx * 0.35)
+}
+
+fn legend_entries(scene: &Scene) -> Vec<(Rgb, String)> {
+    let mut v = vec![
+        (
+            area_color(area::GROUND),
+            "navmesh: ground (lighter = higher)".to_string(),
+        ),
+        (area_color(area::WATER), "water".to_string()),
+        (area_color(area::JUMP), "off-mesh connection".to_string()),
+    ];
+    if !scene.cells.is_empty() {
+        v.push((Rgb(235, 235, 235), "walkable grid cells (dots)".to_string()));
+    }
+    for l in &scene.lines {
+        v.push((l.color, l.label.clone()));
+    }
+    v
+}
+
+fn paint(c: Rgb, alpha: u8) -> Paint<'static> {
+    let mut p = Paint::default();
+    p.set_color(Color::from_rgba8(c.0, c.1, c.2, alpha));
+    p.anti_alias = true;
+    p
+}
+
+/// Draws text with an 8x8 bitmap font (ASCII).
+fn text(pm: &mut Pixmap, x: f32, y: f32, s: &str, c: Rgb) {
+    use font8x8::UnicodeFonts;
+    let p = paint(c, 255);
+    for (k, ch) in s.chars().enumerate() {
+        let Some(glyph) = font8x8::BASIC_FONTS.get(ch) else {
+            continue;
+        };
+        for (row, bits) in glyph.iter().enumerate() {
+            for col in 0..8 {
+                if bits & (1 << col) != 0 {
+                    if let Some(r) =
+                        Rect::from_xywh(x + (k * 8 + col) as f32, y + row as f32, 1.0, 1.0)
+                    {
+                        pm.fill_rect(r, &p, Transform::identity(), None);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Renders `scene` to a PNG `width` pixels wide.
+pub fn render_png(scene: &Scene, width: u32) -> Result<Vec<u8>> {
+    let width = width.clamp(64, 8192);
+    let (f, height) = Frame::new(scene, width);
+    let mut pm = Pixmap::new(width, height.clamp(64, 16384)).ok_or_else(|| {
+        Error::InvalidArgument(format!("cannot make a {width} x {height} picture"))
+    })?;
+    pm.fill(Color::from_rgba8(250, 250, 248, 255));
+    let id = Transform::identity();
+    // Polygons, lowest first so upper floors lie on top.
+    let mut polys: Vec<&PolyInfo> = scene.polys.iter().filter(|p| !p.off_mesh).collect();
+    polys.sort_by(|a, b| {
+        let ya = a.verts.iter().map(|v| v.y).sum::<f32>() / a.verts.len().max(1) as f32;
+        let yb = b.verts.iter().map(|v| v.y).sum::<f32>() / b.verts.len().max(1) as f32;
+        ya.total_cmp(&yb)
+    });
+    let edge = paint(Rgb(40, 60, 80), 140);
+    for p in &polys {
+        let mut pb = PathBuilder::new();
+        for (i, &v) in p.verts.iter().enumerate() {
+            let (x, y) = f.map(v);
+            if i == 0 {
+                pb.move_to(x, y);
+            } else {
+                pb.line_to(x, y);
+            }
+        }
+        pb.close();
+        if let Some(path) = pb.finish() {
+            let y = p.verts.iter().map(|v| v.y).sum::<f32>() / p.verts.len() as f32;
+            pm.fill_path(
+                &path,
+                &paint(area_color(p.area).scale(f.shade(y)), 200),
+                FillRule::Winding,
+                id,
+                None,
+            );
+            pm.stroke_path(
+                &path,
+                &edge,
+                &Stroke {
+                    width: 0.6,
+                    ..Stroke::default()
+                },
+                id,
+                None,
+            );
+        }
+    }
+    // Grid cells: a translucent dot per walkable cell, over the polygons.
+    let cell_paint = paint(Rgb(255, 255, 255), 90);
+    for &(c, size) in &scene.cells {
+        let w = (size * f.scale * 0.6).max(1.0);
+        let (x, y) = f.map(c);
+        if let Some(r) = Rect::from_xywh(x - w / 2.0, y - w / 2.0, w, w) {
+            pm.fill_rect(r, &cell_paint, id, None);
+        }
+    }
+    // Off-mesh connections.
+    let jump = paint(area_color(area::JUMP).scale(0.8), 255);
+    for p in scene
+        .polys
+        .iter()
+        .filter(|p| p.off_mesh && p.verts.len() == 2)
+    {
+        let (a, b) = (f.map(p.verts[0]), f.map(p.verts[1]));
+        let (cx, cy) = arc_control(a, b);
+        let mut pb = PathBuilder::new();
+        pb.move_to(a.0, a.1);
+        pb.quad_to(cx, cy, b.0, b.1);
+        if let Some(path) = pb.finish() {
+            pm.stroke_path(
+                &path,
+                &jump,
+                &Stroke {
+                    width: 3.0,
+                    ..Stroke::default()
+                },
+                id,
+                None,
+            );
+        }
+        for (x, y) in [a, b] {
+            if let Some(c) = PathBuilder::from_circle(x, y, 4.0) {
+                pm.fill_path(&c, &jump, FillRule::Winding, id, None);
+            }
+        }
+    }
+    // Turn boundaries.
+    let bpaint = paint(Rgb(120, 120, 120), 200);
+    for &(a, b) in &scene.boundaries {
+        let (a, b) = (f.map(a), f.map(b));
+        let mut pb = PathBuilder::new();
+        pb.move_to(a.0, a.1);
+        pb.line_to(b.0, b.1);
+        if let Some(path) = pb.finish() {
+            pm.stroke_path(
+                &path,
+                &bpaint,
+                &Stroke {
+                    width: 1.0,
+                    ..Stroke::default()
+                },
+                id,
+                None,
+            );
+        }
+    }
+    // Lines.
+    for l in &scene.lines {
+        let lp = paint(l.color, 235);
+        let mut pb = PathBuilder::new();
+        for (i, &v) in l.points.iter().enumerate() {
+            let (x, y) = f.map(v);
+            if i == 0 {
+                pb.move_to(x, y);
+            } else {
+                pb.line_to(x, y);
+            }
+        }
+        if let Some(path) = pb.finish() {
+            pm.stroke_path(
+                &path,
+                &lp,
+                &Stroke {
+                    width: l.width,
+                    ..Stroke::default()
+                },
+                id,
+                None,
+            );
+        }
+        if l.dots {
+            for &v in &l.points {
+                let (x, y) = f.map(v);
+                if let Some(c) = PathBuilder::from_circle(x, y, l.width + 1.0) {
+                    pm.fill_path(&c, &lp, FillRule::Winding, id, None);
+                }
+            }
+        }
+    }
+    for &(m, c) in &scene.markers {
+        let (x, y) = f.map(m);
+        if let Some(circle) = PathBuilder::from_circle(x, y, 6.0) {
+            pm.fill_path(&circle, &paint(c, 255), FillRule::Winding, id, None);
+            pm.stroke_path(
+                &circle,
+                &paint(Rgb(0, 0, 0), 255),
+                &Stroke {
+                    width: 1.5,
+                    ..Stroke::default()
+                },
+                id,
+                None,
+            );
+        }
+    }
+    // Title and legend.
+    text(&mut pm, f.margin, 8.0, &scene.title, Rgb(0, 0, 0));
+    for (i, (c, label)) in legend_entries(scene).iter().enumerate() {
+        let y = 24.0 + 14.0 * i as f32;
+        if let Some(r) = Rect::from_xywh(f.margin, y, 18.0, 9.0) {
+            pm.fill_rect(r, &paint(*c, 255), id, None);
+        }
+        text(&mut pm, f.margin + 26.0, y, label, Rgb(20, 20, 20));
+    }
+    pm.encode_png()
+        .map_err(|e| Error::InvalidArgument(format!("PNG encoding failed: {e}")))
+}
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// Renders `scene` as SVG, `width` user units wide.
+pub fn render_svg(scene: &Scene, width: u32) -> String {
+    let width = width.clamp(64, 8192);
+    let (f, height) = Frame::new(scene, width);
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="monospace" font-size="11">"#
+    );
+    let _ = writeln!(s, r##"<rect width="100%" height="100%" fill="#fafaf8"/>"##);
+    let mut polys: Vec<&PolyInfo> = scene.polys.iter().filter(|p| !p.off_mesh).collect();
+    polys.sort_by(|a, b| {
+        let ya = a.verts.iter().map(|v| v.y).sum::<f32>();
+        let yb = b.verts.iter().map(|v| v.y).sum::<f32>();
+        (ya / a.verts.len().max(1) as f32).total_cmp(&(yb / b.verts.len().max(1) as f32))
+    });
+    for p in polys {
+        let pts: Vec<String> = p
+            .verts
+            .iter()
+            .map(|&v| {
+                let (x, y) = f.map(v);
+                format!("{x:.2},{y:.2}")
+            })
+            .collect();
+        let y = p.verts.iter().map(|v| v.y).sum::<f32>() / p.verts.len().max(1) as f32;
+        let _ = writeln!(
+            s,
+            r##"<polygon points="{}" fill="{}" fill-opacity="0.8" stroke="#283c50" stroke-opacity="0.5" stroke-width="0.6"/>"##,
+            pts.join(" "),
+            area_color(p.area).scale(f.shade(y)).hex()
+        );
+    }
+    for &(c, size) in &scene.cells {
+        let w = (size * f.scale * 0.6).max(1.0);
+        let (x, y) = f.map(c);
+        let (x, y) = (x - w / 2.0, y - w / 2.0);
+        let _ = writeln!(
+            s,
+            r##"<rect x="{x:.2}" y="{y:.2}" width="{w:.2}" height="{w:.2}" fill="#ffffff" fill-opacity="0.35"/>"##
+        );
+    }
+    let jump = area_color(area::JUMP).scale(0.8).hex();
+    for p in scene
+        .polys
+        .iter()
+        .filter(|p| p.off_mesh && p.verts.len() == 2)
+    {
+        let (a, b) = (f.map(p.verts[0]), f.map(p.verts[1]));
+        let (cx, cy) = arc_control(a, b);
+        let _ = writeln!(
+            s,
+            r#"<path d="M {:.2} {:.2} Q {cx:.2} {cy:.2} {:.2} {:.2}" fill="none" stroke="{jump}" stroke-width="3"/>"#,
+            a.0, a.1, b.0, b.1
+        );
+        for (x, y) in [a, b] {
+            let _ = writeln!(
+                s,
+                r#"<circle cx="{x:.2}" cy="{y:.2}" r="4" fill="{jump}"/>"#
+            );
+        }
+    }
+    for &(a, b) in &scene.boundaries {
+        let (a, b) = (f.map(a), f.map(b));
+        let _ = writeln!(
+            s,
+            r##"<line x1="{:.2}" y1="{:.2}" x2="{:.2}" y2="{:.2}" stroke="#787878" stroke-width="1"/>"##,
+            a.0, a.1, b.0, b.1
+        );
+    }
+    for l in &scene.lines {
+        let pts: Vec<String> = l
+            .points
+            .iter()
+            .map(|&v| {
+                let (x, y) = f.map(v);
+                format!("{x:.2},{y:.2}")
+            })
+            .collect();
+        let _ = writeln!(
+            s,
+            r#"<polyline points="{}" fill="none" stroke="{}" stroke-width="{}"><title>{}</title></polyline>"#,
+            pts.join(" "),
+            l.color.hex(),
+            l.width,
+            esc(&l.label)
+        );
+    }
+    for &(m, c) in &scene.markers {
+        let (x, y) = f.map(m);
+        let _ = writeln!(
+            s,
+            r#"<circle cx="{x:.2}" cy="{y:.2}" r="6" fill="{}" stroke="black" stroke-width="1.5"/>"#,
+            c.hex()
+        );
+    }
+    let _ = writeln!(
+        s,
+        r#"<text x="{}" y="16">{}</text>"#,
+        f.margin,
+        esc(&scene.title)
+    );
+    for (i, (c, label)) in legend_entries(scene).iter().enumerate() {
+        let y = 24.0 + 14.0 * i as f32;
+        let _ = writeln!(
+            s,
+            r#"<rect x="{}" y="{y}" width="18" height="9" fill="{}"/><text x="{}" y="{}">{}</text>"#,
+            f.margin,
+            c.hex(),
+            f.margin + 26.0,
+            y + 9.0,
+            esc(label)
+        );
+    }
+    s.push_str("</svg>\n");
+    s
+}
+
+/// Writes `scene` to `path`: SVG if it ends in `.svg`, PNG otherwise.
+pub fn save(scene: &Scene, path: impl AsRef<Path>, width: u32) -> Result<()> {
+    let path = path.as_ref();
+    let svg = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("svg"));
+    let bytes = if svg {
+        render_svg(scene, width).into_bytes()
+    } else {
+        render_png(scene, width)?
+    };
+    std::fs::write(path, bytes).map_err(|e| Error::io(path, e))
+}
