@@ -29,6 +29,7 @@ pub mod error;
 mod ffi;
 pub mod follower;
 pub mod geometry;
+pub mod grid;
 pub mod mset;
 pub mod navmesh;
 pub mod query;

@@ -1,0 +1,237 @@
+//! A* on any [`SearchGraph`], with a reusable [`SearchContext`].
+//!
+//! The open list is an indexed binary heap with decrease-key ordered on `f`, ties broken
+//! towards lower `h`. Per-node state is tagged with a generation counter, so starting a query
+//! costs nothing and, once the context has seen a graph of the same size, a query allocates
+//! nothing. The heuristic is octile distance scaled by the graph's smallest cost multiplier:
+//! admissible and consistent, so closed nodes are never reopened and the result is optimal.
+
+use super::heap::IndexedHeap;
+use super::{
+    check_endpoints, Grid, NodeId, SearchGraph, SearchOptions, SearchResult, SearchStatus,
+};
+use glam::UVec2;
+
+/// Per-node search state; valid only when `stamp` is the context's current generation
+/// (open) or one past it (closed).
+#[derive(Clone, Copy, Debug, Default)]
+struct NodeState {
+    stamp: u32,
+    parent: NodeId,
+    g: f64,
+}
+
+/// Reusable memory for searches (A* and JPS): per-node state, the open list and the last path.
+///
+/// Create one per thread and reuse it; it grows to the largest graph it has searched.
+#[derive(Debug, Clone)]
+pub struct SearchContext {
+    generation: u32,
+    nodes: Vec<NodeState>,
+    heap: IndexedHeap,
+    path: Vec<NodeId>,
+    jump_points: Vec<NodeId>,
+}
+
+impl Default for SearchContext {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl SearchContext {
+    /// An empty context; it allocates on its first search.
+    pub fn new() -> Self {
+        SearchContext {
+            generation: 0,
+            nodes: Vec::new(),
+            heap: IndexedHeap::default(),
+            path: Vec::new(),
+            jump_points: Vec::new(),
+        }
+    }
+
+    /// A context with memory for graphs of up to `node_count` nodes.
+    pub fn with_capacity(node_count: usize) -> Self {
+        let mut ctx = Self::new();
+        ctx.begin(node_count);
+        ctx
+    }
+
+    /// The nodes of the last path found, start to goal (every cell, for JPS too); empty if the
+    /// last search found none.
+    pub fn path(&self) -> &[NodeId] {
+        &self.path
+    }
+
+    /// The jump points of the last JPS path, start to goal (empty after A*).
+    pub fn jump_points(&self) -> &[NodeId] {
+        &self.jump_points
+    }
+
+    /// The cells of the last path on `grid` (the grid searched).
+    pub fn path_cells(&self, grid: &Grid) -> Vec<UVec2> {
+        self.path.iter().map(|&n| grid.cell(n)).collect()
+    }
+
+    /// Starts a new query on a graph of `node_count` nodes.
+    pub(crate) fn begin(&mut self, node_count: usize) {
+        if self.nodes.len() < node_count {
+            self.nodes.resize(node_count, NodeState::default());
+        }
+        if self.generation >= u32::MAX - 4 {
+            self.nodes.iter_mut().for_each(|n| n.stamp = 0);
+            self.generation = 0;
+        }
+        self.generation += 2;
+        self.heap.reset(node_count);
+        self.path.clear();
+        self.jump_points.clear();
+    }
+
+    /// Opens `node` with cost `g` through `parent`, or lowers its cost if it is open and `g`
+    /// is lower; closed nodes are left alone. `h` is called only for a new node.
+    #[inline(always)]
+    pub(crate) fn relax(&mut self, node: NodeId, parent: NodeId, g: f64, h: impl FnOnce() -> f64) {
+        let gen = self.generation;
+        let st = &mut self.nodes[node as usize];
+        if st.stamp < gen {
+            *st = NodeState {
+                stamp: gen,
+                parent,
+                g,
+            };
+            let h = h();
+            self.heap.push(node, g + h, h);
+        } else if st.stamp == gen && g < st.g {
+            st.g = g;
+            st.parent = parent;
+            self.heap.decrease(node, g);
+        }
+    }
+
+    /// Pops the best open node and closes it.
+    #[inline(always)]
+    pub(crate) fn pop(&mut self) -> Option<NodeId> {
+        let n = self.heap.pop()?;
+        self.nodes[n as usize].stamp = self.generation + 1;
+        Some(n)
+    }
+
+    /// The cost of the best path found so far to a node that has been opened this query.
+    #[inline(always)]
+    pub(crate) fn g(&self, node: NodeId) -> f64 {
+        self.nodes[node as usize].g
+    }
+
+    /// The parent of a node that has been opened this query.
+    #[inline(always)]
+    pub(crate) fn parent(&self, node: NodeId) -> NodeId {
+        self.nodes[node as usize].parent
+    }
+
+    /// Fills `path` with the parent chain from `start` to `goal`.
+    pub(crate) fn retrace(&mut self, start: NodeId, goal: NodeId) {
+        self.path.clear();
+        let mut n = goal;
+        self.path.push(n);
+        while n != start {
+            n = self.nodes[n as usize].parent;
+            self.path.push(n);
+        }
+        self.path.reverse();
+    }
+
+    /// Moves the retraced path to the jump-point list and expands it into every cell between
+    /// consecutive jump points (each pair is on a straight or diagonal line) of a grid whose
+    /// padded row length is `stride`.
+    pub(crate) fn expand_jump_points(&mut self, stride: usize) {
+        std::mem::swap(&mut self.path, &mut self.jump_points);
+        self.path.clear();
+        let Some(&first) = self.jump_points.first() else {
+            return;
+        };
+        self.path.push(first);
+        let s = stride as i64;
+        for w in self.jump_points.windows(2) {
+            let (a, b) = (w[0] as i64, w[1] as i64);
+            let (ax, ay) = (a % s, a / s);
+            let (bx, by) = (b % s, b / s);
+            let step = (bx - ax).signum() + (by - ay).signum() * s;
+            let count = (bx - ax).abs().max((by - ay).abs());
+            let mut n = a;
+            for _ in 0..count {
+                n += step;
+                self.path.push(n as NodeId);
+            }
+        }
+    }
+}
+
+/// A* from `start` to `goal` on any graph. Returns [`SearchStatus::OutOfBounds`] for a node id
+/// not below `graph.node_count()`, [`SearchStatus::StartBlocked`] / `GoalBlocked` for a node
+/// that is not passable, [`SearchStatus::Unreachable`] when the open list runs dry. The path is
+/// left in [`SearchContext::path`].
+pub fn search<G: SearchGraph>(
+    ctx: &mut SearchContext,
+    graph: &G,
+    start: NodeId,
+    goal: NodeId,
+    options: &SearchOptions,
+) -> SearchResult {
+    let count = graph.node_count();
+    if start as usize >= count || goal as usize >= count {
+        ctx.path.clear();
+        return SearchResult::failed(SearchStatus::OutOfBounds);
+    }
+    if !graph.is_passable(start) {
+        ctx.path.clear();
+        return SearchResult::failed(SearchStatus::StartBlocked);
+    }
+    if !graph.is_passable(goal) {
+        ctx.path.clear();
+        return SearchResult::failed(SearchStatus::GoalBlocked);
+    }
+    ctx.begin(count);
+    ctx.relax(start, start, 0.0, || graph.heuristic(start, goal, options));
+    let mut expanded = 0u32;
+    while let Some(n) = ctx.pop() {
+        expanded += 1;
+        if n == goal {
+            ctx.retrace(start, goal);
+            return SearchResult {
+                status: SearchStatus::Found,
+                cost: ctx.g(goal),
+                expanded,
+            };
+        }
+        let gn = ctx.g(n);
+        graph.for_each_neighbour(n, options, |m, c| {
+            ctx.relax(m, n, gn + c, || graph.heuristic(m, goal, options));
+        });
+    }
+    SearchResult {
+        status: SearchStatus::Unreachable,
+        cost: 0.0,
+        expanded,
+    }
+}
+
+/// A* between two cells of a [`Grid`]; the path's nodes are in [`SearchContext::path`]
+/// ([`SearchContext::path_cells`] for cells). Off-grid or blocked endpoints give a result with
+/// the matching [`SearchStatus`], never a panic.
+pub fn find_path(
+    ctx: &mut SearchContext,
+    grid: &Grid,
+    start: UVec2,
+    goal: UVec2,
+    options: &SearchOptions,
+) -> SearchResult {
+    match check_endpoints(grid, start, goal) {
+        Ok((s, g)) => search(ctx, grid, s, g, options),
+        Err(status) => {
+            ctx.path.clear();
+            SearchResult::failed(status)
+        }
+    }
+}

@@ -1,0 +1,169 @@
+//! An indexed binary min-heap keyed on `(f, h)` with decrease-key.
+
+use super::NodeId;
+
+/// One open-list entry.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    f: f64,
+    h: f64,
+    node: NodeId,
+}
+
+impl Entry {
+    /// Lower `f` first; among equal `f`, lower `h` first.
+    #[inline(always)]
+    fn before(&self, other: &Entry) -> bool {
+        self.f < other.f || (self.f == other.f && self.h < other.h)
+    }
+}
+
+/// A binary min-heap of nodes that knows where each node sits, so a node's key can be
+/// decreased in place. `pos` is sized to the graph; its value for a node is meaningful only
+/// while the node is in the heap (the caller tracks that).
+#[derive(Debug, Default, Clone)]
+pub(crate) struct IndexedHeap {
+    entries: Vec<Entry>,
+    pos: Vec<u32>,
+}
+
+impl IndexedHeap {
+    /// Makes room for node ids below `node_count` and empties the heap.
+    pub(crate) fn reset(&mut self, node_count: usize) {
+        if self.pos.len() < node_count {
+            self.pos.resize(node_count, 0);
+        }
+        self.entries.clear();
+    }
+
+    /// Number of entries.
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Inserts a node that is not in the heap.
+    #[inline]
+    pub(crate) fn push(&mut self, node: NodeId, f: f64, h: f64) {
+        let i = self.entries.len();
+        self.entries.push(Entry { f, h, node });
+        self.sift_up(i);
+    }
+
+    /// Lowers the cost so far of a node that is in the heap: its key becomes `g + h` with the
+    /// `h` it was pushed with.
+    #[inline]
+    pub(crate) fn decrease(&mut self, node: NodeId, g: f64) {
+        let i = self.pos[node as usize] as usize;
+        debug_assert_eq!(self.entries[i].node, node);
+        self.entries[i].f = g + self.entries[i].h;
+        self.sift_up(i);
+    }
+
+    /// Removes and returns the node with the lowest key.
+    #[inline]
+    pub(crate) fn pop(&mut self) -> Option<NodeId> {
+        let last = self.entries.pop()?;
+        if self.entries.is_empty() {
+            return Some(last.node);
+        }
+        let top = self.entries[0].node;
+        self.sift_down(last);
+        Some(top)
+    }
+
+    #[inline]
+    fn sift_up(&mut self, mut i: usize) {
+        let e = self.entries[i];
+        while i > 0 {
+            let parent = (i - 1) / 2;
+            let p = self.entries[parent];
+            if !e.before(&p) {
+                break;
+            }
+            self.entries[i] = p;
+            self.pos[p.node as usize] = i as u32;
+            i = parent;
+        }
+        self.entries[i] = e;
+        self.pos[e.node as usize] = i as u32;
+    }
+
+    /// Places `e` starting from the root (whose entry has been taken out).
+    #[inline]
+    fn sift_down(&mut self, e: Entry) {
+        let len = self.entries.len();
+        let mut i = 0;
+        loop {
+            let l = 2 * i + 1;
+            if l >= len {
+                break;
+            }
+            let r = l + 1;
+            let c = if r < len && self.entries[r].before(&self.entries[l]) {
+                r
+            } else {
+                l
+            };
+            let ce = self.entries[c];
+            if !ce.before(&e) {
+                break;
+            }
+            self.entries[i] = ce;
+            self.pos[ce.node as usize] = i as u32;
+            i = c;
+        }
+        self.entries[i] = e;
+        self.pos[e.node as usize] = i as u32;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pops_in_key_order_with_h_tie_break_and_decrease_key() {
+        let mut heap = IndexedHeap::default();
+        heap.reset(10);
+        heap.push(1, 5.0, 1.0);
+        heap.push(2, 5.0, 0.5);
+        heap.push(3, 7.0, 0.0);
+        heap.push(4, 3.0, 2.0);
+        heap.push(5, 9.0, 0.0);
+        heap.decrease(5, 4.0);
+        assert_eq!(heap.len(), 5);
+        let order: Vec<_> = std::iter::from_fn(|| heap.pop()).collect();
+        assert_eq!(order, vec![4, 5, 2, 1, 3]);
+    }
+
+    #[test]
+    fn random_against_sort() {
+        let mut heap = IndexedHeap::default();
+        heap.reset(1000);
+        let mut state = 12345u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut keys = vec![0.0f64; 1000];
+        for n in 0..1000u32 {
+            keys[n as usize] = (next() % 500) as f64;
+            heap.push(n, keys[n as usize], 0.0);
+        }
+        for n in (0..1000u32).step_by(3) {
+            keys[n as usize] -= (next() % 100) as f64;
+            heap.decrease(n, keys[n as usize]);
+        }
+        let mut last = f64::NEG_INFINITY;
+        let mut count = 0;
+        while let Some(n) = heap.pop() {
+            assert!(keys[n as usize] >= last);
+            last = keys[n as usize];
+            count += 1;
+        }
+        assert_eq!(count, 1000);
+    }
+}

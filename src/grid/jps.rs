@@ -1,0 +1,235 @@
+//! Jump Point Search (Harabor & Grastien) for uniform-cost 8-connected grids where a diagonal
+//! move needs both cells beside it to be passable (no corner cutting).
+//!
+//! With corner cutting forbidden the pruning rules are:
+//!
+//! - a diagonal move has no forced neighbours: its natural neighbours are the two straight
+//!   moves along its components and the diagonal move itself. A diagonal jump stops at a cell
+//!   from which either straight component jump finds a jump point (or the goal), and it stops
+//!   (fails) when the next diagonal move is not allowed;
+//! - a straight move arriving at cell `x` from `x - d` has a forced neighbour on side `p`
+//!   (perpendicular to `d`) when `x + p` is passable but `x - d + p` is blocked: the parent
+//!   could not have reached `x + p` diagonally. The forced successors are the perpendicular
+//!   move `p` and the diagonal `d + p`. A straight jump stops at such a cell (or the goal).
+//!
+//! Paths are the same length as A*'s ([`super::astar`]); the cells between jump points are
+//! filled in, so [`SearchContext::path`] holds every cell and
+//! [`SearchContext::jump_points`] the jump points.
+//!
+//! Terrain classes are respected: the search only walks cells of the start's class (a move
+//! between classes is never allowed), which is the same as treating every other cell as
+//! blocked.
+
+use super::{
+    check_endpoints, CornerCutting, Grid, NodeId, SearchContext, SearchGraph, SearchOptions,
+    SearchResult, SearchStatus,
+};
+use crate::{Error, Result};
+use glam::UVec2;
+
+/// Checks that JPS can run on `grid` with `options`: the grid must be unweighted and corner
+/// cutting forbidden.
+pub fn check_supported(grid: &Grid, options: &SearchOptions) -> Result<()> {
+    if grid.is_weighted() {
+        return Err(Error::InvalidArgument(
+            "jump point search needs uniform costs: the grid has cell weights (use A*)".into(),
+        ));
+    }
+    if options.corner_cutting != CornerCutting::Never {
+        return Err(Error::InvalidArgument(format!(
+            "jump point search supports only corner_cutting = never, not {:?} (use A*)",
+            options.corner_cutting
+        )));
+    }
+    Ok(())
+}
+
+/// The jumping machinery for one query.
+struct Jumper<'a> {
+    cls: &'a [u8],
+    class: u8,
+    goal: usize,
+    stride: isize,
+}
+
+impl Jumper<'_> {
+    #[inline(always)]
+    fn open(&self, i: usize) -> bool {
+        self.cls[i] == self.class
+    }
+
+    #[inline(always)]
+    fn at(i: usize, d: isize) -> usize {
+        i.wrapping_add_signed(d)
+    }
+
+    /// Straight jump from `i` (not included) by step `d` (±1 or ±stride), with `p` the
+    /// perpendicular step. Returns the jump point and the number of steps.
+    #[inline(always)]
+    fn straight(&self, i: usize, d: isize, p: isize) -> Option<(usize, u32)> {
+        let mut i = i;
+        let mut steps = 0u32;
+        loop {
+            let next = Self::at(i, d);
+            if !self.open(next) {
+                return None;
+            }
+            i = next;
+            steps += 1;
+            if i == self.goal {
+                return Some((i, steps));
+            }
+            let back = Self::at(i, -d);
+            if (self.open(Self::at(i, p)) && !self.open(Self::at(back, p)))
+                || (self.open(Self::at(i, -p)) && !self.open(Self::at(back, -p)))
+            {
+                return Some((i, steps));
+            }
+        }
+    }
+
+    /// True if a straight jump from `i` finds anything.
+    #[inline(always)]
+    fn straight_finds(&self, i: usize, d: isize, p: isize) -> bool {
+        self.straight(i, d, p).is_some()
+    }
+
+    /// Diagonal jump from `i` (not included) by `dx` (±1) and `dy` (±stride).
+    #[inline(always)]
+    fn diagonal(&self, i: usize, dx: isize, dy: isize) -> Option<(usize, u32)> {
+        let mut i = i;
+        let mut steps = 0u32;
+        loop {
+            let next = Self::at(i, dx + dy);
+            if !(self.open(next) && self.open(Self::at(i, dx)) && self.open(Self::at(i, dy))) {
+                return None;
+            }
+            i = next;
+            steps += 1;
+            if i == self.goal
+                || self.straight_finds(i, dx, self.stride)
+                || self.straight_finds(i, dy, 1)
+            {
+                return Some((i, steps));
+            }
+        }
+    }
+}
+
+/// JPS between two cells of a [`Grid`]. Errors if the grid is weighted or `options` allow
+/// corner cutting ([`check_supported`]); otherwise the result is as for
+/// [`super::astar::find_path`] (same status and optimal cost; fewer expansions).
+pub fn find_path(
+    ctx: &mut SearchContext,
+    grid: &Grid,
+    start: UVec2,
+    goal: UVec2,
+    options: &SearchOptions,
+) -> Result<SearchResult> {
+    check_supported(grid, options)?;
+    let (s, g) = match check_endpoints(grid, start, goal) {
+        Ok(v) => v,
+        Err(status) => {
+            ctx.begin(0);
+            return Ok(SearchResult::failed(status));
+        }
+    };
+    Ok(search(ctx, grid, s, g, options))
+}
+
+/// JPS between two passable nodes of `grid` (checked by the caller).
+fn search(
+    ctx: &mut SearchContext,
+    grid: &Grid,
+    start: NodeId,
+    goal: NodeId,
+    options: &SearchOptions,
+) -> SearchResult {
+    let cls = grid.classes();
+    let stride = grid.stride() as isize;
+    let straight = options.cost_model.straight();
+    let diagonal = options.cost_model.diagonal();
+    ctx.begin(grid.node_count());
+    let j = Jumper {
+        cls,
+        class: cls[start as usize],
+        goal: goal as usize,
+        stride,
+    };
+    if cls[goal as usize] != j.class {
+        return SearchResult::failed(SearchStatus::Unreachable);
+    }
+    let goal_cell = grid.cell(goal);
+    let h = |n: usize| {
+        let c = grid.cell(n as NodeId);
+        options
+            .cost_model
+            .octile(c.x.abs_diff(goal_cell.x), c.y.abs_diff(goal_cell.y))
+    };
+    ctx.relax(start, start, 0.0, || h(start as usize));
+    let mut expanded = 0u32;
+    while let Some(n) = ctx.pop() {
+        expanded += 1;
+        if n == goal {
+            ctx.retrace(start, goal);
+            ctx.expand_jump_points(grid.stride());
+            return SearchResult {
+                status: SearchStatus::Found,
+                cost: ctx.g(goal),
+                expanded,
+            };
+        }
+        let gn = ctx.g(n);
+        let i = n as usize;
+        let (dx, dy) = if n == start {
+            (0, 0)
+        } else {
+            let p = ctx.parent(n) as isize;
+            let (ix, iy) = (i as isize % stride, i as isize / stride);
+            let (px, py) = (p % stride, p / stride);
+            ((ix - px).signum(), (iy - py).signum())
+        };
+        let mut add = |found: Option<(usize, u32)>, base: f64| {
+            if let Some((m, steps)) = found {
+                ctx.relax(m as NodeId, n, gn + steps as f64 * base, || h(m));
+            }
+        };
+        if dx == 0 && dy == 0 {
+            // The start: every direction.
+            for (d, p) in [(1, stride), (-1, stride), (stride, 1), (-stride, 1)] {
+                add(j.straight(i, d, p), straight);
+            }
+            for (ddx, ddy) in [(1, stride), (-1, stride), (1, -stride), (-1, -stride)] {
+                add(j.diagonal(i, ddx, ddy), diagonal);
+            }
+        } else if dx != 0 && dy != 0 {
+            // Diagonal arrival: the two straight components and the diagonal, no forced ones.
+            let dys = dy * stride;
+            add(j.straight(i, dx, stride), straight);
+            add(j.straight(i, dys, 1), straight);
+            add(j.diagonal(i, dx, dys), diagonal);
+        } else {
+            // Straight arrival by `d`: onwards, plus the forced perpendicular and diagonal
+            // moves on each side `q` where the cell behind that side is blocked.
+            let (d, p) = if dx != 0 {
+                (dx, stride)
+            } else {
+                (dy * stride, 1)
+            };
+            add(j.straight(i, d, p), straight);
+            let back = Jumper::at(i, -d);
+            for q in [p, -p] {
+                if j.open(Jumper::at(i, q)) && !j.open(Jumper::at(back, q)) {
+                    add(j.straight(i, q, d.abs()), straight);
+                    let (hx, vy) = if dx != 0 { (d, q) } else { (q, d) };
+                    add(j.diagonal(i, hx, vy), diagonal);
+                }
+            }
+        }
+    }
+    SearchResult {
+        status: SearchStatus::Unreachable,
+        cost: 0.0,
+        expanded,
+    }
+}

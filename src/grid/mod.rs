@@ -1,0 +1,620 @@
+//! Exact grid pathfinding: 8-connected grids, A*, Jump Point Search and the Moving AI benchmarks.
+//!
+//! The pieces:
+//!
+//! - [`Grid`]: a rectangular grid of cells ([`Terrain`]: blocked, ground or water) with an
+//!   optional per-cell cost multiplier. It implements [`SearchGraph`], the node-id +
+//!   neighbour-function abstraction the searches run on (a multi-level grid derived from a
+//!   navmesh can implement it too).
+//! - [`astar`]: A* with an octile heuristic, ties broken towards lower `h`, run on a reusable
+//!   [`SearchContext`] that allocates nothing per query once warmed up.
+//! - [`jps`]: Jump Point Search for uniform-cost grids with no corner cutting; same optimal
+//!   lengths as A*, far fewer expansions.
+//! - [`path`]: path simplification (waypoints on the corner cells).
+//! - [`movingai`]: `.map` / `.scen` parsing; [`runner`]: run a scenario file and report.
+//!
+//! Moves: a straight move costs 1 and a diagonal move sqrt(2) ([`CostModel::Octile`]), or
+//! 10 and 14 ([`CostModel::Integer`]); a move costs its base cost times the cost multiplier of
+//! the cell it enters (1 unless set). By default a diagonal move needs both cells beside it to
+//! be passable ([`CornerCutting::Never`], the Moving AI rule). A move is only allowed between
+//! cells of the same terrain class: water is reachable only from water.
+//!
+//! ```
+//! use navkit::grid::{astar, Grid, SearchContext, SearchOptions};
+//! use glam::UVec2;
+//!
+//! let grid = Grid::from_ascii(
+//!     "....\n\
+//!      .@@.\n\
+//!      ....",
+//! )?;
+//! let mut ctx = SearchContext::new();
+//! let result = astar::find_path(&mut ctx, &grid, UVec2::new(0, 1), UVec2::new(3, 1), &SearchOptions::default());
+//! assert!(result.found());
+//! assert!((result.cost - (2.0 + 2.0 * std::f64::consts::SQRT_2)).abs() < 1e-9);
+//! let cells = ctx.path_cells(&grid);
+//! assert_eq!(cells.first(), Some(&UVec2::new(0, 1)));
+//! assert_eq!(cells.last(), Some(&UVec2::new(3, 1)));
+//! # Ok::<(), navkit::Error>(())
+//! ```
+
+use crate::{Error, Result};
+use glam::UVec2;
+use serde::{Deserialize, Serialize};
+
+pub mod astar;
+mod heap;
+pub mod jps;
+pub mod movingai;
+pub mod path;
+pub mod runner;
+
+pub use astar::SearchContext;
+pub use runner::{run_scenarios, Algorithm, ScenarioReport};
+
+/// A node of a [`SearchGraph`]: an opaque index below [`SearchGraph::node_count`].
+pub type NodeId = u32;
+
+/// The largest number of cells a [`Grid`] may have (2^28).
+pub const MAX_CELLS: u64 = 1 << 28;
+
+/// What a cell is made of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Terrain {
+    /// Impassable (`@`, `O`, `T` in Moving AI maps).
+    Blocked,
+    /// Passable ground (`.`, `G`, `S`).
+    #[default]
+    Ground,
+    /// Water (`W`): passable, but only from water (no move between water and ground).
+    Water,
+}
+
+impl Terrain {
+    /// The terrain class byte stored in the grid: 0 blocked, otherwise a class id; a move is
+    /// allowed only between cells of the same non-zero class.
+    #[inline]
+    fn class(self) -> u8 {
+        match self {
+            Terrain::Blocked => 0,
+            Terrain::Ground => 1,
+            Terrain::Water => 2,
+        }
+    }
+
+    fn from_class(class: u8) -> Terrain {
+        match class {
+            1 => Terrain::Ground,
+            2 => Terrain::Water,
+            _ => Terrain::Blocked,
+        }
+    }
+
+    /// The terrain for a Moving AI map character, if it is one.
+    pub fn from_movingai(c: u8) -> Option<Terrain> {
+        match c {
+            b'.' | b'G' | b'S' => Some(Terrain::Ground),
+            b'@' | b'O' | b'T' => Some(Terrain::Blocked),
+            b'W' => Some(Terrain::Water),
+            _ => None,
+        }
+    }
+
+    /// True unless [`Terrain::Blocked`].
+    pub fn is_passable(self) -> bool {
+        self != Terrain::Blocked
+    }
+}
+
+/// Base move costs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum CostModel {
+    /// Straight 1, diagonal sqrt(2) (the Moving AI benchmark costs).
+    #[default]
+    Octile,
+    /// The classic integer model: straight 10, diagonal 14.
+    Integer,
+}
+
+impl CostModel {
+    /// Cost of a straight move.
+    #[inline]
+    pub fn straight(self) -> f64 {
+        match self {
+            CostModel::Octile => 1.0,
+            CostModel::Integer => 10.0,
+        }
+    }
+
+    /// Cost of a diagonal move.
+    #[inline]
+    pub fn diagonal(self) -> f64 {
+        match self {
+            CostModel::Octile => std::f64::consts::SQRT_2,
+            CostModel::Integer => 14.0,
+        }
+    }
+
+    /// The octile distance between two cells `dx` and `dy` apart, in this model's units: the
+    /// cost of the shortest obstacle-free path.
+    #[inline]
+    pub fn octile(self, dx: u32, dy: u32) -> f64 {
+        let (lo, hi) = if dx < dy { (dx, dy) } else { (dy, dx) };
+        lo as f64 * self.diagonal() + (hi - lo) as f64 * self.straight()
+    }
+}
+
+/// When a diagonal move is allowed (the cells beside a diagonal move are the two cells it
+/// passes between).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum CornerCutting {
+    /// Both cells beside the move must be passable (Moving AI rule; the only rule JPS supports).
+    #[default]
+    Never,
+    /// At least one cell beside the move must be passable (no squeezing between two blocked
+    /// cells that touch at a corner).
+    IfOneSideFree,
+    /// Diagonal moves ignore the cells beside them.
+    Always,
+}
+
+/// Options for a search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+pub struct SearchOptions {
+    /// Base move costs.
+    pub cost_model: CostModel,
+    /// When diagonal moves may cut corners.
+    pub corner_cutting: CornerCutting,
+}
+
+impl SearchOptions {
+    /// The classic integer 10/14 model, no corner cutting.
+    pub fn integer() -> Self {
+        SearchOptions {
+            cost_model: CostModel::Integer,
+            ..Self::default()
+        }
+    }
+
+    /// These options with the given corner-cutting rule.
+    pub fn with_corner_cutting(mut self, corner_cutting: CornerCutting) -> Self {
+        self.corner_cutting = corner_cutting;
+        self
+    }
+}
+
+/// How a search ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SearchStatus {
+    /// A path was found; it is optimal.
+    Found,
+    /// The goal cannot be reached from the start.
+    Unreachable,
+    /// The start or the goal is outside the grid (or not a node of the graph).
+    OutOfBounds,
+    /// The start cell is blocked.
+    StartBlocked,
+    /// The goal cell is blocked.
+    GoalBlocked,
+}
+
+/// The outcome of one search; the path itself is kept in the [`SearchContext`]
+/// ([`SearchContext::path`], [`SearchContext::path_cells`]).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct SearchResult {
+    /// How the search ended.
+    pub status: SearchStatus,
+    /// The path cost (in the units of the [`CostModel`]); 0 unless found.
+    pub cost: f64,
+    /// Nodes expanded (taken off the open list), the goal included.
+    pub expanded: u32,
+}
+
+impl SearchResult {
+    /// True if a path was found.
+    pub fn found(&self) -> bool {
+        self.status == SearchStatus::Found
+    }
+
+    pub(crate) fn failed(status: SearchStatus) -> Self {
+        SearchResult {
+            status,
+            cost: 0.0,
+            expanded: 0,
+        }
+    }
+}
+
+/// A graph the searches run on: nodes are ids `0..node_count()`, each with a position on a
+/// grid for the heuristic, and a neighbour function.
+///
+/// [`Grid`] implements it; a mesh-derived grid (several spans per column, 8-connected
+/// between levels) can implement it as well: its nodes map to `(x, y)` columns through
+/// [`SearchGraph::position`], and the octile heuristic on those columns stays admissible.
+pub trait SearchGraph {
+    /// One past the largest node id.
+    fn node_count(&self) -> usize;
+
+    /// True if the node can be stood on (a start or goal that is not is rejected).
+    fn is_passable(&self, node: NodeId) -> bool;
+
+    /// The grid column of a node, for the heuristic.
+    fn position(&self, node: NodeId) -> UVec2;
+
+    /// The smallest cost multiplier of any move (1 for an unweighted graph); the heuristic is
+    /// scaled by it so that it stays admissible.
+    fn min_cost_multiplier(&self) -> f64 {
+        1.0
+    }
+
+    /// Calls `f(neighbour, move_cost)` for every move out of `node` allowed by `options`.
+    fn for_each_neighbour<F: FnMut(NodeId, f64)>(
+        &self,
+        node: NodeId,
+        options: &SearchOptions,
+        f: F,
+    );
+
+    /// An admissible and consistent estimate of the cost from `from` to `to`.
+    #[inline]
+    fn heuristic(&self, from: NodeId, to: NodeId, options: &SearchOptions) -> f64 {
+        let a = self.position(from);
+        let b = self.position(to);
+        options
+            .cost_model
+            .octile(a.x.abs_diff(b.x), a.y.abs_diff(b.y))
+            * self.min_cost_multiplier()
+    }
+}
+
+/// A rectangular 8-connected grid. (0, 0) is the top-left cell; x is the column, y the row.
+///
+/// Cells are stored with a one-cell blocked border, so a node id is the index of the cell in
+/// that padded array (see [`Grid::node`] and [`Grid::cell`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Grid {
+    width: u32,
+    height: u32,
+    stride: usize,
+    class: Vec<u8>,
+    weights: Option<Vec<f32>>,
+    min_weight: f64,
+}
+
+impl Grid {
+    /// An all-ground grid. Fails if a dimension is zero or the grid has more than
+    /// [`MAX_CELLS`] cells.
+    pub fn new(width: u32, height: u32) -> Result<Grid> {
+        Self::filled(width, height, Terrain::Ground)
+    }
+
+    /// A grid with every cell of one terrain.
+    pub fn filled(width: u32, height: u32, terrain: Terrain) -> Result<Grid> {
+        if width == 0 || height == 0 {
+            return Err(Error::InvalidArgument(format!(
+                "grid size {width}x{height}: both dimensions must be at least 1"
+            )));
+        }
+        if width as u64 * height as u64 > MAX_CELLS {
+            return Err(Error::InvalidArgument(format!(
+                "grid size {width}x{height}: more than {MAX_CELLS} cells"
+            )));
+        }
+        let stride = width as usize + 2;
+        let mut class = vec![0u8; stride * (height as usize + 2)];
+        for y in 0..height as usize {
+            let row = (y + 1) * stride + 1;
+            class[row..row + width as usize].fill(terrain.class());
+        }
+        Ok(Grid {
+            width,
+            height,
+            stride,
+            class,
+            weights: None,
+            min_weight: 1.0,
+        })
+    }
+
+    /// A grid from rows of Moving AI map characters separated by newlines (leading and
+    /// trailing whitespace of each row is ignored, blank lines are skipped). Handy for tests.
+    pub fn from_ascii(text: &str) -> Result<Grid> {
+        let rows: Vec<&str> = text
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect();
+        let height = rows.len() as u32;
+        let width = rows.first().map_or(0, |r| r.len()) as u32;
+        let mut grid = Grid::new(width, height)?;
+        for (y, row) in rows.iter().enumerate() {
+            if row.len() != width as usize {
+                return Err(Error::InvalidArgument(format!(
+                    "row {y} has {} cells, expected {width}",
+                    row.len()
+                )));
+            }
+            for (x, c) in row.bytes().enumerate() {
+                let t = Terrain::from_movingai(c).ok_or_else(|| {
+                    Error::InvalidArgument(format!(
+                        "row {y} column {x}: `{}` is not a map character",
+                        c as char
+                    ))
+                })?;
+                grid.set_terrain(UVec2::new(x as u32, y as u32), t);
+            }
+        }
+        Ok(grid)
+    }
+
+    /// Width in cells.
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+
+    /// Height in cells.
+    pub fn height(&self) -> u32 {
+        self.height
+    }
+
+    /// True if the cell is inside the grid.
+    #[inline]
+    pub fn contains(&self, cell: UVec2) -> bool {
+        cell.x < self.width && cell.y < self.height
+    }
+
+    /// The node id of a cell, `None` if it is outside the grid.
+    #[inline]
+    pub fn node(&self, cell: UVec2) -> Option<NodeId> {
+        self.contains(cell)
+            .then(|| ((cell.y as usize + 1) * self.stride + cell.x as usize + 1) as NodeId)
+    }
+
+    /// The cell of a node id (node ids of the blocked border map to wrapped coordinates).
+    #[inline]
+    pub fn cell(&self, node: NodeId) -> UVec2 {
+        let n = node as usize;
+        UVec2::new(
+            (n % self.stride).wrapping_sub(1) as u32,
+            (n / self.stride).wrapping_sub(1) as u32,
+        )
+    }
+
+    /// The terrain of a cell; [`Terrain::Blocked`] outside the grid.
+    pub fn terrain(&self, cell: UVec2) -> Terrain {
+        self.node(cell).map_or(Terrain::Blocked, |n| {
+            Terrain::from_class(self.class[n as usize])
+        })
+    }
+
+    /// True if the cell is inside the grid and not blocked.
+    pub fn is_cell_passable(&self, cell: UVec2) -> bool {
+        self.terrain(cell).is_passable()
+    }
+
+    /// Sets the terrain of a cell (ignored outside the grid).
+    pub fn set_terrain(&mut self, cell: UVec2, terrain: Terrain) {
+        if let Some(n) = self.node(cell) {
+            self.class[n as usize] = terrain.class();
+        }
+    }
+
+    /// Number of passable cells.
+    pub fn passable_count(&self) -> usize {
+        self.class.iter().filter(|&&c| c != 0).count()
+    }
+
+    /// True if some cell has a cost multiplier other than 1.
+    pub fn is_weighted(&self) -> bool {
+        self.weights.is_some()
+    }
+
+    /// The cost multiplier of a cell (1 unless set; 1 outside the grid).
+    pub fn weight(&self, cell: UVec2) -> f32 {
+        match (&self.weights, self.node(cell)) {
+            (Some(w), Some(n)) => w[n as usize],
+            _ => 1.0,
+        }
+    }
+
+    /// Sets the cost multiplier of a cell: a move into the cell costs its base cost times
+    /// `weight`. The weight must be finite and positive; the heuristic is scaled by the
+    /// smallest weight on the grid, so it stays admissible.
+    pub fn set_weight(&mut self, cell: UVec2, weight: f32) -> Result<()> {
+        if !(weight.is_finite() && weight > 0.0) {
+            return Err(Error::InvalidArgument(format!(
+                "cell weight {weight}: must be finite and positive"
+            )));
+        }
+        let n = self.node(cell).ok_or_else(|| {
+            Error::InvalidArgument(format!(
+                "cell ({}, {}) is outside the {}x{} grid",
+                cell.x, cell.y, self.width, self.height
+            ))
+        })?;
+        let weights = self
+            .weights
+            .get_or_insert_with(|| vec![1.0; self.class.len()]);
+        weights[n as usize] = weight;
+        self.min_weight = weights.iter().fold(f32::INFINITY, |m, &w| m.min(w)) as f64;
+        Ok(())
+    }
+
+    /// Removes every cost multiplier.
+    pub fn clear_weights(&mut self) {
+        self.weights = None;
+        self.min_weight = 1.0;
+    }
+
+    /// The terrain class bytes of the padded array (0 = blocked), for the searches.
+    #[inline]
+    pub(crate) fn classes(&self) -> &[u8] {
+        &self.class
+    }
+
+    /// The padded row length.
+    #[inline]
+    pub(crate) fn stride(&self) -> usize {
+        self.stride
+    }
+
+    /// True if a single move from `from` to the adjacent cell `to` is allowed.
+    pub fn can_move(&self, from: UVec2, to: UVec2, corner_cutting: CornerCutting) -> bool {
+        let (Some(a), Some(b)) = (self.node(from), self.node(to)) else {
+            return false;
+        };
+        let dx = to.x as i64 - from.x as i64;
+        let dy = to.y as i64 - from.y as i64;
+        if dx.abs() > 1 || dy.abs() > 1 || (dx == 0 && dy == 0) {
+            return false;
+        }
+        let c = self.class[a as usize];
+        if c == 0 || self.class[b as usize] != c {
+            return false;
+        }
+        if dx == 0 || dy == 0 {
+            return true;
+        }
+        let side1 = self.class[(a as i64 + dx) as usize] == c;
+        let side2 = self.class[(a as i64 + dy * self.stride as i64) as usize] == c;
+        match corner_cutting {
+            CornerCutting::Never => side1 && side2,
+            CornerCutting::IfOneSideFree => side1 || side2,
+            CornerCutting::Always => true,
+        }
+    }
+
+    /// Sum of the move costs along a path of adjacent cells under `options`, or `None` if a
+    /// step is not an allowed move. Useful to check a path.
+    pub fn path_cost(&self, cells: &[UVec2], options: &SearchOptions) -> Option<f64> {
+        let mut cost = 0.0;
+        for w in cells.windows(2) {
+            if !self.can_move(w[0], w[1], options.corner_cutting) {
+                return None;
+            }
+            let base = if w[0].x != w[1].x && w[0].y != w[1].y {
+                options.cost_model.diagonal()
+            } else {
+                options.cost_model.straight()
+            };
+            cost += base * self.weight(w[1]) as f64;
+        }
+        Some(cost)
+    }
+}
+
+impl SearchGraph for Grid {
+    #[inline]
+    fn node_count(&self) -> usize {
+        self.class.len()
+    }
+
+    #[inline]
+    fn is_passable(&self, node: NodeId) -> bool {
+        self.class.get(node as usize).is_some_and(|&c| c != 0)
+    }
+
+    #[inline]
+    fn position(&self, node: NodeId) -> UVec2 {
+        self.cell(node)
+    }
+
+    #[inline]
+    fn min_cost_multiplier(&self) -> f64 {
+        self.min_weight
+    }
+
+    #[inline]
+    fn for_each_neighbour<F: FnMut(NodeId, f64)>(
+        &self,
+        node: NodeId,
+        options: &SearchOptions,
+        mut f: F,
+    ) {
+        let cls = &self.class[..];
+        let n = node as usize;
+        let s = self.stride;
+        let c = cls[n];
+        let straight = options.cost_model.straight();
+        let diagonal = options.cost_model.diagonal();
+        let (north, south, west, east) = (n - s, n + s, n - 1, n + 1);
+        let on = cls[north] == c;
+        let os = cls[south] == c;
+        let ow = cls[west] == c;
+        let oe = cls[east] == c;
+        let corner = |a: bool, b: bool| match options.corner_cutting {
+            CornerCutting::Never => a && b,
+            CornerCutting::IfOneSideFree => a || b,
+            CornerCutting::Always => true,
+        };
+        let ne = cls[north + 1] == c && corner(on, oe);
+        let nw = cls[north - 1] == c && corner(on, ow);
+        let se = cls[south + 1] == c && corner(os, oe);
+        let sw = cls[south - 1] == c && corner(os, ow);
+        match &self.weights {
+            None => {
+                if on {
+                    f(north as NodeId, straight);
+                }
+                if os {
+                    f(south as NodeId, straight);
+                }
+                if ow {
+                    f(west as NodeId, straight);
+                }
+                if oe {
+                    f(east as NodeId, straight);
+                }
+                if ne {
+                    f((north + 1) as NodeId, diagonal);
+                }
+                if nw {
+                    f((north - 1) as NodeId, diagonal);
+                }
+                if se {
+                    f((south + 1) as NodeId, diagonal);
+                }
+                if sw {
+                    f((south - 1) as NodeId, diagonal);
+                }
+            }
+            Some(w) => {
+                let mut go = |ok: bool, m: usize, base: f64| {
+                    if ok {
+                        f(m as NodeId, base * w[m] as f64);
+                    }
+                };
+                go(on, north, straight);
+                go(os, south, straight);
+                go(ow, west, straight);
+                go(oe, east, straight);
+                go(ne, north + 1, diagonal);
+                go(nw, north - 1, diagonal);
+                go(se, south + 1, diagonal);
+                go(sw, south - 1, diagonal);
+            }
+        }
+    }
+}
+
+/// Checks a grid start/goal pair: the status to report if the search cannot even start.
+pub(crate) fn check_endpoints(
+    grid: &Grid,
+    start: UVec2,
+    goal: UVec2,
+) -> Result<(NodeId, NodeId), SearchStatus> {
+    let (Some(s), Some(g)) = (grid.node(start), grid.node(goal)) else {
+        return Err(SearchStatus::OutOfBounds);
+    };
+    if !SearchGraph::is_passable(grid, s) {
+        return Err(SearchStatus::StartBlocked);
+    }
+    if !SearchGraph::is_passable(grid, g) {
+        return Err(SearchStatus::GoalBlocked);
+    }
+    Ok((s, g))
+}

@@ -1,0 +1,487 @@
+//! Moving AI benchmark files: `.map` grids and `.scen` problem lists.
+//!
+//! `.map`: `type octile`, `height H`, `width W`, `map`, then `H` rows of `W` characters:
+//! passable `.` `G` `S`, blocked `@` `O` `T`, water `W` (passable only from water).
+//! `.scen`: `version 1` (or `version 1.0`), then one problem per line:
+//! `bucket map width height start_x start_y goal_x goal_y optimal_length`.
+//! CRLF line endings are accepted. Malformed input gives [`Error::Parse`] with the 1-based
+//! line number; parsing never panics.
+
+use super::{Grid, Terrain, MAX_CELLS};
+use crate::{Error, Result};
+use glam::UVec2;
+use serde::Serialize;
+use std::path::Path;
+
+/// Splits into lines (on `\n`), without the line terminator or trailing whitespace, numbered
+/// from 1.
+fn lines(data: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
+    let data = data.strip_suffix(b"\n").unwrap_or(data);
+    data.split(|&b| b == b'\n')
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim_ascii_end()))
+}
+
+fn text(line: &[u8]) -> String {
+    String::from_utf8_lossy(line).into_owned()
+}
+
+/// Parses a Moving AI `.map` file's contents; `path` is only used in error messages.
+///
+/// ```
+/// use navkit::grid::{movingai::parse_map, Terrain};
+/// use glam::UVec2;
+/// let grid = parse_map(b"type octile\r\nheight 2\r\nwidth 3\r\nmap\r\n.@W\r\nT.G\r\n", "x.map".as_ref())?;
+/// assert_eq!((grid.width(), grid.height()), (3, 2));
+/// assert_eq!(grid.terrain(UVec2::new(2, 0)), Terrain::Water);
+/// assert_eq!(grid.terrain(UVec2::new(0, 1)), Terrain::Blocked);
+/// # Ok::<(), navkit::Error>(())
+/// ```
+pub fn parse_map(data: &[u8], path: &Path) -> Result<Grid> {
+    let err = |line: usize, msg: String| Error::parse(path, line, msg);
+    let mut it = lines(data);
+    let mut width: Option<u32> = None;
+    let mut height: Option<u32> = None;
+    let mut map_line = 0;
+    for (n, line) in it.by_ref() {
+        let line = line.trim_ascii();
+        if line.is_empty() {
+            continue;
+        }
+        let mut words = line
+            .split(|b| b.is_ascii_whitespace())
+            .filter(|w| !w.is_empty());
+        let key = words.next().unwrap_or_default();
+        let value = words.next();
+        if words.next().is_some() {
+            return Err(err(n, format!("unexpected header line `{}`", text(line))));
+        }
+        match (key, value) {
+            (b"map", None) => {
+                map_line = n;
+                break;
+            }
+            (b"type", Some(t)) => {
+                if t != b"octile" {
+                    return Err(err(
+                        n,
+                        format!("unsupported map type `{}` (expected octile)", text(t)),
+                    ));
+                }
+            }
+            (b"height" | b"width", Some(v)) => {
+                let parsed = std::str::from_utf8(v)
+                    .ok()
+                    .and_then(|s| s.parse::<u32>().ok())
+                    .filter(|&v| v > 0)
+                    .ok_or_else(|| {
+                        err(
+                            n,
+                            format!(
+                                "{} `{}` is not a positive integer",
+                                text(key),
+                                text(v)
+                            ),
+                        )
+                    })?;
+                if key == b"height" {
+                    height = Some(parsed);
+                } else {
+                    width = Some(parsed);
+                }
+            }
+            _ => {
+                return Err(err(
+                    n,
+                    format!(
+                        "unexpected header line `{}` (expected `type octile`, `height H`, `width W` or `map`)",
+                        text(line)
+                    ),
+                ))
+            }
+        }
+    }
+    if map_line == 0 {
+        return Err(err(0, "no `map` line".into()));
+    }
+    let (Some(width), Some(height)) = (width, height) else {
+        return Err(err(
+            map_line,
+            "`map` before both `height` and `width` were given".into(),
+        ));
+    };
+    if width as u64 * height as u64 > MAX_CELLS {
+        return Err(err(
+            map_line,
+            format!("map {width}x{height} has more than {MAX_CELLS} cells"),
+        ));
+    }
+    let mut grid = Grid::new(width, height).map_err(|e| err(map_line, e.to_string()))?;
+    let mut last_line = map_line;
+    for y in 0..height {
+        let Some((n, row)) = it.next() else {
+            return Err(err(
+                last_line,
+                format!("expected {height} map rows, found {y}"),
+            ));
+        };
+        last_line = n;
+        if row.len() != width as usize {
+            return Err(err(
+                n,
+                format!("map row {y} has {} cells, expected {width}", row.len()),
+            ));
+        }
+        for (x, &c) in row.iter().enumerate() {
+            let t = Terrain::from_movingai(c).ok_or_else(|| {
+                err(
+                    n,
+                    format!(
+                        "column {}: `{}` is not a map character (expected one of . G S @ O T W)",
+                        x + 1,
+                        c.escape_ascii()
+                    ),
+                )
+            })?;
+            if t != Terrain::Ground {
+                grid.set_terrain(UVec2::new(x as u32, y), t);
+            }
+        }
+    }
+    for (n, line) in it {
+        if !line.trim_ascii().is_empty() {
+            return Err(err(
+                n,
+                format!("unexpected data after the {height} map rows"),
+            ));
+        }
+    }
+    Ok(grid)
+}
+
+/// Reads and parses a `.map` file.
+pub fn load_map(path: impl AsRef<Path>) -> Result<Grid> {
+    let path = path.as_ref();
+    let data = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    parse_map(&data, path)
+}
+
+/// One problem of a scenario file.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Problem {
+    /// The bucket (roughly the optimal length / 4).
+    pub bucket: u32,
+    /// The map file named on the line.
+    pub map: String,
+    /// The map width the line declares.
+    pub map_width: u32,
+    /// The map height the line declares.
+    pub map_height: u32,
+    /// Start cell.
+    pub start: UVec2,
+    /// Goal cell.
+    pub goal: UVec2,
+    /// The optimal path length (straight 1, diagonal sqrt(2), no corner cutting).
+    pub optimal_length: f64,
+    /// The 1-based line of the problem in its file.
+    pub line: usize,
+}
+
+/// The problems of a `.scen` file, in file order.
+#[derive(Clone, Debug, PartialEq, Serialize, Default)]
+pub struct Scenario {
+    /// The problems.
+    pub problems: Vec<Problem>,
+}
+
+/// Parses a Moving AI `.scen` file's contents; `path` is only used in error messages.
+/// Start and goal must lie inside the map size the line declares.
+///
+/// ```
+/// use navkit::grid::movingai::parse_scen;
+/// let scen = parse_scen(b"version 1\n0\tarena.map\t49\t49\t1\t11\t1\t12\t1\n", "a.scen".as_ref())?;
+/// assert_eq!(scen.problems.len(), 1);
+/// assert_eq!(scen.problems[0].optimal_length, 1.0);
+/// # Ok::<(), navkit::Error>(())
+/// ```
+pub fn parse_scen(data: &[u8], path: &Path) -> Result<Scenario> {
+    let err = |line: usize, msg: String| Error::parse(path, line, msg);
+    let mut it = lines(data).filter(|(_, l)| !l.trim_ascii().is_empty());
+    match it.next() {
+        Some((_, l)) if matches!(l.trim_ascii(), b"version 1" | b"version 1.0") => {}
+        Some((n, l)) => return Err(err(n, format!("expected `version 1`, found `{}`", text(l)))),
+        None => return Err(err(1, "empty scenario file (expected `version 1`)".into())),
+    }
+    let mut problems = Vec::new();
+    for (n, line) in it {
+        let Ok(line) = std::str::from_utf8(line) else {
+            return Err(err(n, "not valid UTF-8".into()));
+        };
+        let fields: Vec<&str> = line.split_ascii_whitespace().collect();
+        if fields.len() != 9 {
+            return Err(err(
+                n,
+                format!(
+                    "expected 9 fields (bucket map width height start_x start_y goal_x goal_y optimal_length), found {}",
+                    fields.len()
+                ),
+            ));
+        }
+        const NAMES: [&str; 9] = [
+            "bucket",
+            "map",
+            "width",
+            "height",
+            "start_x",
+            "start_y",
+            "goal_x",
+            "goal_y",
+            "optimal_length",
+        ];
+        let int = |i: usize| -> Result<u32> {
+            fields[i].parse::<u32>().map_err(|_| {
+                err(
+                    n,
+                    format!("{} `{}` is not a non-negative integer", NAMES[i], fields[i]),
+                )
+            })
+        };
+        let bucket = int(0)?;
+        let (map_width, map_height) = (int(2)?, int(3)?);
+        let start = UVec2::new(int(4)?, int(5)?);
+        let goal = UVec2::new(int(6)?, int(7)?);
+        let optimal_length = fields[8]
+            .parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite() && *v >= 0.0)
+            .ok_or_else(|| {
+                err(
+                    n,
+                    format!(
+                        "optimal_length `{}` is not a finite non-negative number",
+                        fields[8]
+                    ),
+                )
+            })?;
+        if map_width == 0 || map_height == 0 {
+            return Err(err(
+                n,
+                format!("map size {map_width}x{map_height} is empty"),
+            ));
+        }
+        for (what, c) in [("start", start), ("goal", goal)] {
+            if c.x >= map_width || c.y >= map_height {
+                return Err(err(
+                    n,
+                    format!(
+                        "{what} ({}, {}) is outside the {map_width}x{map_height} map",
+                        c.x, c.y
+                    ),
+                ));
+            }
+        }
+        problems.push(Problem {
+            bucket,
+            map: fields[1].to_string(),
+            map_width,
+            map_height,
+            start,
+            goal,
+            optimal_length,
+            line: n,
+        });
+    }
+    Ok(Scenario { problems })
+}
+
+/// Reads and parses a `.scen` file.
+pub fn load_scen(path: impl AsRef<Path>) -> Result<Scenario> {
+    let path = path.as_ref();
+    let data = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    parse_scen(&data, path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn map(s: &str) -> Result<Grid> {
+        parse_map(s.as_bytes(), Path::new("t.map"))
+    }
+
+    fn scen(s: &str) -> Result<Scenario> {
+        parse_scen(s.as_bytes(), Path::new("t.scen"))
+    }
+
+    fn line_of(e: Error) -> (usize, String) {
+        match e {
+            Error::Parse { line, message, .. } => (line, message),
+            other => panic!("expected a parse error, got {other}"),
+        }
+    }
+
+    #[test]
+    fn map_ok_with_crlf_and_all_characters() {
+        let g =
+            map("type octile\r\nheight 2\r\nwidth 7\r\nmap\r\n.GS@OTW\r\n.......\r\n\r\n").unwrap();
+        assert_eq!((g.width(), g.height()), (7, 2));
+        let t: Vec<_> = (0..7).map(|x| g.terrain(UVec2::new(x, 0))).collect();
+        use Terrain::*;
+        assert_eq!(
+            t,
+            vec![Ground, Ground, Ground, Blocked, Blocked, Blocked, Water]
+        );
+        assert_eq!(g.passable_count(), 11);
+    }
+
+    #[test]
+    fn map_errors_have_line_numbers() {
+        let cases: &[(&str, usize, &str)] = &[
+            ("", 0, "no `map`"),
+            (
+                "type hex\nheight 1\nwidth 1\nmap\n.\n",
+                1,
+                "unsupported map type",
+            ),
+            (
+                "type octile\nheight x\nwidth 1\nmap\n.\n",
+                2,
+                "not a positive integer",
+            ),
+            (
+                "type octile\nheight 0\nwidth 1\nmap\n.\n",
+                2,
+                "not a positive integer",
+            ),
+            (
+                "type octile\nheight -3\nwidth 1\nmap\n.\n",
+                2,
+                "not a positive integer",
+            ),
+            ("type octile\nheight 1\nmap\n.\n", 3, "before both"),
+            (
+                "type octile\nheight 2\nwidth 2\nmap\n..\n.\n",
+                6,
+                "has 1 cells, expected 2",
+            ),
+            (
+                "type octile\nheight 2\nwidth 2\nmap\n..\n",
+                5,
+                "expected 2 map rows, found 1",
+            ),
+            ("type octile\nheight 1\nwidth 2\nmap\n.x\n", 5, "column 2"),
+            (
+                "type octile\nheight 1\nwidth 2\nmap\n..\n..\n",
+                6,
+                "unexpected data",
+            ),
+            (
+                "type octile\nheight 1\nwidth 2\nfoo 3\nmap\n..\n",
+                4,
+                "unexpected header",
+            ),
+            (
+                "type octile\nheight 100000\nwidth 100000\nmap\n",
+                4,
+                "more than",
+            ),
+            (
+                "type octile\nheight 99999999999\nwidth 1\nmap\n",
+                2,
+                "not a positive integer",
+            ),
+        ];
+        for &(text, line, msg) in cases {
+            let (l, m) = line_of(map(text).unwrap_err());
+            assert_eq!(l, line, "{text:?}: {m}");
+            assert!(m.contains(msg), "{text:?}: `{m}` lacks `{msg}`");
+        }
+        // Non-UTF-8 bytes in a row are just bad characters.
+        let e = parse_map(
+            b"type octile\nheight 1\nwidth 1\nmap\n\xff\n",
+            Path::new("t"),
+        )
+        .unwrap_err();
+        assert_eq!(line_of(e).0, 5);
+    }
+
+    #[test]
+    fn scen_ok_and_versions() {
+        let s = scen("version 1.0\r\n3\tm.map\t4\t5\t0\t0\t3\t4\t5.24264\r\n\r\n").unwrap();
+        assert_eq!(s.problems.len(), 1);
+        let p = &s.problems[0];
+        assert_eq!(
+            (p.bucket, p.map.as_str(), p.map_width, p.map_height),
+            (3, "m.map", 4, 5)
+        );
+        assert_eq!(
+            (p.start, p.goal, p.line),
+            (UVec2::new(0, 0), UVec2::new(3, 4), 2)
+        );
+        assert!(scen("version 1\n").unwrap().problems.is_empty());
+    }
+
+    #[test]
+    fn scen_errors_have_line_numbers() {
+        let ok = "0 m.map 4 4 0 0 1 1 1.41421";
+        let cases: Vec<(String, usize, &str)> = vec![
+            (String::new(), 1, "empty scenario"),
+            ("version 2\n".into(), 1, "expected `version 1`"),
+            (format!("{ok}\n"), 1, "expected `version 1`"),
+            (
+                format!("version 1\n{ok}\n0 m.map 4 4 0 0 1\n"),
+                3,
+                "expected 9 fields",
+            ),
+            (
+                format!("version 1\n{ok}\n0 m.map 4 4 0 0 1 1 1 9\n"),
+                3,
+                "expected 9 fields",
+            ),
+            ("version 1\nx m.map 4 4 0 0 1 1 1\n".into(), 2, "bucket `x`"),
+            (
+                "version 1\n0 m.map 4 4 -1 0 1 1 1\n".into(),
+                2,
+                "start_x `-1`",
+            ),
+            (
+                "version 1\n0 m.map 4 4 0 0 1 1 abc\n".into(),
+                2,
+                "optimal_length `abc`",
+            ),
+            (
+                "version 1\n0 m.map 4 4 0 0 1 1 NaN\n".into(),
+                2,
+                "optimal_length `NaN`",
+            ),
+            (
+                "version 1\n0 m.map 4 4 0 0 4 1 1\n".into(),
+                2,
+                "goal (4, 1) is outside",
+            ),
+            (
+                "version 1\n0 m.map 4 4 9 0 1 1 1\n".into(),
+                2,
+                "start (9, 0) is outside",
+            ),
+            ("version 1\n0 m.map 0 4 0 0 0 0 0\n".into(), 2, "empty"),
+        ];
+        for (text, line, msg) in cases {
+            let (l, m) = line_of(scen(&text).unwrap_err());
+            assert_eq!(l, line, "{text:?}: {m}");
+            assert!(m.contains(msg), "{text:?}: `{m}` lacks `{msg}`");
+        }
+    }
+
+    #[test]
+    fn missing_files_are_io_errors() {
+        assert!(matches!(
+            load_map("/nonexistent/x.map"),
+            Err(Error::Io { .. })
+        ));
+        assert!(matches!(
+            load_scen("/nonexistent/x.scen"),
+            Err(Error::Io { .. })
+        ));
+    }
+}

@@ -1,0 +1,167 @@
+//! Every Moving AI scenario in `../shared/movingai`: A* and JPS find the file's optimal length
+//! for every problem (absolute tolerance 5e-3), and their paths are valid and agree.
+
+use navkit::grid::movingai::{load_map, load_scen, Scenario};
+use navkit::grid::runner::{render_table, run_scenarios_with, LENGTH_TOLERANCE};
+use navkit::grid::{Algorithm, Grid, SearchContext, SearchOptions};
+use std::path::{Path, PathBuf};
+
+fn data_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/movingai")
+}
+
+/// All `(map, scen)` pairs: `scenarios/<set>/<name>.map.scen` with `maps/<set>/<name>.map`.
+fn scenario_files() -> Vec<(PathBuf, PathBuf)> {
+    let mut out = Vec::new();
+    let scen_root = data_dir().join("scenarios");
+    let mut sets: Vec<_> = std::fs::read_dir(&scen_root)
+        .unwrap_or_else(|e| panic!("{}: {e}", scen_root.display()))
+        .map(|e| e.unwrap().path())
+        .collect();
+    sets.sort();
+    for set in sets {
+        let mut files: Vec<_> = std::fs::read_dir(&set)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        files.sort();
+        for scen in files {
+            let name = scen.file_name().unwrap().to_str().unwrap();
+            let Some(map_name) = name.strip_suffix(".scen") else {
+                continue;
+            };
+            let map = data_dir()
+                .join("maps")
+                .join(set.file_name().unwrap())
+                .join(map_name);
+            out.push((map, scen));
+        }
+    }
+    out
+}
+
+fn load(set: &str, name: &str) -> (Grid, Scenario) {
+    let dir = data_dir();
+    let map = load_map(dir.join(format!("maps/{set}/{name}.map"))).unwrap();
+    let scen = load_scen(dir.join(format!("scenarios/{set}/{name}.map.scen"))).unwrap();
+    (map, scen)
+}
+
+fn check_all(set: &str, name: &str, expected_problems: usize) {
+    let (map, scen) = load(set, name);
+    assert_eq!(scen.problems.len(), expected_problems, "{set}/{name}");
+    let mut ctx = SearchContext::new();
+    let mut expanded = Vec::new();
+    for algo in [Algorithm::AStar, Algorithm::Jps] {
+        let report = run_scenarios_with(&mut ctx, &map, &scen, algo);
+        expanded.push(report.total.expanded);
+        assert!(
+            report.all_optimal(),
+            "{set}/{name} {algo}:\n{}",
+            render_table(&report)
+        );
+        assert!(report.total.max_abs_error <= LENGTH_TOLERANCE);
+        eprintln!(
+            "{set}/{name} {algo}: {} problems, {:.2} us/query, {} expanded, max err {:.2e}",
+            report.total.problems,
+            report.total.us_per_query,
+            report.total.expanded,
+            report.total.max_abs_error
+        );
+    }
+    // JPS expands fewer nodes overall (not on every problem: ties can go either way).
+    assert!(
+        expanded[1] < expanded[0],
+        "{set}/{name}: jps {} vs astar {}",
+        expanded[1],
+        expanded[0]
+    );
+    // Paths are valid move sequences whose cost is the reported one, from start to goal; A*
+    // and JPS agree on the cost (checked on a sample to keep the test fast).
+    let options = SearchOptions::default();
+    let mut ctx2 = SearchContext::new();
+    for p in scen.problems.iter().step_by(7) {
+        let a = Algorithm::AStar
+            .find_path(&mut ctx, &map, p.start, p.goal)
+            .unwrap();
+        let j = Algorithm::Jps
+            .find_path(&mut ctx2, &map, p.start, p.goal)
+            .unwrap();
+        assert!(a.found() && j.found());
+        assert!(
+            (a.cost - j.cost).abs() < 1e-6,
+            "line {}: astar {} jps {}",
+            p.line,
+            a.cost,
+            j.cost
+        );
+        for (c, r) in [(&ctx, a), (&ctx2, j)] {
+            let cells = c.path_cells(&map);
+            assert_eq!(cells.first(), Some(&p.start));
+            assert_eq!(cells.last(), Some(&p.goal));
+            let cost = map
+                .path_cost(&cells, &options)
+                .expect("every step is an allowed move");
+            assert!((cost - r.cost).abs() < 1e-6, "line {}", p.line);
+        }
+    }
+}
+
+#[test]
+fn every_scenario_file_is_covered() {
+    let files = scenario_files();
+    let names: Vec<String> = files
+        .iter()
+        .map(|(_, s)| s.strip_prefix(data_dir()).unwrap().display().to_string())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "scenarios/cities/Berlin_0_256.map.scen",
+            "scenarios/dao/arena.map.scen",
+            "scenarios/dao/den312d.map.scen",
+            "scenarios/mazes/maze512-1-0.map.scen",
+            "scenarios/random/random512-10-0.map.scen",
+            "scenarios/rooms/16room_000.map.scen",
+        ],
+        "a scenario file was added or removed: give it a test below"
+    );
+    for (map, scen) in files {
+        assert!(
+            map.is_file(),
+            "{}: no map {}",
+            scen.display(),
+            map.display()
+        );
+    }
+}
+
+#[test]
+fn cities_berlin() {
+    check_all("cities", "Berlin_0_256", 930);
+}
+
+#[test]
+fn dao_arena() {
+    check_all("dao", "arena", 160);
+}
+
+#[test]
+fn dao_den312d() {
+    check_all("dao", "den312d", 320);
+}
+
+#[test]
+fn mazes_maze512() {
+    check_all("mazes", "maze512-1-0", 11960);
+}
+
+#[test]
+fn random_random512() {
+    check_all("random", "random512-10-0", 1670);
+}
+
+#[test]
+fn rooms_16room() {
+    check_all("rooms", "16room_000", 1860);
+}
