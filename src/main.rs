@@ -107,6 +107,21 @@ enum Command {
         #[arg(long)]
         no_grid: bool,
     },
+    /// Run every problem of a Moving AI scenario file and report, per bucket and in total:
+    /// solved, mismatches against the optimal length (tolerance 5e-3), nodes expanded, time.
+    GridBench {
+        /// The `.map` file.
+        map: PathBuf,
+        /// The `.scen` file.
+        scen: PathBuf,
+        /// The search: astar or jps.
+        #[arg(long, default_value = "astar")]
+        algo: navkit::grid::Algorithm,
+        /// Print JSON (`total` has problems, solved, mismatches, max_abs_error, expanded,
+        /// us_per_query; also `buckets` and `failures`).
+        #[arg(long)]
+        json: bool,
+    },
     /// The demo: build the sample level in meshes/ and walk a smooth path across it.
     Demo {
         /// The geometry set to use.
@@ -435,6 +450,50 @@ fn run(cli: Cli) -> navkit::Result<()> {
             }
         }
         Command::Demo { gset } => demo(&gset)?,
+        Command::GridBench {
+            map,
+            scen,
+            algo,
+            json,
+        } => {
+            use navkit::grid::{movingai, runner};
+            let grid = movingai::load_map(&map)?;
+            let scenario = movingai::load_scen(&scen)?;
+            let report = runner::run_scenarios(&grid, &scenario, algo);
+            if json {
+                let mut v = serde_json::to_value(&report).unwrap_or_default();
+                if let Some(o) = v.as_object_mut() {
+                    o.insert("map".into(), json!(map.display().to_string()));
+                    o.insert("scen".into(), json!(scen.display().to_string()));
+                    // The totals' keys at the top level too, for scripts.
+                    if let Ok(Value::Object(t)) = serde_json::to_value(report.total) {
+                        for (k, val) in t {
+                            o.insert(k, val);
+                        }
+                    }
+                }
+                out!("{v}");
+            } else {
+                out!(
+                    "{} ({}x{}), {} ({} problems)",
+                    map.display(),
+                    grid.width(),
+                    grid.height(),
+                    scen.display(),
+                    scenario.problems.len()
+                );
+                for line in runner::render_table(&report).lines() {
+                    out!("{line}");
+                }
+            }
+            if !report.all_optimal() {
+                return Err(Error::InvalidArgument(format!(
+                    "{} of {} problems unsolved or not optimal",
+                    report.total.problems - report.total.solved + report.total.mismatches,
+                    report.total.problems
+                )));
+            }
+        }
         Command::Render {
             input,
             from,

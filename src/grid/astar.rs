@@ -1,6 +1,6 @@
 //! A* on any [`SearchGraph`], with a reusable [`SearchContext`].
 //!
-//! The open list is an indexed binary heap with decrease-key ordered on `f`, ties broken
+//! The open list is an indexed 4-ary heap with decrease-key ordered on `f`, ties broken
 //! towards lower `h`. Per-node state is tagged with a generation counter, so starting a query
 //! costs nothing and, once the context has seen a graph of the same size, a query allocates
 //! nothing. The heuristic is octile distance scaled by the graph's smallest cost multiplier:
@@ -90,7 +90,7 @@ impl SearchContext {
     }
 
     /// Opens `node` with cost `g` through `parent`, or lowers its cost if it is open and `g`
-    /// is lower; closed nodes are left alone. `h` is called only for a new node.
+    /// is lower; closed nodes are left alone. `h` is called only when the node is opened or improved.
     #[inline(always)]
     pub(crate) fn relax(&mut self, node: NodeId, parent: NodeId, g: f64, h: impl FnOnce() -> f64) {
         let gen = self.generation;
@@ -106,7 +106,7 @@ impl SearchContext {
         } else if st.stamp == gen && g < st.g {
             st.g = g;
             st.parent = parent;
-            self.heap.decrease(node, g);
+            self.heap.decrease(node, g, h());
         }
     }
 
