@@ -585,7 +585,10 @@ fn pathfinding_version() -> String {
     let mut lines = lock.lines();
     while let Some(l) = lines.next() {
         if l.trim() == "name = \"pathfinding\"" {
-            if let Some(v) = lines.next().and_then(|v| v.trim().strip_prefix("version = ")) {
+            if let Some(v) = lines
+                .next()
+                .and_then(|v| v.trim().strip_prefix("version = "))
+            {
                 return v.trim_matches('"').to_string();
             }
         }

@@ -1,9 +1,11 @@
-//! The turn-boundary follower on navmesh paths: every nav_mesh_test.txt query on nav_test.obj.
+//! The turn-boundary follower on navmesh smooth and straight paths and on grid paths (A* on the
+//! mesh-derived grid, simplified): every nav_mesh_test.txt query on nav_test.obj, fixed dt.
 
 mod common;
 
 use glam::Vec3;
 use navkit::follower::{navmesh_ground, Follower, FollowerSettings};
+use navkit::grid::{mesh::MeshGrid, SearchContext, SearchOptions};
 use navkit::query::{NavMeshQuery, QueryFilter};
 use navkit::smooth::{full_path, SmoothPathOptions};
 use navkit::testcase::TestCase;
@@ -55,7 +57,10 @@ fn the_follower_reaches_every_goal_and_stays_on_the_navmesh() {
     let mut q = NavMeshQuery::new(&b.navmesh, 2048).unwrap();
     let f = QueryFilter::default();
     let radius = 0.6;
-    let (mut worst_smooth, mut worst_straight): (f32, f32) = (0.0, 0.0);
+    let geom = navkit::InputGeometry::load(common::mesh("nav_test.obj")).unwrap();
+    let grid = MeshGrid::build(&geom, &navkit::BuildSettings::default()).unwrap();
+    let mut ctx = SearchContext::new();
+    let (mut worst_smooth, mut worst_straight, mut worst_grid): (f32, f32, f32) = (0.0, 0.0, 0.0);
     for t in &case.queries {
         let fp = full_path(&mut q, t.start, t.end, &f, &SmoothPathOptions::default()).unwrap();
         let goal = fp.smooth.points.last().copied().unwrap();
@@ -74,10 +79,24 @@ fn the_follower_reaches_every_goal_and_stays_on_the_navmesh() {
         );
         assert!(travelled <= fp.straight.length() + 0.5, "line {}", t.line);
         worst_straight = worst_straight.max(off);
+
+        // The grid path between the same points, simplified to its corner cells; the agent
+        // starts on the start cell and must reach the goal cell.
+        let gp = grid
+            .find_path(&mut ctx, t.start, t.end, &SearchOptions::default())
+            .unwrap();
+        assert!(gp.found(), "line {}: no grid path", t.line);
+        let gstart = gp.waypoints[0];
+        let ggoal = *gp.waypoints.last().unwrap();
+        let (ok, off, travelled) = follow(&mut q, &f, gstart, &gp.waypoints[1..], ggoal);
+        assert!(ok, "line {}: grid path not followed to the goal", t.line);
+        assert!(travelled <= gp.length + 0.5, "line {}", t.line);
+        worst_grid = worst_grid.max(off);
     }
     println!(
-        "worst distance off the navmesh: smooth {worst_smooth:.3}, straight {worst_straight:.3}"
+        "worst distance off the navmesh: smooth {worst_smooth:.3}, straight {worst_straight:.3}, grid {worst_grid:.3}"
     );
+    assert!(worst_grid < radius, "grid: {worst_grid}");
     assert!(worst_smooth < radius, "smooth: {worst_smooth}");
     assert!(worst_straight < radius, "straight: {worst_straight}");
 }

@@ -73,3 +73,96 @@ fn nav_test_spans_have_stacked_floors_and_connect_every_test_query() {
         );
     }
 }
+
+/// A* on the mesh grid finds Dijkstra's distance for every test query, with valid moves, and
+/// its simplified path keeps both ends; the grid path is never much longer than the navmesh's
+/// straight path between the same points (the octile metric is at most 8% longer than the
+/// Euclidean one, plus the snapping of the ends to cell centres).
+#[test]
+fn mesh_grid_astar_is_optimal_on_every_test_query() {
+    use navkit::grid::{mesh::MeshGrid, CornerCutting, SearchContext, SearchOptions, SearchStatus};
+    use navkit::query::{NavMeshQuery, QueryFilter};
+    use navkit::smooth::{full_path, SmoothPathOptions};
+
+    let geom = InputGeometry::load(common::mesh("nav_test.obj")).unwrap();
+    let grid = MeshGrid::build(&geom, &BuildSettings::default()).unwrap();
+    let built = common::build("nav_test.obj");
+    let mut q = NavMeshQuery::new(&built.navmesh, 2048).unwrap();
+    let case =
+        TestCase::load(common::shared().join("meshes/recastdemo/nav_mesh_test.txt")).unwrap();
+    let mut ctx = SearchContext::new();
+    let cs = grid.cell_size();
+    let (mut lo, mut hi) = (f32::MAX, 0.0f32);
+    for t in &case.queries {
+        let p = grid
+            .find_path(&mut ctx, t.start, t.end, &SearchOptions::default())
+            .unwrap();
+        assert_eq!(p.result.status, SearchStatus::Found, "line {}", t.line);
+        let d = grid_distance(grid.spans(), p.start_span, p.goal_span).unwrap();
+        assert!(
+            (p.result.cost as f32 - d).abs() < 1e-3,
+            "line {}: A* {} Dijkstra {d}",
+            t.line,
+            p.result.cost
+        );
+        for w in p.spans.windows(2) {
+            assert!(
+                grid.spans().neighbours8(w[0]).any(|(n, _)| n == w[1]),
+                "line {}: {} -> {} is not a move",
+                t.line,
+                w[0],
+                w[1]
+            );
+        }
+        assert_eq!(p.waypoints.first(), p.points.first());
+        assert_eq!(p.waypoints.last(), p.points.last());
+        assert!(p.waypoints.len() <= p.points.len());
+        let fp = full_path(
+            &mut q,
+            t.start,
+            t.end,
+            &QueryFilter::default(),
+            &SmoothPathOptions::default(),
+        )
+        .unwrap();
+        let ratio = (p.result.cost as f32 * cs) / fp.straight.length();
+        lo = lo.min(ratio);
+        hi = hi.max(ratio);
+        // Corner cutting allowed can only shorten the path.
+        let cut = grid
+            .find_path(
+                &mut ctx,
+                t.start,
+                t.end,
+                &SearchOptions::default().with_corner_cutting(CornerCutting::Always),
+            )
+            .unwrap();
+        assert!(cut.result.cost <= p.result.cost + 1e-9, "line {}", t.line);
+    }
+    println!("grid xz length / navmesh straight length: {lo:.3} .. {hi:.3}");
+    assert!(lo > 0.9 && hi < 1.15, "{lo} .. {hi}");
+}
+
+#[test]
+fn mesh_grid_bad_points_are_errors_and_area_costs_are_checked() {
+    use glam::Vec3;
+    use navkit::grid::{mesh::MeshGrid, SearchContext, SearchOptions};
+    let geom = InputGeometry::load(common::mesh("nav_test.obj")).unwrap();
+    let mut grid = MeshGrid::build(&geom, &BuildSettings::default()).unwrap();
+    let mut ctx = SearchContext::new();
+    let o = SearchOptions::default();
+    let on = Vec3::new(-2.0, -2.3, 0.0);
+    for bad in [
+        Vec3::NAN,
+        Vec3::new(f32::INFINITY, 0.0, 0.0),
+        Vec3::new(1e6, 0.0, 1e6),
+    ] {
+        assert!(grid.find_path(&mut ctx, bad, on, &o).is_err(), "{bad}");
+        assert!(grid.find_path(&mut ctx, on, bad, &o).is_err(), "{bad}");
+    }
+    assert!(grid.set_area_cost(63, f32::NAN).is_err());
+    assert!(grid.set_area_cost(63, 0.0).is_err());
+    assert!(grid.set_area_cost(200, 1.0).is_err());
+    grid.set_area_cost(63, 2.0).unwrap();
+    assert_eq!(grid.area_cost(63), 2.0);
+}

@@ -45,6 +45,7 @@ use serde::{Deserialize, Serialize};
 pub mod astar;
 mod heap;
 pub mod jps;
+pub mod mesh;
 pub mod movingai;
 pub mod path;
 pub mod runner;

@@ -23,26 +23,37 @@ pub fn simplify(cells: &[UVec2]) -> Vec<UVec2> {
 /// [`simplify`] into a reused buffer (cleared first).
 pub fn simplify_into(cells: &[UVec2], out: &mut Vec<UVec2>) {
     out.clear();
-    let Some((&first, rest)) = cells.split_first() else {
+    for_each_turn(cells, |i| out.push(cells[i]));
+}
+
+/// The indices into `cells` that [`simplify`] keeps, for paths whose cells carry more than
+/// their column (the mesh-derived grid's spans, with their heights).
+pub fn simplify_indices(cells: &[UVec2]) -> Vec<usize> {
+    let mut out = Vec::new();
+    for_each_turn(cells, |i| out.push(i));
+    out
+}
+
+/// Calls `keep(i)` for the first cell, every corner cell and the last cell, in order.
+fn for_each_turn(cells: &[UVec2], mut keep: impl FnMut(usize)) {
+    if cells.is_empty() {
         return;
-    };
-    out.push(first);
-    if rest.is_empty() {
+    }
+    keep(0);
+    if cells.len() == 1 {
         return;
     }
     let dir = |a: UVec2, b: UVec2| b.as_ivec2() - a.as_ivec2();
     let mut prev_dir: Option<IVec2> = None;
-    for w in cells.windows(2) {
+    for (i, w) in cells.windows(2).enumerate() {
         let d = dir(w[0], w[1]);
-        if let Some(pd) = prev_dir {
-            if pd != d {
-                // w[0] is where the direction changes: the corner.
-                out.push(w[0]);
-            }
+        if prev_dir.is_some_and(|pd| pd != d) {
+            // cells[i] is where the direction changes: the corner.
+            keep(i);
         }
         prev_dir = Some(d);
     }
-    out.push(cells[cells.len() - 1]);
+    keep(cells.len() - 1);
 }
 
 #[cfg(test)]
