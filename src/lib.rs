@@ -25,6 +25,7 @@
 #![warn(missing_docs)]
 
 pub mod build;
+pub mod compare;
 pub mod error;
 mod ffi;
 pub mod follower;

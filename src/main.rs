@@ -9,6 +9,8 @@ use glam::Vec3;
 use serde_json::{json, Value};
 
 use navkit::build::{build_solo, BuildReport};
+use navkit::compare::{CompareSettings, Comparer, Comparison};
+use navkit::grid::mesh::MeshGrid;
 use navkit::navmesh::NavMesh;
 use navkit::query::{NavMeshQuery, PathStatus, QueryFilter};
 use navkit::smooth::{full_path, FullPath, SmoothPathOptions};
@@ -121,6 +123,35 @@ enum Command {
         /// us_per_query; also `buckets` and `failures`).
         #[arg(long)]
         json: bool,
+    },
+    /// Compare grid A* paths with navmesh paths on the same geometry: per query the grid path's
+    /// length, waypoints, nodes expanded and time; the navmesh straight path's length, corners
+    /// and time, the smooth path's length; and the follower's distance and time on each.
+    Compare {
+        /// MESH.obj or GEOM.gset (the grid needs the geometry).
+        input: PathBuf,
+        /// Start point `X,Y,Z`.
+        #[arg(long, value_parser = parse_vec3, allow_hyphen_values = true, requires = "to", conflicts_with = "random", required_unless_present = "random")]
+        from: Option<Vec3>,
+        /// Goal point `X,Y,Z`.
+        #[arg(long, value_parser = parse_vec3, allow_hyphen_values = true, requires = "from")]
+        to: Option<Vec3>,
+        /// Compare N random pairs of navmesh points instead.
+        #[arg(long, value_name = "N")]
+        random: Option<usize>,
+        /// Seed for --random.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        /// Also draw the picture (PNG or SVG); with several queries, one file per query
+        /// (`NAME-001.png`, ...).
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+        /// Picture width in pixels.
+        #[arg(long, default_value_t = 1200)]
+        width: u32,
     },
     /// The demo: build the sample level in meshes/ and walk a smooth path across it.
     Demo {
@@ -450,6 +481,24 @@ fn run(cli: Cli) -> navkit::Result<()> {
             }
         }
         Command::Demo { gset } => demo(&gset)?,
+        Command::Compare {
+            input,
+            from,
+            to,
+            random,
+            seed,
+            json,
+            output,
+            width,
+        } => compare(
+            &input,
+            from.zip(to),
+            random,
+            seed,
+            json,
+            output.as_deref(),
+            width,
+        )?,
         Command::GridBench {
             map,
             scen,
@@ -506,6 +555,23 @@ fn run(cli: Cli) -> navkit::Result<()> {
     Ok(())
 }
 
+/// The navmesh of an input and, for geometry (unless `no_grid`), the mesh-derived grid built
+/// with the same settings.
+fn navmesh_and_grid(input: &Path, no_grid: bool) -> navkit::Result<(NavMesh, Option<MeshGrid>)> {
+    if !is_geometry(input) {
+        return Ok((NavMesh::load(input)?, None));
+    }
+    let geom = InputGeometry::load(input)?;
+    let settings = geom.settings.clone().unwrap_or_default();
+    let built = build_solo(&geom, &settings)?;
+    let grid = if no_grid {
+        None
+    } else {
+        Some(MeshGrid::build(&geom, &settings)?)
+    };
+    Ok((built.navmesh, grid))
+}
+
 fn render(
     input: &Path,
     ends: Option<(Vec3, Vec3)>,
@@ -513,91 +579,224 @@ fn render(
     width: u32,
     no_grid: bool,
 ) -> navkit::Result<()> {
-    use navkit::follower::{navmesh_ground, Follower, FollowerSettings};
-    use navkit::render::{self, Polyline, Rgb, Scene};
-    let navmesh = load_navmesh(input, None)?;
-    let mut scene = Scene {
-        title: format!("navkit: {}", input.display()),
-        polys: navmesh.polys(),
-        ..Scene::default()
+    let (navmesh, grid) = navmesh_and_grid(input, no_grid)?;
+    let comparison = match ends {
+        Some((from, to)) => Some(
+            Comparer::new(&navmesh, grid.as_ref(), CompareSettings::default())?
+                .compare(from, to)?,
+        ),
+        None => None,
     };
-    if is_geometry(input) && !no_grid {
-        let geom = InputGeometry::load(input)?;
-        let settings = geom.settings.clone().unwrap_or_default();
-        let spans = navkit::build::build_walkable_spans(&geom, &settings)?;
-        scene.cells = (0..spans.spans.len() as u32)
-            .filter(|&i| spans.walkable(i))
-            .map(|i| (spans.position(i), spans.cell_size))
-            .collect();
-    }
-    if let Some((from, to)) = ends {
-        let mut q = NavMeshQuery::new(&navmesh, 2048)?;
-        let filter = QueryFilter::default();
-        let fp = full_path(&mut q, from, to, &filter, &SmoothPathOptions::default())?;
-        let straight = fp.straight.positions();
-        let settings = FollowerSettings::default();
-        let mut agent = Follower::new(straight[0], &straight[1..], settings);
-        let mut trajectory = vec![agent.position()];
-        {
-            let mut ground = navmesh_ground(&mut q, &filter);
-            for _ in 0..100_000 {
-                if !agent.step(1.0 / 30.0, &mut ground) {
-                    break;
-                }
-                trajectory.push(agent.position());
-            }
-        }
-        let fpath = agent.path();
-        for (i, b) in fpath.boundaries.iter().enumerate() {
-            let side = glam::Vec2::new(-b.dir.y, b.dir.x) * 1.5;
-            let y = fpath.look_points[i].y;
-            scene.boundaries.push((
-                Vec3::new(b.point.x - side.x, y, b.point.y - side.y),
-                Vec3::new(b.point.x + side.x, y, b.point.y + side.y),
-            ));
-        }
-        scene.lines.push(Polyline {
-            label: format!(
-                "straight path ({} corners, {:.1})",
-                straight.len(),
-                fp.straight.length()
-            ),
-            points: straight,
-            color: Rgb(220, 40, 40),
-            width: 2.0,
-            dots: true,
-        });
-        scene.lines.push(Polyline {
-            label: format!(
-                "smooth path ({} points, {:.1})",
-                fp.smooth.points.len(),
-                fp.smooth.length()
-            ),
-            points: fp.smooth.points.clone(),
-            color: Rgb(30, 30, 160),
-            width: 1.5,
-            dots: false,
-        });
-        scene.lines.push(Polyline {
-            label: format!(
-                "follower on the straight path ({:.1} in {:.1} s), turn boundaries in grey",
-                agent.travelled(),
-                agent.time()
-            ),
-            points: trajectory,
-            color: Rgb(20, 150, 60),
-            width: 2.0,
-            dots: false,
-        });
-        scene.markers.push((from, Rgb(40, 200, 40)));
-        scene.markers.push((to, Rgb(220, 40, 40)));
-        if !fp.path.is_complete() {
-            scene.title.push_str("  (path PARTIAL: goal not reachable)");
-        }
-    }
-    render::save(&scene, output, width)?;
+    let scene = navkit::render::comparison_scene(
+        &navmesh,
+        grid.as_ref(),
+        comparison.as_ref(),
+        format!("navkit: {}", input.display()),
+    );
+    navkit::render::save(&scene, output, width)?;
     out!("wrote {}", output.display());
     Ok(())
+}
+
+fn compare(
+    input: &Path,
+    ends: Option<(Vec3, Vec3)>,
+    random: Option<usize>,
+    seed: u64,
+    json: bool,
+    output: Option<&Path>,
+    width: u32,
+) -> navkit::Result<()> {
+    if !is_geometry(input) {
+        return Err(Error::InvalidArgument(format!(
+            "{}: compare needs geometry (.obj or .gset) to build the grid from",
+            input.display()
+        )));
+    }
+    const MAX_RANDOM: usize = 1_000_000;
+    if random.is_some_and(|n| n == 0 || n > MAX_RANDOM) {
+        return Err(Error::InvalidArgument(format!(
+            "--random {}: must be between 1 and {MAX_RANDOM}",
+            random.unwrap_or(0)
+        )));
+    }
+    let (navmesh, grid) = navmesh_and_grid(input, false)?;
+    let mut cmp = Comparer::new(&navmesh, grid.as_ref(), CompareSettings::default())?;
+    let pairs = match (ends, random) {
+        (Some(e), _) => vec![e],
+        (None, Some(n)) => cmp.random_pairs(n, seed)?,
+        (None, None) => unreachable!("clap requires --from/--to or --random"),
+    };
+    let mut results = Vec::with_capacity(pairs.len());
+    for &(from, to) in &pairs {
+        results.push(cmp.compare(from, to)?);
+    }
+    let summary = compare_summary(&results);
+    if json {
+        out!(
+            "{}",
+            json!({ "input": input.display().to_string(), "queries": results, "summary": summary })
+        );
+    } else {
+        print_comparisons(&results, &summary);
+    }
+    if let Some(out_path) = output {
+        let many = results.len() > 1;
+        for (i, c) in results.iter().enumerate() {
+            let path = if many {
+                numbered(out_path, i + 1)
+            } else {
+                out_path.to_path_buf()
+            };
+            let scene = navkit::render::comparison_scene(
+                &navmesh,
+                grid.as_ref(),
+                Some(c),
+                format!(
+                    "navkit compare: {} ({:.2},{:.2},{:.2}) -> ({:.2},{:.2},{:.2})",
+                    input.file_name().unwrap_or_default().to_string_lossy(),
+                    c.from.x,
+                    c.from.y,
+                    c.from.z,
+                    c.to.x,
+                    c.to.y,
+                    c.to.z
+                ),
+            );
+            navkit::render::save(&scene, &path, width)?;
+            if !json {
+                out!("wrote {}", path.display());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `dir/name-007.ext` for `dir/name.ext`.
+fn numbered(path: &Path, i: usize) -> PathBuf {
+    let stem = path.file_stem().unwrap_or_default().to_string_lossy();
+    let name = match path.extension() {
+        Some(ext) => format!("{stem}-{i:03}.{}", ext.to_string_lossy()),
+        None => format!("{stem}-{i:03}"),
+    };
+    path.with_file_name(name)
+}
+
+/// Totals and means over the queries where both sides found a complete path.
+fn compare_summary(results: &[Comparison]) -> Value {
+    let both: Vec<_> = results
+        .iter()
+        .filter_map(|c| match (&c.grid, &c.navmesh) {
+            (Some(g), Some(n)) if g.status == navkit::grid::SearchStatus::Found && n.complete => {
+                Some((g, n))
+            }
+            _ => None,
+        })
+        .collect();
+    let k = both.len().max(1) as f64;
+    let mean = |f: &dyn Fn(&(&navkit::compare::GridSide, &navkit::compare::NavMeshSide)) -> f64| {
+        both.iter().map(f).fold(0.0, |a, b| a + b) / k
+    };
+    let arrived = |f: Option<&navkit::compare::FollowerRun>| f.is_some_and(|f| f.arrived);
+    json!({
+        "queries": results.len(),
+        "both_found": both.len(),
+        "grid_found": results.iter().filter(|c| c.grid.as_ref().is_some_and(|g| g.status == navkit::grid::SearchStatus::Found)).count(),
+        "navmesh_complete": results.iter().filter(|c| c.navmesh.as_ref().is_some_and(|n| n.complete)).count(),
+        "mean_grid_length": mean(&|(g, _)| g.length as f64),
+        "mean_straight_length": mean(&|(_, n)| n.straight_length as f64),
+        "mean_smooth_length": mean(&|(_, n)| n.smooth_length as f64),
+        "mean_length_ratio_grid_to_straight": mean(&|(g, n)| g.length as f64 / (n.straight_length as f64).max(1e-6)),
+        "mean_grid_waypoints": mean(&|(g, _)| g.waypoints as f64),
+        "mean_corners": mean(&|(_, n)| n.corners as f64),
+        "mean_expanded": mean(&|(g, _)| g.expanded as f64),
+        "mean_grid_us": mean(&|(g, _)| g.time_us),
+        "mean_navmesh_us": mean(&|(_, n)| n.time_us),
+        "mean_smooth_us": mean(&|(_, n)| n.smooth_time_us),
+        "follower_arrived_grid": both.iter().filter(|(g, _)| arrived(g.follower.as_ref())).count(),
+        "follower_arrived_straight": both.iter().filter(|(_, n)| arrived(n.follower.as_ref())).count(),
+        "mean_follower_time_grid": mean(&|(g, _)| g.follower.as_ref().map_or(0.0, |f| f.time as f64)),
+        "mean_follower_time_straight": mean(&|(_, n)| n.follower.as_ref().map_or(0.0, |f| f.time as f64)),
+    })
+}
+
+fn print_comparisons(results: &[Comparison], summary: &Value) {
+    out!(
+        "{:>4} | {:>8} {:>4} {:>8} {:>9} | {:>8} {:>4} {:>8} {:>8} {:>8} | {:>15} {:>15}",
+        "#",
+        "grid len",
+        "wps",
+        "expanded",
+        "grid us",
+        "straight",
+        "crn",
+        "smooth",
+        "nav us",
+        "smth us",
+        "follow grid",
+        "follow straight"
+    );
+    let follow = |f: Option<&navkit::compare::FollowerRun>| match f {
+        Some(f) => format!(
+            "{:.1}/{:.1}s{}",
+            f.travelled,
+            f.time,
+            if f.arrived { "" } else { "!" }
+        ),
+        None => "-".to_string(),
+    };
+    for (i, c) in results.iter().enumerate() {
+        let grid = match &c.grid {
+            Some(g) if g.status == navkit::grid::SearchStatus::Found => format!(
+                "{:>8.2} {:>4} {:>8} {:>9.1}",
+                g.length, g.waypoints, g.expanded, g.time_us
+            ),
+            Some(g) => format!("{:>31}", format!("{:?} ({} exp)", g.status, g.expanded)),
+            None => format!("{:>31}", "no grid path"),
+        };
+        let nav = match &c.navmesh {
+            Some(n) => {
+                format!(
+                    "{:>8.2} {:>4} {:>8.2} {:>8.1} {:>8.1}",
+                    n.straight_length, n.corners, n.smooth_length, n.time_us, n.smooth_time_us
+                ) + if n.complete { "" } else { "P" }
+            }
+            None => format!("{:>40}", "no navmesh path"),
+        };
+        out!(
+            "{:>4} | {grid} | {nav} | {:>15} {:>15}",
+            i + 1,
+            follow(c.grid.as_ref().and_then(|g| g.follower.as_ref())),
+            follow(c.navmesh.as_ref().and_then(|n| n.follower.as_ref()))
+        );
+        for e in c.grid_error.iter().chain(&c.navmesh_error) {
+            out!("       {e}");
+        }
+    }
+    out!("(follower: distance/simulated time; `!` = did not arrive; P = partial navmesh path)");
+    let f = |k: &str| summary[k].as_f64().unwrap_or(0.0);
+    let u = |k: &str| summary[k].as_u64().unwrap_or(0);
+    out!(
+        "{} queries, both paths found for {}: grid {:.2} vs straight {:.2} vs smooth {:.2} long (grid/straight {:.3}); {:.1} waypoints vs {:.1} corners; grid {:.1} us ({:.0} expanded) vs navmesh {:.1} us (+{:.1} us smooth); follower arrived {}/{} on grid paths ({:.1} s), {}/{} on straight paths ({:.1} s)",
+        u("queries"),
+        u("both_found"),
+        f("mean_grid_length"),
+        f("mean_straight_length"),
+        f("mean_smooth_length"),
+        f("mean_length_ratio_grid_to_straight"),
+        f("mean_grid_waypoints"),
+        f("mean_corners"),
+        f("mean_grid_us"),
+        f("mean_expanded"),
+        f("mean_navmesh_us"),
+        f("mean_smooth_us"),
+        u("follower_arrived_grid"),
+        u("both_found"),
+        f("mean_follower_time_grid"),
+        u("follower_arrived_straight"),
+        u("both_found"),
+        f("mean_follower_time_straight"),
+    );
 }
 
 fn demo(gset: &Path) -> navkit::Result<()> {

@@ -108,7 +108,7 @@ impl Frame {
             hi = Vec3::ONE;
         }
         let margin = 20.0;
-        let legend_h = 24.0 + 14.0 * (scene.lines.len() as f32 + 4.0);
+        let legend_h = 24.0 + 14.0 * (scene.lines.len() as f32 + 5.0);
         let w = (hi.x - lo.x).max(1e-3);
         let d = (hi.z - lo.z).max(1e-3);
         let scale = (width as f32 - 2.0 * margin) / w;
@@ -162,6 +162,9 @@ fn legend_entries(scene: &Scene) -> Vec<(Rgb, String)> {
     ];
     if !scene.cells.is_empty() {
         v.push((Rgb(235, 235, 235), "walkable grid cells (dots)".to_string()));
+    }
+    if !scene.boundaries.is_empty() {
+        v.push((Rgb(120, 120, 120), "turn boundaries".to_string()));
     }
     for l in &scene.lines {
         v.push((l.color, l.label.clone()));
@@ -505,4 +508,126 @@ pub fn save(scene: &Scene, path: impl AsRef<Path>, width: u32) -> Result<()> {
         render_png(scene, width)?
     };
     std::fs::write(path, bytes).map_err(|e| Error::io(path, e))
+}
+
+/// The turn boundaries of a prepared follower path as segments `half_len` either side of the
+/// path, at the height of their look points.
+pub fn boundary_segments(path: &crate::follower::FollowPath, half_len: f32) -> Vec<(Vec3, Vec3)> {
+    path.boundaries
+        .iter()
+        .zip(&path.look_points)
+        .map(|(b, lp)| {
+            let side = Vec2::new(-b.dir.y, b.dir.x) * half_len;
+            (
+                Vec3::new(b.point.x - side.x, lp.y, b.point.y - side.y),
+                Vec3::new(b.point.x + side.x, lp.y, b.point.y + side.y),
+            )
+        })
+        .collect()
+}
+
+/// A scene of a navmesh (polygons by area, off-mesh connections), the walkable cells of a
+/// grid if given, and a [`Comparison`](crate::compare::Comparison) if given: the grid path and
+/// its simplified waypoints, the navmesh straight and smooth paths, both follower trajectories
+/// with their turn boundaries, and start and goal markers.
+pub fn comparison_scene(
+    navmesh: &crate::navmesh::NavMesh,
+    grid: Option<&crate::grid::mesh::MeshGrid>,
+    comparison: Option<&crate::compare::Comparison>,
+    title: impl Into<String>,
+) -> Scene {
+    let mut scene = Scene {
+        title: title.into(),
+        polys: navmesh.polys(),
+        ..Scene::default()
+    };
+    if let Some(g) = grid {
+        let s = g.spans();
+        scene.cells = (0..s.spans.len() as u32)
+            .filter(|&i| s.walkable(i))
+            .map(|i| (s.position(i), s.cell_size))
+            .collect();
+    }
+    let Some(c) = comparison else {
+        return scene;
+    };
+    if let Some(g) = &c.grid {
+        scene.lines.push(Polyline {
+            label: format!(
+                "grid A* path ({} cells, {:.1} long, {} expanded)",
+                g.cells, g.length, g.expanded
+            ),
+            points: g.points.clone(),
+            color: Rgb(240, 140, 20),
+            width: 2.0,
+            dots: false,
+        });
+        scene.lines.push(Polyline {
+            label: format!("grid waypoints after simplification ({})", g.waypoints),
+            points: g.waypoint_points.clone(),
+            color: Rgb(170, 90, 0),
+            width: 1.0,
+            dots: true,
+        });
+        if let Some(f) = &g.follower {
+            scene.boundaries.extend(boundary_segments(&f.path, 1.2));
+            scene.lines.push(Polyline {
+                label: format!(
+                    "follower on the grid path ({:.1} in {:.1} s{})",
+                    f.travelled,
+                    f.time,
+                    if f.arrived { "" } else { ", DID NOT ARRIVE" }
+                ),
+                points: f.trajectory.clone(),
+                color: Rgb(150, 30, 170),
+                width: 2.0,
+                dots: false,
+            });
+        }
+    }
+    if let Some(n) = &c.navmesh {
+        scene.lines.push(Polyline {
+            label: format!(
+                "navmesh straight path ({} corners, {:.1} long)",
+                n.corners, n.straight_length
+            ),
+            points: n.straight.clone(),
+            color: Rgb(220, 40, 40),
+            width: 2.0,
+            dots: true,
+        });
+        scene.lines.push(Polyline {
+            label: format!(
+                "navmesh smooth path ({} points, {:.1} long)",
+                n.smooth_points, n.smooth_length
+            ),
+            points: n.smooth.clone(),
+            color: Rgb(30, 30, 160),
+            width: 1.5,
+            dots: false,
+        });
+        if let Some(f) = &n.follower {
+            scene.boundaries.extend(boundary_segments(&f.path, 1.2));
+            scene.lines.push(Polyline {
+                label: format!(
+                    "follower on the straight path ({:.1} in {:.1} s{})",
+                    f.travelled,
+                    f.time,
+                    if f.arrived { "" } else { ", DID NOT ARRIVE" }
+                ),
+                points: f.trajectory.clone(),
+                color: Rgb(20, 150, 60),
+                width: 2.0,
+                dots: false,
+            });
+        }
+        if !n.complete {
+            scene
+                .title
+                .push_str("  (navmesh path PARTIAL: goal not reachable)");
+        }
+    }
+    scene.markers.push((c.from, Rgb(40, 200, 40)));
+    scene.markers.push((c.to, Rgb(220, 40, 40)));
+    scene
 }

@@ -372,15 +372,29 @@ pub struct FullPath {
     pub smooth: SmoothPath,
 }
 
-/// Nearest polygons (half extents (2, 4, 2)), `findPath` (256 polys), `findStraightPath`
-/// (256 corners) and the smooth path, as RecastDemo's tester tool does them.
-pub fn full_path(
+/// The polygon corridor and straight path between two points, as RecastDemo's tester tool
+/// computes them (the first half of [`full_path`], without the smooth path).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CorridorPath {
+    /// Start polygon and point on it.
+    pub start: crate::query::NearestPoly,
+    /// End polygon and point on it.
+    pub end: crate::query::NearestPoly,
+    /// The polygon corridor.
+    pub path: crate::query::Path,
+    /// The straight path (to the end point, or for a partial path to the closest point of the
+    /// last polygon).
+    pub straight: crate::query::StraightPath,
+}
+
+/// Nearest polygons (half extents (2, 4, 2)), `findPath` (256 polys) and `findStraightPath`
+/// (256 corners), as RecastDemo's tester tool does them.
+pub fn corridor_path(
     q: &mut NavMeshQuery<'_>,
     start: Vec3,
     end: Vec3,
     filter: &QueryFilter,
-    opts: &SmoothPathOptions,
-) -> Result<FullPath> {
+) -> Result<CorridorPath> {
     use crate::query::{StraightPathOptions, DEFAULT_HALF_EXTENTS, DEFAULT_MAX_PATH};
     let s = q.find_nearest_poly(start, DEFAULT_HALF_EXTENTS, filter)?;
     let e = q.find_nearest_poly(end, DEFAULT_HALF_EXTENTS, filter)?;
@@ -404,12 +418,30 @@ pub fn full_path(
         st.partial |= !path.is_complete();
         st
     };
-    let smooth = smooth_path(q, &path.polys, start, end, filter, opts)?;
-    Ok(FullPath {
+    Ok(CorridorPath {
         start: s,
         end: e,
         path,
         straight,
+    })
+}
+
+/// [`corridor_path`] and then the smooth path along the corridor: everything RecastDemo's
+/// tester tool computes.
+pub fn full_path(
+    q: &mut NavMeshQuery<'_>,
+    start: Vec3,
+    end: Vec3,
+    filter: &QueryFilter,
+    opts: &SmoothPathOptions,
+) -> Result<FullPath> {
+    let c = corridor_path(q, start, end, filter)?;
+    let smooth = smooth_path(q, &c.path.polys, start, end, filter, opts)?;
+    Ok(FullPath {
+        start: c.start,
+        end: c.end,
+        path: c.path,
+        straight: c.straight,
         smooth,
     })
 }

@@ -202,7 +202,7 @@ impl MeshGrid {
             .into_iter()
             .map(|i| points[i])
             .collect();
-        let length = points.windows(2).map(|w| w[0].distance(w[1])).sum();
+        let length = points.windows(2).fold(0.0, |a, w| a + w[0].distance(w[1]));
         Ok(MeshGridPath {
             result,
             start_span: s,

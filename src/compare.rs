@@ -1,0 +1,332 @@
+//! Grid paths against navmesh paths on the same geometry, in numbers (and, through
+//! [`crate::render::comparison_scene`], in pictures).
+//!
+//! For one start/goal pair, a [`Comparer`] runs:
+//!
+//! - A* on the mesh-derived grid ([`MeshGrid`]): path length, waypoints after simplification,
+//!   nodes expanded, time;
+//! - Detour: nearest polys, `findPath` and `findStraightPath` (timed together), then the smooth
+//!   path (timed apart): straight-path length and corners, smooth-path length;
+//! - the turn-boundary [`Follower`] on the grid waypoints and on the straight path, kept on the
+//!   navmesh surface, with a fixed time step: distance travelled and time to arrive.
+//!
+//! ```no_run
+//! use navkit::compare::{Comparer, CompareSettings};
+//! use navkit::grid::mesh::MeshGrid;
+//! use navkit::{build::build_solo, BuildSettings, InputGeometry};
+//! use glam::Vec3;
+//!
+//! let geom = InputGeometry::load("nav_test.obj")?;
+//! let settings = BuildSettings::default();
+//! let built = build_solo(&geom, &settings)?;
+//! let grid = MeshGrid::build(&geom, &settings)?;
+//! let mut cmp = Comparer::new(&built.navmesh, Some(&grid), CompareSettings::default())?;
+//! let c = cmp.compare(Vec3::new(-2.0, -2.3, 0.0), Vec3::new(40.0, 10.0, 5.0))?;
+//! if let (Some(g), Some(n)) = (&c.grid, &c.navmesh) {
+//!     println!("grid {:.2} vs straight {:.2}", g.length, n.straight_length);
+//! }
+//! # Ok::<(), navkit::Error>(())
+//! ```
+
+use std::time::Instant;
+
+use glam::Vec3;
+use rand::SeedableRng;
+use serde::Serialize;
+
+use crate::follower::{navmesh_ground, FollowPath, Follower, FollowerSettings};
+use crate::grid::mesh::MeshGrid;
+use crate::grid::{SearchContext, SearchOptions, SearchStatus};
+use crate::navmesh::NavMesh;
+use crate::query::{NavMeshQuery, QueryFilter};
+use crate::smooth::{corridor_path, smooth_path, SmoothPathOptions};
+use crate::{Error, Result};
+
+/// How a comparison runs.
+#[derive(Clone, Debug)]
+pub struct CompareSettings {
+    /// The follower's settings (both paths).
+    pub follower: FollowerSettings,
+    /// The follower's fixed time step, seconds.
+    pub dt: f32,
+    /// The follower gives up after this many seconds of simulated time.
+    pub max_follow_time: f32,
+    /// Grid search options.
+    pub search: SearchOptions,
+    /// Detour's filter.
+    pub filter: QueryFilter,
+    /// Smooth-path options.
+    pub smooth: SmoothPathOptions,
+    /// Detour's node pool size.
+    pub max_nodes: usize,
+}
+
+impl Default for CompareSettings {
+    fn default() -> Self {
+        CompareSettings {
+            follower: FollowerSettings::default(),
+            dt: 1.0 / 60.0,
+            max_follow_time: 600.0,
+            search: SearchOptions::default(),
+            filter: QueryFilter::default(),
+            smooth: SmoothPathOptions::default(),
+            max_nodes: 2048,
+        }
+    }
+}
+
+/// One run of the follower along a path.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FollowerRun {
+    /// True if it crossed the finish line (or slowed to a stop) within 1 unit (xz) of the goal.
+    pub arrived: bool,
+    /// Distance travelled (xz).
+    pub travelled: f32,
+    /// Simulated seconds until it stopped.
+    pub time: f32,
+    /// Where it ended.
+    pub end: Vec3,
+    /// Every position, one per step (left out of JSON).
+    #[serde(skip)]
+    pub trajectory: Vec<Vec3>,
+    /// The prepared path: look points and turn boundaries (left out of JSON).
+    #[serde(skip)]
+    pub path: FollowPath,
+}
+
+/// The grid side of a comparison.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GridSide {
+    /// How the search ended.
+    pub status: SearchStatus,
+    /// Length of the path (3D polyline through the cell centres).
+    pub length: f32,
+    /// Cells on the path.
+    pub cells: usize,
+    /// Waypoints after simplification (start and goal included).
+    pub waypoints: usize,
+    /// Nodes expanded by A*.
+    pub expanded: u32,
+    /// Time of the search (snapping both ends, A*, retrace), microseconds.
+    pub time_us: f64,
+    /// The follower on the simplified waypoints.
+    pub follower: Option<FollowerRun>,
+    /// The cell path (left out of JSON).
+    #[serde(skip)]
+    pub points: Vec<Vec3>,
+    /// The simplified path (left out of JSON).
+    #[serde(skip)]
+    pub waypoint_points: Vec<Vec3>,
+}
+
+/// The navmesh side of a comparison.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct NavMeshSide {
+    /// True if the corridor reaches the goal's polygon.
+    pub complete: bool,
+    /// Polygons in the corridor.
+    pub polys: usize,
+    /// Straight-path length.
+    pub straight_length: f32,
+    /// Straight-path corners (start and end included).
+    pub corners: usize,
+    /// Smooth-path length.
+    pub smooth_length: f32,
+    /// Smooth-path points.
+    pub smooth_points: usize,
+    /// Time of nearest polys + findPath + findStraightPath, microseconds.
+    pub time_us: f64,
+    /// Time of the smooth path alone, microseconds.
+    pub smooth_time_us: f64,
+    /// The follower on the straight path.
+    pub follower: Option<FollowerRun>,
+    /// The straight path (left out of JSON).
+    #[serde(skip)]
+    pub straight: Vec<Vec3>,
+    /// The smooth path (left out of JSON).
+    #[serde(skip)]
+    pub smooth: Vec<Vec3>,
+}
+
+/// One start/goal pair compared.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Comparison {
+    /// Start point as given.
+    pub from: Vec3,
+    /// Goal point as given.
+    pub to: Vec3,
+    /// The grid side (`None` without a grid).
+    pub grid: Option<GridSide>,
+    /// Why the grid side is missing, if it is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub grid_error: Option<String>,
+    /// The navmesh side (`None` if Detour found no polygon near an end).
+    pub navmesh: Option<NavMeshSide>,
+    /// Why the navmesh side is missing, if it is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub navmesh_error: Option<String>,
+}
+
+/// Runs comparisons on one navmesh and (optionally) one grid, reusing its query and search
+/// context.
+pub struct Comparer<'a> {
+    query: NavMeshQuery<'a>,
+    grid: Option<&'a MeshGrid>,
+    ctx: SearchContext,
+    settings: CompareSettings,
+}
+
+impl<'a> Comparer<'a> {
+    /// A comparer over `navmesh` and, if given, `grid` (built from the same geometry and
+    /// settings).
+    pub fn new(
+        navmesh: &'a NavMesh,
+        grid: Option<&'a MeshGrid>,
+        settings: CompareSettings,
+    ) -> Result<Self> {
+        if !(settings.dt.is_finite() && settings.dt > 0.0) {
+            return Err(Error::InvalidArgument(format!(
+                "follower time step {}: must be finite and positive",
+                settings.dt
+            )));
+        }
+        Ok(Comparer {
+            query: NavMeshQuery::new(navmesh, settings.max_nodes)?,
+            grid,
+            ctx: SearchContext::new(),
+            settings,
+        })
+    }
+
+    /// `n` random start/goal pairs on the navmesh, reproducible from `seed` (Detour's
+    /// `findRandomPoint` with a seeded PCG generator).
+    pub fn random_pairs(&mut self, n: usize, seed: u64) -> Result<Vec<(Vec3, Vec3)>> {
+        let mut rng = rand_pcg::Pcg32::seed_from_u64(seed);
+        let filter = self.settings.filter.clone();
+        (0..n)
+            .map(|_| {
+                let a = self.query.find_random_point(&filter, &mut rng)?.1;
+                let b = self.query.find_random_point(&filter, &mut rng)?.1;
+                Ok((a, b))
+            })
+            .collect()
+    }
+
+    /// Compares the grid and navmesh paths between `from` and `to`. Errors only for
+    /// non-finite points; a side that cannot be computed (no polygon or cell near an end) is
+    /// `None` with its reason.
+    pub fn compare(&mut self, from: Vec3, to: Vec3) -> Result<Comparison> {
+        if !from.is_finite() || !to.is_finite() {
+            return Err(Error::InvalidArgument(format!(
+                "compare: points must be finite, got {from} and {to}"
+            )));
+        }
+        let (navmesh, navmesh_error) = match self.navmesh_side(from, to) {
+            Ok(n) => (Some(n), None),
+            Err(e) => (None, Some(e.to_string())),
+        };
+        let (grid, grid_error) = match self.grid {
+            None => (
+                None,
+                Some("no grid (the input has no geometry)".to_string()),
+            ),
+            Some(g) => match self.grid_side(g, from, to) {
+                Ok(s) => (Some(s), None),
+                Err(e) => (None, Some(e.to_string())),
+            },
+        };
+        Ok(Comparison {
+            from,
+            to,
+            grid,
+            grid_error,
+            navmesh,
+            navmesh_error,
+        })
+    }
+
+    fn navmesh_side(&mut self, from: Vec3, to: Vec3) -> Result<NavMeshSide> {
+        let s = &self.settings;
+        let t0 = Instant::now();
+        let c = corridor_path(&mut self.query, from, to, &s.filter);
+        let time_us = t0.elapsed().as_secs_f64() * 1e6;
+        let c = c?;
+        let t1 = Instant::now();
+        let smooth = smooth_path(
+            &mut self.query,
+            &c.path.polys,
+            from,
+            to,
+            &s.filter,
+            &s.smooth,
+        )?;
+        let smooth_time_us = t1.elapsed().as_secs_f64() * 1e6;
+        let straight = c.straight.positions();
+        let follower = match straight.split_first() {
+            Some((&start, rest)) if !rest.is_empty() => Some(self.follow(start, rest)),
+            _ => None,
+        };
+        Ok(NavMeshSide {
+            complete: c.path.is_complete(),
+            polys: c.path.polys.len(),
+            straight_length: c.straight.length(),
+            corners: straight.len(),
+            smooth_length: smooth.length(),
+            smooth_points: smooth.points.len(),
+            time_us,
+            smooth_time_us,
+            follower,
+            straight,
+            smooth: smooth.points,
+        })
+    }
+
+    fn grid_side(&mut self, grid: &MeshGrid, from: Vec3, to: Vec3) -> Result<GridSide> {
+        let t0 = Instant::now();
+        let p = grid.find_path(&mut self.ctx, from, to, &self.settings.search)?;
+        let time_us = t0.elapsed().as_secs_f64() * 1e6;
+        let follower = match p.waypoints.split_first() {
+            Some((&start, rest)) if !rest.is_empty() => Some(self.follow(start, rest)),
+            _ => None,
+        };
+        Ok(GridSide {
+            status: p.result.status,
+            length: p.length,
+            cells: p.points.len(),
+            waypoints: p.waypoints.len(),
+            expanded: p.result.expanded,
+            time_us,
+            follower,
+            points: p.points,
+            waypoint_points: p.waypoints,
+        })
+    }
+
+    /// Runs the follower from `start` along `waypoints` on the navmesh surface.
+    fn follow(&mut self, start: Vec3, waypoints: &[Vec3]) -> FollowerRun {
+        let s = &self.settings;
+        let goal = *waypoints.last().unwrap_or(&start);
+        let mut agent = Follower::new(start, waypoints, s.follower);
+        let mut trajectory = vec![start];
+        let max_steps = (s.max_follow_time / s.dt).ceil() as usize;
+        {
+            let mut ground = navmesh_ground(&mut self.query, &s.filter);
+            for _ in 0..max_steps {
+                if !agent.step(s.dt, &mut ground) {
+                    break;
+                }
+                trajectory.push(agent.position());
+            }
+        }
+        let end = agent.position();
+        let gap = glam::Vec2::new(end.x - goal.x, end.z - goal.z).length();
+        FollowerRun {
+            arrived: agent.finished() && gap < 1.0,
+            travelled: agent.travelled(),
+            time: agent.time(),
+            end,
+            trajectory,
+            path: agent.path().clone(),
+        }
+    }
+}
