@@ -529,8 +529,8 @@ fn interleaved(maps: &mut [MapBench], rounds: usize) {
         }
         timed += m.sample.len();
         problems += m.all.len();
-        for i in 0..3 {
-            expanded_sum[i] += m.expanded[i] * n;
+        for (sum, e) in expanded_sum.iter_mut().zip(m.expanded) {
+            *sum += e * n;
         }
         let (r_pf, r_jps) = (med[0] / med[1], med[1] / med[2]);
         pf_astar.push(r_pf);

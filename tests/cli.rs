@@ -209,3 +209,188 @@ fn render_writes_png_and_svg() {
         "the off-mesh connection is drawn as an arc"
     );
 }
+
+#[test]
+fn grid_bench_json_totals_and_errors() {
+    let dir = common::shared().join("movingai");
+    let map = s(&dir.join("maps/dao/arena.map"));
+    let scen = s(&dir.join("scenarios/dao/arena.map.scen"));
+    for algo in ["astar", "jps"] {
+        let (ok, stdout, stderr) = navkit(&["grid-bench", &map, &scen, "--algo", algo, "--json"]);
+        assert!(ok, "{algo}: {stderr}");
+        let v: Value = serde_json::from_str(stdout.trim()).unwrap();
+        for key in [
+            "problems",
+            "solved",
+            "mismatches",
+            "max_abs_error",
+            "expanded",
+            "us_per_query",
+        ] {
+            assert!(v.get(key).is_some(), "{algo}: missing {key}: {v}");
+        }
+        assert_eq!(v["problems"], 160);
+        assert_eq!(v["solved"], 160);
+        assert_eq!(v["mismatches"], 0);
+        assert!(v["max_abs_error"].as_f64().unwrap() < 5e-3);
+        assert!(v["expanded"].as_u64().unwrap() > 160);
+        assert_eq!(v["algo"], algo);
+        assert!(v["buckets"].as_array().unwrap().len() > 5);
+    }
+    let (ok, stdout, _) = navkit(&["grid-bench", &map, &scen]);
+    assert!(ok);
+    assert!(
+        stdout.contains("bucket") && stdout.contains("total"),
+        "{stdout}"
+    );
+
+    // Malformed map and scenario files: an error naming the file and line, no panic.
+    let bad_map = common::temp("bad.map");
+    std::fs::write(&bad_map, "type octile\nheight 2\nwidth 2\nmap\n..\n.#\n").unwrap();
+    let (ok, _, stderr) = navkit(&["grid-bench", &s(&bad_map), &scen]);
+    assert!(!ok);
+    assert!(stderr.contains("bad.map:6:"), "{stderr}");
+    let bad_scen = common::temp("bad.scen");
+    std::fs::write(&bad_scen, "version 1\n0 arena.map 49 49 1 2 3\n").unwrap();
+    let (ok, _, stderr) = navkit(&["grid-bench", &map, &s(&bad_scen)]);
+    assert!(!ok);
+    assert!(stderr.contains("bad.scen:2:"), "{stderr}");
+    // A problem whose start is blocked or whose map size differs is reported, not a crash.
+    let odd = common::temp("odd.scen");
+    std::fs::write(
+        &odd,
+        "version 1\n0 arena.map 49 49 0 0 1 11 5\n0 arena.map 50 50 1 11 1 12 1\n",
+    )
+    .unwrap();
+    let (ok, stdout, stderr) = navkit(&["grid-bench", &map, &s(&odd), "--json"]);
+    assert!(!ok, "unsolved problems make a non-zero exit");
+    assert!(stderr.contains("2 of 2"), "{stderr}");
+    let v: Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(v["solved"], 0);
+    let reasons: Vec<&str> = v["failures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["reason"].as_str().unwrap())
+        .collect();
+    assert!(
+        reasons[0].contains("StartBlocked") && reasons[1].contains("50x50"),
+        "{reasons:?}"
+    );
+}
+
+#[test]
+fn compare_single_random_json_and_pictures() {
+    let gset = "meshes/demo_level.gset";
+    let (ok, stdout, stderr) = navkit(&[
+        "compare", gset, "--from", "2,0,2", "--to", "33,2.5,6", "--json",
+    ]);
+    assert!(ok, "{stderr}");
+    let v: Value = serde_json::from_str(stdout.trim()).unwrap();
+    let q = &v["queries"][0];
+    assert_eq!(q["grid"]["status"], "found");
+    assert_eq!(q["navmesh"]["complete"], true);
+    for key in ["length", "cells", "waypoints", "expanded", "time_us"] {
+        assert!(q["grid"][key].as_f64().unwrap() > 0.0, "grid {key}: {q}");
+    }
+    for key in [
+        "straight_length",
+        "corners",
+        "smooth_length",
+        "time_us",
+        "smooth_time_us",
+    ] {
+        assert!(
+            q["navmesh"][key].as_f64().unwrap() > 0.0,
+            "navmesh {key}: {q}"
+        );
+    }
+    for side in ["grid", "navmesh"] {
+        let f = &q[side]["follower"];
+        assert_eq!(f["arrived"], true, "{side}: {f}");
+        assert!(f["travelled"].as_f64().unwrap() > 10.0 && f["time"].as_f64().unwrap() > 1.0);
+    }
+    let (g, n) = (
+        q["grid"]["length"].as_f64().unwrap(),
+        q["navmesh"]["straight_length"].as_f64().unwrap(),
+    );
+    assert!(g >= n * 0.95 && g <= n * 1.2, "grid {g} straight {n}");
+
+    // Random pairs are reproducible from the seed; the text table has a row per query.
+    let run = |seed: &str| {
+        let (ok, stdout, stderr) =
+            navkit(&["compare", gset, "--random", "12", "--seed", seed, "--json"]);
+        assert!(ok, "{stderr}");
+        serde_json::from_str::<Value>(stdout.trim()).unwrap()
+    };
+    let (a, b, c) = (run("7"), run("7"), run("8"));
+    let ends = |v: &Value| {
+        v["queries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|q| (q["from"].to_string(), q["to"].to_string()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(ends(&a), ends(&b));
+    assert_ne!(ends(&a), ends(&c));
+    assert_eq!(a["summary"]["queries"], 12);
+    let (ok, stdout, _) = navkit(&["compare", gset, "--random", "3", "--seed", "1"]);
+    assert!(ok);
+    assert_eq!(
+        stdout.lines().filter(|l| l.contains(" | ")).count(),
+        4,
+        "{stdout}"
+    );
+
+    // The picture, as SVG so its content can be read.
+    let svg = common::temp("compare.svg");
+    let (ok, _, stderr) = navkit(&[
+        "compare",
+        gset,
+        "--from",
+        "2,0,2",
+        "--to",
+        "33,2.5,6",
+        "-o",
+        &s(&svg),
+    ]);
+    assert!(ok, "{stderr}");
+    let text = std::fs::read_to_string(&svg).unwrap();
+    for label in [
+        "grid A* path",
+        "grid waypoints",
+        "follower on the grid path",
+        "navmesh straight path",
+        "navmesh smooth path",
+        "follower on the straight path",
+        "turn boundaries",
+        "walkable grid cells",
+    ] {
+        assert!(text.contains(label), "missing {label}");
+    }
+
+    // Bad input: a saved navmesh has no geometry for the grid; NaN points; zero random pairs.
+    let (ok, _, stderr) = navkit(&["compare", "nowhere.navmesh", "--random", "3"]);
+    assert!(!ok && stderr.contains("geometry"), "{stderr}");
+    let (ok, _, _) = navkit(&["compare", gset, "--from", "nan,0,0", "--to", "1,1,1"]);
+    assert!(!ok);
+    let (ok, _, stderr) = navkit(&["compare", gset, "--random", "0"]);
+    assert!(!ok && stderr.contains("--random"), "{stderr}");
+    // A point far off the mesh: both sides report why, the command still succeeds.
+    let (ok, stdout, stderr) = navkit(&[
+        "compare",
+        gset,
+        "--from",
+        "500,0,500",
+        "--to",
+        "2,0,2",
+        "--json",
+    ]);
+    assert!(ok, "{stderr}");
+    let v: Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert!(
+        v["queries"][0]["grid_error"].is_string() && v["queries"][0]["navmesh_error"].is_string(),
+        "{v}"
+    );
+}

@@ -13,9 +13,16 @@
 //! [`CornerCutting::IfOneSideFree`] and [`CornerCutting::Always`] both allow a diagonal
 //! when one of the two routes is walkable.
 //!
+//! Off-mesh connections of the input (jumps, ladders) become links between the spans nearest
+//! their two ends, one-way or both ways as the connection says, costing their length in cells
+//! (never less than the octile distance between the two columns, so the heuristic stays
+//! admissible) times the cost of their area.
+//!
 //! Move costs are in cells (straight 1, diagonal sqrt(2), or 10/14) times the cost of the area
-//! entered ([`MeshGrid::set_area_cost`], 1 by default), so world lengths are costs times the
-//! cell size.
+//! entered. The area costs start as those of the navmesh's default filter
+//! ([`QueryFilter::default`]: RecastDemo's, water 10, grass 2, jump 1.5), so grid and navmesh
+//! paths avoid the same areas; change them with [`MeshGrid::set_area_cost`] or
+//! [`MeshGrid::set_area_costs`].
 //!
 //! ```no_run
 //! use navkit::grid::{mesh::MeshGrid, SearchContext, SearchOptions};
@@ -30,6 +37,8 @@
 //! # Ok::<(), navkit::Error>(())
 //! ```
 
+use std::collections::HashMap;
+
 use glam::{UVec2, Vec3};
 use serde::Serialize;
 
@@ -40,7 +49,8 @@ use super::{
 };
 use crate::build::{build_walkable_spans, WalkableSpans};
 use crate::geometry::InputGeometry;
-use crate::settings::BuildSettings;
+use crate::query::QueryFilter;
+use crate::settings::{area, BuildSettings};
 use crate::{Error, Result};
 
 /// Number of area ids (Recast's `RC_WALKABLE_AREA` is 63).
@@ -52,6 +62,18 @@ pub struct MeshGrid {
     spans: WalkableSpans,
     area_cost: [f32; AREAS],
     min_cost: f64,
+    /// Off-mesh links out of each span that has any.
+    links: HashMap<u32, Vec<Link>>,
+    /// True for spans with links (checked before the map, on the hot path).
+    has_links: Vec<bool>,
+}
+
+/// An off-mesh link out of a span.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Link {
+    to: u32,
+    cost: f64,
+    area: u8,
 }
 
 /// A path found on a [`MeshGrid`].
@@ -76,17 +98,102 @@ pub struct MeshGridPath {
 impl MeshGrid {
     /// Runs the build up to erosion and convex volumes ([`build_walkable_spans`]) and wraps the
     /// walkable spans. Convex volumes mark their areas as in the navmesh build.
+    /// The input's off-mesh connections become links ([`MeshGrid::add_link`]); one whose ends
+    /// have no walkable span within its radius is left out, as Detour leaves it unconnected.
     pub fn build(geom: &InputGeometry, settings: &BuildSettings) -> Result<MeshGrid> {
-        Ok(Self::from_spans(build_walkable_spans(geom, settings)?))
+        let mut grid = Self::from_spans(build_walkable_spans(geom, settings)?);
+        for c in &geom.off_mesh_connections {
+            grid.add_link(
+                c.start,
+                c.end,
+                c.radius,
+                settings.agent_max_climb,
+                c.bidirectional,
+                c.area,
+            );
+        }
+        Ok(grid)
+    }
+
+    /// Adds an off-mesh link from `start` to `end` (and back if `bidirectional`): between the
+    /// walkable spans nearest the two points within `radius` in xz and `climb` in height.
+    /// Returns false (and adds nothing) if an end has no such span or a value is not finite.
+    pub fn add_link(
+        &mut self,
+        start: Vec3,
+        end: Vec3,
+        radius: f32,
+        climb: f32,
+        bidirectional: bool,
+        area: u8,
+    ) -> bool {
+        if !(start.is_finite() && end.is_finite() && radius.is_finite() && climb.is_finite()) {
+            return false;
+        }
+        let cs = self.spans.cell_size;
+        let reach = (radius.max(0.0) + cs * std::f32::consts::FRAC_1_SQRT_2) / cs;
+        let snap = |p: Vec3| {
+            let n = self.nearest_node(p, reach.ceil().min(64.0) as u32)?;
+            let q = self.point(n);
+            let xz = glam::Vec2::new(q.x - p.x, q.z - p.z).length() / cs;
+            (xz <= reach && (q.y - p.y).abs() <= climb.max(self.spans.cell_height)).then_some(n)
+        };
+        let (Some(a), Some(b)) = (snap(start), snap(end)) else {
+            return false;
+        };
+        if a == b {
+            return false;
+        }
+        let (pa, pb) = (self.position(a), self.position(b));
+        let octile = super::CostModel::Octile.octile(pa.x.abs_diff(pb.x), pa.y.abs_diff(pb.y));
+        let cost = ((self.point(a).distance(self.point(b)) / cs) as f64).max(octile);
+        let area = area % AREAS as u8;
+        let mut add = |from: u32, to: u32| {
+            self.links
+                .entry(from)
+                .or_default()
+                .push(Link { to, cost, area });
+            self.has_links[from as usize] = true;
+        };
+        add(a, b);
+        if bidirectional {
+            add(b, a);
+        }
+        true
+    }
+
+    /// Number of off-mesh links (one per direction).
+    pub fn link_count(&self) -> usize {
+        self.links.values().map(Vec::len).sum()
     }
 
     /// A grid over spans built elsewhere.
     pub fn from_spans(spans: WalkableSpans) -> MeshGrid {
-        MeshGrid {
+        let mut grid = MeshGrid {
+            has_links: vec![false; spans.spans.len()],
             spans,
             area_cost: [1.0; AREAS],
             min_cost: 1.0,
+            links: HashMap::new(),
+        };
+        grid.set_area_costs(&QueryFilter::default());
+        grid
+    }
+
+    /// Takes every area cost from a navmesh query filter. Recast's walkable area
+    /// ([`area::WALKABLE`], which the navmesh build turns into [`area::GROUND`]) gets the
+    /// ground cost. Costs below 1e-3 (Detour allows 0) are raised to 1e-3.
+    pub fn set_area_costs(&mut self, filter: &QueryFilter) {
+        for a in 0..AREAS as u8 {
+            let src = if a == area::WALKABLE { area::GROUND } else { a };
+            let c = filter.area_cost(src);
+            self.area_cost[a as usize] = if c.is_finite() { c.max(1e-3) } else { 1.0 };
         }
+        self.update_min_cost();
+    }
+
+    fn update_min_cost(&mut self) {
+        self.min_cost = self.area_cost.iter().fold(f32::INFINITY, |m, &c| m.min(c)) as f64;
     }
 
     /// The walkable spans.
@@ -118,7 +225,7 @@ impl MeshGrid {
             Error::InvalidArgument(format!("area {area}: area ids are below {AREAS}"))
         })?;
         *slot = cost;
-        self.min_cost = self.area_cost.iter().fold(f32::INFINITY, |m, &c| m.min(c)) as f64;
+        self.update_min_cost();
         Ok(())
     }
 
@@ -268,6 +375,15 @@ impl SearchGraph for MeshGrid {
             };
             if let Some(n) = target {
                 f(n, diagonal * self.cost_into(n));
+            }
+        }
+        if self.has_links[node as usize] {
+            for l in self.links.get(&node).into_iter().flatten() {
+                // The integer model's straight cost is 10: scale the link the same way.
+                f(
+                    l.to,
+                    l.cost * straight * self.area_cost[l.area as usize] as f64,
+                );
             }
         }
     }
