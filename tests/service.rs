@@ -74,3 +74,35 @@ fn newer_requests_supersede_older_ones_and_cancel_drops_them() {
         PathOutcome::Done(Err(navkit::Error::NoPolygonNear { .. }))
     ));
 }
+
+#[test]
+fn grid_path_service_answers_like_a_direct_search() {
+    use navkit::grid::{mesh::MeshGrid, SearchContext, SearchOptions};
+    use navkit::service::GridPathService;
+    let case =
+        TestCase::load(common::shared().join("meshes/recastdemo/nav_mesh_test.txt")).unwrap();
+    let geom = navkit::InputGeometry::load(common::mesh("nav_test.obj")).unwrap();
+    let grid = Arc::new(MeshGrid::build(&geom, &navkit::BuildSettings::default()).unwrap());
+    let service = GridPathService::grid(grid.clone(), 2);
+    let tickets: Vec<_> = case
+        .queries
+        .iter()
+        .enumerate()
+        .map(|(i, t)| service.request(AgentId(i as u64), t.start, t.end))
+        .collect();
+    let off = service.request(AgentId(1000), Vec3::new(1e5, 0.0, 0.0), Vec3::ZERO);
+    let mut ctx = SearchContext::new();
+    for (t, ticket) in case.queries.iter().zip(tickets) {
+        let direct = grid
+            .find_path(&mut ctx, t.start, t.end, &SearchOptions::default())
+            .unwrap();
+        match ticket.wait() {
+            PathOutcome::Done(Ok(p)) => {
+                assert!(p.found(), "line {}", t.line);
+                assert_eq!(p.spans, direct.spans, "line {}", t.line);
+            }
+            other => panic!("line {}: {other:?}", t.line),
+        }
+    }
+    assert!(matches!(off.wait(), PathOutcome::Done(Err(_))));
+}
