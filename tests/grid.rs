@@ -1,0 +1,351 @@
+//! Grid A* and JPS on small and random grids: every option against a plain Dijkstra, bad
+//! endpoints, unreachable goals, water, weights, and the reusable context.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use glam::UVec2;
+use navkit::grid::{
+    astar, jps, path::simplify, CornerCutting, CostModel, Grid, SearchContext, SearchOptions,
+    SearchStatus, Terrain,
+};
+
+/// Dijkstra over `Grid::can_move` and `Grid::path_cost`: the reference distance.
+fn dijkstra(grid: &Grid, s: UVec2, g: UVec2, o: &SearchOptions) -> Option<f64> {
+    let (w, h) = (grid.width(), grid.height());
+    let idx = |c: UVec2| (c.y * w + c.x) as usize;
+    let mut dist = vec![f64::INFINITY; (w * h) as usize];
+    let mut heap = BinaryHeap::new();
+    dist[idx(s)] = 0.0;
+    heap.push(Reverse((0u64, s.x, s.y)));
+    while let Some(Reverse((d, x, y))) = heap.pop() {
+        let d = f64::from_bits(d);
+        let c = UVec2::new(x, y);
+        if c == g {
+            return Some(d);
+        }
+        if d > dist[idx(c)] {
+            continue;
+        }
+        for dy in -1i32..=1 {
+            for dx in -1i32..=1 {
+                let (nx, ny) = (x as i32 + dx, y as i32 + dy);
+                if nx < 0 || ny < 0 || (dx == 0 && dy == 0) {
+                    continue;
+                }
+                let n = UVec2::new(nx as u32, ny as u32);
+                if !grid.contains(n) {
+                    continue;
+                }
+                if let Some(step) = grid.path_cost(&[c, n], o) {
+                    let nd = d + step;
+                    if nd < dist[idx(n)] {
+                        dist[idx(n)] = nd;
+                        heap.push(Reverse((nd.to_bits(), n.x, n.y)));
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
+/// A random grid with the given share of blocked cells (xorshift, seeded).
+fn random_grid(w: u32, h: u32, blocked_pct: u64, seed: u64) -> Grid {
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut g = Grid::new(w, h).unwrap();
+    for y in 0..h {
+        for x in 0..w {
+            if next() % 100 < blocked_pct {
+                g.set_terrain(UVec2::new(x, y), Terrain::Blocked);
+            }
+        }
+    }
+    g
+}
+
+fn passable_cells(g: &Grid) -> Vec<UVec2> {
+    (0..g.height())
+        .flat_map(|y| (0..g.width()).map(move |x| UVec2::new(x, y)))
+        .filter(|&c| g.is_cell_passable(c))
+        .collect()
+}
+
+#[test]
+fn astar_and_jps_match_dijkstra_on_random_grids_for_every_option() {
+    let mut ctx = SearchContext::new();
+    let mut jctx = SearchContext::new();
+    let mut checked = 0;
+    for seed in 0..40u64 {
+        let (w, h) = (5 + (seed % 7) as u32 * 6, 4 + (seed % 5) as u32 * 7);
+        let mut grid = random_grid(w, h, 10 + seed % 4 * 10, seed);
+        let cells = passable_cells(&grid);
+        if cells.len() < 2 {
+            continue;
+        }
+        let pairs: Vec<(UVec2, UVec2)> = (0..12)
+            .map(|i| {
+                let a = cells[(i * 7919 + seed as usize * 31) % cells.len()];
+                let b = cells[(i * 104_729 + 17) % cells.len()];
+                (a, b)
+            })
+            .collect();
+        for weighted in [false, true] {
+            if weighted {
+                // Some expensive cells and some cheaper than 1 (the heuristic scales down).
+                for (i, c) in cells.iter().enumerate() {
+                    if i % 5 == 0 {
+                        grid.set_weight(*c, 3.5).unwrap();
+                    } else if i % 11 == 0 {
+                        grid.set_weight(*c, 0.5).unwrap();
+                    }
+                }
+            }
+            for cost_model in [CostModel::Octile, CostModel::Integer] {
+                for cc in [
+                    CornerCutting::Never,
+                    CornerCutting::IfOneSideFree,
+                    CornerCutting::Always,
+                ] {
+                    let o = SearchOptions {
+                        cost_model,
+                        corner_cutting: cc,
+                    };
+                    for &(s, g) in &pairs {
+                        let want = dijkstra(&grid, s, g, &o);
+                        let r = astar::find_path(&mut ctx, &grid, s, g, &o);
+                        match want {
+                            Some(d) => {
+                                assert_eq!(r.status, SearchStatus::Found, "seed {seed} {o:?}");
+                                assert!(
+                                    (r.cost - d).abs() < 1e-9,
+                                    "seed {seed} {o:?}: {} vs {d}",
+                                    r.cost
+                                );
+                                let cells = ctx.path_cells(&grid);
+                                assert_eq!((cells[0], *cells.last().unwrap()), (s, g));
+                                let c = grid.path_cost(&cells, &o).expect("valid moves");
+                                assert!((c - r.cost).abs() < 1e-9);
+                            }
+                            None => {
+                                assert_eq!(r.status, SearchStatus::Unreachable, "seed {seed}");
+                                assert!(ctx.path().is_empty());
+                            }
+                        }
+                        let jr = jps::find_path(&mut jctx, &grid, s, g, &o);
+                        if weighted || cc != CornerCutting::Never {
+                            assert!(jr.is_err(), "JPS refuses weights and corner cutting");
+                        } else {
+                            let jr = jr.unwrap();
+                            assert_eq!(jr.status, r.status, "seed {seed} {s} -> {g}");
+                            assert!((jr.cost - r.cost).abs() < 1e-9, "seed {seed} {s} -> {g}");
+                            if jr.status == SearchStatus::Found {
+                                let cells = jctx.path_cells(&grid);
+                                assert_eq!((cells[0], *cells.last().unwrap()), (s, g));
+                                let c = grid.path_cost(&cells, &o).expect("valid moves");
+                                assert!((c - jr.cost).abs() < 1e-9);
+                                assert!(jctx.jump_points().len() <= cells.len());
+                            }
+                        }
+                        checked += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 4000, "{checked}");
+}
+
+#[test]
+fn bad_endpoints_and_unreachable_goals_are_statuses() {
+    let grid = Grid::from_ascii(
+        "..@..
+         ..@..
+         ..@..",
+    )
+    .unwrap();
+    let mut ctx = SearchContext::new();
+    let o = SearchOptions::default();
+    let p = UVec2::new;
+    let cases = [
+        (p(0, 0), p(4, 0), SearchStatus::Unreachable),
+        (p(2, 0), p(0, 0), SearchStatus::StartBlocked),
+        (p(0, 0), p(2, 1), SearchStatus::GoalBlocked),
+        (p(5, 0), p(0, 0), SearchStatus::OutOfBounds),
+        (p(0, 0), p(0, 3), SearchStatus::OutOfBounds),
+        (p(u32::MAX, u32::MAX), p(0, 0), SearchStatus::OutOfBounds),
+    ];
+    for (s, g, want) in cases {
+        assert_eq!(
+            astar::find_path(&mut ctx, &grid, s, g, &o).status,
+            want,
+            "{s} -> {g}"
+        );
+        assert!(ctx.path().is_empty());
+        assert_eq!(
+            jps::find_path(&mut ctx, &grid, s, g, &o).unwrap().status,
+            want,
+            "{s} -> {g}"
+        );
+        assert!(ctx.path().is_empty());
+    }
+    // Start == goal: a one-cell path of cost 0.
+    let r = astar::find_path(&mut ctx, &grid, p(1, 1), p(1, 1), &o);
+    assert!(r.found() && r.cost == 0.0);
+    assert_eq!(ctx.path_cells(&grid), vec![p(1, 1)]);
+    let r = jps::find_path(&mut ctx, &grid, p(1, 1), p(1, 1), &o).unwrap();
+    assert!(r.found() && r.cost == 0.0);
+    // Bad grids and weights.
+    assert!(Grid::new(0, 5).is_err());
+    assert!(Grid::new(1 << 15, 1 << 15).is_err());
+    assert!(Grid::from_ascii("..\n.").is_err());
+    assert!(Grid::from_ascii(".x").is_err());
+    let mut g = Grid::new(2, 2).unwrap();
+    assert!(g.set_weight(p(0, 0), f32::NAN).is_err());
+    assert!(g.set_weight(p(0, 0), -1.0).is_err());
+    assert!(g.set_weight(p(7, 0), 2.0).is_err());
+}
+
+#[test]
+fn water_is_passable_only_from_water() {
+    let grid = Grid::from_ascii(
+        "..WW..
+         ..WW..",
+    )
+    .unwrap();
+    let mut ctx = SearchContext::new();
+    let o = SearchOptions::default();
+    let p = UVec2::new;
+    assert_eq!(
+        astar::find_path(&mut ctx, &grid, p(0, 0), p(5, 1), &o).status,
+        SearchStatus::Unreachable
+    );
+    assert_eq!(
+        astar::find_path(&mut ctx, &grid, p(1, 0), p(2, 0), &o).status,
+        SearchStatus::Unreachable
+    );
+    let r = astar::find_path(&mut ctx, &grid, p(2, 0), p(3, 1), &o);
+    assert!(r.found() && (r.cost - std::f64::consts::SQRT_2).abs() < 1e-12);
+    let r = jps::find_path(&mut ctx, &grid, p(2, 0), p(3, 1), &o).unwrap();
+    assert!(r.found() && (r.cost - std::f64::consts::SQRT_2).abs() < 1e-12);
+    assert_eq!(
+        jps::find_path(&mut ctx, &grid, p(0, 0), p(5, 1), &o)
+            .unwrap()
+            .status,
+        SearchStatus::Unreachable
+    );
+}
+
+#[test]
+fn corner_cutting_rules_and_cost_models() {
+    // Two blocked cells touching at a corner, and one beside a diagonal.
+    let grid = Grid::from_ascii(
+        ".@
+         @.",
+    )
+    .unwrap();
+    let p = UVec2::new;
+    let mut ctx = SearchContext::new();
+    let never = SearchOptions::default();
+    assert_eq!(
+        astar::find_path(&mut ctx, &grid, p(0, 0), p(1, 1), &never).status,
+        SearchStatus::Unreachable
+    );
+    let one = never.with_corner_cutting(CornerCutting::IfOneSideFree);
+    assert_eq!(
+        astar::find_path(&mut ctx, &grid, p(0, 0), p(1, 1), &one).status,
+        SearchStatus::Unreachable
+    );
+    let always = never.with_corner_cutting(CornerCutting::Always);
+    assert!(astar::find_path(&mut ctx, &grid, p(0, 0), p(1, 1), &always).found());
+
+    let grid = Grid::from_ascii(
+        "..
+         @.",
+    )
+    .unwrap();
+    // Never: around the corner (2 straight moves); one side free: the diagonal.
+    assert_eq!(
+        astar::find_path(&mut ctx, &grid, p(0, 0), p(1, 1), &never).cost,
+        2.0
+    );
+    let r = astar::find_path(&mut ctx, &grid, p(0, 0), p(1, 1), &one);
+    assert!((r.cost - std::f64::consts::SQRT_2).abs() < 1e-12);
+    // The integer model: 10 and 14.
+    let open = Grid::new(6, 3).unwrap();
+    let r = astar::find_path(&mut ctx, &open, p(0, 0), p(5, 2), &SearchOptions::integer());
+    assert_eq!(r.cost, 2.0 * 14.0 + 3.0 * 10.0);
+}
+
+#[test]
+fn weights_steer_around_expensive_cells() {
+    let mut grid = Grid::new(7, 3).unwrap();
+    let p = UVec2::new;
+    for x in 1..6 {
+        grid.set_weight(p(x, 1), 10.0).unwrap();
+    }
+    let mut ctx = SearchContext::new();
+    let r = astar::find_path(&mut ctx, &grid, p(0, 1), p(6, 1), &SearchOptions::default());
+    assert!(r.found());
+    let cells = ctx.path_cells(&grid);
+    assert!(
+        cells[1..cells.len() - 1].iter().all(|c| c.y != 1),
+        "{cells:?}"
+    );
+    assert!(
+        (r.cost - (2.0 * std::f64::consts::SQRT_2 + 4.0)).abs() < 1e-9,
+        "{}",
+        r.cost
+    );
+    grid.clear_weights();
+    let r = astar::find_path(&mut ctx, &grid, p(0, 1), p(6, 1), &SearchOptions::default());
+    assert_eq!(r.cost, 6.0);
+}
+
+#[test]
+fn simplified_paths_keep_corners_and_goal() {
+    let grid = Grid::from_ascii(
+        "......
+         .@@@@.
+         ......",
+    )
+    .unwrap();
+    let mut ctx = SearchContext::new();
+    let p = UVec2::new;
+    let r = astar::find_path(&mut ctx, &grid, p(0, 2), p(5, 0), &SearchOptions::default());
+    assert!(r.found());
+    let cells = ctx.path_cells(&grid);
+    let wps = simplify(&cells);
+    assert_eq!(wps.first(), Some(&p(0, 2)));
+    assert_eq!(wps.last(), Some(&p(5, 0)));
+    // Every waypoint is a cell of the path where the direction changes (or an end).
+    for w in &wps[1..wps.len() - 1] {
+        let i = cells.iter().position(|c| c == w).unwrap();
+        let d1 = cells[i].as_ivec2() - cells[i - 1].as_ivec2();
+        let d2 = cells[i + 1].as_ivec2() - cells[i].as_ivec2();
+        assert_ne!(d1, d2, "{w} is not a corner");
+    }
+}
+
+#[test]
+fn the_context_is_reused_across_grids_of_different_sizes() {
+    let mut ctx = SearchContext::new();
+    let o = SearchOptions::default();
+    let p = UVec2::new;
+    for (w, h) in [(50, 50), (3, 3), (80, 20), (3, 3)] {
+        let g = Grid::new(w, h).unwrap();
+        for _ in 0..3 {
+            let r = astar::find_path(&mut ctx, &g, p(0, 0), p(w - 1, h - 1), &o);
+            assert!(r.found());
+            assert!((r.cost - CostModel::Octile.octile(w - 1, h - 1)).abs() < 1e-9);
+            // Straight-line open grid: ties on h make A* go straight for the goal.
+            assert_eq!(r.expanded as usize, ctx.path().len());
+        }
+    }
+}
