@@ -34,7 +34,7 @@
 //!
 //! Timed problems: all problems of a file, or every k-th problem (files are sorted by bucket,
 //! so this is a stratified subsample) when a file has more than the per-round cap (400
-//! problems, 150 with `--quick`): 1805 of the 16900 problems normally, 754 with `--quick`.
+//! problems, 150 with `--quick`): 1895 of the 16900 problems normally, 754 with `--quick`.
 //! The check covers the timed problems; `NAVKIT_BENCH_CHECK_ALL=1` checks every problem of
 //! every file instead (several minutes: `pathfinding` alone needs ~12 ms per maze query).
 //!

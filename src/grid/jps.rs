@@ -184,10 +184,9 @@ fn search(
         let (dx, dy) = if n == start {
             (0, 0)
         } else {
-            let p = ctx.parent(n) as isize;
-            let (ix, iy) = (i as isize % stride, i as isize / stride);
-            let (px, py) = (p % stride, p / stride);
-            ((ix - px).signum(), (iy - py).signum())
+            let (c, p) = (grid.cell(n).as_ivec2(), grid.cell(ctx.parent(n)).as_ivec2());
+            let d = (c - p).signum();
+            (d.x as isize, d.y as isize)
         };
         let mut add = |found: Option<(usize, u32)>, base: f64| {
             if let Some((m, steps)) = found {

@@ -281,6 +281,9 @@ pub struct Grid {
     width: u32,
     height: u32,
     stride: usize,
+    /// `u64::MAX / stride + 1`: divides a node id by `stride` with one multiplication
+    /// (Lemire's method, exact for every u32), for the heuristic's hot path.
+    stride_magic: u64,
     class: Vec<u8>,
     weights: Option<Vec<f32>>,
     min_weight: f64,
@@ -315,6 +318,7 @@ impl Grid {
             width,
             height,
             stride,
+            stride_magic: u64::MAX / stride as u64 + 1,
             class,
             weights: None,
             min_weight: 1.0,
@@ -378,11 +382,9 @@ impl Grid {
     /// The cell of a node id (node ids of the blocked border map to wrapped coordinates).
     #[inline]
     pub fn cell(&self, node: NodeId) -> UVec2 {
-        let n = node as usize;
-        UVec2::new(
-            (n % self.stride).wrapping_sub(1) as u32,
-            (n / self.stride).wrapping_sub(1) as u32,
-        )
+        let row = ((self.stride_magic as u128 * node as u128) >> 64) as u32;
+        let col = node - row * self.stride as u32;
+        UVec2::new(col.wrapping_sub(1), row.wrapping_sub(1))
     }
 
     /// The terrain of a cell; [`Terrain::Blocked`] outside the grid.
