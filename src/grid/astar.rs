@@ -1,14 +1,16 @@
 //! A* on any [`SearchGraph`], with a reusable [`SearchContext`].
 //!
-//! The open list is an indexed 4-ary heap with decrease-key ordered on `f`, ties broken
-//! towards lower `h`. Per-node state is tagged with a generation counter, so starting a query
-//! costs nothing and, once the context has seen a graph of the same size, a query allocates
-//! nothing. The heuristic is octile distance scaled by the graph's smallest cost multiplier:
+//! Costs are exact fixed-point integers ([`super::Cost`]), so equal `f` values are real ties,
+//! and the open list, an indexed 4-ary heap with decrease-key ordered on `f`, breaks them
+//! towards lower `h` (the node closer to the goal). Per-node state is tagged with a generation
+//! counter, so starting a query costs nothing and, once the context has seen a graph of the same
+//! size, a query allocates nothing. The heuristic is octile distance scaled by the graph's smallest cost multiplier:
 //! admissible and consistent, so closed nodes are never reopened and the result is optimal.
 
 use super::heap::IndexedHeap;
 use super::{
-    check_endpoints, Grid, NodeId, SearchGraph, SearchOptions, SearchResult, SearchStatus,
+    check_endpoints, from_fixed, Cost, Grid, NodeId, SearchGraph, SearchOptions, SearchResult,
+    SearchStatus,
 };
 use glam::UVec2;
 
@@ -18,7 +20,7 @@ use glam::UVec2;
 struct NodeState {
     stamp: u32,
     parent: NodeId,
-    g: f64,
+    g: Cost,
 }
 
 /// Reusable memory for searches (A* and JPS): per-node state, the open list and the last path.
@@ -92,7 +94,13 @@ impl SearchContext {
     /// Opens `node` with cost `g` through `parent`, or lowers its cost if it is open and `g`
     /// is lower; closed nodes are left alone. `h` is called only when the node is opened or improved.
     #[inline(always)]
-    pub(crate) fn relax(&mut self, node: NodeId, parent: NodeId, g: f64, h: impl FnOnce() -> f64) {
+    pub(crate) fn relax(
+        &mut self,
+        node: NodeId,
+        parent: NodeId,
+        g: Cost,
+        h: impl FnOnce() -> Cost,
+    ) {
         let gen = self.generation;
         let st = &mut self.nodes[node as usize];
         if st.stamp < gen {
@@ -102,7 +110,7 @@ impl SearchContext {
                 g,
             };
             let h = h();
-            self.heap.push(node, g + h, h);
+            self.heap.push(node, g.saturating_add(h), h);
         } else if st.stamp == gen && g < st.g {
             st.g = g;
             st.parent = parent;
@@ -120,7 +128,7 @@ impl SearchContext {
 
     /// The cost of the best path found so far to a node that has been opened this query.
     #[inline(always)]
-    pub(crate) fn g(&self, node: NodeId) -> f64 {
+    pub(crate) fn g(&self, node: NodeId) -> Cost {
         self.nodes[node as usize].g
     }
 
@@ -140,6 +148,22 @@ impl SearchContext {
             self.path.push(n);
         }
         self.path.reverse();
+    }
+
+    /// The real cost of the last path on `grid`, summed in f64 move by move (the search's
+    /// fixed-point sum is within 2.4e-8 per diagonal of it).
+    pub(crate) fn exact_cost(&self, grid: &Grid, options: &SearchOptions) -> f64 {
+        let mut cost = 0.0;
+        for w in self.path.windows(2) {
+            let (a, b) = (grid.cell(w[0]), grid.cell(w[1]));
+            let base = if a.x != b.x && a.y != b.y {
+                options.cost_model.diagonal()
+            } else {
+                options.cost_model.straight()
+            };
+            cost += base * grid.weight(b) as f64;
+        }
+        cost
     }
 
     /// Moves the retraced path to the jump-point list and expands it into every cell between
@@ -193,7 +217,7 @@ pub fn search<G: SearchGraph>(
         return SearchResult::failed(SearchStatus::GoalBlocked);
     }
     ctx.begin(count);
-    ctx.relax(start, start, 0.0, || graph.heuristic(start, goal, options));
+    ctx.relax(start, start, 0, || graph.heuristic(start, goal, options));
     let mut expanded = 0u32;
     while let Some(n) = ctx.pop() {
         expanded += 1;
@@ -201,13 +225,15 @@ pub fn search<G: SearchGraph>(
             ctx.retrace(start, goal);
             return SearchResult {
                 status: SearchStatus::Found,
-                cost: ctx.g(goal),
+                cost: from_fixed(ctx.g(goal)),
                 expanded,
             };
         }
         let gn = ctx.g(n);
         graph.for_each_neighbour(n, options, |m, c| {
-            ctx.relax(m, n, gn + c, || graph.heuristic(m, goal, options));
+            ctx.relax(m, n, gn.saturating_add(c), || {
+                graph.heuristic(m, goal, options)
+            });
         });
     }
     SearchResult {
@@ -228,7 +254,13 @@ pub fn find_path(
     options: &SearchOptions,
 ) -> SearchResult {
     match check_endpoints(grid, start, goal) {
-        Ok((s, g)) => search(ctx, grid, s, g, options),
+        Ok((s, g)) => {
+            let mut r = search(ctx, grid, s, g, options);
+            if r.found() {
+                r.cost = ctx.exact_cost(grid, options);
+            }
+            r
+        }
         Err(status) => {
             ctx.path.clear();
             SearchResult::failed(status)

@@ -1,15 +1,15 @@
 //! An indexed 4-ary min-heap keyed on `(f, h)` with decrease-key.
 //!
 //! Four children per node halve the depth of a binary heap, so a pop touches half as many
-//! levels (the children of a node share a cache line); entries are 16 bytes. `f` is kept exactly
-//! (f64); `h` only breaks ties, so f32 is plenty for it.
+//! levels (the children of a node share a cache line); entries are 16 bytes. `f` is an exact
+//! fixed-point cost; `h` only breaks ties, so f32 is plenty for it.
 
-use super::NodeId;
+use super::{Cost, NodeId};
 
 /// One open-list entry.
 #[derive(Clone, Copy, Debug)]
 struct Entry {
-    f: f64,
+    f: Cost,
     h: f32,
     node: NodeId,
 }
@@ -51,7 +51,7 @@ impl IndexedHeap {
 
     /// Inserts a node that is not in the heap.
     #[inline]
-    pub(crate) fn push(&mut self, node: NodeId, f: f64, h: f64) {
+    pub(crate) fn push(&mut self, node: NodeId, f: Cost, h: Cost) {
         let i = self.entries.len();
         self.entries.push(Entry {
             f,
@@ -63,10 +63,10 @@ impl IndexedHeap {
 
     /// Lowers the cost so far of a node that is in the heap: its key becomes `g + h`.
     #[inline]
-    pub(crate) fn decrease(&mut self, node: NodeId, g: f64, h: f64) {
+    pub(crate) fn decrease(&mut self, node: NodeId, g: Cost, h: Cost) {
         let i = self.pos[node as usize] as usize;
         debug_assert_eq!(self.entries[i].node, node);
-        self.entries[i].f = g + h;
+        self.entries[i].f = g.saturating_add(h);
         self.sift_up(i);
     }
 
@@ -137,12 +137,12 @@ mod tests {
     fn pops_in_key_order_with_h_tie_break_and_decrease_key() {
         let mut heap = IndexedHeap::default();
         heap.reset(10);
-        heap.push(1, 5.0, 1.0);
-        heap.push(2, 5.0, 0.5);
-        heap.push(3, 7.0, 0.0);
-        heap.push(4, 3.0, 2.0);
-        heap.push(5, 9.0, 0.0);
-        heap.decrease(5, 4.0, 0.0);
+        heap.push(1, 50, 10);
+        heap.push(2, 50, 5);
+        heap.push(3, 70, 0);
+        heap.push(4, 30, 20);
+        heap.push(5, 90, 0);
+        heap.decrease(5, 40, 0);
         assert_eq!(heap.len(), 5);
         let order: Vec<_> = std::iter::from_fn(|| heap.pop()).collect();
         assert_eq!(order, vec![4, 5, 2, 1, 3]);
@@ -159,16 +159,16 @@ mod tests {
             state ^= state << 17;
             state
         };
-        let mut keys = vec![0.0f64; 1000];
+        let mut keys = vec![0u64; 1000];
         for n in 0..1000u32 {
-            keys[n as usize] = (next() % 500) as f64;
-            heap.push(n, keys[n as usize], 0.0);
+            keys[n as usize] = 100 + next() % 500;
+            heap.push(n, keys[n as usize], 0);
         }
         for n in (0..1000u32).step_by(3) {
-            keys[n as usize] -= (next() % 100) as f64;
-            heap.decrease(n, keys[n as usize], 0.0);
+            keys[n as usize] -= next() % 100;
+            heap.decrease(n, keys[n as usize], 0);
         }
-        let mut last = f64::NEG_INFINITY;
+        let mut last = 0;
         let mut count = 0;
         while let Some(n) = heap.pop() {
             assert!(keys[n as usize] >= last);

@@ -21,7 +21,7 @@
 //! blocked.
 
 use super::{
-    check_endpoints, CornerCutting, Grid, NodeId, SearchContext, SearchGraph, SearchOptions,
+    check_endpoints, CornerCutting, Cost, Grid, NodeId, SearchContext, SearchGraph, SearchOptions,
     SearchResult, SearchStatus,
 };
 use crate::{Error, Result};
@@ -147,8 +147,8 @@ fn search(
 ) -> SearchResult {
     let cls = grid.classes();
     let stride = grid.stride() as isize;
-    let straight = options.cost_model.straight();
-    let diagonal = options.cost_model.diagonal();
+    let straight = options.cost_model.straight_fixed();
+    let diagonal = options.cost_model.diagonal_fixed();
     ctx.begin(grid.node_count());
     let j = Jumper {
         cls,
@@ -164,9 +164,9 @@ fn search(
         let c = grid.cell(n as NodeId);
         options
             .cost_model
-            .octile(c.x.abs_diff(goal_cell.x), c.y.abs_diff(goal_cell.y))
+            .octile_fixed(c.x.abs_diff(goal_cell.x), c.y.abs_diff(goal_cell.y))
     };
-    ctx.relax(start, start, 0.0, || h(start as usize));
+    ctx.relax(start, start, 0, || h(start as usize));
     let mut expanded = 0u32;
     while let Some(n) = ctx.pop() {
         expanded += 1;
@@ -175,7 +175,7 @@ fn search(
             ctx.expand_jump_points(grid.stride());
             return SearchResult {
                 status: SearchStatus::Found,
-                cost: ctx.g(goal),
+                cost: ctx.exact_cost(grid, options),
                 expanded,
             };
         }
@@ -188,9 +188,9 @@ fn search(
             let d = (c - p).signum();
             (d.x as isize, d.y as isize)
         };
-        let mut add = |found: Option<(usize, u32)>, base: f64| {
+        let mut add = |found: Option<(usize, u32)>, base: Cost| {
             if let Some((m, steps)) = found {
-                ctx.relax(m as NodeId, n, gn + steps as f64 * base, || h(m));
+                ctx.relax(m as NodeId, n, gn + steps as Cost * base, || h(m));
             }
         };
         if dx == 0 && dy == 0 {

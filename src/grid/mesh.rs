@@ -44,8 +44,8 @@ use serde::Serialize;
 
 use super::path::simplify_indices;
 use super::{
-    astar, CornerCutting, NodeId, SearchContext, SearchGraph, SearchOptions, SearchResult,
-    SearchStatus,
+    astar, to_fixed, CornerCutting, Cost, NodeId, SearchContext, SearchGraph, SearchOptions,
+    SearchResult, SearchStatus, MAX_COST_MULTIPLIER,
 };
 use crate::build::{build_walkable_spans, WalkableSpans};
 use crate::geometry::InputGeometry;
@@ -187,7 +187,11 @@ impl MeshGrid {
         for a in 0..AREAS as u8 {
             let src = if a == area::WALKABLE { area::GROUND } else { a };
             let c = filter.area_cost(src);
-            self.area_cost[a as usize] = if c.is_finite() { c.max(1e-3) } else { 1.0 };
+            self.area_cost[a as usize] = if c.is_finite() {
+                c.clamp(1e-3, MAX_COST_MULTIPLIER)
+            } else {
+                1.0
+            };
         }
         self.update_min_cost();
     }
@@ -216,9 +220,9 @@ impl MeshGrid {
     /// Sets the cost multiplier of moves into spans of area `area` (like
     /// [`crate::query::QueryFilter::set_area_cost`]). The cost must be finite and positive.
     pub fn set_area_cost(&mut self, area: u8, cost: f32) -> Result<()> {
-        if !(cost.is_finite() && cost > 0.0) {
+        if !(cost.is_finite() && cost > 0.0 && cost <= MAX_COST_MULTIPLIER) {
             return Err(Error::InvalidArgument(format!(
-                "area cost {cost}: must be finite and positive"
+                "area cost {cost}: must be finite, positive and at most {MAX_COST_MULTIPLIER}"
             )));
         }
         let slot = self.area_cost.get_mut(area as usize).ok_or_else(|| {
@@ -346,7 +350,7 @@ impl SearchGraph for MeshGrid {
         self.min_cost
     }
 
-    fn for_each_neighbour<F: FnMut(NodeId, f64)>(
+    fn for_each_neighbour<F: FnMut(NodeId, Cost)>(
         &self,
         node: NodeId,
         options: &SearchOptions,
@@ -359,7 +363,7 @@ impl SearchGraph for MeshGrid {
         for (d, slot) in side.iter_mut().enumerate() {
             *slot = s.step(node, d);
             if let Some(n) = *slot {
-                f(n, straight * self.cost_into(n));
+                f(n, to_fixed(straight * self.cost_into(n)));
             }
         }
         for d in 0..4 {
@@ -374,7 +378,7 @@ impl SearchGraph for MeshGrid {
                 (None, b, _) => b,
             };
             if let Some(n) = target {
-                f(n, diagonal * self.cost_into(n));
+                f(n, to_fixed(diagonal * self.cost_into(n)));
             }
         }
         if self.has_links[node as usize] {
@@ -382,7 +386,7 @@ impl SearchGraph for MeshGrid {
                 // The integer model's straight cost is 10: scale the link the same way.
                 f(
                     l.to,
-                    l.cost * straight * self.area_cost[l.area as usize] as f64,
+                    to_fixed(l.cost * straight * self.area_cost[l.area as usize] as f64),
                 );
             }
         }

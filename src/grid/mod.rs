@@ -145,6 +145,52 @@ impl CostModel {
         let (lo, hi) = if dx < dy { (dx, dy) } else { (dy, dx) };
         lo as f64 * self.diagonal() + (hi - lo) as f64 * self.straight()
     }
+
+    /// [`CostModel::straight`] in fixed-point [`Cost`] units.
+    #[inline]
+    pub fn straight_fixed(self) -> Cost {
+        to_fixed(self.straight())
+    }
+
+    /// [`CostModel::diagonal`] in fixed-point [`Cost`] units.
+    #[inline]
+    pub fn diagonal_fixed(self) -> Cost {
+        to_fixed(self.diagonal())
+    }
+
+    /// [`CostModel::octile`] in fixed-point units, exactly consistent with moves costing
+    /// [`CostModel::straight_fixed`] and [`CostModel::diagonal_fixed`].
+    #[inline]
+    pub fn octile_fixed(self, dx: u32, dy: u32) -> Cost {
+        let (lo, hi) = if dx < dy { (dx, dy) } else { (dy, dx) };
+        lo as Cost * self.diagonal_fixed() + (hi - lo) as Cost * self.straight_fixed()
+    }
+}
+
+/// A path cost in fixed point: real cost times [`COST_SCALE`], rounded.
+///
+/// The searches add and compare costs as integers, so two paths with the same moves have the
+/// same cost whatever order they were added in, and ties in `f` are real ties (with floats,
+/// `1 + sqrt2 + 1` and `sqrt2 + 1 + 1` differ in the last bit, which breaks the tie-breaking on
+/// `h` and makes A* expand more nodes). Rounding moves a diagonal step's cost by 2.4e-8.
+pub type Cost = u64;
+
+/// Fixed-point units per unit of cost (2^24).
+pub const COST_SCALE: f64 = (1u64 << 24) as f64;
+
+/// The largest cost multiplier a cell or area may have, so no path cost can overflow.
+pub const MAX_COST_MULTIPLIER: f32 = 1e6;
+
+/// A real cost in fixed-point units (non-finite or negative costs become 0).
+#[inline]
+pub fn to_fixed(cost: f64) -> Cost {
+    (cost * COST_SCALE).round() as Cost
+}
+
+/// A fixed-point cost as a real one.
+#[inline]
+pub fn from_fixed(cost: Cost) -> f64 {
+    cost as f64 / COST_SCALE
 }
 
 /// When a diagonal move is allowed (the cells beside a diagonal move are the two cells it
@@ -252,23 +298,31 @@ pub trait SearchGraph {
         1.0
     }
 
-    /// Calls `f(neighbour, move_cost)` for every move out of `node` allowed by `options`.
-    fn for_each_neighbour<F: FnMut(NodeId, f64)>(
+    /// Calls `f(neighbour, move_cost)` for every move out of `node` allowed by `options`, with
+    /// the cost in fixed-point units ([`to_fixed`] of the real cost).
+    fn for_each_neighbour<F: FnMut(NodeId, Cost)>(
         &self,
         node: NodeId,
         options: &SearchOptions,
         f: F,
     );
 
-    /// An admissible and consistent estimate of the cost from `from` to `to`.
+    /// An admissible and consistent estimate of the cost from `from` to `to`, in fixed-point
+    /// units: the octile distance between their columns, scaled down by
+    /// [`SearchGraph::min_cost_multiplier`] (with one unit per move to spare for the rounding
+    /// of weighted moves).
     #[inline]
-    fn heuristic(&self, from: NodeId, to: NodeId, options: &SearchOptions) -> f64 {
+    fn heuristic(&self, from: NodeId, to: NodeId, options: &SearchOptions) -> Cost {
         let a = self.position(from);
         let b = self.position(to);
-        options
-            .cost_model
-            .octile(a.x.abs_diff(b.x), a.y.abs_diff(b.y))
-            * self.min_cost_multiplier()
+        let (dx, dy) = (a.x.abs_diff(b.x), a.y.abs_diff(b.y));
+        let exact = options.cost_model.octile_fixed(dx, dy);
+        let m = self.min_cost_multiplier();
+        if m == 1.0 {
+            exact
+        } else {
+            ((exact as f64 * m) as Cost).saturating_sub(dx.max(dy) as Cost)
+        }
     }
 }
 
@@ -425,12 +479,12 @@ impl Grid {
     }
 
     /// Sets the cost multiplier of a cell: a move into the cell costs its base cost times
-    /// `weight`. The weight must be finite and positive; the heuristic is scaled by the
-    /// smallest weight on the grid, so it stays admissible.
+    /// `weight`. The weight must be finite, positive and at most [`MAX_COST_MULTIPLIER`]; the
+    /// heuristic is scaled by the smallest weight on the grid, so it stays admissible.
     pub fn set_weight(&mut self, cell: UVec2, weight: f32) -> Result<()> {
-        if !(weight.is_finite() && weight > 0.0) {
+        if !(weight.is_finite() && weight > 0.0 && weight <= MAX_COST_MULTIPLIER) {
             return Err(Error::InvalidArgument(format!(
-                "cell weight {weight}: must be finite and positive"
+                "cell weight {weight}: must be finite, positive and at most {MAX_COST_MULTIPLIER}"
             )));
         }
         let n = self.node(cell).ok_or_else(|| {
@@ -532,7 +586,7 @@ impl SearchGraph for Grid {
     }
 
     #[inline]
-    fn for_each_neighbour<F: FnMut(NodeId, f64)>(
+    fn for_each_neighbour<F: FnMut(NodeId, Cost)>(
         &self,
         node: NodeId,
         options: &SearchOptions,
@@ -542,8 +596,8 @@ impl SearchGraph for Grid {
         let n = node as usize;
         let s = self.stride;
         let c = cls[n];
-        let straight = options.cost_model.straight();
-        let diagonal = options.cost_model.diagonal();
+        let straight = options.cost_model.straight_fixed();
+        let diagonal = options.cost_model.diagonal_fixed();
         let (north, south, west, east) = (n - s, n + s, n - 1, n + 1);
         let on = cls[north] == c;
         let os = cls[south] == c;
@@ -586,9 +640,11 @@ impl SearchGraph for Grid {
                 }
             }
             Some(w) => {
+                let (straight, diagonal) =
+                    (options.cost_model.straight(), options.cost_model.diagonal());
                 let mut go = |ok: bool, m: usize, base: f64| {
                     if ok {
-                        f(m as NodeId, base * w[m] as f64);
+                        f(m as NodeId, to_fixed(base * w[m] as f64));
                     }
                 };
                 go(on, north, straight);
