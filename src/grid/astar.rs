@@ -33,6 +33,8 @@ pub struct SearchContext {
     heap: IndexedHeap,
     path: Vec<NodeId>,
     jump_points: Vec<NodeId>,
+    /// The moves out of the node being expanded.
+    moves: Vec<(NodeId, Cost)>,
 }
 
 impl Default for SearchContext {
@@ -50,6 +52,7 @@ impl SearchContext {
             heap: IndexedHeap::default(),
             path: Vec::new(),
             jump_points: Vec::new(),
+            moves: Vec::with_capacity(16),
         }
     }
 
@@ -230,11 +233,17 @@ pub fn search<G: SearchGraph>(
             };
         }
         let gn = ctx.g(n);
-        graph.for_each_neighbour(n, options, |m, c| {
+        // Collect the moves first (a trivial closure the compiler inlines into every call
+        // site), then relax them in one loop where `relax` is inlined once.
+        let mut moves = std::mem::take(&mut ctx.moves);
+        moves.clear();
+        graph.for_each_neighbour(n, options, |m, c| moves.push((m, c)));
+        for &(m, c) in &moves {
             ctx.relax(m, n, gn.saturating_add(c), || {
                 graph.heuristic(m, goal, options)
             });
-        });
+        }
+        ctx.moves = moves;
     }
     SearchResult {
         status: SearchStatus::Unreachable,

@@ -149,13 +149,21 @@ impl CostModel {
     /// [`CostModel::straight`] in fixed-point [`Cost`] units.
     #[inline]
     pub fn straight_fixed(self) -> Cost {
-        to_fixed(self.straight())
+        // Constants, not `to_fixed` (whose `round` is a libm call on baseline x86-64).
+        match self {
+            CostModel::Octile => 1 << 24,
+            CostModel::Integer => 10 << 24,
+        }
     }
 
     /// [`CostModel::diagonal`] in fixed-point [`Cost`] units.
     #[inline]
     pub fn diagonal_fixed(self) -> Cost {
-        to_fixed(self.diagonal())
+        match self {
+            // round(sqrt(2) * 2^24) = round(23726566.4)
+            CostModel::Octile => 23_726_566,
+            CostModel::Integer => 14 << 24,
+        }
     }
 
     /// [`CostModel::octile`] in fixed-point units, exactly consistent with moves costing
@@ -676,4 +684,17 @@ pub(crate) fn check_endpoints(
         return Err(SearchStatus::GoalBlocked);
     }
     Ok((s, g))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fixed_costs_are_the_rounded_real_ones() {
+        for m in [CostModel::Octile, CostModel::Integer] {
+            assert_eq!(m.straight_fixed(), to_fixed(m.straight()));
+            assert_eq!(m.diagonal_fixed(), to_fixed(m.diagonal()));
+        }
+    }
 }
