@@ -105,9 +105,12 @@ enum Command {
         /// Picture width in pixels.
         #[arg(long, default_value_t = 1200)]
         width: u32,
-        /// Leave out the walkable grid cells.
+        /// Leave out the walkable grid cells (and the grid path).
         #[arg(long)]
         no_grid: bool,
+        /// Cell size of the grid (default: the navmesh's cell size).
+        #[arg(long, value_name = "SIZE")]
+        grid_cell_size: Option<f32>,
     },
     /// Run every problem of a Moving AI scenario file and report, per bucket and in total:
     /// solved, mismatches against the optimal length (tolerance 5e-3), nodes expanded, time.
@@ -152,6 +155,9 @@ enum Command {
         /// Picture width in pixels.
         #[arg(long, default_value_t = 1200)]
         width: u32,
+        /// Cell size of the grid (default: the navmesh's cell size).
+        #[arg(long, value_name = "SIZE")]
+        grid_cell_size: Option<f32>,
     },
     /// The demo: build the sample level in meshes/ and walk a smooth path across it.
     Demo {
@@ -490,6 +496,7 @@ fn run(cli: Cli) -> navkit::Result<()> {
             json,
             output,
             width,
+            grid_cell_size,
         } => compare(
             &input,
             from.zip(to),
@@ -498,6 +505,7 @@ fn run(cli: Cli) -> navkit::Result<()> {
             json,
             output.as_deref(),
             width,
+            grid_cell_size,
         )?,
         Command::GridBench {
             map,
@@ -550,14 +558,26 @@ fn run(cli: Cli) -> navkit::Result<()> {
             output,
             width,
             no_grid,
-        } => render(&input, from.zip(to), &output, width, no_grid)?,
+            grid_cell_size,
+        } => render(
+            &input,
+            from.zip(to),
+            &output,
+            width,
+            no_grid,
+            grid_cell_size,
+        )?,
     }
     Ok(())
 }
 
 /// The navmesh of an input and, for geometry (unless `no_grid`), the mesh-derived grid built
-/// with the same settings.
-fn navmesh_and_grid(input: &Path, no_grid: bool) -> navkit::Result<(NavMesh, Option<MeshGrid>)> {
+/// with the same settings (but for the cell size, if `grid_cell_size` is given).
+fn navmesh_and_grid(
+    input: &Path,
+    no_grid: bool,
+    grid_cell_size: Option<f32>,
+) -> navkit::Result<(NavMesh, Option<MeshGrid>)> {
     if !is_geometry(input) {
         return Ok((NavMesh::load(input)?, None));
     }
@@ -567,7 +587,11 @@ fn navmesh_and_grid(input: &Path, no_grid: bool) -> navkit::Result<(NavMesh, Opt
     let grid = if no_grid {
         None
     } else {
-        Some(MeshGrid::build(&geom, &settings)?)
+        let mut grid_settings = settings.clone();
+        if let Some(cs) = grid_cell_size {
+            grid_settings.cell_size = cs;
+        }
+        Some(MeshGrid::build(&geom, &grid_settings)?)
     };
     Ok((built.navmesh, grid))
 }
@@ -578,8 +602,9 @@ fn render(
     output: &Path,
     width: u32,
     no_grid: bool,
+    grid_cell_size: Option<f32>,
 ) -> navkit::Result<()> {
-    let (navmesh, grid) = navmesh_and_grid(input, no_grid)?;
+    let (navmesh, grid) = navmesh_and_grid(input, no_grid, grid_cell_size)?;
     let comparison = match ends {
         Some((from, to)) => Some(
             Comparer::new(&navmesh, grid.as_ref(), CompareSettings::default())?
@@ -606,6 +631,7 @@ fn compare(
     json: bool,
     output: Option<&Path>,
     width: u32,
+    grid_cell_size: Option<f32>,
 ) -> navkit::Result<()> {
     if !is_geometry(input) {
         return Err(Error::InvalidArgument(format!(
@@ -620,7 +646,7 @@ fn compare(
             random.unwrap_or(0)
         )));
     }
-    let (navmesh, grid) = navmesh_and_grid(input, false)?;
+    let (navmesh, grid) = navmesh_and_grid(input, false, grid_cell_size)?;
     let mut cmp = Comparer::new(&navmesh, grid.as_ref(), CompareSettings::default())?;
     let pairs = match (ends, random) {
         (Some(e), _) => vec![e],

@@ -100,3 +100,83 @@ fn the_follower_reaches_every_goal_and_stays_on_the_navmesh() {
     assert!(worst_smooth < radius, "smooth: {worst_smooth}");
     assert!(worst_straight < radius, "straight: {worst_straight}");
 }
+
+/// Re-pathing: the agent chases a target walking along another query's smooth path, asking for
+/// a new path when the target has moved more than 1 unit and at most every 0.25 s, and
+/// continuing from where it is. It catches the target, stays on the navmesh, and the policy
+/// keeps the number of requests bounded.
+#[test]
+fn the_follower_chases_a_moving_target_by_repathing() {
+    use navkit::follower::RepathPolicy;
+    let case =
+        TestCase::load(common::shared().join("meshes/recastdemo/nav_mesh_test.txt")).unwrap();
+    let b = common::build("nav_test.obj");
+    let mut q = NavMeshQuery::new(&b.navmesh, 2048).unwrap();
+    let f = QueryFilter::default();
+    let (walk, chaser) = (&case.queries[0], &case.queries[1]);
+    let route = full_path(
+        &mut q,
+        walk.start,
+        walk.end,
+        &f,
+        &SmoothPathOptions::default(),
+    )
+    .unwrap()
+    .smooth
+    .points;
+    // The target's position after walking `d` along its route.
+    let target_at = |mut d: f32| {
+        for w in route.windows(2) {
+            let len = w[0].distance(w[1]);
+            if d <= len {
+                return w[0].lerp(w[1], d / len.max(1e-6));
+            }
+            d -= len;
+        }
+        *route.last().unwrap()
+    };
+    let dt = 1.0 / 30.0;
+    let settings = FollowerSettings {
+        turn_dist: 1.0,
+        ..FollowerSettings::default()
+    };
+    let mut agent = Follower::new(chaser.start, &[], settings);
+    let mut policy = RepathPolicy::new(1.0, 0.25);
+    let (mut requests, mut worst_off, mut caught) = (0, 0.0f32, None);
+    for step in 0..(120.0 / dt) as usize {
+        let time = step as f32 * dt;
+        let target = target_at(1.5 * time);
+        if policy.should_repath(time, target) {
+            requests += 1;
+            let p = full_path(
+                &mut q,
+                agent.position(),
+                target,
+                &f,
+                &SmoothPathOptions::default(),
+            )
+            .unwrap();
+            agent.set_path(&p.straight.positions()[1..]);
+        }
+        {
+            let mut ground = navmesh_ground(&mut q, &f);
+            agent.step(dt, &mut ground);
+        }
+        worst_off = worst_off.max(off_mesh(&mut q, &f, agent.position()));
+        let gap = agent.position() - target;
+        if Vec3::new(gap.x, 0.0, gap.z).length() < 1.0 && target == *route.last().unwrap() {
+            caught = Some(time);
+            break;
+        }
+    }
+    let caught = caught.expect("the agent never caught the target");
+    println!(
+        "caught after {caught:.1} s with {requests} path requests; worst off-mesh {worst_off:.3}"
+    );
+    assert!(requests >= 3, "{requests}");
+    assert!(
+        requests as f32 <= caught / 0.25 + 1.0,
+        "{requests} requests in {caught} s"
+    );
+    assert!(worst_off < 0.6, "{worst_off}");
+}

@@ -191,10 +191,12 @@ pub const COST_SCALE: f64 = (1u64 << 24) as f64;
 /// The largest cost multiplier a cell or area may have, so no path cost can overflow.
 pub const MAX_COST_MULTIPLIER: f32 = 1e6;
 
-/// A real cost in fixed-point units (non-finite or negative costs become 0).
+/// A real cost in fixed-point units, rounded to nearest (non-finite or negative costs become 0).
 #[inline]
 pub fn to_fixed(cost: f64) -> Cost {
-    (cost * COST_SCALE).round() as Cost
+    // `+ 0.5` and a truncating cast rather than `round`, which is a libm call on baseline
+    // x86-64; the cast saturates, and makes NaN 0.
+    (cost * COST_SCALE + 0.5) as Cost
 }
 
 /// A fixed-point cost as a real one.
@@ -717,6 +719,15 @@ pub(crate) fn check_endpoints(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn to_fixed_rounds_and_saturates() {
+        assert_eq!(to_fixed(1.0), 1 << 24);
+        assert_eq!(to_fixed(-3.0), 0);
+        assert_eq!(to_fixed(f64::NAN), 0);
+        assert_eq!(to_fixed(f64::INFINITY), Cost::MAX);
+        assert_eq!(from_fixed(to_fixed(2.5)), 2.5);
+    }
 
     #[test]
     fn fixed_costs_are_the_rounded_real_ones() {
