@@ -200,17 +200,25 @@ impl<'a> Comparer<'a> {
     }
 
     /// `n` random start/goal pairs on the navmesh, reproducible from `seed` (Detour's
-    /// `findRandomPoint` with a seeded PCG generator).
+    /// `findRandomPoint` with a seeded PCG generator), each pair connected on the navmesh (its
+    /// corridor is complete), so that every pair compares two real paths. Pairs on different
+    /// islands are drawn again, up to 50 draws per pair; fewer than `n` pairs come back if the
+    /// navmesh has no connected pairs to speak of.
     pub fn random_pairs(&mut self, n: usize, seed: u64) -> Result<Vec<(Vec3, Vec3)>> {
         let mut rng = rand_pcg::Pcg32::seed_from_u64(seed);
         let filter = self.settings.filter.clone();
-        (0..n)
-            .map(|_| {
-                let a = self.query.find_random_point(&filter, &mut rng)?.1;
-                let b = self.query.find_random_point(&filter, &mut rng)?.1;
-                Ok((a, b))
-            })
-            .collect()
+        let mut pairs = Vec::with_capacity(n);
+        for _ in 0..n.saturating_mul(50) {
+            if pairs.len() == n {
+                break;
+            }
+            let a = self.query.find_random_point(&filter, &mut rng)?.1;
+            let b = self.query.find_random_point(&filter, &mut rng)?.1;
+            if corridor_path(&mut self.query, a, b, &filter).is_ok_and(|c| c.path.is_complete()) {
+                pairs.push((a, b));
+            }
+        }
+        Ok(pairs)
     }
 
     /// Compares the grid and navmesh paths between `from` and `to`. Errors only for

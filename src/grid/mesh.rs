@@ -66,6 +66,8 @@ pub struct MeshGrid {
     links: HashMap<u32, Vec<Link>>,
     /// True for spans with links (checked before the map, on the hot path).
     has_links: Vec<bool>,
+    /// Every span's moves without corner cutting, computed once ([`MeshGrid::moves_of`]).
+    moves8: Vec<[u32; 8]>,
 }
 
 /// An off-mesh link out of a span.
@@ -175,7 +177,11 @@ impl MeshGrid {
             area_cost: [1.0; AREAS],
             min_cost: 1.0,
             links: HashMap::new(),
+            moves8: Vec::new(),
         };
+        grid.moves8 = (0..grid.spans.spans.len() as u32)
+            .map(|i| grid.moves_of(i, CornerCutting::Never))
+            .collect();
         grid.set_area_costs(&QueryFilter::default());
         grid
     }
@@ -356,29 +362,20 @@ impl SearchGraph for MeshGrid {
         options: &SearchOptions,
         mut f: F,
     ) {
-        let s = &self.spans;
         let straight = options.cost_model.straight();
         let diagonal = options.cost_model.diagonal();
-        let mut side = [None; 4];
-        for (d, slot) in side.iter_mut().enumerate() {
-            *slot = s.step(node, d);
-            if let Some(n) = *slot {
-                f(n, to_fixed(straight * self.cost_into(n)));
+        let computed;
+        let moves = match options.corner_cutting {
+            CornerCutting::Never => &self.moves8[node as usize],
+            cc => {
+                computed = self.moves_of(node, cc);
+                &computed
             }
-        }
-        for d in 0..4 {
-            let e = (d + 1) % 4;
-            let a = side[d].and_then(|n| s.step(n, e));
-            let b = side[e].and_then(|n| s.step(n, d));
-            let target = match (a, b, options.corner_cutting) {
-                (Some(a), Some(b), _) if a == b => Some(a),
-                (Some(_), Some(_), CornerCutting::Never) => None,
-                (_, _, CornerCutting::Never) => None,
-                (Some(a), _, _) => Some(a),
-                (None, b, _) => b,
-            };
-            if let Some(n) = target {
-                f(n, to_fixed(diagonal * self.cost_into(n)));
+        };
+        for (k, &n) in moves.iter().enumerate() {
+            if n != NO_MOVE {
+                let base = if k < 4 { straight } else { diagonal };
+                f(n, to_fixed(base * self.cost_into(n)));
             }
         }
         if self.has_links[node as usize] {
@@ -392,6 +389,36 @@ impl SearchGraph for MeshGrid {
         }
     }
 }
+
+impl MeshGrid {
+    /// The spans one move from `node`: four straight moves (directions as
+    /// [`crate::build::SPAN_DIRS`]), then four diagonal ones; [`NO_MOVE`] where there is none.
+    fn moves_of(&self, node: NodeId, corner_cutting: CornerCutting) -> [u32; 8] {
+        let s = &self.spans;
+        let mut out = [NO_MOVE; 8];
+        if !s.walkable(node) {
+            return out;
+        }
+        let side: [Option<u32>; 4] = std::array::from_fn(|d| s.step(node, d));
+        for d in 0..4 {
+            out[d] = side[d].unwrap_or(NO_MOVE);
+            let e = (d + 1) % 4;
+            let a = side[d].and_then(|n| s.step(n, e));
+            let b = side[e].and_then(|n| s.step(n, d));
+            let target = match (a, b, corner_cutting) {
+                (Some(a), Some(b), _) if a == b => Some(a),
+                (_, _, CornerCutting::Never) => None,
+                (Some(a), _, _) => Some(a),
+                (None, b, _) => b,
+            };
+            out[4 + d] = target.unwrap_or(NO_MOVE);
+        }
+        out
+    }
+}
+
+/// "No move" in a move table.
+const NO_MOVE: u32 = u32::MAX;
 
 impl MeshGridPath {
     /// True if a path was found.
