@@ -856,6 +856,21 @@ fn demo(gset: &Path) -> navkit::Result<()> {
             }
         }
     }
+    out!("\nGrid A* on the same level (the eroded walkable cells, the jump as a grid link) against the navmesh, and the turn-boundary follower on both:");
+    let grid = MeshGrid::build(&geom, &settings)?;
+    let mut cmp = Comparer::new(&built.navmesh, Some(&grid), CompareSettings::default())?;
+    let results = [cmp.compare(from, to)?];
+    print_comparisons(&results, &compare_summary(&results));
+    out!(
+        "(draw it: navkit compare {} --from {},{},{} --to {},{},{} -o demo.png)",
+        gset.display(),
+        from.x,
+        from.y,
+        from.z,
+        to.x,
+        to.y,
+        to.z
+    );
     Ok(())
 }
 
