@@ -497,16 +497,16 @@ fn run(cli: Cli) -> navkit::Result<()> {
             output,
             width,
             grid_cell_size,
-        } => compare(
-            &input,
-            from.zip(to),
+        } => compare(CompareCmd {
+            input,
+            ends: from.zip(to),
             random,
             seed,
             json,
-            output.as_deref(),
+            output,
             width,
             grid_cell_size,
-        )?,
+        })?,
         Command::GridBench {
             map,
             scen,
@@ -623,16 +623,30 @@ fn render(
     Ok(())
 }
 
-fn compare(
-    input: &Path,
+/// `navkit compare`'s arguments.
+struct CompareCmd {
+    input: PathBuf,
     ends: Option<(Vec3, Vec3)>,
     random: Option<usize>,
     seed: u64,
     json: bool,
-    output: Option<&Path>,
+    output: Option<PathBuf>,
     width: u32,
     grid_cell_size: Option<f32>,
-) -> navkit::Result<()> {
+}
+
+fn compare(cmd: CompareCmd) -> navkit::Result<()> {
+    let CompareCmd {
+        input,
+        ends,
+        random,
+        seed,
+        json,
+        output,
+        width,
+        grid_cell_size,
+    } = cmd;
+    let input = input.as_path();
     if !is_geometry(input) {
         return Err(Error::InvalidArgument(format!(
             "{}: compare needs geometry (.obj or .gset) to build the grid from",
@@ -666,7 +680,7 @@ fn compare(
     } else {
         print_comparisons(&results, &summary);
     }
-    if let Some(out_path) = output {
+    if let Some(out_path) = output.as_deref() {
         let many = results.len() > 1;
         for (i, c) in results.iter().enumerate() {
             let path = if many {
