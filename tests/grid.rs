@@ -349,3 +349,80 @@ fn the_context_is_reused_across_grids_of_different_sizes() {
         }
     }
 }
+
+/// Random and mutated `.map` / `.scen` bytes: always a result or a parse error, never a panic;
+/// whatever parses can be searched (with the scenario runner) without a panic either.
+#[test]
+fn malformed_map_and_scen_bytes_never_panic() {
+    use navkit::grid::movingai::{parse_map, parse_scen};
+    use navkit::grid::runner::run_scenarios;
+    use navkit::grid::Algorithm;
+    use std::path::Path;
+    let mut state = 0x1234_5678_9abc_def0u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let map_seed = b"type octile\nheight 4\nwidth 5\nmap\n..@..\n.W@T.\n.WW..\nS...G\n".to_vec();
+    let scen_seed = b"version 1\n0\tm.map\t5\t4\t0\t0\t4\t3\t5.82842712\n1\tm.map\t5\t4\t1\t1\t0\t3\t2.41421356\n".to_vec();
+    let alphabet = b" \t\n\r.@WTOGS0123456789-+e.xyzmapheightwidthtypeoctileversion\xff";
+    let (mut parsed_maps, mut parsed_scens) = (0, 0);
+    for round in 0..4000 {
+        let mutate = |seed: &[u8], next: &mut dyn FnMut() -> u64| -> Vec<u8> {
+            let mut v = seed.to_vec();
+            for _ in 0..1 + next() % 4 {
+                let i = (next() as usize) % (v.len() + 1);
+                let c = alphabet[(next() as usize) % alphabet.len()];
+                match next() % 3 {
+                    0 if i < v.len() => v[i] = c,
+                    1 => v.insert(i.min(v.len()), c),
+                    _ if i < v.len() => {
+                        v.remove(i);
+                    }
+                    _ => {}
+                }
+            }
+            v
+        };
+        let map_bytes = if round % 2 == 1 {
+            // Keep the map valid but change its cells: blocked starts and goals, water.
+            let mut v = map_seed.clone();
+            for _ in 0..1 + next() % 6 {
+                let i = 34 + (next() as usize) % (v.len() - 34);
+                if v[i] != b'\n' {
+                    v[i] = b".@WTOGS"[(next() as usize) % 7];
+                }
+            }
+            v
+        } else if round % 10 == 0 {
+            (0..next() % 64)
+                .map(|_| alphabet[(next() as usize) % alphabet.len()])
+                .collect()
+        } else {
+            mutate(&map_seed, &mut next)
+        };
+        let scen_bytes = mutate(&scen_seed, &mut next);
+        let map = parse_map(&map_bytes, Path::new("fuzz.map"));
+        let scen = parse_scen(&scen_bytes, Path::new("fuzz.scen"));
+        if let Err(e) = &map {
+            assert!(e.to_string().contains("fuzz.map"), "{e}");
+        }
+        if let Err(e) = &scen {
+            assert!(e.to_string().contains("fuzz.scen"), "{e}");
+        }
+        parsed_maps += map.is_ok() as u32;
+        parsed_scens += scen.is_ok() as u32;
+        if let (Ok(map), Ok(scen)) = (map, scen) {
+            for algo in [Algorithm::AStar, Algorithm::Jps] {
+                let r = run_scenarios(&map, &scen, algo);
+                assert_eq!(r.total.problems as usize, scen.problems.len());
+            }
+        }
+    }
+    // The mutations exercise both paths.
+    println!("parsed {parsed_maps} maps and {parsed_scens} scenarios of 4000");
+    assert!(parsed_maps > 20 && parsed_maps < 3900, "{parsed_maps}");
+    assert!(parsed_scens > 20 && parsed_scens < 3900, "{parsed_scens}");
+}
