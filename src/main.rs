@@ -111,6 +111,9 @@ enum Command {
         /// Cell size of the grid (default: the navmesh's cell size).
         #[arg(long, value_name = "SIZE")]
         grid_cell_size: Option<f32>,
+        /// Frame the picture on the paths (3 units around them) instead of the whole level.
+        #[arg(long)]
+        zoom: bool,
     },
     /// Run every problem of a Moving AI scenario file and report, per bucket and in total:
     /// solved, mismatches against the optimal length (tolerance 5e-3), nodes expanded, time.
@@ -158,6 +161,9 @@ enum Command {
         /// Cell size of the grid (default: the navmesh's cell size).
         #[arg(long, value_name = "SIZE")]
         grid_cell_size: Option<f32>,
+        /// Frame the picture on the paths (3 units around them) instead of the whole level.
+        #[arg(long)]
+        zoom: bool,
     },
     /// The demo: build the sample level in meshes/ and walk a smooth path across it.
     Demo {
@@ -497,6 +503,7 @@ fn run(cli: Cli) -> navkit::Result<()> {
             output,
             width,
             grid_cell_size,
+            zoom,
         } => compare(CompareCmd {
             input,
             ends: from.zip(to),
@@ -506,6 +513,7 @@ fn run(cli: Cli) -> navkit::Result<()> {
             output,
             width,
             grid_cell_size,
+            zoom,
         })?,
         Command::GridBench {
             map,
@@ -559,11 +567,12 @@ fn run(cli: Cli) -> navkit::Result<()> {
             width,
             no_grid,
             grid_cell_size,
+            zoom,
         } => render(
             &input,
             from.zip(to),
             &output,
-            width,
+            (width, zoom),
             no_grid,
             grid_cell_size,
         )?,
@@ -600,7 +609,7 @@ fn render(
     input: &Path,
     ends: Option<(Vec3, Vec3)>,
     output: &Path,
-    width: u32,
+    (width, zoom): (u32, bool),
     no_grid: bool,
     grid_cell_size: Option<f32>,
 ) -> navkit::Result<()> {
@@ -612,12 +621,15 @@ fn render(
         ),
         None => None,
     };
-    let scene = navkit::render::comparison_scene(
+    let mut scene = navkit::render::comparison_scene(
         &navmesh,
         grid.as_ref(),
         comparison.as_ref(),
         format!("navkit: {}", input.display()),
     );
+    if zoom {
+        scene.zoom_to_lines(3.0);
+    }
     navkit::render::save(&scene, output, width)?;
     out!("wrote {}", output.display());
     Ok(())
@@ -633,6 +645,7 @@ struct CompareCmd {
     output: Option<PathBuf>,
     width: u32,
     grid_cell_size: Option<f32>,
+    zoom: bool,
 }
 
 fn compare(cmd: CompareCmd) -> navkit::Result<()> {
@@ -645,6 +658,7 @@ fn compare(cmd: CompareCmd) -> navkit::Result<()> {
         output,
         width,
         grid_cell_size,
+        zoom,
     } = cmd;
     let input = input.as_path();
     if !is_geometry(input) {
@@ -688,7 +702,7 @@ fn compare(cmd: CompareCmd) -> navkit::Result<()> {
             } else {
                 out_path.to_path_buf()
             };
-            let scene = navkit::render::comparison_scene(
+            let mut scene = navkit::render::comparison_scene(
                 &navmesh,
                 grid.as_ref(),
                 Some(c),
@@ -703,6 +717,9 @@ fn compare(cmd: CompareCmd) -> navkit::Result<()> {
                     c.to.z
                 ),
             );
+            if zoom {
+                scene.zoom_to_lines(3.0);
+            }
             navkit::render::save(&scene, &path, width)?;
             if !json {
                 out!("wrote {}", path.display());

@@ -70,6 +70,30 @@ pub struct Scene {
     pub boundaries: Vec<(Vec3, Vec3)>,
     /// Marked points (start, goal): position, colour.
     pub markers: Vec<(Vec3, Rgb)>,
+    /// Show only this box (its x and z; everything is still drawn, and cut at the edges):
+    /// see [`Scene::zoom_to_lines`].
+    pub focus: Option<(Vec3, Vec3)>,
+}
+
+impl Scene {
+    /// Frames the picture on the lines and markers (the paths), with `margin` world units
+    /// around them, instead of the whole navmesh. Does nothing if there are no lines or markers.
+    pub fn zoom_to_lines(&mut self, margin: f32) {
+        let pts = self
+            .lines
+            .iter()
+            .flat_map(|l| l.points.iter().copied())
+            .chain(self.markers.iter().map(|m| m.0))
+            .filter(|p| p.is_finite());
+        let (lo, hi) = pts.fold(
+            (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)),
+            |(lo, hi), p| (lo.min(p), hi.max(p)),
+        );
+        if lo.x <= hi.x {
+            let m = Vec3::new(margin, 0.0, margin);
+            self.focus = Some((lo - m, hi + m));
+        }
+    }
 }
 
 struct Frame {
@@ -106,6 +130,10 @@ impl Frame {
         if lo.x > hi.x {
             lo = Vec3::ZERO;
             hi = Vec3::ONE;
+        }
+        if let Some((flo, fhi)) = scene.focus.filter(|(a, b)| a.is_finite() && b.is_finite()) {
+            // Height shading keeps the whole scene's range.
+            (lo.x, lo.z, hi.x, hi.z) = (flo.x, flo.z, fhi.x.max(flo.x), fhi.z.max(flo.z));
         }
         let margin = 20.0;
         let legend_h = 24.0 + 14.0 * (scene.lines.len() as f32 + 5.0);
@@ -358,7 +386,10 @@ pub fn render_png(scene: &Scene, width: u32) -> Result<Vec<u8>> {
             );
         }
     }
-    // Title and legend.
+    // Title and legend, on a clean band (a zoomed picture draws geometry under it).
+    if let Some(r) = Rect::from_xywh(0.0, 0.0, width as f32, f.legend_h + f.margin / 2.0) {
+        pm.fill_rect(r, &paint(Rgb(250, 250, 248), 255), id, None);
+    }
     text(&mut pm, f.margin, 8.0, &scene.title, Rgb(0, 0, 0));
     for (i, (c, label)) in legend_entries(scene).iter().enumerate() {
         let y = 24.0 + 14.0 * i as f32;
@@ -473,6 +504,11 @@ pub fn render_svg(scene: &Scene, width: u32) -> String {
             c.hex()
         );
     }
+    let _ = writeln!(
+        s,
+        r##"<rect width="100%" height="{:.2}" fill="#fafaf8"/>"##,
+        f.legend_h + f.margin / 2.0
+    );
     let _ = writeln!(
         s,
         r#"<text x="{}" y="16">{}</text>"#,

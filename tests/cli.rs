@@ -370,6 +370,26 @@ fn compare_single_random_json_and_pictures() {
         assert!(text.contains(label), "missing {label}");
     }
 
+    // --zoom frames the paths: the picture of a short query on a big level is taller per unit.
+    let zoomed = common::temp("compare-zoom.png");
+    let (ok, _, stderr) = navkit(&[
+        "compare",
+        gset,
+        "--from",
+        "2,0,2",
+        "--to",
+        "8,0,3",
+        "-o",
+        &s(&zoomed),
+        "--zoom",
+        "--width",
+        "600",
+    ]);
+    assert!(ok, "{stderr}");
+    let bytes = std::fs::read(&zoomed).unwrap();
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+    assert_eq!(u32::from_be_bytes(bytes[16..20].try_into().unwrap()), 600);
+
     // Bad input: a saved navmesh has no geometry for the grid; NaN points; zero random pairs.
     let (ok, _, stderr) = navkit(&["compare", "nowhere.navmesh", "--random", "3"]);
     assert!(!ok && stderr.contains("geometry"), "{stderr}");
