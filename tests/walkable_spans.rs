@@ -166,3 +166,64 @@ fn mesh_grid_bad_points_are_errors_and_area_costs_are_checked() {
     grid.set_area_cost(63, 2.0).unwrap();
     assert_eq!(grid.area_cost(63), 2.0);
 }
+
+/// Every pair of random navmesh points connected on the navmesh is connected on the grid too,
+/// and the grid snaps a point to a floor near its height: on nav_test.obj the ground under the
+/// raised walkway at (2.59, -2.27, 0.39) is eroded away in its own column, and the grid must
+/// not take the walkway 14 units above for it.
+#[test]
+fn mesh_grid_connects_what_the_navmesh_connects() {
+    use glam::Vec3;
+    use navkit::compare::{CompareSettings, Comparer};
+    use navkit::grid::{mesh::MeshGrid, SearchContext, SearchOptions, SearchStatus};
+    let geom = InputGeometry::load(common::mesh("nav_test.obj")).unwrap();
+    let grid = MeshGrid::build(&geom, &BuildSettings::default()).unwrap();
+    let built = common::build("nav_test.obj");
+
+    let under_walkway = Vec3::new(2.594042, -2.2695167, 0.39161032);
+    let n = grid
+        .nearest_node(under_walkway, Vec3::new(2.0, 4.0, 2.0))
+        .unwrap();
+    assert!(
+        (grid.point(n).y - under_walkway.y).abs() < 1.0,
+        "{}",
+        grid.point(n)
+    );
+    let mut ctx = SearchContext::new();
+    let p = grid
+        .find_path(
+            &mut ctx,
+            under_walkway,
+            Vec3::new(10.862434, -2.2695167, 22.835009),
+            &SearchOptions::default(),
+        )
+        .unwrap();
+    assert_eq!(p.result.status, SearchStatus::Found);
+
+    let mut cmp = Comparer::new(&built.navmesh, Some(&grid), CompareSettings::default()).unwrap();
+    let pairs = cmp.random_pairs(150, 7).unwrap();
+    assert_eq!(pairs.len(), 150);
+    for (a, b) in pairs {
+        let c = cmp.compare(a, b).unwrap();
+        let g = c
+            .grid
+            .as_ref()
+            .unwrap_or_else(|| panic!("{a} -> {b}: {:?}", c.grid_error));
+        assert_eq!(g.status, SearchStatus::Found, "{a} -> {b}");
+        let n = c.navmesh.as_ref().unwrap();
+        assert!(n.complete);
+        let ratio = g.length / n.straight_length.max(1e-3);
+        assert!(
+            (0.9..1.3).contains(&ratio),
+            "{a} -> {b}: grid {} straight {}",
+            g.length,
+            n.straight_length
+        );
+        for f in [g.follower.as_ref(), n.follower.as_ref()]
+            .into_iter()
+            .flatten()
+        {
+            assert!(f.arrived, "{a} -> {b}: the follower did not arrive");
+        }
+    }
+}

@@ -133,12 +133,14 @@ impl MeshGrid {
             return false;
         }
         let cs = self.spans.cell_size;
-        let reach = (radius.max(0.0) + cs * std::f32::consts::FRAC_1_SQRT_2) / cs;
+        // Within the radius (and half a cell diagonal, as cell centres are the candidates) in
+        // xz, and the climb height in y.
+        let reach = (radius.max(0.0) + cs * std::f32::consts::FRAC_1_SQRT_2).min(64.0 * cs);
+        let up = climb.max(self.spans.cell_height);
         let snap = |p: Vec3| {
-            let n = self.nearest_node(p, reach.ceil().min(64.0) as u32)?;
+            let n = self.nearest_node(p, Vec3::new(reach, up, reach))?;
             let q = self.point(n);
-            let xz = glam::Vec2::new(q.x - p.x, q.z - p.z).length() / cs;
-            (xz <= reach && (q.y - p.y).abs() <= climb.max(self.spans.cell_height)).then_some(n)
+            (glam::Vec2::new(q.x - p.x, q.z - p.z).length() <= reach).then_some(n)
         };
         let (Some(a), Some(b)) = (snap(start), snap(end)) else {
             return false;
@@ -253,29 +255,39 @@ impl MeshGrid {
         self.spans.span_at(p)
     }
 
-    /// The walkable span nearest `p`: the one under it if any, else the nearest (by 3D distance
-    /// to its cell centre) within `radius` cells around its column.
-    pub fn nearest_node(&self, p: Vec3, radius: u32) -> Option<NodeId> {
-        if let Some(n) = self.node_at(p) {
-            return Some(n);
-        }
-        if !p.is_finite() {
+    /// The walkable span nearest `p` (by 3D distance to its cell centre on its floor) among
+    /// those within `half_extents` of it: x and z around `p`'s column, y above and below `p`,
+    /// as Detour's `findNearestPoly` searches a box. A floor far above or below `p` in its own
+    /// column is not taken for the one `p` stands on.
+    pub fn nearest_node(&self, p: Vec3, half_extents: Vec3) -> Option<NodeId> {
+        if !p.is_finite() || !half_extents.is_finite() {
             return None;
         }
         let s = &self.spans;
-        let local = (p - s.origin) / s.cell_size;
-        let (cx, cz) = (local.x.floor() as i64, local.z.floor() as i64);
-        let r = radius as i64;
+        let ext = half_extents.abs();
+        let lo = ((p - ext - s.origin) / s.cell_size).floor();
+        let hi = ((p + ext - s.origin) / s.cell_size).floor();
+        let clamp = |v: f32, n: u32| (v.max(0.0) as i64).min(n as i64 - 1);
+        let (x0, x1) = (clamp(lo.x, s.width), clamp(hi.x, s.width));
+        let (z0, z1) = (clamp(lo.z, s.height), clamp(hi.z, s.height));
+        if hi.x < 0.0 || hi.z < 0.0 || lo.x >= s.width as f32 || lo.z >= s.height as f32 {
+            return None;
+        }
         let mut best: Option<(f32, u32)> = None;
-        for z in (cz - r).max(0)..=(cz + r).min(s.height as i64 - 1) {
-            for x in (cx - r).max(0)..=(cx + r).min(s.width as i64 - 1) {
+        for z in z0..=z1 {
+            for x in x0..=x1 {
                 let (first, count) = s.cells[(x + z * s.width as i64) as usize];
                 for i in first..first + count as u32 {
-                    if s.walkable(i) {
-                        let d = s.position(i).distance_squared(p);
-                        if best.is_none_or(|(bd, _)| d < bd) {
-                            best = Some((d, i));
-                        }
+                    if !s.walkable(i) {
+                        continue;
+                    }
+                    let q = s.position(i);
+                    if (q.y - p.y).abs() > ext.y {
+                        continue;
+                    }
+                    let d = q.distance_squared(p);
+                    if best.is_none_or(|(bd, _)| d < bd) {
+                        best = Some((d, i));
                     }
                 }
             }
@@ -288,9 +300,10 @@ impl MeshGrid {
         self.spans.position(node)
     }
 
-    /// A* between the spans nearest two world points (searched within 8 cells of each point's
-    /// column). Errors if a point is not finite or has no walkable span near it; an unreachable
-    /// goal gives a path with [`SearchStatus::Unreachable`] and no points.
+    /// A* between the spans nearest two world points ([`MeshGrid::nearest_node`] within
+    /// Detour's default half extents (2, 4, 2), as the navmesh queries snap them). Errors if a
+    /// point is not finite or has no walkable span that near; an unreachable goal gives a path
+    /// with [`SearchStatus::Unreachable`] and no points.
     pub fn find_path(
         &self,
         ctx: &mut SearchContext,
@@ -304,9 +317,11 @@ impl MeshGrid {
                     "{what} point {p} is not finite"
                 )));
             }
-            self.nearest_node(p, 8).ok_or_else(|| {
+            let ext = crate::query::DEFAULT_HALF_EXTENTS;
+            self.nearest_node(p, ext).ok_or_else(|| {
                 Error::InvalidArgument(format!(
-                    "{what} point {p} has no walkable grid cell within 8 cells"
+                    "{what} point {p} has no walkable grid cell within ({}, {}, {}) of it",
+                    ext.x, ext.y, ext.z
                 ))
             })
         };
