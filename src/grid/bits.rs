@@ -36,18 +36,22 @@ impl BitRows {
     /// positions outside the row read as 0.
     #[inline(always)]
     pub(crate) fn window(&self, r: usize, start: isize) -> u64 {
-        let row = &self.words[r * self.words_per_row..(r + 1) * self.words_per_row];
+        let wpr = self.words_per_row;
+        let base = r * wpr;
+        let word = |w: usize| {
+            if w < wpr {
+                self.words.get(base + w).copied().unwrap_or(0)
+            } else {
+                0
+            }
+        };
         if start < 0 {
             let s = start.unsigned_abs();
-            return if s >= 64 { 0 } else { self.window(r, 0) << s };
+            return if s >= 64 { 0 } else { word(0) << s };
         }
         let (w, b) = (start as usize / 64, start as usize % 64);
-        let lo = row.get(w).map_or(0, |&v| v >> b);
-        let hi = if b == 0 {
-            0
-        } else {
-            row.get(w + 1).map_or(0, |&v| v << (64 - b))
-        };
+        let lo = word(w) >> b;
+        let hi = if b == 0 { 0 } else { word(w + 1) << (64 - b) };
         lo | hi
     }
 }
