@@ -133,44 +133,48 @@ enum Command {
     /// Compare grid A* paths with navmesh paths on the same geometry: per query the grid path's
     /// length, waypoints, nodes expanded and time; the navmesh straight path's length, corners
     /// and time, the smooth path's length; and the follower's distance and time on each.
-    Compare {
-        /// MESH.obj or GEOM.gset (the grid needs the geometry).
-        input: PathBuf,
-        /// Start point `X,Y,Z`.
-        #[arg(long, value_parser = parse_vec3, allow_hyphen_values = true, requires = "to", conflicts_with = "random", required_unless_present = "random")]
-        from: Option<Vec3>,
-        /// Goal point `X,Y,Z`.
-        #[arg(long, value_parser = parse_vec3, allow_hyphen_values = true, requires = "from")]
-        to: Option<Vec3>,
-        /// Compare N random pairs of navmesh points instead.
-        #[arg(long, value_name = "N")]
-        random: Option<usize>,
-        /// Seed for --random.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Print JSON.
-        #[arg(long)]
-        json: bool,
-        /// Also draw the picture (PNG or SVG); with several queries, one file per query
-        /// (`NAME-001.png`, ...).
-        #[arg(short, long)]
-        output: Option<PathBuf>,
-        /// Picture width in pixels.
-        #[arg(long, default_value_t = 1200)]
-        width: u32,
-        /// Cell size of the grid (default: the navmesh's cell size).
-        #[arg(long, value_name = "SIZE")]
-        grid_cell_size: Option<f32>,
-        /// Frame the picture on the paths (3 units around them) instead of the whole level.
-        #[arg(long)]
-        zoom: bool,
-    },
+    Compare(CompareArgs),
     /// The demo: build the sample level in meshes/ and walk a smooth path across it.
     Demo {
         /// The geometry set to use.
         #[arg(long, default_value = "meshes/demo_level.gset")]
         gset: PathBuf,
     },
+}
+
+/// `navkit compare`'s arguments.
+#[derive(clap::Args)]
+struct CompareArgs {
+    /// MESH.obj or GEOM.gset (the grid needs the geometry).
+    input: PathBuf,
+    /// Start point `X,Y,Z`.
+    #[arg(long, value_parser = parse_vec3, allow_hyphen_values = true, requires = "to", conflicts_with = "random", required_unless_present = "random")]
+    from: Option<Vec3>,
+    /// Goal point `X,Y,Z`.
+    #[arg(long, value_parser = parse_vec3, allow_hyphen_values = true, requires = "from")]
+    to: Option<Vec3>,
+    /// Compare N random pairs of navmesh points instead.
+    #[arg(long, value_name = "N")]
+    random: Option<usize>,
+    /// Seed for --random.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+    /// Also draw the picture (PNG or SVG); with several queries, one file per query
+    /// (`NAME-001.png`, ...).
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+    /// Picture width in pixels.
+    #[arg(long, default_value_t = 1200)]
+    width: u32,
+    /// Cell size of the grid (default: the navmesh's cell size).
+    #[arg(long, value_name = "SIZE")]
+    grid_cell_size: Option<f32>,
+    /// Frame the picture on the paths (3 units around them) instead of the whole level.
+    #[arg(long)]
+    zoom: bool,
 }
 
 fn parse_vec3(s: &str) -> Result<Vec3, String> {
@@ -493,28 +497,7 @@ fn run(cli: Cli) -> navkit::Result<()> {
             }
         }
         Command::Demo { gset } => demo(&gset)?,
-        Command::Compare {
-            input,
-            from,
-            to,
-            random,
-            seed,
-            json,
-            output,
-            width,
-            grid_cell_size,
-            zoom,
-        } => compare(CompareCmd {
-            input,
-            ends: from.zip(to),
-            random,
-            seed,
-            json,
-            output,
-            width,
-            grid_cell_size,
-            zoom,
-        })?,
+        Command::Compare(args) => compare(args)?,
         Command::GridBench {
             map,
             scen,
@@ -635,23 +618,11 @@ fn render(
     Ok(())
 }
 
-/// `navkit compare`'s arguments.
-struct CompareCmd {
-    input: PathBuf,
-    ends: Option<(Vec3, Vec3)>,
-    random: Option<usize>,
-    seed: u64,
-    json: bool,
-    output: Option<PathBuf>,
-    width: u32,
-    grid_cell_size: Option<f32>,
-    zoom: bool,
-}
-
-fn compare(cmd: CompareCmd) -> navkit::Result<()> {
-    let CompareCmd {
+fn compare(args: CompareArgs) -> navkit::Result<()> {
+    let CompareArgs {
         input,
-        ends,
+        from,
+        to,
         random,
         seed,
         json,
@@ -659,7 +630,8 @@ fn compare(cmd: CompareCmd) -> navkit::Result<()> {
         width,
         grid_cell_size,
         zoom,
-    } = cmd;
+    } = args;
+    let ends = from.zip(to);
     let input = input.as_path();
     if !is_geometry(input) {
         return Err(Error::InvalidArgument(format!(
