@@ -7,7 +7,13 @@
 //!
 //! ```text
 //! geometry (OBJ / .gset) -> build (Recast stages) -> navmesh (Detour) -> query -> smooth path
+//!                          \-> walkable spans -> grid (A*, JPS) ------------> follower, compare
 //! ```
+//!
+//! Grid pathfinding ([`grid`]) runs on Moving AI maps or on the walkable cells of the same
+//! geometry; [`compare`] sets grid paths beside navmesh paths, [`follower`] moves an agent along
+//! either, [`service`] answers many agents' requests from worker threads, and [`render`] draws it
+//! all.
 //!
 //! ```no_run
 //! use navkit::{InputGeometry, BuildSettings, build::build_solo, query::{NavMeshQuery, QueryFilter}};
