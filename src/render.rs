@@ -562,6 +562,23 @@ pub fn boundary_segments(path: &crate::follower::FollowPath, half_len: f32) -> V
         .collect()
 }
 
+/// Adds a follower run to a scene: its trajectory and its turn boundaries.
+fn add_follower(scene: &mut Scene, f: &crate::compare::FollowerRun, on: &str, color: Rgb) {
+    scene.boundaries.extend(boundary_segments(&f.path, 1.2));
+    scene.lines.push(Polyline {
+        label: format!(
+            "follower on the {on} ({:.1} in {:.1} s{})",
+            f.travelled,
+            f.time,
+            if f.arrived { "" } else { ", DID NOT ARRIVE" }
+        ),
+        points: f.trajectory.clone(),
+        color,
+        width: 2.0,
+        dots: false,
+    });
+}
+
 /// A scene of a navmesh (polygons by area, off-mesh connections), the walkable cells of a
 /// grid if given, and a [`Comparison`](crate::compare::Comparison) if given: the grid path and
 /// its simplified waypoints, the navmesh straight and smooth paths, both follower trajectories
@@ -606,19 +623,7 @@ pub fn comparison_scene(
             dots: true,
         });
         if let Some(f) = &g.follower {
-            scene.boundaries.extend(boundary_segments(&f.path, 1.2));
-            scene.lines.push(Polyline {
-                label: format!(
-                    "follower on the grid path ({:.1} in {:.1} s{})",
-                    f.travelled,
-                    f.time,
-                    if f.arrived { "" } else { ", DID NOT ARRIVE" }
-                ),
-                points: f.trajectory.clone(),
-                color: Rgb(150, 30, 170),
-                width: 2.0,
-                dots: false,
-            });
+            add_follower(&mut scene, f, "grid path", Rgb(150, 30, 170));
         }
     }
     if let Some(n) = &c.navmesh {
@@ -643,19 +648,7 @@ pub fn comparison_scene(
             dots: false,
         });
         if let Some(f) = &n.follower {
-            scene.boundaries.extend(boundary_segments(&f.path, 1.2));
-            scene.lines.push(Polyline {
-                label: format!(
-                    "follower on the straight path ({:.1} in {:.1} s{})",
-                    f.travelled,
-                    f.time,
-                    if f.arrived { "" } else { ", DID NOT ARRIVE" }
-                ),
-                points: f.trajectory.clone(),
-                color: Rgb(20, 150, 60),
-                width: 2.0,
-                dots: false,
-            });
+            add_follower(&mut scene, f, "straight path", Rgb(20, 150, 60));
         }
         if !n.complete {
             scene
