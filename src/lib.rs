@@ -45,6 +45,7 @@ pub mod service;
 pub mod settings;
 pub mod smooth;
 pub mod status;
+pub mod steering;
 pub mod testcase;
 
 pub use error::{Error, Result};
