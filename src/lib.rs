@@ -47,6 +47,7 @@ pub mod smooth;
 pub mod status;
 pub mod steering;
 pub mod testcase;
+pub mod walker;
 
 pub use error::{Error, Result};
 pub use geometry::{ConvexVolume, InputGeometry, OffMeshConnection, TriMesh};
