@@ -32,6 +32,7 @@
 
 pub mod build;
 pub mod compare;
+pub mod crowd;
 pub mod error;
 mod ffi;
 pub mod follower;

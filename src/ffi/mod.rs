@@ -6,6 +6,7 @@
 #![allow(unsafe_code)]
 
 pub(crate) mod context;
+pub(crate) mod crowd;
 pub(crate) mod detour;
 pub(crate) mod recast;
 

@@ -1,0 +1,552 @@
+//! DetourCrowd, safely: many agents moving to targets on a navmesh, steering around each other.
+//!
+//! A [`Crowd`] borrows its [`NavMesh`] (which therefore cannot change while the crowd lives).
+//! Agents are added with [`AgentParams`] (RecastDemo's defaults) and named by [`AgentHandle`]s
+//! that carry a generation: a handle of a removed agent, even if its slot has been reused, is
+//! rejected with an error, never read as another agent. Targets and positions are snapped to
+//! the navmesh (Detour's default half extents) and checked before Detour sees them.
+//!
+//! ```no_run
+//! # fn f(navmesh: &navkit::navmesh::NavMesh) -> navkit::Result<()> {
+//! use glam::Vec3;
+//! use navkit::crowd::{AgentParams, Crowd};
+//! let mut crowd = Crowd::new(navmesh, 100, 0.6)?;
+//! let a = crowd.add_agent(Vec3::new(1.0, 0.0, 1.0), AgentParams::default())?;
+//! crowd.request_move_target(a, Vec3::new(20.0, 0.0, 5.0))?;
+//! for _ in 0..300 {
+//!     crowd.update(1.0 / 30.0)?;
+//! }
+//! println!("{:?}", crowd.agent(a)?.position);
+//! # Ok(()) }
+//! ```
+
+use glam::Vec3;
+use serde::Serialize;
+
+use crate::ffi::crowd::{RawAgentParams, RawAgentState, RawAvoidance, RawCrowd};
+use crate::navmesh::NavMesh;
+use crate::query::{NavMeshQuery, QueryFilter, DEFAULT_HALF_EXTENTS};
+use crate::{Error, Result};
+
+/// `dtCrowd` update flags.
+pub mod update_flags {
+    /// Look ahead at the path's turns.
+    pub const ANTICIPATE_TURNS: u8 = 1;
+    /// Avoid other agents (velocity obstacles).
+    pub const OBSTACLE_AVOIDANCE: u8 = 2;
+    /// Keep apart from other agents.
+    pub const SEPARATION: u8 = 4;
+    /// Shortcut the path where visible.
+    pub const OPTIMIZE_VIS: u8 = 8;
+    /// Re-optimise the corridor's topology now and then.
+    pub const OPTIMIZE_TOPO: u8 = 16;
+    /// All of them (RecastDemo's default).
+    pub const ALL: u8 = 31;
+}
+
+/// The most agents a crowd may be made for.
+pub const MAX_AGENTS: usize = 65_536;
+
+/// One agent's parameters (`dtCrowdAgentParams`).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct AgentParams {
+    /// Radius.
+    pub radius: f32,
+    /// Height.
+    pub height: f32,
+    /// Maximum acceleration.
+    pub max_acceleration: f32,
+    /// Maximum speed.
+    pub max_speed: f32,
+    /// How far around it other agents are considered.
+    pub collision_query_range: f32,
+    /// How far ahead the path is shortcut.
+    pub path_optimization_range: f32,
+    /// How strongly it keeps apart from others.
+    pub separation_weight: f32,
+    /// [`update_flags`].
+    pub update_flags: u8,
+    /// The obstacle-avoidance preset (0..8, see [`AvoidanceQuality`]).
+    pub obstacle_avoidance_type: u8,
+    /// The query filter type (0..16, see [`Crowd::set_filter`]).
+    pub query_filter_type: u8,
+}
+
+impl Default for AgentParams {
+    /// RecastDemo's: radius 0.6, height 2.0, max acceleration 8.0, max speed 3.5, collision
+    /// query range 12 x radius, path optimisation range 30 x radius, separation weight 2.0, all
+    /// update flags, the high-quality avoidance preset, filter 0.
+    fn default() -> Self {
+        AgentParams::with_radius(0.6)
+    }
+}
+
+impl AgentParams {
+    /// RecastDemo's defaults for an agent of radius `radius`.
+    pub fn with_radius(radius: f32) -> Self {
+        AgentParams {
+            radius,
+            height: 2.0,
+            max_acceleration: 8.0,
+            max_speed: 3.5,
+            collision_query_range: radius * 12.0,
+            path_optimization_range: radius * 30.0,
+            separation_weight: 2.0,
+            update_flags: update_flags::ALL,
+            obstacle_avoidance_type: AvoidanceQuality::High as u8,
+            query_filter_type: 0,
+        }
+    }
+
+    fn check(&self, max_radius: f32) -> Result<RawAgentParams> {
+        let positive = [
+            ("radius", self.radius),
+            ("height", self.height),
+            ("max_acceleration", self.max_acceleration),
+            ("max_speed", self.max_speed),
+            ("collision_query_range", self.collision_query_range),
+            ("path_optimization_range", self.path_optimization_range),
+        ];
+        for (name, v) in positive {
+            if !(v.is_finite() && v > 0.0 && v < 1e6) {
+                return Err(Error::InvalidArgument(format!(
+                    "agent parameter {name} = {v}: must be finite, positive and below 1e6"
+                )));
+            }
+        }
+        if self.radius > max_radius {
+            return Err(Error::InvalidArgument(format!(
+                "agent radius {} is larger than the crowd's maximum agent radius {max_radius}",
+                self.radius
+            )));
+        }
+        if !(self.separation_weight.is_finite() && self.separation_weight >= 0.0) {
+            return Err(Error::InvalidArgument(format!(
+                "separation_weight = {}: must be finite and not negative",
+                self.separation_weight
+            )));
+        }
+        if self.obstacle_avoidance_type >= 8 || self.query_filter_type >= 16 {
+            return Err(Error::InvalidArgument(format!(
+                "obstacle_avoidance_type {} (< 8) or query_filter_type {} (< 16) out of range",
+                self.obstacle_avoidance_type, self.query_filter_type
+            )));
+        }
+        Ok(RawAgentParams {
+            radius: self.radius,
+            height: self.height,
+            max_acceleration: self.max_acceleration,
+            max_speed: self.max_speed,
+            collision_query_range: self.collision_query_range,
+            path_optimization_range: self.path_optimization_range,
+            separation_weight: self.separation_weight,
+            update_flags: self.update_flags & update_flags::ALL,
+            obstacle_avoidance_type: self.obstacle_avoidance_type,
+            query_filter_type: self.query_filter_type,
+        })
+    }
+}
+
+/// RecastDemo's obstacle-avoidance presets, set in slots 0..4 of every new crowd.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum AvoidanceQuality {
+    /// 5 divisions, 2 rings, depth 1.
+    Low = 0,
+    /// 5 divisions, 2 rings, depth 2.
+    Medium = 1,
+    /// 7 divisions, 2 rings, depth 3.
+    Good = 2,
+    /// 7 divisions, 3 rings, depth 3.
+    High = 3,
+}
+
+/// Obstacle-avoidance parameters (`dtObstacleAvoidanceParams`).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct AvoidanceParams {
+    /// Velocity bias.
+    pub vel_bias: f32,
+    /// Weight of the desired velocity.
+    pub weight_des_vel: f32,
+    /// Weight of the current velocity.
+    pub weight_cur_vel: f32,
+    /// Weight of the side preference.
+    pub weight_side: f32,
+    /// Weight of the time of impact.
+    pub weight_toi: f32,
+    /// Time horizon.
+    pub horiz_time: f32,
+    /// Grid size (grid sampling).
+    pub grid_size: u8,
+    /// Adaptive divisions.
+    pub adaptive_divs: u8,
+    /// Adaptive rings.
+    pub adaptive_rings: u8,
+    /// Adaptive depth.
+    pub adaptive_depth: u8,
+}
+
+impl AvoidanceParams {
+    /// RecastDemo's preset: Detour's defaults with velocity bias 0.5 and the preset's
+    /// divisions, rings and depth.
+    pub fn preset(q: AvoidanceQuality) -> Self {
+        let (divs, rings, depth) = match q {
+            AvoidanceQuality::Low => (5, 2, 1),
+            AvoidanceQuality::Medium => (5, 2, 2),
+            AvoidanceQuality::Good => (7, 2, 3),
+            AvoidanceQuality::High => (7, 3, 3),
+        };
+        AvoidanceParams {
+            vel_bias: 0.5,
+            weight_des_vel: 2.0,
+            weight_cur_vel: 0.75,
+            weight_side: 0.75,
+            weight_toi: 2.5,
+            horiz_time: 2.5,
+            grid_size: 33,
+            adaptive_divs: divs,
+            adaptive_rings: rings,
+            adaptive_depth: depth,
+        }
+    }
+}
+
+/// Names an agent of a [`Crowd`]: its slot and the generation of that slot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct AgentHandle {
+    index: u32,
+    generation: u32,
+}
+
+impl AgentHandle {
+    /// The agent's slot in the crowd (reused after removal).
+    pub fn index(&self) -> usize {
+        self.index as usize
+    }
+}
+
+/// Where an agent is with its move request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum TargetState {
+    /// No request.
+    None,
+    /// The request failed.
+    Failed,
+    /// A path to the target is set.
+    Valid,
+    /// Asked for, not yet planned.
+    Requesting,
+    /// Waiting for the path queue.
+    WaitingForQueue,
+    /// Waiting for its path.
+    WaitingForPath,
+    /// Moving at a requested velocity.
+    Velocity,
+}
+
+impl TargetState {
+    fn from_raw(s: u8) -> Self {
+        match s {
+            1 => TargetState::Failed,
+            2 => TargetState::Valid,
+            3 => TargetState::Requesting,
+            4 => TargetState::WaitingForQueue,
+            5 => TargetState::WaitingForPath,
+            6 => TargetState::Velocity,
+            _ => TargetState::None,
+        }
+    }
+}
+
+/// A copy of an agent's state.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AgentState {
+    /// Position.
+    pub position: Vec3,
+    /// Velocity.
+    pub velocity: Vec3,
+    /// The velocity it wants.
+    pub desired_velocity: Vec3,
+    /// The next corners of its path (at most 4).
+    pub corners: Vec<Vec3>,
+    /// Its move request.
+    pub target_state: TargetState,
+    /// The requested target (or velocity).
+    pub target: Vec3,
+    /// True on an off-mesh connection.
+    pub off_mesh: bool,
+    /// True if its path does not reach the requested target.
+    pub partial: bool,
+    /// Its parameters.
+    pub params: AgentParams,
+}
+
+/// A crowd of agents on one navmesh.
+pub struct Crowd<'nav> {
+    raw: RawCrowd,
+    query: NavMeshQuery<'nav>,
+    filter: QueryFilter,
+    max_radius: f32,
+    /// Per slot: its generation, and whether an agent lives there.
+    slots: Vec<(u32, bool)>,
+}
+
+impl std::fmt::Debug for Crowd<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Crowd")
+            .field("capacity", &self.slots.len())
+            .field("agents", &self.len())
+            .finish()
+    }
+}
+
+impl<'nav> Crowd<'nav> {
+    /// A crowd of at most `max_agents` (1..=[`MAX_AGENTS`]) agents no wider than
+    /// `max_agent_radius`, with RecastDemo's avoidance presets in slots 0..4 and the default
+    /// query filter ([`QueryFilter::default`]) as filter 0.
+    pub fn new(navmesh: &'nav NavMesh, max_agents: usize, max_agent_radius: f32) -> Result<Self> {
+        if !(1..=MAX_AGENTS).contains(&max_agents) {
+            return Err(Error::InvalidArgument(format!(
+                "crowd of {max_agents} agents: must be 1 to {MAX_AGENTS}"
+            )));
+        }
+        if !(max_agent_radius.is_finite() && max_agent_radius > 0.0 && max_agent_radius < 1e4) {
+            return Err(Error::InvalidArgument(format!(
+                "maximum agent radius {max_agent_radius}: must be finite and positive"
+            )));
+        }
+        let raw =
+            RawCrowd::new(max_agents as i32, max_agent_radius, navmesh.raw()).ok_or_else(|| {
+                Error::InvalidArgument("dtCrowd::init failed (out of memory?)".into())
+            })?;
+        let mut crowd = Crowd {
+            raw,
+            query: NavMeshQuery::new(navmesh, 2048)?,
+            filter: QueryFilter::default(),
+            max_radius: max_agent_radius,
+            slots: vec![(0, false); max_agents],
+        };
+        for q in [
+            AvoidanceQuality::Low,
+            AvoidanceQuality::Medium,
+            AvoidanceQuality::Good,
+            AvoidanceQuality::High,
+        ] {
+            crowd.set_avoidance_params(q as usize, AvoidanceParams::preset(q))?;
+        }
+        crowd.set_filter(0, &QueryFilter::default())?;
+        Ok(crowd)
+    }
+
+    /// Sets obstacle-avoidance preset `slot` (0..8).
+    pub fn set_avoidance_params(&mut self, slot: usize, p: AvoidanceParams) -> Result<()> {
+        let finite = [
+            p.vel_bias,
+            p.weight_des_vel,
+            p.weight_cur_vel,
+            p.weight_side,
+            p.weight_toi,
+            p.horiz_time,
+        ];
+        if slot >= 8 || finite.iter().any(|v| !v.is_finite()) || p.grid_size == 0 {
+            return Err(Error::InvalidArgument(format!(
+                "avoidance slot {slot} (< 8) with finite weights and a grid size > 0: {p:?}"
+            )));
+        }
+        self.raw.set_obstacle_avoidance_params(
+            slot,
+            RawAvoidance {
+                vel_bias: p.vel_bias,
+                weight_des_vel: p.weight_des_vel,
+                weight_cur_vel: p.weight_cur_vel,
+                weight_side: p.weight_side,
+                weight_toi: p.weight_toi,
+                horiz_time: p.horiz_time,
+                grid_size: p.grid_size,
+                adaptive_divs: p.adaptive_divs.min(32),
+                adaptive_rings: p.adaptive_rings.min(4),
+                adaptive_depth: p.adaptive_depth.min(10),
+            },
+        );
+        Ok(())
+    }
+
+    /// Sets query filter type `index` (0..16) used by agents whose `query_filter_type` is it.
+    /// Filter 0 is also used to snap positions and targets.
+    pub fn set_filter(&mut self, index: usize, filter: &QueryFilter) -> Result<()> {
+        if index >= 16 {
+            return Err(Error::InvalidArgument(format!(
+                "query filter type {index}: must be < 16"
+            )));
+        }
+        self.raw.set_filter(index, NavMeshQuery::raw_filter(filter));
+        if index == 0 {
+            self.filter = filter.clone();
+        }
+        Ok(())
+    }
+
+    /// Room for this many agents.
+    pub fn capacity(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Agents in the crowd.
+    pub fn len(&self) -> usize {
+        self.slots.iter().filter(|s| s.1).count()
+    }
+
+    /// True if no agent is in the crowd.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The handles of every agent, by slot.
+    pub fn handles(&self) -> Vec<AgentHandle> {
+        self.slots
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.1)
+            .map(|(i, s)| AgentHandle {
+                index: i as u32,
+                generation: s.0,
+            })
+            .collect()
+    }
+
+    fn snap(&mut self, what: &str, p: Vec3) -> Result<(crate::query::PolyRef, Vec3)> {
+        if !p.is_finite() {
+            return Err(Error::InvalidArgument(format!("{what} {p} is not finite")));
+        }
+        let n = self
+            .query
+            .find_nearest_poly(p, DEFAULT_HALF_EXTENTS, &self.filter)?;
+        Ok((n.poly, n.point))
+    }
+
+    fn slot(&self, h: AgentHandle) -> Result<i32> {
+        match self.slots.get(h.index as usize) {
+            Some(&(generation, true)) if generation == h.generation => Ok(h.index as i32),
+            _ => Err(Error::InvalidArgument(format!(
+                "agent handle {h:?} is stale (removed) or not of this crowd"
+            ))),
+        }
+    }
+
+    /// Adds an agent at the navmesh point nearest `position`. Errors if the point is not finite
+    /// or off the navmesh, the parameters are absurd, or the crowd is full.
+    pub fn add_agent(&mut self, position: Vec3, params: AgentParams) -> Result<AgentHandle> {
+        let raw = params.check(self.max_radius)?;
+        let (_, p) = self.snap("agent position", position)?;
+        let idx = self.raw.add_agent(p.to_array(), raw).ok_or_else(|| {
+            Error::InvalidArgument(format!("the crowd is full ({} agents)", self.capacity()))
+        })?;
+        let slot = self
+            .slots
+            .get_mut(idx as usize)
+            .ok_or_else(|| Error::InvalidArgument(format!("dtCrowd returned slot {idx}")))?;
+        slot.0 = slot.0.wrapping_add(1);
+        slot.1 = true;
+        Ok(AgentHandle {
+            index: idx as u32,
+            generation: slot.0,
+        })
+    }
+
+    /// Removes an agent; its handle (and any copy) becomes stale. Removing twice is an error.
+    pub fn remove_agent(&mut self, h: AgentHandle) -> Result<()> {
+        let idx = self.slot(h)?;
+        self.raw.remove_agent(idx);
+        self.slots[idx as usize].1 = false;
+        Ok(())
+    }
+
+    /// Changes an agent's parameters.
+    pub fn set_agent_params(&mut self, h: AgentHandle, params: AgentParams) -> Result<()> {
+        let idx = self.slot(h)?;
+        let raw = params.check(self.max_radius)?;
+        self.raw.update_agent_parameters(idx, raw);
+        Ok(())
+    }
+
+    /// Asks the agent to move to the navmesh point nearest `target`. Errors for a stale
+    /// handle, a non-finite target, or a target with no polygon near.
+    pub fn request_move_target(&mut self, h: AgentHandle, target: Vec3) -> Result<()> {
+        let idx = self.slot(h)?;
+        let (poly, p) = self.snap("target", target)?;
+        if self.raw.request_move_target(idx, poly.0, p.to_array()) {
+            Ok(())
+        } else {
+            Err(Error::InvalidArgument(format!(
+                "dtCrowd refused the move target {p}"
+            )))
+        }
+    }
+
+    /// Asks the agent to move at `velocity` (no path).
+    pub fn request_move_velocity(&mut self, h: AgentHandle, velocity: Vec3) -> Result<()> {
+        let idx = self.slot(h)?;
+        if !velocity.is_finite() {
+            return Err(Error::InvalidArgument(format!(
+                "velocity {velocity} is not finite"
+            )));
+        }
+        if self.raw.request_move_velocity(idx, velocity.to_array()) {
+            Ok(())
+        } else {
+            Err(Error::InvalidArgument(
+                "dtCrowd refused the velocity request".into(),
+            ))
+        }
+    }
+
+    /// Cancels the agent's move request.
+    pub fn reset_move_target(&mut self, h: AgentHandle) -> Result<()> {
+        let idx = self.slot(h)?;
+        self.raw.reset_move_target(idx);
+        Ok(())
+    }
+
+    /// Advances every agent by `dt` seconds (finite, positive, at most 1).
+    pub fn update(&mut self, dt: f32) -> Result<()> {
+        if !(dt.is_finite() && dt > 0.0 && dt <= 1.0) {
+            return Err(Error::InvalidArgument(format!(
+                "time step {dt}: must be finite, positive and at most 1 s"
+            )));
+        }
+        self.raw.update(dt);
+        Ok(())
+    }
+
+    /// A copy of an agent's state.
+    pub fn agent(&self, h: AgentHandle) -> Result<AgentState> {
+        let idx = self.slot(h)?;
+        let a: RawAgentState = self
+            .raw
+            .agent(idx)
+            .ok_or_else(|| Error::InvalidArgument(format!("no agent in slot {idx}")))?;
+        let v = Vec3::from_array;
+        let p = a.params;
+        Ok(AgentState {
+            position: v(a.position),
+            velocity: v(a.velocity),
+            desired_velocity: v(a.desired_velocity),
+            corners: a.corners[..a.ncorners].iter().map(|&c| v(c)).collect(),
+            target_state: TargetState::from_raw(a.target_state),
+            target: v(a.target_pos),
+            off_mesh: a.state == 2,
+            partial: a.partial,
+            params: AgentParams {
+                radius: p.radius,
+                height: p.height,
+                max_acceleration: p.max_acceleration,
+                max_speed: p.max_speed,
+                collision_query_range: p.collision_query_range,
+                path_optimization_range: p.path_optimization_range,
+                separation_weight: p.separation_weight,
+                update_flags: p.update_flags,
+                obstacle_avoidance_type: p.obstacle_avoidance_type,
+                query_filter_type: p.query_filter_type,
+            },
+        })
+    }
+}

@@ -1,0 +1,244 @@
+//! Owner of a `dtCrowd` and the calls over it.
+
+use std::ptr::NonNull;
+
+use recastnavigation_sys as sys;
+
+use super::detour::{RawFilter, RawNavMesh};
+use super::RawPolyRef;
+
+/// `dtCrowdAgentParams` without the user-data pointer.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct RawAgentParams {
+    pub radius: f32,
+    pub height: f32,
+    pub max_acceleration: f32,
+    pub max_speed: f32,
+    pub collision_query_range: f32,
+    pub path_optimization_range: f32,
+    pub separation_weight: f32,
+    pub update_flags: u8,
+    pub obstacle_avoidance_type: u8,
+    pub query_filter_type: u8,
+}
+
+impl RawAgentParams {
+    fn to_sys(self) -> sys::dtCrowdAgentParams {
+        sys::dtCrowdAgentParams {
+            radius: self.radius,
+            height: self.height,
+            maxAcceleration: self.max_acceleration,
+            maxSpeed: self.max_speed,
+            collisionQueryRange: self.collision_query_range,
+            pathOptimizationRange: self.path_optimization_range,
+            separationWeight: self.separation_weight,
+            updateFlags: self.update_flags,
+            obstacleAvoidanceType: self.obstacle_avoidance_type,
+            queryFilterType: self.query_filter_type,
+            userData: std::ptr::null_mut(),
+        }
+    }
+}
+
+/// `dtObstacleAvoidanceParams`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct RawAvoidance {
+    pub vel_bias: f32,
+    pub weight_des_vel: f32,
+    pub weight_cur_vel: f32,
+    pub weight_side: f32,
+    pub weight_toi: f32,
+    pub horiz_time: f32,
+    pub grid_size: u8,
+    pub adaptive_divs: u8,
+    pub adaptive_rings: u8,
+    pub adaptive_depth: u8,
+}
+
+/// A copy of the state of one crowd agent.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct RawAgentState {
+    pub active: bool,
+    pub state: u8,
+    pub partial: bool,
+    pub position: [f32; 3],
+    pub velocity: [f32; 3],
+    pub desired_velocity: [f32; 3],
+    pub corners: [[f32; 3]; 4],
+    pub ncorners: usize,
+    pub target_state: u8,
+    pub target_pos: [f32; 3],
+    pub params: RawAgentParams,
+}
+
+/// Owner of a `dtCrowd` initialised over a navmesh. The navmesh must outlive it and not change
+/// while it lives (the safe layer ties it to a shared borrow of the `NavMesh`).
+pub(crate) struct RawCrowd {
+    ptr: NonNull<sys::dtCrowd>,
+    max_agents: i32,
+}
+
+// SAFETY: the crowd is heap data owned by this value; every call takes `&self` for reads of
+// plain agent data or `&mut self` for anything that changes it, and the navmesh it reads is
+// `Sync` and only read. Moving the owner to another thread is fine; sharing is not offered.
+unsafe impl Send for RawCrowd {}
+
+impl RawCrowd {
+    /// `dtAllocCrowd` + `init`; `None` if either fails.
+    pub(crate) fn new(max_agents: i32, max_agent_radius: f32, nav: &RawNavMesh) -> Option<Self> {
+        // SAFETY: plain allocation; null is checked.
+        let ptr = NonNull::new(unsafe { sys::dtAllocCrowd() })?;
+        let crowd = RawCrowd { ptr, max_agents };
+        // SAFETY: live crowd; the navmesh pointer is valid for the crowd's life (see the type's
+        // contract) and Detour only reads it (init takes a mutable pointer but the crowd's
+        // query never writes to the navmesh).
+        let ok = unsafe {
+            sys::dtCrowd_init(
+                crowd.ptr.as_ptr(),
+                max_agents,
+                max_agent_radius,
+                nav.as_ptr() as *mut sys::dtNavMesh,
+            )
+        };
+        // On failure `crowd` is dropped, which frees it.
+        ok.then_some(crowd)
+    }
+
+    fn valid(&self, idx: i32) -> bool {
+        (0..self.max_agents).contains(&idx)
+    }
+
+    /// `addAgent`: the new index, or `None` when the crowd is full.
+    pub(crate) fn add_agent(&mut self, pos: [f32; 3], params: RawAgentParams) -> Option<i32> {
+        let p = params.to_sys();
+        // SAFETY: live crowd, exclusively borrowed; both pointers are to locals read during the
+        // call only.
+        let idx = unsafe { sys::dtCrowd_addAgent(self.ptr.as_ptr(), pos.as_ptr(), &p) };
+        (idx >= 0).then_some(idx)
+    }
+
+    /// `updateAgentParameters` (ignored for an index out of range).
+    pub(crate) fn update_agent_parameters(&mut self, idx: i32, params: RawAgentParams) {
+        if self.valid(idx) {
+            let p = params.to_sys();
+            // SAFETY: live crowd, index in range, pointer to a local.
+            unsafe { sys::dtCrowd_updateAgentParameters(self.ptr.as_ptr(), idx, &p) }
+        }
+    }
+
+    /// `removeAgent` (ignored for an index out of range).
+    pub(crate) fn remove_agent(&mut self, idx: i32) {
+        if self.valid(idx) {
+            // SAFETY: live crowd, index in range.
+            unsafe { sys::dtCrowd_removeAgent(self.ptr.as_ptr(), idx) }
+        }
+    }
+
+    /// `requestMoveTarget`.
+    pub(crate) fn request_move_target(&mut self, idx: i32, r: RawPolyRef, pos: [f32; 3]) -> bool {
+        // SAFETY: live crowd, index in range, pointer to a local; Detour checks the ref.
+        self.valid(idx)
+            && unsafe { sys::dtCrowd_requestMoveTarget(self.ptr.as_ptr(), idx, r, pos.as_ptr()) }
+    }
+
+    /// `requestMoveVelocity`.
+    pub(crate) fn request_move_velocity(&mut self, idx: i32, vel: [f32; 3]) -> bool {
+        // SAFETY: live crowd, index in range, pointer to a local.
+        self.valid(idx)
+            && unsafe { sys::dtCrowd_requestMoveVelocity(self.ptr.as_ptr(), idx, vel.as_ptr()) }
+    }
+
+    /// `resetMoveTarget`.
+    pub(crate) fn reset_move_target(&mut self, idx: i32) -> bool {
+        // SAFETY: live crowd, index in range.
+        self.valid(idx) && unsafe { sys::dtCrowd_resetMoveTarget(self.ptr.as_ptr(), idx) }
+    }
+
+    /// `update` without debug info.
+    pub(crate) fn update(&mut self, dt: f32) {
+        // SAFETY: live crowd, exclusively borrowed; a null debug pointer is allowed.
+        unsafe { sys::dtCrowd_update(self.ptr.as_ptr(), dt, std::ptr::null_mut()) }
+    }
+
+    /// A copy of agent `idx`'s state, `None` out of range.
+    pub(crate) fn agent(&self, idx: i32) -> Option<RawAgentState> {
+        if !self.valid(idx) {
+            return None;
+        }
+        // SAFETY: live crowd; `getAgent` only reads (it is non-const in the C++ API but returns
+        // a const pointer into the agent array, valid while the crowd lives and is not
+        // mutated, which `&self` guarantees); the index is in range.
+        let a = unsafe { sys::dtCrowd_getAgent(self.ptr.as_ptr(), idx).as_ref()? };
+        let n = (a.ncorners.clamp(0, 4)) as usize;
+        let mut corners = [[0.0; 3]; 4];
+        for (i, c) in corners.iter_mut().enumerate().take(n) {
+            c.copy_from_slice(&a.cornerVerts[i * 3..i * 3 + 3]);
+        }
+        let p = a.params;
+        Some(RawAgentState {
+            active: a.active,
+            state: a.state,
+            partial: a.partial,
+            position: a.npos,
+            velocity: a.vel,
+            desired_velocity: a.dvel,
+            corners,
+            ncorners: n,
+            target_state: a.targetState,
+            target_pos: a.targetPos,
+            params: RawAgentParams {
+                radius: p.radius,
+                height: p.height,
+                max_acceleration: p.maxAcceleration,
+                max_speed: p.maxSpeed,
+                collision_query_range: p.collisionQueryRange,
+                path_optimization_range: p.pathOptimizationRange,
+                separation_weight: p.separationWeight,
+                update_flags: p.updateFlags,
+                obstacle_avoidance_type: p.obstacleAvoidanceType,
+                query_filter_type: p.queryFilterType,
+            },
+        })
+    }
+
+    /// `setObstacleAvoidanceParams` for preset slot `idx` (0..8; others ignored).
+    pub(crate) fn set_obstacle_avoidance_params(&mut self, idx: usize, p: RawAvoidance) {
+        if idx >= sys::DT_CROWD_MAX_OBSTAVOIDANCE_PARAMS as usize {
+            return;
+        }
+        let raw = sys::dtObstacleAvoidanceParams {
+            velBias: p.vel_bias,
+            weightDesVel: p.weight_des_vel,
+            weightCurVel: p.weight_cur_vel,
+            weightSide: p.weight_side,
+            weightToi: p.weight_toi,
+            horizTime: p.horiz_time,
+            gridSize: p.grid_size,
+            adaptiveDivs: p.adaptive_divs,
+            adaptiveRings: p.adaptive_rings,
+            adaptiveDepth: p.adaptive_depth,
+        };
+        // SAFETY: live crowd, slot in range, pointer to a local copied by Detour.
+        unsafe { sys::dtCrowd_setObstacleAvoidanceParams(self.ptr.as_ptr(), idx as i32, &raw) }
+    }
+
+    /// Sets query filter type `idx` (0..16; others ignored): `getEditableFilter(idx)` is inline
+    /// in the C++ header and not bound, so the filter array is written directly.
+    pub(crate) fn set_filter(&mut self, idx: usize, filter: &RawFilter) {
+        // SAFETY: live crowd, exclusively borrowed; `m_filters` is a plain array of plain-data
+        // filters inside the crowd, and the index is checked by `get_mut`.
+        let filters = unsafe { &mut (*self.ptr.as_ptr()).m_filters };
+        if let Some(f) = filters.get_mut(idx) {
+            f.m_areaCost = filter.0.m_areaCost;
+            f.m_includeFlags = filter.0.m_includeFlags;
+            f.m_excludeFlags = filter.0.m_excludeFlags;
+        }
+    }
+}
+
+impl Drop for RawCrowd {
+    fn drop(&mut self) {
+        // SAFETY: allocated by dtAllocCrowd, freed once.
+        unsafe { sys::dtFreeCrowd(self.ptr.as_ptr()) }
+    }
+}

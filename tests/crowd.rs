@@ -1,0 +1,144 @@
+//! DetourCrowd through navkit: 100 agents crossing nav_test.obj and dungeon.obj to random
+//! goals, and bad input.
+
+mod common;
+
+use glam::Vec3;
+use navkit::compare::{CompareSettings, Comparer};
+use navkit::crowd::{AgentParams, Crowd, TargetState};
+use navkit::query::{NavMeshQuery, QueryFilter};
+
+/// How far (in xz) `p` is from the navmesh: 0 over a polygon.
+fn off_mesh(q: &mut NavMeshQuery<'_>, f: &QueryFilter, p: Vec3) -> f32 {
+    match q.find_nearest_poly(p, Vec3::new(5.0, 4.0, 5.0), f) {
+        Ok(n) if n.over_poly => 0.0,
+        Ok(n) => Vec3::new(n.point.x - p.x, 0.0, n.point.z - p.z).length(),
+        Err(_) => f32::INFINITY,
+    }
+}
+
+/// Runs 100 agents between random connected pairs for 60 s; returns (arrived share, worst
+/// distance off the navmesh).
+fn cross(mesh: &str) -> (f32, f32) {
+    let b = common::build(mesh);
+    let pairs = Comparer::new(&b.navmesh, None, CompareSettings::default())
+        .unwrap()
+        .random_pairs(100, 11)
+        .unwrap();
+    assert_eq!(pairs.len(), 100);
+    let mut crowd = Crowd::new(&b.navmesh, 100, 0.6).unwrap();
+    let mut agents = Vec::new();
+    for &(start, goal) in &pairs {
+        let h = crowd.add_agent(start, AgentParams::default()).unwrap();
+        crowd.request_move_target(h, goal).unwrap();
+        agents.push((h, goal));
+    }
+    let mut q = NavMeshQuery::new(&b.navmesh, 2048).unwrap();
+    let f = QueryFilter::default();
+    let mut worst: f32 = 0.0;
+    for step in 0..(90 * 30) {
+        crowd.update(1.0 / 30.0).unwrap();
+        if step % 10 == 0 {
+            for &(h, _) in &agents {
+                worst = worst.max(off_mesh(&mut q, &f, crowd.agent(h).unwrap().position));
+            }
+        }
+    }
+    let arrived = agents
+        .iter()
+        .filter(|&&(h, goal)| {
+            let a = crowd.agent(h).unwrap();
+            let d = a.position - a.target;
+            assert!(
+                a.target.distance(goal) < 4.5,
+                "the target is the snapped goal"
+            );
+            a.target_state == TargetState::Valid && Vec3::new(d.x, 0.0, d.z).length() < 1.5
+        })
+        .count();
+    (arrived as f32 / agents.len() as f32, worst)
+}
+
+#[test]
+fn a_hundred_agents_cross_nav_test_and_dungeon() {
+    // Measured (deterministic: seeded pairs, fixed dt): 90% on nav_test, 93% on dungeon; the
+    // other agents have not arrived after 90 s (not yet analysed why).
+    for (mesh, min_share) in [("nav_test.obj", 0.85), ("dungeon.obj", 0.88)] {
+        let (share, worst) = cross(mesh);
+        println!(
+            "{mesh}: {:.0}% arrived within 1.5 of their goals in 90 s; worst off-mesh {worst:.4}",
+            share * 100.0
+        );
+        assert!(share >= min_share, "{mesh}: {share}");
+        assert!(worst < 0.01, "{mesh}: {worst}");
+    }
+}
+
+#[test]
+fn bad_input_is_an_error_and_stale_handles_are_rejected() {
+    let b = common::build("dungeon.obj");
+    let mut crowd = Crowd::new(&b.navmesh, 2, 0.6).unwrap();
+    let pairs = Comparer::new(&b.navmesh, None, CompareSettings::default())
+        .unwrap()
+        .random_pairs(3, 1)
+        .unwrap();
+    let a = crowd.add_agent(pairs[0].0, AgentParams::default()).unwrap();
+    let b2 = crowd.add_agent(pairs[1].0, AgentParams::default()).unwrap();
+    assert!(
+        crowd.add_agent(pairs[2].0, AgentParams::default()).is_err(),
+        "beyond capacity"
+    );
+    assert!(crowd.request_move_target(a, Vec3::NAN).is_err());
+    assert!(
+        crowd.request_move_target(a, Vec3::splat(1e5)).is_err(),
+        "target off the mesh"
+    );
+    assert!(crowd
+        .request_move_velocity(a, Vec3::new(f32::INFINITY, 0.0, 0.0))
+        .is_err());
+    assert!(crowd
+        .add_agent(Vec3::splat(1e5), AgentParams::default())
+        .is_err());
+    for bad in [
+        AgentParams {
+            radius: f32::NAN,
+            ..Default::default()
+        },
+        AgentParams {
+            radius: 5.0,
+            ..Default::default()
+        },
+        AgentParams {
+            max_speed: -1.0,
+            ..Default::default()
+        },
+        AgentParams {
+            obstacle_avoidance_type: 9,
+            ..Default::default()
+        },
+    ] {
+        assert!(crowd.set_agent_params(a, bad).is_err(), "{bad:?}");
+    }
+    assert!(
+        crowd.update(f32::NAN).is_err() && crowd.update(0.0).is_err() && crowd.update(5.0).is_err()
+    );
+    crowd.remove_agent(a).unwrap();
+    assert!(crowd.remove_agent(a).is_err(), "removed twice");
+    assert!(crowd.agent(a).is_err(), "stale handle");
+    // The slot is reused by a new agent; the old handle still does not reach it.
+    let c = crowd.add_agent(pairs[2].0, AgentParams::default()).unwrap();
+    assert_eq!(c.index(), a.index());
+    assert!(crowd.agent(a).is_err() && crowd.request_move_target(a, pairs[0].1).is_err());
+    assert!(crowd.agent(c).is_ok() && crowd.agent(b2).is_ok());
+    assert_eq!(crowd.len(), 2);
+    assert!(Crowd::new(&b.navmesh, 0, 0.6).is_err());
+    assert!(Crowd::new(&b.navmesh, 10, f32::NAN).is_err());
+    // Velocity requests and resets.
+    crowd
+        .request_move_velocity(c, Vec3::new(1.0, 0.0, 0.0))
+        .unwrap();
+    crowd.update(0.1).unwrap();
+    assert_eq!(crowd.agent(c).unwrap().target_state, TargetState::Velocity);
+    crowd.reset_move_target(c).unwrap();
+    assert_eq!(crowd.agent(c).unwrap().target_state, TargetState::None);
+}
