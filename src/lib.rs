@@ -45,6 +45,7 @@ pub mod render;
 pub mod service;
 pub mod settings;
 pub mod smooth;
+pub mod spline;
 pub mod status;
 pub mod steering;
 pub mod testcase;
