@@ -44,6 +44,7 @@ pub mod query;
 pub mod render;
 pub mod service;
 pub mod settings;
+pub mod simulation;
 pub mod smooth;
 pub mod spline;
 pub mod status;

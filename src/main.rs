@@ -134,6 +134,31 @@ enum Command {
     /// length, waypoints, nodes expanded and time; the navmesh straight path's length, corners
     /// and time, the smooth path's length; and the follower's distance and time on each.
     Compare(CompareArgs),
+    /// Simulate a crowd: agents with random reachable goals, DetourCrowd with RecastDemo's agent
+    /// settings; prints arrived, stuck, mean speed, separation and collisions, time per update.
+    Simulate {
+        /// MESH.obj, GEOM.gset or a saved navmesh.
+        input: PathBuf,
+        /// Number of agents.
+        #[arg(long, default_value_t = 50)]
+        agents: usize,
+        /// Simulated seconds.
+        #[arg(long, default_value_t = 60.0)]
+        seconds: f32,
+        /// Seed for the starts and goals.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Print JSON (`agents`, `arrived`, `stuck`, `mean_speed`, `min_separation`,
+        /// `update_us`, `collisions`).
+        #[arg(long)]
+        json: bool,
+        /// Write every agent's start, goal, arrival time and trajectory as JSON here.
+        #[arg(long, value_name = "FILE")]
+        trajectories: Option<PathBuf>,
+        /// Draw the trajectories over the navmesh (PNG or SVG).
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
     /// The demo: build the sample level in meshes/ and walk a smooth path across it.
     Demo {
         /// The geometry set to use.
@@ -498,6 +523,88 @@ fn run(cli: Cli) -> navkit::Result<()> {
         }
         Command::Demo { gset } => demo(&gset)?,
         Command::Compare(args) => compare(args)?,
+        Command::Simulate {
+            input,
+            agents,
+            seconds,
+            seed,
+            json,
+            trajectories,
+            output,
+        } => {
+            let navmesh = load_navmesh(&input, None)?;
+            let settings = navkit::simulation::SimSettings {
+                agents,
+                seconds,
+                seed,
+                ..Default::default()
+            };
+            let r = navkit::simulation::simulate(&navmesh, &settings)?;
+            if json {
+                out!(
+                    "{}",
+                    json!({
+                        "agents": r.agents, "arrived": r.arrived, "stuck": r.stuck,
+                        "mean_speed": r.mean_speed, "min_separation": r.min_separation,
+                        "update_us": r.update_us, "collisions": r.collisions, "seconds": r.seconds,
+                    })
+                );
+            } else {
+                out!(
+                    "{} agents, {} s: {} arrived, {} stuck, mean speed {:.2}, min separation {:.3}, {} colliding pair-frames, {:.1} us per update",
+                    r.agents, r.seconds, r.arrived, r.stuck, r.mean_speed, r.min_separation, r.collisions, r.update_us
+                );
+            }
+            if let Some(path) = &trajectories {
+                let text = serde_json::to_string(&r.agents_detail).unwrap_or_default();
+                std::fs::write(path, text).map_err(|e| Error::Io {
+                    path: path.clone(),
+                    source: e,
+                })?;
+            }
+            if let Some(path) = &output {
+                use navkit::render::{Polyline, Rgb};
+                let mut scene = navkit::render::comparison_scene(
+                    &navmesh,
+                    None,
+                    None,
+                    format!(
+                        "navkit simulate: {} agents, {} s, {} arrived",
+                        r.agents, r.seconds, r.arrived
+                    ),
+                );
+                let palette = [
+                    Rgb(220, 40, 40),
+                    Rgb(30, 30, 160),
+                    Rgb(20, 150, 60),
+                    Rgb(240, 140, 20),
+                    Rgb(150, 30, 170),
+                    Rgb(0, 140, 140),
+                ];
+                for (i, a) in r.agents_detail.iter().enumerate() {
+                    scene.lines.push(Polyline {
+                        label: if i == 0 {
+                            format!("agent trajectories ({})", r.agents)
+                        } else {
+                            String::new()
+                        },
+                        points: a.trajectory.clone(),
+                        color: palette[i % palette.len()],
+                        width: 1.5,
+                        dots: false,
+                    });
+                    scene.markers.push((
+                        a.goal,
+                        if a.arrived_at.is_some() {
+                            Rgb(40, 200, 40)
+                        } else {
+                            Rgb(220, 40, 40)
+                        },
+                    ));
+                }
+                navkit::render::save(&scene, path, 1200)?;
+            }
+        }
         Command::GridBench {
             map,
             scen,

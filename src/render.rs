@@ -136,7 +136,8 @@ impl Frame {
             (lo.x, lo.z, hi.x, hi.z) = (flo.x, flo.z, fhi.x.max(flo.x), fhi.z.max(flo.z));
         }
         let margin = 20.0;
-        let legend_h = 24.0 + 14.0 * (scene.lines.len() as f32 + 5.0);
+        let labelled = scene.lines.iter().filter(|l| !l.label.is_empty()).count();
+        let legend_h = 24.0 + 14.0 * (labelled as f32 + 5.0);
         let w = (hi.x - lo.x).max(1e-3);
         let d = (hi.z - lo.z).max(1e-3);
         let scale = (width as f32 - 2.0 * margin) / w;
@@ -194,7 +195,9 @@ fn legend_entries(scene: &Scene) -> Vec<(Rgb, String)> {
     if !scene.boundaries.is_empty() {
         v.push((Rgb(120, 120, 120), "turn boundaries".to_string()));
     }
-    for l in &scene.lines {
+    // Lines without a label (the many trajectories of a simulation) share the entry of the
+    // labelled line before them.
+    for l in scene.lines.iter().filter(|l| !l.label.is_empty()) {
         v.push((l.color, l.label.clone()));
     }
     v

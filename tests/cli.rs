@@ -414,3 +414,77 @@ fn compare_single_random_json_and_pictures() {
         "{v}"
     );
 }
+
+#[test]
+fn simulate_json_trajectories_and_picture() {
+    let mesh = s(&common::mesh("dungeon.obj"));
+    let traj = common::temp("sim-traj.json");
+    let pic = common::temp("sim.svg");
+    let (ok, stdout, stderr) = navkit(&[
+        "simulate",
+        &mesh,
+        "--agents",
+        "30",
+        "--seconds",
+        "40",
+        "--seed",
+        "4",
+        "--json",
+        "--trajectories",
+        &s(&traj),
+        "-o",
+        &s(&pic),
+    ]);
+    assert!(ok, "{stderr}");
+    let v: Value = serde_json::from_str(stdout.trim()).unwrap();
+    for key in [
+        "agents",
+        "arrived",
+        "stuck",
+        "mean_speed",
+        "min_separation",
+        "update_us",
+    ] {
+        assert!(v.get(key).is_some(), "missing {key}: {v}");
+    }
+    assert_eq!(v["agents"], 30);
+    // Measured: 27 of 30 arrive within 40 s on this seed (2 stuck).
+    assert!(v["arrived"].as_u64().unwrap() >= 25, "{v}");
+    let speed = v["mean_speed"].as_f64().unwrap();
+    assert!(speed > 0.5 && speed <= 3.5 + 1e-3, "{v}");
+    assert!(v["min_separation"].as_f64().unwrap() > 0.0);
+    let t: Value = serde_json::from_str(&std::fs::read_to_string(&traj).unwrap()).unwrap();
+    assert_eq!(t.as_array().unwrap().len(), 30);
+    assert!(t[0]["trajectory"].as_array().unwrap().len() > 100);
+    assert!(std::fs::read_to_string(&pic)
+        .unwrap()
+        .contains("agent trajectories (30)"));
+    // The same seed gives the same run.
+    let (_, again, _) = navkit(&[
+        "simulate",
+        &mesh,
+        "--agents",
+        "30",
+        "--seconds",
+        "40",
+        "--seed",
+        "4",
+        "--json",
+    ]);
+    let w: Value = serde_json::from_str(again.trim()).unwrap();
+    assert_eq!(
+        (w["arrived"].clone(), w["min_separation"].clone()),
+        (v["arrived"].clone(), v["min_separation"].clone())
+    );
+    // Bad input.
+    for args in [
+        ["--agents", "0"],
+        ["--seconds", "nan"],
+        ["--seconds", "-1"],
+        ["--agents", "20000"],
+    ] {
+        let (ok, _, stderr) = navkit(&["simulate", &mesh, args[0], args[1]]);
+        assert!(!ok, "{args:?}");
+        assert!(!stderr.is_empty());
+    }
+}
