@@ -158,6 +158,10 @@ enum Command {
         /// Draw the trajectories over the navmesh (PNG or SVG).
         #[arg(short, long)]
         output: Option<PathBuf>,
+        /// Run the agents of this scenario file instead of random ones (JSON: `{"agents":
+        /// [{"start": [x,y,z], "goal": [x,y,z], "behaviour": "direct"|"wander", "seed": N}]}`).
+        #[arg(long, value_name = "FILE")]
+        scenario: Option<PathBuf>,
     },
     /// The demo: build the sample level in meshes/ and walk a smooth path across it.
     Demo {
@@ -531,6 +535,7 @@ fn run(cli: Cli) -> navkit::Result<()> {
             json,
             trajectories,
             output,
+            scenario,
         } => {
             let navmesh = load_navmesh(&input, None)?;
             let settings = navkit::simulation::SimSettings {
@@ -539,7 +544,13 @@ fn run(cli: Cli) -> navkit::Result<()> {
                 seed,
                 ..Default::default()
             };
-            let r = navkit::simulation::simulate(&navmesh, &settings)?;
+            let r = match &scenario {
+                Some(file) => {
+                    let specs = navkit::simulation::load_scenario(file)?;
+                    navkit::simulation::simulate_scenario(&navmesh, &specs, &settings)?
+                }
+                None => navkit::simulation::simulate(&navmesh, &settings)?,
+            };
             if json {
                 out!(
                     "{}",

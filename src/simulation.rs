@@ -86,12 +86,95 @@ pub struct SimAgent {
     pub trajectory: Vec<Vec3>,
 }
 
-/// Runs a simulation on `navmesh` (see the module docs).
+/// How an agent of a scenario gets to its goal.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AgentBehaviour {
+    /// Straight along its navmesh path.
+    #[default]
+    Direct,
+    /// Through the wander-to-target walker's points.
+    Wander,
+}
+
+/// One agent of a scenario.
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+pub struct AgentSpec {
+    /// Where it starts.
+    pub start: Vec3,
+    /// Its goal.
+    pub goal: Vec3,
+    /// How it gets there.
+    #[serde(default)]
+    pub behaviour: AgentBehaviour,
+    /// The walker's seed (for `wander`).
+    #[serde(default)]
+    pub seed: u64,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ScenarioFile {
+    agents: Vec<AgentSpec>,
+}
+
+/// Reads a scenario file (see the module docs). Errors name the file and, for malformed JSON,
+/// the line.
+pub fn load_scenario(path: impl AsRef<std::path::Path>) -> Result<Vec<AgentSpec>> {
+    let path = path.as_ref();
+    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    let f: ScenarioFile =
+        serde_json::from_str(&text).map_err(|e| Error::parse(path, e.line(), e.to_string()))?;
+    for (i, a) in f.agents.iter().enumerate() {
+        if !a.start.is_finite() || !a.goal.is_finite() {
+            return Err(Error::parse(
+                path,
+                0,
+                format!("agent {i}: start and goal must be finite"),
+            ));
+        }
+    }
+    Ok(f.agents)
+}
+
+/// Runs a simulation on `navmesh` with random starts and goals (see the module docs).
 pub fn simulate(navmesh: &NavMesh, s: &SimSettings) -> Result<SimReport> {
     if !(1..=10_000).contains(&s.agents) {
         return Err(Error::InvalidArgument(format!(
             "{} agents: must be 1 to 10000",
             s.agents
+        )));
+    }
+    let pairs =
+        Comparer::new(navmesh, None, CompareSettings::default())?.random_pairs(s.agents, s.seed)?;
+    if pairs.len() < s.agents {
+        return Err(Error::InvalidArgument(format!(
+            "only {} connected start/goal pairs found on this navmesh",
+            pairs.len()
+        )));
+    }
+    let specs: Vec<AgentSpec> = pairs
+        .into_iter()
+        .map(|(start, goal)| AgentSpec {
+            start,
+            goal,
+            behaviour: AgentBehaviour::Direct,
+            seed: 0,
+        })
+        .collect();
+    simulate_scenario(navmesh, &specs, s)
+}
+
+/// Runs the agents of `specs` (`s.agents` and `s.seed` are not used).
+pub fn simulate_scenario(
+    navmesh: &NavMesh,
+    specs: &[AgentSpec],
+    s: &SimSettings,
+) -> Result<SimReport> {
+    if !(1..=10_000).contains(&specs.len()) {
+        return Err(Error::InvalidArgument(format!(
+            "{} agents: must be 1 to 10000",
+            specs.len()
         )));
     }
     if !(s.seconds.is_finite() && s.seconds > 0.0 && s.seconds <= 3600.0) {
@@ -106,37 +189,46 @@ pub fn simulate(navmesh: &NavMesh, s: &SimSettings) -> Result<SimReport> {
             s.dt, s.record_every
         )));
     }
-    let pairs =
-        Comparer::new(navmesh, None, CompareSettings::default())?.random_pairs(s.agents, s.seed)?;
-    if pairs.len() < s.agents {
-        return Err(Error::InvalidArgument(format!(
-            "only {} connected start/goal pairs found on this navmesh",
-            pairs.len()
-        )));
-    }
-    let mut crowd = Crowd::new(navmesh, s.agents, s.params.radius.max(0.1))?;
-    let mut detail = Vec::with_capacity(s.agents);
-    let mut handles = Vec::with_capacity(s.agents);
-    for &(start, goal) in &pairs {
-        let h = crowd.add_agent(start, s.params)?;
-        crowd.request_move_target(h, goal)?;
+    let n = specs.len();
+    let mut crowd = Crowd::new(navmesh, n, s.params.radius.max(0.1))?;
+    let mut q = crate::query::NavMeshQuery::new(navmesh, 2048)?;
+    let filter = crate::query::QueryFilter::default();
+    let mut detail = Vec::with_capacity(n);
+    let mut handles = Vec::with_capacity(n);
+    // Per agent: the points still to visit, the goal last.
+    let mut plans: Vec<std::collections::VecDeque<Vec3>> = Vec::with_capacity(n);
+    for spec in specs {
+        let h = crowd.add_agent(spec.start, s.params)?;
+        let plan: std::collections::VecDeque<Vec3> = match spec.behaviour {
+            AgentBehaviour::Direct => [spec.goal].into(),
+            AgentBehaviour::Wander => {
+                let w = crate::walker::WanderWalker::new(Default::default(), spec.seed)
+                    .walk_on_navmesh(&mut q, &filter, spec.start, spec.goal, 10_000)?;
+                w.points.into_iter().skip(1).collect()
+            }
+        };
+        crowd.request_move_target(h, *plan.front().unwrap_or(&spec.goal))?;
         let a = crowd.agent(h)?;
+        let goal = q
+            .find_nearest_poly(spec.goal, crate::query::DEFAULT_HALF_EXTENTS, &filter)?
+            .point;
         detail.push(SimAgent {
             start: a.position,
-            goal: a.target,
+            goal,
             arrived_at: None,
             trajectory: vec![a.position],
         });
         handles.push(h);
+        plans.push(plan);
     }
     let frames = (s.seconds / s.dt).ceil() as usize;
     let window = ((5.0 / s.dt).ceil() as usize).max(1);
-    let mut history: Vec<std::collections::VecDeque<Vec3>> = vec![Default::default(); s.agents];
+    let mut history: Vec<std::collections::VecDeque<Vec3>> = vec![Default::default(); n];
     let (mut speed_sum, mut speed_n) = (0.0f64, 0u64);
     let mut min_sep = f32::INFINITY;
     let mut collisions = 0u64;
     let mut update_time = 0.0f64;
-    let mut positions = vec![Vec3::ZERO; s.agents];
+    let mut positions = vec![Vec3::ZERO; n];
     for frame in 1..=frames {
         let t0 = std::time::Instant::now();
         crowd.update(s.dt)?;
@@ -152,6 +244,13 @@ pub fn simulate(navmesh: &NavMesh, s: &SimSettings) -> Result<SimReport> {
                 let gap = a.position - d.goal;
                 if Vec3::new(gap.x, 0.0, gap.z).length() <= s.arrive_radius {
                     d.arrived_at = Some(now);
+                } else if plans[i].len() > 1 {
+                    // A wander point reached: on to the next.
+                    let to = a.position - plans[i][0];
+                    if Vec3::new(to.x, 0.0, to.z).length() <= s.arrive_radius {
+                        plans[i].pop_front();
+                        crowd.request_move_target(h, plans[i][0])?;
+                    }
                 }
             }
             if frame % s.record_every == 0 || frame == frames {
@@ -165,7 +264,7 @@ pub fn simulate(navmesh: &NavMesh, s: &SimSettings) -> Result<SimReport> {
         }
         // Separation: sweep over x-sorted agents, pairs within the collision distance in x.
         let reach = 2.0 * s.params.radius;
-        let mut order: Vec<usize> = (0..s.agents).collect();
+        let mut order: Vec<usize> = (0..n).collect();
         order.sort_by(|&a, &b| positions[a].x.total_cmp(&positions[b].x));
         for (k, &i) in order.iter().enumerate() {
             for &j in &order[k + 1..] {
@@ -193,7 +292,7 @@ pub fn simulate(navmesh: &NavMesh, s: &SimSettings) -> Result<SimReport> {
         })
         .count();
     Ok(SimReport {
-        agents: s.agents,
+        agents: n,
         arrived,
         stuck,
         mean_speed: if speed_n > 0 {

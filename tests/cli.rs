@@ -488,3 +488,64 @@ fn simulate_json_trajectories_and_picture() {
         assert!(!stderr.is_empty());
     }
 }
+
+#[test]
+fn simulate_a_scenario_file_with_behaviours() {
+    use navkit::compare::{CompareSettings, Comparer};
+    let b = common::build("dungeon.obj");
+    let pairs = Comparer::new(&b.navmesh, None, CompareSettings::default())
+        .unwrap()
+        .random_pairs(4, 21)
+        .unwrap();
+    let agents: Vec<Value> = pairs
+        .iter()
+        .enumerate()
+        .map(|(i, (a, g))| {
+            serde_json::json!({
+                "start": [a.x, a.y, a.z], "goal": [g.x, g.y, g.z],
+                "behaviour": if i % 2 == 0 { "direct" } else { "wander" }, "seed": i,
+            })
+        })
+        .collect();
+    let file = common::temp("scenario.json");
+    std::fs::write(&file, serde_json::json!({ "agents": agents }).to_string()).unwrap();
+    let mesh = s(&common::mesh("dungeon.obj"));
+    let traj = common::temp("scenario-traj.json");
+    let (ok, stdout, stderr) = navkit(&[
+        "simulate",
+        &mesh,
+        "--scenario",
+        &s(&file),
+        "--seconds",
+        "90",
+        "--json",
+        "--trajectories",
+        &s(&traj),
+    ]);
+    assert!(ok, "{stderr}");
+    let v: Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(v["agents"], 4);
+    assert_eq!(v["arrived"], 4, "{v}");
+    // Every agent, direct or wandering, arrived.
+    let t: Value = serde_json::from_str(&std::fs::read_to_string(&traj).unwrap()).unwrap();
+    assert!(t
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|a| a["arrived_at"].is_number()));
+    // Malformed scenario files: errors naming the file.
+    for bad in [
+        "{",
+        "{\"agents\": [{\"start\": [0,0], \"goal\": [1,1,1]}]}",
+        "{\"agents\": [], \"x\": 1}",
+        "{\"agents\": []}",
+    ] {
+        std::fs::write(&file, bad).unwrap();
+        let (ok, _, stderr) = navkit(&["simulate", &mesh, "--scenario", &s(&file)]);
+        assert!(!ok, "{bad}");
+        assert!(
+            stderr.contains("scenario.json") || stderr.contains("agents"),
+            "{bad}: {stderr}"
+        );
+    }
+}
