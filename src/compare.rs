@@ -138,8 +138,15 @@ pub struct NavMeshSide {
     pub time_us: f64,
     /// Time of the smooth path alone, microseconds.
     pub smooth_time_us: f64,
+    /// Length of the third smoothing: a centripetal Catmull-Rom spline through the straight
+    /// path's corners, sampled every 0.25 and projected onto the navmesh, off-mesh jumps kept
+    /// straight ([`crate::spline::spline_straight_path`]); 0 if it could not be made.
+    pub spline_length: f32,
     /// The follower on the straight path.
     pub follower: Option<FollowerRun>,
+    /// The spline path (left out of JSON).
+    #[serde(skip)]
+    pub spline: Vec<Vec3>,
     /// The straight path (left out of JSON).
     #[serde(skip)]
     pub straight: Vec<Vec3>,
@@ -271,6 +278,9 @@ impl<'a> Comparer<'a> {
         )?;
         let smooth_time_us = t1.elapsed().as_secs_f64() * 1e6;
         let straight = c.straight.positions();
+        let spline =
+            crate::spline::spline_straight_path(&mut self.query, &s.filter, &c.straight, 0.25)
+                .unwrap_or_default();
         let follower = match straight.split_first() {
             Some((&start, rest)) if !rest.is_empty() => Some(self.follow(start, rest)),
             _ => None,
@@ -284,6 +294,8 @@ impl<'a> Comparer<'a> {
             smooth_points: smooth.points.len(),
             time_us,
             smooth_time_us,
+            spline_length: spline.windows(2).fold(0.0, |a, w| a + w[0].distance(w[1])),
+            spline,
             follower,
             straight,
             smooth: smooth.points,

@@ -650,6 +650,15 @@ pub fn comparison_scene(
             width: 1.5,
             dots: false,
         });
+        if !n.spline.is_empty() {
+            scene.lines.push(Polyline {
+                label: format!("spline through the corners ({:.1} long)", n.spline_length),
+                points: n.spline.clone(),
+                color: Rgb(0, 150, 170),
+                width: 1.5,
+                dots: false,
+            });
+        }
         if let Some(f) = &n.follower {
             add_follower(&mut scene, f, "straight path", Rgb(20, 150, 60));
         }

@@ -434,6 +434,42 @@ pub fn spline_path(
     project_onto_navmesh(q, filter, &samples)
 }
 
+/// [`spline_path`] for a Detour straight path, which may cross off-mesh connections: the path
+/// is split at each connection (the corner flagged
+/// [`crate::query::straight_flags::OFFMESH_CONNECTION`] and the next one), each piece on the
+/// surface is splined and projected on its own, and the jumps stay straight segments, so a
+/// spline never tries to walk over a gap or up a wall.
+pub fn spline_straight_path(
+    q: &mut NavMeshQuery<'_>,
+    filter: &QueryFilter,
+    path: &crate::query::StraightPath,
+    spacing: f32,
+) -> Result<Vec<Vec3>> {
+    use crate::query::straight_flags::OFFMESH_CONNECTION;
+    let mut out: Vec<Vec3> = Vec::new();
+    let mut piece: Vec<Vec3> = Vec::new();
+    let flush = |piece: &mut Vec<Vec3>, out: &mut Vec<Vec3>, q: &mut NavMeshQuery<'_>| {
+        if !piece.is_empty() {
+            let pts = spline_path(q, filter, piece, spacing)?;
+            out.extend(pts.into_iter().skip(usize::from(out.last().is_some())));
+            piece.clear();
+        }
+        Ok::<(), Error>(())
+    };
+    for p in &path.points {
+        piece.push(p.pos);
+        if p.flags & OFFMESH_CONNECTION != 0 {
+            // The piece ends at the connection's start; the jump is a straight segment.
+            flush(&mut piece, &mut out, q)?;
+            if out.is_empty() {
+                out.push(p.pos);
+            }
+        }
+    }
+    flush(&mut piece, &mut out, q)?;
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -299,6 +299,7 @@ fn compare_single_random_json_and_pictures() {
         "smooth_length",
         "time_us",
         "smooth_time_us",
+        "spline_length",
     ] {
         assert!(
             q["navmesh"][key].as_f64().unwrap() > 0.0,
@@ -363,6 +364,7 @@ fn compare_single_random_json_and_pictures() {
         "follower on the grid path",
         "navmesh straight path",
         "navmesh smooth path",
+        "spline through the corners",
         "follower on the straight path",
         "turn boundaries",
         "walkable grid cells",
