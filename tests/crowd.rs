@@ -8,14 +8,7 @@ use navkit::compare::{CompareSettings, Comparer};
 use navkit::crowd::{AgentParams, Crowd, TargetState};
 use navkit::query::{NavMeshQuery, QueryFilter};
 
-/// How far (in xz) `p` is from the navmesh: 0 over a polygon.
-fn off_mesh(q: &mut NavMeshQuery<'_>, f: &QueryFilter, p: Vec3) -> f32 {
-    match q.find_nearest_poly(p, Vec3::new(5.0, 4.0, 5.0), f) {
-        Ok(n) if n.over_poly => 0.0,
-        Ok(n) => Vec3::new(n.point.x - p.x, 0.0, n.point.z - p.z).length(),
-        Err(_) => f32::INFINITY,
-    }
-}
+use common::off_mesh;
 
 /// Runs 100 agents between random connected pairs for 60 s; returns (arrived share, worst
 /// distance off the navmesh).

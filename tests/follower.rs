@@ -10,14 +10,7 @@ use navkit::query::{NavMeshQuery, QueryFilter};
 use navkit::smooth::{full_path, SmoothPathOptions};
 use navkit::testcase::TestCase;
 
-/// How far (in xz) `p` is from the navmesh: 0 over a polygon.
-fn off_mesh(q: &mut NavMeshQuery<'_>, f: &QueryFilter, p: Vec3) -> f32 {
-    match q.find_nearest_poly(p, Vec3::new(5.0, 4.0, 5.0), f) {
-        Ok(n) if n.over_poly => 0.0,
-        Ok(n) => Vec3::new(n.point.x - p.x, 0.0, n.point.z - p.z).length(),
-        Err(_) => f32::INFINITY,
-    }
-}
+use common::off_mesh;
 
 /// Follows `waypoints` from `start` with a fixed dt; returns (reached, worst distance off the mesh,
 /// distance travelled).

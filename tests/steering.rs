@@ -8,14 +8,7 @@ use navkit::query::{NavMeshQuery, QueryFilter};
 use navkit::steering::{Agent, Arrive, Behaviour, Leave, NavAgent};
 use navkit::testcase::TestCase;
 
-/// How far (in xz) `p` is from the navmesh: 0 over a polygon.
-fn off_mesh(q: &mut NavMeshQuery<'_>, f: &QueryFilter, p: Vec3) -> f32 {
-    match q.find_nearest_poly(p, Vec3::new(5.0, 4.0, 5.0), f) {
-        Ok(n) if n.over_poly => 0.0,
-        Ok(n) => Vec3::new(n.point.x - p.x, 0.0, n.point.z - p.z).length(),
-        Err(_) => f32::INFINITY,
-    }
-}
+use common::off_mesh;
 
 #[test]
 fn steered_agents_stay_on_the_navmesh_and_arrive() {

@@ -34,3 +34,17 @@ pub fn temp(name: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir.join(name)
 }
+
+/// How far (in xz) `p` is from the navmesh: 0 over a polygon, the xz distance to the nearest
+/// polygon point within (5, 4, 5) otherwise, infinity with none that near.
+pub fn off_mesh(
+    q: &mut navkit::query::NavMeshQuery<'_>,
+    f: &navkit::query::QueryFilter,
+    p: glam::Vec3,
+) -> f32 {
+    match q.find_nearest_poly(p, glam::Vec3::new(5.0, 4.0, 5.0), f) {
+        Ok(n) if n.over_poly => 0.0,
+        Ok(n) => glam::Vec3::new(n.point.x - p.x, 0.0, n.point.z - p.z).length(),
+        Err(_) => f32::INFINITY,
+    }
+}
