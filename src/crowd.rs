@@ -23,7 +23,7 @@
 use glam::Vec3;
 use serde::Serialize;
 
-use crate::ffi::crowd::{RawAgentParams, RawAgentState, RawAvoidance, RawCrowd};
+use crate::ffi::crowd::{RawAgentState, RawCrowd};
 use crate::navmesh::NavMesh;
 use crate::query::{NavMeshQuery, QueryFilter, DEFAULT_HALF_EXTENTS};
 use crate::{Error, Result};
@@ -98,7 +98,8 @@ impl AgentParams {
         }
     }
 
-    fn check(&self, max_radius: f32) -> Result<RawAgentParams> {
+    /// The parameters as given (update flags masked to the known ones), if they are sane.
+    fn check(&self, max_radius: f32) -> Result<AgentParams> {
         let positive = [
             ("radius", self.radius),
             ("height", self.height),
@@ -132,17 +133,9 @@ impl AgentParams {
                 self.obstacle_avoidance_type, self.query_filter_type
             )));
         }
-        Ok(RawAgentParams {
-            radius: self.radius,
-            height: self.height,
-            max_acceleration: self.max_acceleration,
-            max_speed: self.max_speed,
-            collision_query_range: self.collision_query_range,
-            path_optimization_range: self.path_optimization_range,
-            separation_weight: self.separation_weight,
+        Ok(AgentParams {
             update_flags: self.update_flags & update_flags::ALL,
-            obstacle_avoidance_type: self.obstacle_avoidance_type,
-            query_filter_type: self.query_filter_type,
+            ..*self
         })
     }
 }
@@ -354,17 +347,11 @@ impl<'nav> Crowd<'nav> {
         }
         self.raw.set_obstacle_avoidance_params(
             slot,
-            RawAvoidance {
-                vel_bias: p.vel_bias,
-                weight_des_vel: p.weight_des_vel,
-                weight_cur_vel: p.weight_cur_vel,
-                weight_side: p.weight_side,
-                weight_toi: p.weight_toi,
-                horiz_time: p.horiz_time,
-                grid_size: p.grid_size,
+            AvoidanceParams {
                 adaptive_divs: p.adaptive_divs.min(32),
                 adaptive_rings: p.adaptive_rings.min(4),
                 adaptive_depth: p.adaptive_depth.min(10),
+                ..p
             },
         );
         Ok(())
@@ -525,7 +512,6 @@ impl<'nav> Crowd<'nav> {
             .agent(idx)
             .ok_or_else(|| Error::InvalidArgument(format!("no agent in slot {idx}")))?;
         let v = Vec3::from_array;
-        let p = a.params;
         Ok(AgentState {
             position: v(a.position),
             velocity: v(a.velocity),
@@ -535,18 +521,7 @@ impl<'nav> Crowd<'nav> {
             target: v(a.target_pos),
             off_mesh: a.state == 2,
             partial: a.partial,
-            params: AgentParams {
-                radius: p.radius,
-                height: p.height,
-                max_acceleration: p.max_acceleration,
-                max_speed: p.max_speed,
-                collision_query_range: p.collision_query_range,
-                path_optimization_range: p.path_optimization_range,
-                separation_weight: p.separation_weight,
-                update_flags: p.update_flags,
-                obstacle_avoidance_type: p.obstacle_avoidance_type,
-                query_filter_type: p.query_filter_type,
-            },
+            params: a.params,
         })
     }
 }

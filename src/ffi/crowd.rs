@@ -6,53 +6,23 @@ use recastnavigation_sys as sys;
 
 use super::detour::{RawFilter, RawNavMesh};
 use super::RawPolyRef;
+use crate::crowd::{AgentParams, AvoidanceParams};
 
-/// `dtCrowdAgentParams` without the user-data pointer.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct RawAgentParams {
-    pub radius: f32,
-    pub height: f32,
-    pub max_acceleration: f32,
-    pub max_speed: f32,
-    pub collision_query_range: f32,
-    pub path_optimization_range: f32,
-    pub separation_weight: f32,
-    pub update_flags: u8,
-    pub obstacle_avoidance_type: u8,
-    pub query_filter_type: u8,
-}
-
-impl RawAgentParams {
-    fn to_sys(self) -> sys::dtCrowdAgentParams {
-        sys::dtCrowdAgentParams {
-            radius: self.radius,
-            height: self.height,
-            maxAcceleration: self.max_acceleration,
-            maxSpeed: self.max_speed,
-            collisionQueryRange: self.collision_query_range,
-            pathOptimizationRange: self.path_optimization_range,
-            separationWeight: self.separation_weight,
-            updateFlags: self.update_flags,
-            obstacleAvoidanceType: self.obstacle_avoidance_type,
-            queryFilterType: self.query_filter_type,
-            userData: std::ptr::null_mut(),
-        }
+/// `dtCrowdAgentParams` (without user data) of the safe layer's parameters.
+fn to_sys(p: AgentParams) -> sys::dtCrowdAgentParams {
+    sys::dtCrowdAgentParams {
+        radius: p.radius,
+        height: p.height,
+        maxAcceleration: p.max_acceleration,
+        maxSpeed: p.max_speed,
+        collisionQueryRange: p.collision_query_range,
+        pathOptimizationRange: p.path_optimization_range,
+        separationWeight: p.separation_weight,
+        updateFlags: p.update_flags,
+        obstacleAvoidanceType: p.obstacle_avoidance_type,
+        queryFilterType: p.query_filter_type,
+        userData: std::ptr::null_mut(),
     }
-}
-
-/// `dtObstacleAvoidanceParams`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct RawAvoidance {
-    pub vel_bias: f32,
-    pub weight_des_vel: f32,
-    pub weight_cur_vel: f32,
-    pub weight_side: f32,
-    pub weight_toi: f32,
-    pub horiz_time: f32,
-    pub grid_size: u8,
-    pub adaptive_divs: u8,
-    pub adaptive_rings: u8,
-    pub adaptive_depth: u8,
 }
 
 /// A copy of the state of one crowd agent.
@@ -68,7 +38,7 @@ pub(crate) struct RawAgentState {
     pub ncorners: usize,
     pub target_state: u8,
     pub target_pos: [f32; 3],
-    pub params: RawAgentParams,
+    pub params: AgentParams,
 }
 
 /// Owner of a `dtCrowd` initialised over a navmesh. The navmesh must outlive it and not change
@@ -109,8 +79,8 @@ impl RawCrowd {
     }
 
     /// `addAgent`: the new index, or `None` when the crowd is full.
-    pub(crate) fn add_agent(&mut self, pos: [f32; 3], params: RawAgentParams) -> Option<i32> {
-        let p = params.to_sys();
+    pub(crate) fn add_agent(&mut self, pos: [f32; 3], params: AgentParams) -> Option<i32> {
+        let p = to_sys(params);
         // SAFETY: live crowd, exclusively borrowed; both pointers are to locals read during the
         // call only.
         let idx = unsafe { sys::dtCrowd_addAgent(self.ptr.as_ptr(), pos.as_ptr(), &p) };
@@ -118,9 +88,9 @@ impl RawCrowd {
     }
 
     /// `updateAgentParameters` (ignored for an index out of range).
-    pub(crate) fn update_agent_parameters(&mut self, idx: i32, params: RawAgentParams) {
+    pub(crate) fn update_agent_parameters(&mut self, idx: i32, params: AgentParams) {
         if self.valid(idx) {
-            let p = params.to_sys();
+            let p = to_sys(params);
             // SAFETY: live crowd, index in range, pointer to a local.
             unsafe { sys::dtCrowd_updateAgentParameters(self.ptr.as_ptr(), idx, &p) }
         }
@@ -186,7 +156,7 @@ impl RawCrowd {
             ncorners: n,
             target_state: a.targetState,
             target_pos: a.targetPos,
-            params: RawAgentParams {
+            params: AgentParams {
                 radius: p.radius,
                 height: p.height,
                 max_acceleration: p.maxAcceleration,
@@ -202,7 +172,7 @@ impl RawCrowd {
     }
 
     /// `setObstacleAvoidanceParams` for preset slot `idx` (0..8; others ignored).
-    pub(crate) fn set_obstacle_avoidance_params(&mut self, idx: usize, p: RawAvoidance) {
+    pub(crate) fn set_obstacle_avoidance_params(&mut self, idx: usize, p: AvoidanceParams) {
         if idx >= sys::DT_CROWD_MAX_OBSTAVOIDANCE_PARAMS as usize {
             return;
         }
