@@ -36,6 +36,7 @@ use crate::ffi::recast::{
 use crate::geometry::InputGeometry;
 use crate::navmesh::NavMesh;
 use crate::settings::{area, flags, BuildSettings, Partition, VoxelConfig};
+use crate::spatial::ChunkyTriMesh;
 use crate::{Error, Result};
 
 pub use crate::ffi::context::LogMessage;
@@ -173,89 +174,71 @@ const T_DISTANCEFIELD: u32 = sys::rcTimerLabel_RC_TIMER_BUILD_DISTANCEFIELD;
 const T_REGIONS: u32 = sys::rcTimerLabel_RC_TIMER_BUILD_REGIONS;
 const T_DETAIL: u32 = sys::rcTimerLabel_RC_TIMER_BUILD_POLYMESHDETAIL;
 
-struct Pipeline {
-    ctx: RecastContext,
-}
-
-impl Pipeline {
-    fn fail(&mut self, stage: Stage, what: &str) -> Error {
-        let logs = self.ctx.take_logs();
-        let mut message = what.to_string();
-        for l in logs.iter().filter(|l| l.category != LogCategory::Progress) {
-            message.push_str("; ");
-            message.push_str(&l.text);
-        }
-        Error::Build {
-            stage: stage.name(),
-            message,
-        }
+fn fail(ctx: &mut RecastContext, stage: Stage, what: &str) -> Error {
+    let logs = ctx.take_logs();
+    let mut message = what.to_string();
+    for l in logs.iter().filter(|l| l.category != LogCategory::Progress) {
+        message.push_str("; ");
+        message.push_str(&l.text);
+    }
+    Error::Build {
+        stage: stage.name(),
+        message,
     }
 }
 
-/// The stages shared by every build: validation, rasterize, the span filters, compact
-/// heightfield, erode and convex volumes. Returns the pipeline (its context's timers running),
-/// the voxel configuration, the eroded compact heightfield and the heightfield's span count.
-fn walkable_area(
+/// The stages shared by every build: rasterize the triangles `chunks` yields (each a slice of
+/// vertex index triples into the geometry's mesh), the span filters, compact heightfield, erode
+/// and convex volumes, over the grid `cfg`. Returns the eroded compact heightfield and the
+/// heightfield's span count.
+fn walkable_area<'a>(
+    ctx: &mut RecastContext,
     geom: &InputGeometry,
     settings: &BuildSettings,
-) -> Result<(Pipeline, VoxelConfig, CompactHeightfield, i32)> {
-    geom.validate()?;
+    cfg: &VoxelConfig,
+    chunks: impl Iterator<Item = &'a [i32]>,
+) -> Result<(CompactHeightfield, i32)> {
     let mesh = &geom.mesh;
-    let (bmin, bmax) = mesh.bounds();
-    let cfg = settings.to_config(bmin, bmax)?;
-    if cfg.width <= 0 || cfg.height <= 0 {
-        return Err(Error::Geometry(format!(
-            "the build area is empty: {} x {} cells",
-            cfg.width, cfg.height
-        )));
-    }
-    let mut p = Pipeline {
-        ctx: RecastContext::new(),
-    };
-    p.ctx.reset_timers();
-    p.ctx.start_timer(T_TOTAL);
-
     // Stage: rasterize.
     let mut solid = Heightfield::new();
     if !solid.create(
-        &mut p.ctx, cfg.width, cfg.height, cfg.bmin, cfg.bmax, cfg.cs, cfg.ch,
+        ctx, cfg.width, cfg.height, cfg.bmin, cfg.bmax, cfg.cs, cfg.ch,
     ) {
-        return Err(p.fail(Stage::Rasterize, "could not create the heightfield"));
+        return Err(fail(
+            ctx,
+            Stage::Rasterize,
+            "could not create the heightfield",
+        ));
     }
-    let areas = mark_walkable_triangles(
-        &mut p.ctx,
-        cfg.walkable_slope_angle,
-        &mesh.verts,
-        &mesh.tris,
-    )
-    .ok_or_else(|| Error::Geometry("triangle indices out of range".into()))?;
-    if !solid.rasterize(
-        &mut p.ctx,
-        &mesh.verts,
-        &mesh.tris,
-        &areas,
-        cfg.walkable_climb,
-    ) {
-        return Err(p.fail(Stage::Rasterize, "could not rasterize the triangles"));
+    for tris in chunks {
+        let areas = mark_walkable_triangles(ctx, cfg.walkable_slope_angle, &mesh.verts, tris)
+            .ok_or_else(|| Error::Geometry("triangle indices out of range".into()))?;
+        if !solid.rasterize(ctx, &mesh.verts, tris, &areas, cfg.walkable_climb) {
+            return Err(fail(
+                ctx,
+                Stage::Rasterize,
+                "could not rasterize the triangles",
+            ));
+        }
     }
-    drop(areas);
 
     // Stages: the three span filters, in RecastDemo's order.
     if settings.filter_low_hanging_obstacles {
-        solid.filter_low_hanging_obstacles(&mut p.ctx, cfg.walkable_climb);
+        solid.filter_low_hanging_obstacles(ctx, cfg.walkable_climb);
     }
     if settings.filter_ledge_spans {
-        solid.filter_ledge_spans(&mut p.ctx, cfg.walkable_height, cfg.walkable_climb);
+        solid.filter_ledge_spans(ctx, cfg.walkable_height, cfg.walkable_climb);
     }
     if settings.filter_walkable_low_height_spans {
-        solid.filter_walkable_low_height_spans(&mut p.ctx, cfg.walkable_height);
+        solid.filter_walkable_low_height_spans(ctx, cfg.walkable_height);
     }
-    let spans = solid.span_count(&mut p.ctx);
+    let spans = solid.span_count(ctx);
 
     // Stage: compact heightfield.
     let mut chf = CompactHeightfield::new();
-    if !chf.build(&mut p.ctx, cfg.walkable_height, cfg.walkable_climb, &solid) {
-        return Err(p.fail(
+    if !chf.build(ctx, cfg.walkable_height, cfg.walkable_climb, &solid) {
+        return Err(fail(
+            ctx,
             Stage::CompactHeightfield,
             "could not build the compact heightfield",
         ));
@@ -263,77 +246,129 @@ fn walkable_area(
     drop(solid);
 
     // Stage: erode.
-    if !chf.erode(&mut p.ctx, cfg.walkable_radius) {
-        return Err(p.fail(Stage::Erode, "could not erode the walkable area"));
+    if !chf.erode(ctx, cfg.walkable_radius) {
+        return Err(fail(ctx, Stage::Erode, "could not erode the walkable area"));
     }
 
     // Stage: convex volumes.
     for v in &geom.convex_volumes {
         let verts: Vec<f32> = v.verts.iter().flat_map(|p| p.to_array()).collect();
-        chf.mark_convex_poly_area(&mut p.ctx, &verts, v.hmin, v.hmax, v.area);
+        chf.mark_convex_poly_area(ctx, &verts, v.hmin, v.hmax, v.area);
     }
-    Ok((p, cfg, chf, spans))
+    Ok((chf, spans))
 }
 
-/// Builds a single-tile navmesh from `geom` with `settings`, as RecastDemo's Solo Mesh sample.
-///
-/// The geometry's convex volumes and off-mesh connections are used; `geom.settings` (from a
-/// `.gset`) is not: pass the settings you want (for example `geom.settings.clone().unwrap_or_default()`).
-/// Bounds come from `settings.bounds`, else from the mesh.
-pub fn build_solo(geom: &InputGeometry, settings: &BuildSettings) -> Result<SoloBuild> {
-    let started = Instant::now();
-    let mesh = &geom.mesh;
-    let (mut p, cfg, mut chf, spans) = walkable_area(geom, settings)?;
+/// The walkable area of one tile: the stages of [`walkable_area`] over the triangles of the
+/// chunks of `index` that overlap the tile's border-expanded grid `cfg`. `None` if no triangle
+/// is near the tile.
+pub(crate) fn tile_walkable_area(
+    ctx: &mut RecastContext,
+    geom: &InputGeometry,
+    index: &ChunkyTriMesh,
+    cfg: &VoxelConfig,
+    settings: &BuildSettings,
+) -> Result<Option<CompactHeightfield>> {
+    let mut chunks = Vec::new();
+    index.chunks_overlapping(
+        [cfg.bmin[0], cfg.bmin[2]],
+        [cfg.bmax[0], cfg.bmax[2]],
+        &mut chunks,
+    );
+    if chunks.is_empty() {
+        return Ok(None);
+    }
+    let (chf, _) = walkable_area(
+        ctx,
+        geom,
+        settings,
+        cfg,
+        chunks.iter().map(|&c| index.chunk_tris(c)),
+    )?;
+    Ok(Some(chf))
+}
 
+/// What the stages after the walkable area made of one tile.
+pub(crate) struct TileProducts {
+    pub data: Vec<u8>,
+    pub contours: i32,
+    pub compact_spans: i32,
+    pub polymesh_verts: usize,
+    pub polymesh_polys: usize,
+    pub detail_verts: usize,
+    pub detail_tris: usize,
+    pub detour_ms: f64,
+}
+
+/// Partition, contours, poly mesh, detail mesh and Detour data for the tile at `tile` whose
+/// walkable area is `chf` (grid `cfg`, with `cfg.border_size` cells of border). `None` if the
+/// tile has no polygons.
+pub(crate) fn detour_tile(
+    ctx: &mut RecastContext,
+    geom: &InputGeometry,
+    settings: &BuildSettings,
+    cfg: &VoxelConfig,
+    mut chf: CompactHeightfield,
+    tile: [i32; 2],
+) -> Result<Option<TileProducts>> {
+    let border = cfg.border_size;
     // Stage: partition.
     let ok = match settings.partition {
         Partition::Watershed => {
-            if !chf.build_distance_field(&mut p.ctx) {
-                return Err(p.fail(Stage::Partition, "could not build the distance field"));
+            if !chf.build_distance_field(ctx) {
+                return Err(fail(
+                    ctx,
+                    Stage::Partition,
+                    "could not build the distance field",
+                ));
             }
-            chf.build_regions(&mut p.ctx, 0, cfg.min_region_area, cfg.merge_region_area)
+            chf.build_regions(ctx, border, cfg.min_region_area, cfg.merge_region_area)
         }
         Partition::Monotone => {
-            chf.build_regions_monotone(&mut p.ctx, 0, cfg.min_region_area, cfg.merge_region_area)
+            chf.build_regions_monotone(ctx, border, cfg.min_region_area, cfg.merge_region_area)
         }
-        Partition::Layers => chf.build_layer_regions(&mut p.ctx, 0, cfg.min_region_area),
+        Partition::Layers => chf.build_layer_regions(ctx, border, cfg.min_region_area),
     };
     if !ok {
-        return Err(p.fail(Stage::Partition, "could not build regions"));
+        return Err(fail(ctx, Stage::Partition, "could not build regions"));
     }
 
     // Stage: contours.
     let mut cset = ContourSet::new();
-    if !cset.build(
-        &mut p.ctx,
-        &chf,
-        cfg.max_simplification_error,
-        cfg.max_edge_len,
-    ) {
-        return Err(p.fail(Stage::Contours, "could not build contours"));
+    if !cset.build(ctx, &chf, cfg.max_simplification_error, cfg.max_edge_len) {
+        return Err(fail(ctx, Stage::Contours, "could not build contours"));
+    }
+    let contours = cset.count();
+    if contours == 0 {
+        return Ok(None);
     }
 
     // Stage: poly mesh.
     let mut pmesh = PolyMesh::new();
-    if !pmesh.build(&mut p.ctx, &cset, cfg.max_verts_per_poly) {
-        return Err(p.fail(Stage::PolyMesh, "could not triangulate contours"));
+    if !pmesh.build(ctx, &cset, cfg.max_verts_per_poly) {
+        return Err(fail(ctx, Stage::PolyMesh, "could not triangulate contours"));
     }
 
     // Stage: detail mesh.
     let mut dmesh = PolyMeshDetail::new();
     if !dmesh.build(
-        &mut p.ctx,
+        ctx,
         &pmesh,
         &chf,
         cfg.detail_sample_dist,
         cfg.detail_sample_max_error,
     ) {
-        return Err(p.fail(Stage::DetailMesh, "could not build the detail mesh"));
+        return Err(fail(
+            ctx,
+            Stage::DetailMesh,
+            "could not build the detail mesh",
+        ));
     }
     let (_, _, compact_spans) = chf.dims();
-    let contours = cset.count();
     drop(chf);
     drop(cset);
+    if pmesh.npolys() == 0 {
+        return Ok(None);
+    }
 
     // Stage: Detour data. Areas and flags as RecastDemo.
     let detour_started = Instant::now();
@@ -344,11 +379,13 @@ pub fn build_solo(geom: &InputGeometry, settings: &BuildSettings) -> Result<Solo
     }
     let poly_flags: Vec<u16> = pmesh.areas().iter().map(|&a| flags::for_area(a)).collect();
     pmesh.flags_mut().copy_from_slice(&poly_flags);
-    if pmesh.npolys() == 0 {
+    if pmesh.nverts() >= 0xffff {
         return Err(Error::Build {
-            stage: Stage::PolyMesh.name(),
-            message: "no walkable polygons: nothing in the mesh is walkable with these settings"
-                .into(),
+            stage: Stage::DetourData.name(),
+            message: format!(
+                "tile {tile:?} has {} vertices; Detour allows at most 65534 per tile (use smaller tiles)",
+                pmesh.nverts()
+            ),
         });
     }
     let cons = &geom.off_mesh_connections;
@@ -381,46 +418,101 @@ pub fn build_solo(geom: &InputGeometry, settings: &BuildSettings) -> Result<Solo
             radius: settings.agent_radius,
             climb: settings.agent_max_climb,
         },
+        tile,
     )
     .ok_or_else(|| Error::Build {
         stage: Stage::DetourData.name(),
         message: format!(
-            "dtCreateNavMeshData refused the mesh ({} verts, {} polys; Detour allows at most 65535 verts)",
+            "dtCreateNavMeshData refused tile {tile:?} ({} verts, {} polys)",
             pmesh.nverts(),
             pmesh.npolys()
         ),
     })?;
-    let navmesh = NavMesh::from_tile_data(&data)?;
-    let detour_ms = detour_started.elapsed().as_secs_f64() * 1e3;
-    p.ctx.stop_timer(T_TOTAL);
+    Ok(Some(TileProducts {
+        data,
+        contours,
+        compact_spans,
+        polymesh_verts: pmesh.nverts(),
+        polymesh_polys: pmesh.npolys(),
+        detail_verts: dmesh.nverts(),
+        detail_tris: dmesh.ntris(),
+        detour_ms: detour_started.elapsed().as_secs_f64() * 1e3,
+    }))
+}
 
-    let ms = |ctx: &RecastContext, labels: &[u32]| {
+/// Validates the geometry and derives the whole-build voxel grid.
+fn solo_config(geom: &InputGeometry, settings: &BuildSettings) -> Result<VoxelConfig> {
+    geom.validate()?;
+    let (bmin, bmax) = geom.mesh.bounds();
+    let cfg = settings.to_config(bmin, bmax)?;
+    if cfg.width <= 0 || cfg.height <= 0 {
+        return Err(Error::Geometry(format!(
+            "the build area is empty: {} x {} cells",
+            cfg.width, cfg.height
+        )));
+    }
+    Ok(cfg)
+}
+
+/// Milliseconds per stage from a context's Recast timers (plus the Detour stage's own time).
+pub(crate) fn stage_timings(ctx: &RecastContext, detour_ms: f64) -> Vec<(Stage, f64)> {
+    let ms = |labels: &[u32]| {
         labels
             .iter()
             .map(|&l| ctx.timer(l).as_secs_f64() * 1e3)
             .sum::<f64>()
     };
-    let timings_ms = vec![
-        (Stage::Rasterize, ms(&p.ctx, &[T_RASTERIZE])),
-        (
-            Stage::FilterLowHangingObstacles,
-            ms(&p.ctx, &[T_FILTER_LOW]),
-        ),
-        (Stage::FilterLedgeSpans, ms(&p.ctx, &[T_FILTER_BORDER])),
+    vec![
+        (Stage::Rasterize, ms(&[T_RASTERIZE])),
+        (Stage::FilterLowHangingObstacles, ms(&[T_FILTER_LOW])),
+        (Stage::FilterLedgeSpans, ms(&[T_FILTER_BORDER])),
         (
             Stage::FilterWalkableLowHeightSpans,
-            ms(&p.ctx, &[T_FILTER_WALKABLE]),
+            ms(&[T_FILTER_WALKABLE]),
         ),
-        (Stage::CompactHeightfield, ms(&p.ctx, &[T_COMPACT])),
-        (Stage::Erode, ms(&p.ctx, &[T_ERODE])),
-        (Stage::MarkConvexVolumes, ms(&p.ctx, &[T_MARK_CONVEX])),
-        (Stage::Partition, ms(&p.ctx, &[T_DISTANCEFIELD, T_REGIONS])),
-        (Stage::Contours, ms(&p.ctx, &[T_CONTOURS])),
-        (Stage::PolyMesh, ms(&p.ctx, &[T_POLYMESH])),
-        (Stage::DetailMesh, ms(&p.ctx, &[T_DETAIL])),
+        (Stage::CompactHeightfield, ms(&[T_COMPACT])),
+        (Stage::Erode, ms(&[T_ERODE])),
+        (Stage::MarkConvexVolumes, ms(&[T_MARK_CONVEX])),
+        (Stage::Partition, ms(&[T_DISTANCEFIELD, T_REGIONS])),
+        (Stage::Contours, ms(&[T_CONTOURS])),
+        (Stage::PolyMesh, ms(&[T_POLYMESH])),
+        (Stage::DetailMesh, ms(&[T_DETAIL])),
         (Stage::DetourData, detour_ms),
-    ];
-    let log = p.ctx.take_logs();
+    ]
+}
+
+/// Builds a single-tile navmesh from `geom` with `settings`, as RecastDemo's Solo Mesh sample.
+///
+/// The geometry's convex volumes and off-mesh connections are used; `geom.settings` (from a
+/// `.gset`) is not: pass the settings you want (for example `geom.settings.clone().unwrap_or_default()`).
+/// Bounds come from `settings.bounds`, else from the mesh.
+pub fn build_solo(geom: &InputGeometry, settings: &BuildSettings) -> Result<SoloBuild> {
+    let started = Instant::now();
+    let mesh = &geom.mesh;
+    let cfg = solo_config(geom, settings)?;
+    let mut ctx = RecastContext::new();
+    ctx.reset_timers();
+    ctx.start_timer(T_TOTAL);
+    let (chf, spans) = walkable_area(
+        &mut ctx,
+        geom,
+        settings,
+        &cfg,
+        std::iter::once(&mesh.tris[..]),
+    )?;
+    let products =
+        detour_tile(&mut ctx, geom, settings, &cfg, chf, [0, 0])?.ok_or_else(|| Error::Build {
+            stage: Stage::PolyMesh.name(),
+            message: "no walkable polygons: nothing in the mesh is walkable with these settings"
+                .into(),
+        })?;
+    let detour_started = Instant::now();
+    let navmesh = NavMesh::from_tile_data(&products.data)?;
+    let detour_ms = products.detour_ms + detour_started.elapsed().as_secs_f64() * 1e3;
+    ctx.stop_timer(T_TOTAL);
+
+    let timings_ms = stage_timings(&ctx, detour_ms);
+    let log = ctx.take_logs();
     let warnings = log
         .iter()
         .filter(|l| l.category != LogCategory::Progress)
@@ -432,14 +524,14 @@ pub fn build_solo(geom: &InputGeometry, settings: &BuildSettings) -> Result<Solo
         input_verts: mesh.vert_count(),
         input_tris: mesh.tri_count(),
         spans,
-        compact_spans,
-        contours,
-        polymesh_verts: pmesh.nverts(),
-        polymesh_polys: pmesh.npolys(),
-        detail_verts: dmesh.nverts(),
-        detail_tris: dmesh.ntris(),
-        off_mesh_connections: cons.len(),
-        navmesh_bytes: data.len(),
+        compact_spans: products.compact_spans,
+        contours: products.contours,
+        polymesh_verts: products.polymesh_verts,
+        polymesh_polys: products.polymesh_polys,
+        detail_verts: products.detail_verts,
+        detail_tris: products.detail_tris,
+        off_mesh_connections: geom.off_mesh_connections.len(),
+        navmesh_bytes: products.data.len(),
         timings_ms,
         total_ms: started.elapsed().as_secs_f64() * 1e3,
         warnings,
@@ -448,7 +540,7 @@ pub fn build_solo(geom: &InputGeometry, settings: &BuildSettings) -> Result<Solo
     };
     Ok(SoloBuild {
         navmesh,
-        tile_data: data,
+        tile_data: products.data,
         report,
     })
 }
@@ -559,7 +651,15 @@ pub fn build_walkable_spans(
     geom: &InputGeometry,
     settings: &BuildSettings,
 ) -> Result<WalkableSpans> {
-    let (_p, cfg, chf, _) = walkable_area(geom, settings)?;
+    let cfg = solo_config(geom, settings)?;
+    let mut ctx = RecastContext::new();
+    let (chf, _) = walkable_area(
+        &mut ctx,
+        geom,
+        settings,
+        &cfg,
+        std::iter::once(&geom.mesh.tris[..]),
+    )?;
     let (cells, raw) = chf.export();
     let (origin, cs, ch) = chf.frame();
     let w = cfg.width.max(0) as u32;

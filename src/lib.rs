@@ -46,10 +46,12 @@ pub mod service;
 pub mod settings;
 pub mod simulation;
 pub mod smooth;
+pub mod spatial;
 pub mod spline;
 pub mod status;
 pub mod steering;
 pub mod testcase;
+pub mod tiled;
 pub mod walker;
 
 pub use error::{Error, Result};

@@ -66,6 +66,69 @@ impl NavMesh {
         })
     }
 
+    /// An empty navmesh for tiles (`dtNavMesh::init` with `params`); add tiles with
+    /// [`NavMesh::add_tile`].
+    ///
+    /// ```
+    /// use navkit::{navmesh::NavMesh, mset::NavMeshParams};
+    /// let nav = NavMesh::new(&NavMeshParams {
+    ///     origin: [0.0; 3], tile_width: 9.6, tile_height: 9.6, max_tiles: 256, max_polys: 16384,
+    /// })?;
+    /// assert_eq!(nav.tile_count(), 0);
+    /// # Ok::<(), navkit::Error>(())
+    /// ```
+    pub fn new(params: &NavMeshParams) -> Result<NavMesh> {
+        Self::from_set(&NavMeshSet {
+            params: *params,
+            tiles: Vec::new(),
+        })
+    }
+
+    /// Adds one tile of Detour data (as built by [`crate::tiled`]) at the grid position stored in
+    /// its header and returns its tile ref. The data is validated first, and must fit the
+    /// navmesh: no more polygons than the poly bits of its refs can address, and no tile already
+    /// at that position.
+    pub fn add_tile(&mut self, data: &[u8]) -> Result<u32> {
+        let info = mset::validate_tile_data(data)?;
+        let layout = self.params().ref_layout();
+        if info.poly_count > 1usize << layout.poly_bits {
+            return Err(Error::Build {
+                stage: "detour_data",
+                message: format!(
+                    "tile ({}, {}) has {} polys; this navmesh's refs address at most {} per tile",
+                    info.x,
+                    info.y,
+                    info.poly_count,
+                    1usize << layout.poly_bits
+                ),
+            });
+        }
+        if self.raw.tile_ref_at(info.x, info.y, info.layer) != 0 {
+            return Err(Error::InvalidArgument(format!(
+                "there is already a tile at ({}, {}, layer {})",
+                info.x, info.y, info.layer
+            )));
+        }
+        self.raw
+            .add_tile_trusted(data, 0)
+            .map_err(|s| detour_err("dtNavMesh::addTile", s))
+    }
+
+    /// Removes the tile at grid position (x, y, layer); returns whether there was one.
+    pub fn remove_tile(&mut self, x: i32, y: i32, layer: i32) -> Result<bool> {
+        let r = self.raw.tile_ref_at(x, y, layer);
+        if r == 0 {
+            return Ok(false);
+        }
+        Status(self.raw.remove_tile(r)).check("dtNavMesh::removeTile")?;
+        Ok(true)
+    }
+
+    /// The Detour data of the tile at grid position (x, y, layer), if there is one.
+    pub fn tile_data_at(&self, x: i32, y: i32, layer: i32) -> Option<&[u8]> {
+        self.raw.tile_data_at(x, y, layer)
+    }
+
     /// A navmesh from a parsed (and therefore validated) navmesh set.
     fn from_set(set: &NavMeshSet) -> Result<NavMesh> {
         mset::validate_params(&set.params)?;

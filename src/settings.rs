@@ -230,6 +230,10 @@ pub struct VoxelConfig {
     pub detail_sample_dist: f32,
     /// Detail sample max error (world units).
     pub detail_sample_max_error: f32,
+    /// Tile size in cells (0 for a solo build).
+    pub tile_size: i32,
+    /// Border around the tile in cells (0 for a solo build; agent radius + 3 for tiles).
+    pub border_size: i32,
 }
 
 /// The largest grid (width x height, in cells) a build accepts; beyond it memory use explodes.
@@ -383,6 +387,8 @@ impl BuildSettings {
                 self.cell_size * self.detail_sample_dist
             },
             detail_sample_max_error: self.cell_height * self.detail_sample_max_error,
+            tile_size: 0,
+            border_size: 0,
         })
     }
 }

@@ -29,14 +29,15 @@ pub(crate) struct AgentDims {
     pub climb: f32,
 }
 
-/// `dtCreateNavMeshData` for a solo tile; `None` if Detour refuses (e.g. no polygons or more than
-/// 0xffff vertices).
+/// `dtCreateNavMeshData` for the tile at grid position `tile` (x, y; `[0, 0]` for a solo mesh);
+/// `None` if Detour refuses (e.g. no polygons or more than 0xffff vertices).
 pub(crate) fn create_nav_mesh_data(
     pmesh: &PolyMesh,
     dmesh: &PolyMeshDetail,
     flags: &[u16],
     off: &OffMeshInput<'_>,
     agent: &AgentDims,
+    tile: [i32; 2],
 ) -> Option<Vec<u8>> {
     let n = off.radii.len();
     if off.verts.len() != n * 6
@@ -80,6 +81,9 @@ pub(crate) fn create_nav_mesh_data(
     params.bmax = bmax;
     params.cs = cs;
     params.ch = ch;
+    params.tileX = tile[0];
+    params.tileY = tile[1];
+    params.tileLayer = 0;
     params.buildBvTree = true;
     let mut data: *mut u8 = std::ptr::null_mut();
     let mut size: i32 = 0;
@@ -189,6 +193,37 @@ impl RawNavMesh {
             return Err(status);
         }
         Ok(result)
+    }
+
+    /// The ref of the tile at grid position (x, y, layer); 0 if there is none.
+    pub(crate) fn tile_ref_at(&self, x: i32, y: i32, layer: i32) -> u32 {
+        // SAFETY: live navmesh; a pure lookup.
+        unsafe { sys::dtNavMesh_getTileRefAt(self.0.as_ptr(), x, y, layer) }
+    }
+
+    /// The data of the tile at grid position (x, y, layer), if there is one.
+    pub(crate) fn tile_data_at(&self, x: i32, y: i32, layer: i32) -> Option<&[u8]> {
+        // SAFETY: live navmesh; getTileAt returns null or a tile of this navmesh.
+        let t = unsafe { sys::dtNavMesh_getTileAt(self.0.as_ptr(), x, y, layer).as_ref()? };
+        if t.header.is_null() || t.data.is_null() || t.dataSize <= 0 {
+            return None;
+        }
+        // SAFETY: a tile in use owns `dataSize` bytes at `data`, alive while `self` is borrowed.
+        Some(unsafe { std::slice::from_raw_parts(t.data, t.dataSize as usize) })
+    }
+
+    /// Removes the tile `tile_ref` and frees its data (added with `DT_TILE_FREE_DATA`).
+    pub(crate) fn remove_tile(&mut self, tile_ref: u32) -> u32 {
+        // SAFETY: live navmesh; every tile we add owns its data (DT_TILE_FREE_DATA), so Detour
+        // frees it and writes nothing through the null out-pointers.
+        unsafe {
+            sys::dtNavMesh_removeTile(
+                self.0.as_ptr(),
+                tile_ref,
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+            )
+        }
     }
 
     fn tile(&self, i: i32) -> Option<&sys::dtMeshTile> {

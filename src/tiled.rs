@@ -1,0 +1,737 @@
+//! Tiled navmeshes (RecastDemo's Tile Mesh sample), built on every core.
+//!
+//! The build area is cut into square tiles of `settings.tile_size` cells. Each tile is built on
+//! its own: the triangles overlapping it (found through a [`ChunkyTriMesh`]) are rasterized into a
+//! heightfield that extends `agent radius + 3` cells past the tile on every side, so that erosion
+//! and regions near the tile's edge see their neighbours, and then go through the same named
+//! stages as a solo build ([`crate::build::Stage`]) up to Detour tile data for grid position
+//! (x, y). Detour stitches neighbouring tiles together when they are added.
+//!
+//! **Parallel and reproducible.** Tiles are independent, so [`TiledNavMesh::build_with`] builds
+//! them on a rayon pool of the requested size, each worker with its own Recast context; the
+//! tiles are added to the navmesh in grid order afterwards. The tile data does not depend on the
+//! number of threads: [`TiledReport::data_hash`] is the same for 1 thread and for 64.
+//!
+//! **Incremental.** After a level edit ([`TiledNavMesh::set_geometry`]), rebuild, add or remove
+//! one tile or every tile in a box; queries made before and after see the navmesh as it is.
+//!
+//! **Refs.** Detour's 32-bit poly refs are split as RecastDemo splits them: `tile_bits =
+//! min(ilog2(next_pow2(tiles)), 14)`, `poly_bits = 22 - tile_bits`. Worlds with more than
+//! 2^14 tiles get more tile bits as long as the fullest tile's polygons still fit; beyond that the
+//! build fails with an error saying so (use bigger tiles).
+//!
+//! ```no_run
+//! use navkit::{InputGeometry, BuildSettings, tiled::{TiledNavMesh, TiledOptions}};
+//! let geom = InputGeometry::load("world.gset")?;
+//! let settings = geom.settings.clone().unwrap_or_default();
+//! let tiled = TiledNavMesh::build_with(geom, &settings, &TiledOptions::default(), &|done, total| {
+//!     eprintln!("{done}/{total} tiles");
+//! })?;
+//! println!("{} tiles, data hash {}", tiled.report().tile_count, tiled.report().data_hash);
+//! let navmesh = tiled.navmesh();
+//! # Ok::<(), navkit::Error>(())
+//! ```
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+use glam::Vec3;
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::build::{detour_tile, stage_timings, tile_walkable_area, Stage};
+use crate::ffi::context::{LogCategory, RecastContext};
+use crate::geometry::InputGeometry;
+use crate::mset::NavMeshParams;
+use crate::navmesh::NavMesh;
+use crate::settings::{BuildSettings, VoxelConfig};
+use crate::spatial::ChunkyTriMesh;
+use crate::{Error, Result};
+
+/// Triangles per chunk of the spatial index (RecastDemo uses 256).
+pub const TRIS_PER_CHUNK: usize = 256;
+
+/// Smallest and largest tile size accepted, in cells.
+pub const TILE_SIZE_RANGE: std::ops::RangeInclusive<i32> = 8..=1024;
+
+/// The tile grid of a tiled build: where the tiles are and how big.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct TileGrid {
+    /// The build area's minimum corner (the navmesh origin).
+    pub bmin: Vec3,
+    /// The build area's maximum corner.
+    pub bmax: Vec3,
+    /// Cell size (world units).
+    pub cell_size: f32,
+    /// Tile size in cells.
+    pub tile_size: i32,
+    /// Tiles along x.
+    pub tiles_x: i32,
+    /// Tiles along z (Detour's tile y).
+    pub tiles_z: i32,
+}
+
+impl TileGrid {
+    /// The grid for `settings` over `bmin`..`bmax` (RecastDemo: `rcCalcGridSize`, then tiles of
+    /// `tile_size` cells, rounded up).
+    pub fn new(bmin: Vec3, bmax: Vec3, settings: &BuildSettings) -> Result<TileGrid> {
+        let ts = settings.tile_size;
+        if !(ts.is_finite() && TILE_SIZE_RANGE.contains(&(ts as i32)) && ts.fract() == 0.0) {
+            return Err(Error::Setting {
+                name: "tile_size",
+                value: ts.to_string(),
+                reason: format!(
+                    "must be a whole number of cells in {}..={}",
+                    TILE_SIZE_RANGE.start(),
+                    TILE_SIZE_RANGE.end()
+                ),
+            });
+        }
+        let cfg = settings.to_config(bmin, bmax)?;
+        let ts = ts as i32;
+        let tiles_x = (cfg.width + ts - 1) / ts;
+        let tiles_z = (cfg.height + ts - 1) / ts;
+        if tiles_x <= 0 || tiles_z <= 0 {
+            return Err(Error::Geometry(format!(
+                "the build area is empty: {} x {} cells",
+                cfg.width, cfg.height
+            )));
+        }
+        Ok(TileGrid {
+            bmin: Vec3::from_array(cfg.bmin),
+            bmax: Vec3::from_array(cfg.bmax),
+            cell_size: cfg.cs,
+            tile_size: ts,
+            tiles_x,
+            tiles_z,
+        })
+    }
+
+    /// The number of tile positions.
+    pub fn tile_count(&self) -> usize {
+        self.tiles_x as usize * self.tiles_z as usize
+    }
+
+    /// A tile's width (and depth) in world units.
+    pub fn tile_width(&self) -> f32 {
+        self.tile_size as f32 * self.cell_size
+    }
+
+    /// The tile containing `p` (x, z), or `None` outside the grid.
+    pub fn tile_at(&self, p: Vec3) -> Option<(i32, i32)> {
+        let tw = self.tile_width();
+        let tx = ((p.x - self.bmin.x) / tw).floor();
+        let tz = ((p.z - self.bmin.z) / tw).floor();
+        let inside = tx >= 0.0 && tz >= 0.0 && tx < self.tiles_x as f32 && tz < self.tiles_z as f32;
+        inside.then_some((tx as i32, tz as i32))
+    }
+
+    /// The xz bounds of tile (x, z) (y from the build area).
+    pub fn tile_bounds(&self, x: i32, z: i32) -> (Vec3, Vec3) {
+        let tw = self.tile_width();
+        (
+            Vec3::new(
+                self.bmin.x + x as f32 * tw,
+                self.bmin.y,
+                self.bmin.z + z as f32 * tw,
+            ),
+            Vec3::new(
+                self.bmin.x + (x + 1) as f32 * tw,
+                self.bmax.y,
+                self.bmin.z + (z + 1) as f32 * tw,
+            ),
+        )
+    }
+
+    /// The tiles whose xz bounds overlap `bmin`..`bmax`, in grid order (row by row), clamped to
+    /// the grid. Empty if the box is outside the grid or not finite.
+    pub fn tiles_in_box(&self, bmin: Vec3, bmax: Vec3) -> Vec<(i32, i32)> {
+        if !bmin.is_finite() || !bmax.is_finite() {
+            return Vec::new();
+        }
+        let tw = self.tile_width();
+        let lo = |v: f32, o: f32| ((v - o) / tw).floor().max(0.0);
+        let hi = |v: f32, o: f32, n: i32| ((v - o) / tw).floor().min((n - 1) as f32);
+        let (x0, x1) = (
+            lo(bmin.x, self.bmin.x),
+            hi(bmax.x, self.bmin.x, self.tiles_x),
+        );
+        let (z0, z1) = (
+            lo(bmin.z, self.bmin.z),
+            hi(bmax.z, self.bmin.z, self.tiles_z),
+        );
+        let mut out = Vec::new();
+        if x0 > x1 || z0 > z1 {
+            return out;
+        }
+        for z in z0 as i32..=z1 as i32 {
+            for x in x0 as i32..=x1 as i32 {
+                out.push((x, z));
+            }
+        }
+        out
+    }
+
+    /// Every tile position, in grid order (row by row, x fastest).
+    pub fn all_tiles(&self) -> Vec<(i32, i32)> {
+        (0..self.tiles_z)
+            .flat_map(|z| (0..self.tiles_x).map(move |x| (x, z)))
+            .collect()
+    }
+
+    /// Tile and poly bits as RecastDemo chooses them for this grid.
+    pub fn ref_bits(&self) -> (u32, u32) {
+        let tiles = (self.tile_count() as u32).max(1).next_power_of_two();
+        let tile_bits = tiles.ilog2().min(14);
+        (tile_bits, 22 - tile_bits)
+    }
+}
+
+/// How to run a tiled build.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TiledOptions {
+    /// Worker threads; 0 means one per core.
+    pub threads: usize,
+}
+
+impl TiledOptions {
+    /// The number of threads these options give on this machine.
+    pub fn effective_threads(&self) -> usize {
+        if self.threads == 0 {
+            std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1)
+        } else {
+            self.threads
+        }
+    }
+}
+
+/// One built tile.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TileData {
+    /// Tile x.
+    pub x: i32,
+    /// Tile z (Detour's tile y).
+    pub z: i32,
+    /// Detour tile data as built.
+    pub data: Vec<u8>,
+}
+
+/// Per-tile figures of a build.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct TileStats {
+    /// Tile positions built (including those that came out empty).
+    pub built: usize,
+    /// Tiles with polygons.
+    pub non_empty: usize,
+    /// Sum of the tiles' build times (ms): the work, whatever the thread count.
+    pub sum_ms: f64,
+    /// Mean time per tile position (ms).
+    pub mean_ms: f64,
+    /// Slowest tile (ms).
+    pub max_ms: f64,
+    /// Polygons.
+    pub polys: usize,
+    /// Most polygons in one tile.
+    pub max_polys_per_tile: usize,
+    /// Bytes of tile data.
+    pub bytes: usize,
+    /// Summed time per stage over every tile (ms).
+    pub stage_ms: Vec<(Stage, f64)>,
+}
+
+/// What a tiled build produced.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TiledReport {
+    /// The tile grid.
+    pub grid: TileGrid,
+    /// Tiles in the navmesh.
+    pub tile_count: usize,
+    /// Tile bits of the navmesh's refs.
+    pub tile_bits: u32,
+    /// Poly bits of the navmesh's refs.
+    pub poly_bits: u32,
+    /// Worker threads used.
+    pub threads: usize,
+    /// Input triangles.
+    pub input_tris: usize,
+    /// Per-tile figures.
+    pub tiles: TileStats,
+    /// FNV-1a 64 hash (hex) over every tile's position and data, in grid order: the same for
+    /// any thread count.
+    pub data_hash: String,
+    /// Wall-clock milliseconds of the whole build (index, tiles, navmesh).
+    pub total_ms: f64,
+    /// Recast's warnings and errors, prefixed with the tile.
+    pub warnings: Vec<String>,
+}
+
+/// FNV-1a 64 over tiles, in the order given: (x, z, length, data) each.
+pub fn data_hash<'a>(tiles: impl IntoIterator<Item = (i32, i32, &'a [u8])>) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut feed = |bytes: &[u8]| {
+        for &b in bytes {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    };
+    for (x, z, data) in tiles {
+        feed(&x.to_le_bytes());
+        feed(&z.to_le_bytes());
+        feed(&(data.len() as u64).to_le_bytes());
+        feed(data);
+    }
+    format!("{h:016x}")
+}
+
+struct Built {
+    x: i32,
+    z: i32,
+    data: Option<Vec<u8>>,
+    polys: usize,
+    ms: f64,
+    stage_ms: Vec<(Stage, f64)>,
+    warnings: Vec<String>,
+}
+
+/// Builds tiles of one geometry: the geometry, its spatial index, the settings and the grid.
+struct TileBuilder {
+    geom: InputGeometry,
+    index: ChunkyTriMesh,
+    settings: BuildSettings,
+    base: VoxelConfig,
+    grid: TileGrid,
+}
+
+impl TileBuilder {
+    fn new(geom: InputGeometry, settings: &BuildSettings) -> Result<TileBuilder> {
+        geom.validate()?;
+        let (bmin, bmax) = geom.mesh.bounds();
+        let grid = TileGrid::new(bmin, bmax, settings)?;
+        let base = settings.to_config(bmin, bmax)?;
+        let index = ChunkyTriMesh::new(&geom.mesh, TRIS_PER_CHUNK);
+        Ok(TileBuilder {
+            geom,
+            index,
+            settings: settings.clone(),
+            base,
+            grid,
+        })
+    }
+
+    /// The voxel grid of tile (x, z): the tile plus its border (RecastDemo's `buildTileMesh`).
+    fn tile_config(&self, x: i32, z: i32) -> VoxelConfig {
+        let mut cfg = self.base.clone();
+        let ts = self.grid.tile_size;
+        let border = cfg.walkable_radius + 3;
+        cfg.tile_size = ts;
+        cfg.border_size = border;
+        cfg.width = ts + border * 2;
+        cfg.height = ts + border * 2;
+        let (tmin, tmax) = self.grid.tile_bounds(x, z);
+        let b = border as f32 * cfg.cs;
+        cfg.bmin = [tmin.x - b, self.base.bmin[1], tmin.z - b];
+        cfg.bmax = [tmax.x + b, self.base.bmax[1], tmax.z + b];
+        cfg
+    }
+
+    fn build_tile(&self, ctx: &mut RecastContext, x: i32, z: i32) -> Result<Built> {
+        let started = Instant::now();
+        ctx.reset_timers();
+        ctx.take_logs();
+        let cfg = self.tile_config(x, z);
+        let mut built = Built {
+            x,
+            z,
+            data: None,
+            polys: 0,
+            ms: 0.0,
+            stage_ms: Vec::new(),
+            warnings: Vec::new(),
+        };
+        let mut detour_ms = 0.0;
+        if let Some(chf) = tile_walkable_area(ctx, &self.geom, &self.index, &cfg, &self.settings)? {
+            if let Some(p) = detour_tile(ctx, &self.geom, &self.settings, &cfg, chf, [x, z])? {
+                built.polys = p.polymesh_polys;
+                detour_ms = p.detour_ms;
+                built.data = Some(p.data);
+            }
+        }
+        built.stage_ms = stage_timings(ctx, detour_ms);
+        built.warnings = ctx
+            .take_logs()
+            .into_iter()
+            .filter(|l| l.category != LogCategory::Progress)
+            .map(|l| format!("tile ({x}, {z}): {}", l.text))
+            .collect();
+        built.ms = started.elapsed().as_secs_f64() * 1e3;
+        Ok(built)
+    }
+
+    /// Builds `tiles` on `threads` workers, in the order given, calling `progress(done, total)`
+    /// after each tile.
+    fn build_tiles(
+        &self,
+        tiles: &[(i32, i32)],
+        threads: usize,
+        progress: &(dyn Fn(usize, usize) + Sync),
+    ) -> Result<Vec<Built>> {
+        let total = tiles.len();
+        let done = AtomicUsize::new(0);
+        let work = |ctx: &mut RecastContext, &(x, z): &(i32, i32)| {
+            let b = self.build_tile(ctx, x, z);
+            progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
+            b
+        };
+        if threads <= 1 {
+            let mut ctx = RecastContext::new();
+            return tiles.iter().map(|t| work(&mut ctx, t)).collect();
+        }
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|e| {
+                Error::InvalidArgument(format!("could not start {threads} threads: {e}"))
+            })?;
+        pool.install(|| {
+            tiles
+                .par_iter()
+                .with_max_len(1)
+                .map_init(RecastContext::new, work)
+                .collect()
+        })
+    }
+}
+
+/// What a rebuild did to one tile position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TileChange {
+    /// A tile was added where there was none.
+    Added,
+    /// The tile was replaced.
+    Replaced,
+    /// The tile was removed (it is empty now, or removal was asked for).
+    Removed,
+    /// Nothing there before or after.
+    Empty,
+}
+
+/// A tiled navmesh with the geometry and settings it was built from, so tiles can be rebuilt.
+///
+/// [`TiledNavMesh::navmesh`] lends the navmesh to queries; rebuilding takes `&mut self`, so no
+/// query can be alive across a change.
+pub struct TiledNavMesh {
+    builder: TileBuilder,
+    navmesh: NavMesh,
+    /// Each grid position's tile data as built (Detour writes links into the copy it holds).
+    as_built: Vec<Option<Vec<u8>>>,
+    report: TiledReport,
+}
+
+impl TiledNavMesh {
+    /// Builds every tile on every core, without progress reports.
+    pub fn build(geom: InputGeometry, settings: &BuildSettings) -> Result<TiledNavMesh> {
+        Self::build_with(geom, settings, &TiledOptions::default(), &|_, _| {})
+    }
+
+    /// Builds every tile with `options`, calling `progress(tiles_done, tiles_total)` from the
+    /// worker threads as tiles finish.
+    pub fn build_with(
+        geom: InputGeometry,
+        settings: &BuildSettings,
+        options: &TiledOptions,
+        progress: &(dyn Fn(usize, usize) + Sync),
+    ) -> Result<TiledNavMesh> {
+        let started = Instant::now();
+        let builder = TileBuilder::new(geom, settings)?;
+        let threads = options.effective_threads();
+        let tiles = builder.grid.all_tiles();
+        let built = builder.build_tiles(&tiles, threads, progress)?;
+
+        let max_polys = built.iter().map(|b| b.polys).max().unwrap_or(0);
+        let (mut tile_bits, mut poly_bits) = builder.grid.ref_bits();
+        let needed_tile_bits = (builder.grid.tile_count() as u32)
+            .max(1)
+            .next_power_of_two()
+            .ilog2();
+        if needed_tile_bits > tile_bits {
+            tile_bits = needed_tile_bits;
+            poly_bits = 22u32.saturating_sub(tile_bits);
+            if tile_bits > 22 || (max_polys as u64) > (1u64 << poly_bits) {
+                return Err(Error::Build {
+                    stage: Stage::DetourData.name(),
+                    message: format!(
+                        "{} tiles with up to {max_polys} polys each do not fit Detour's 32-bit \
+                         refs ({tile_bits} tile bits leave {poly_bits} poly bits); use bigger tiles",
+                        builder.grid.tile_count()
+                    ),
+                });
+            }
+        }
+        let params = NavMeshParams {
+            origin: builder.grid.bmin.to_array(),
+            tile_width: builder.grid.tile_width(),
+            tile_height: builder.grid.tile_width(),
+            max_tiles: 1 << tile_bits,
+            max_polys: 1 << poly_bits,
+        };
+        let mut navmesh = NavMesh::new(&params)?;
+        for b in &built {
+            if let Some(d) = &b.data {
+                navmesh.add_tile(d)?;
+            }
+        }
+        let stats = tile_stats(&built);
+        let warnings = built.iter().flat_map(|b| b.warnings.clone()).collect();
+        let as_built = built.into_iter().map(|b| b.data).collect();
+        let mut report = TiledReport {
+            grid: builder.grid,
+            tile_count: navmesh.tile_count(),
+            tile_bits,
+            poly_bits,
+            threads,
+            input_tris: builder.geom.mesh.tri_count(),
+            tiles: stats,
+            data_hash: String::new(),
+            total_ms: 0.0,
+            warnings,
+        };
+        let mut tiled = TiledNavMesh {
+            builder,
+            navmesh,
+            as_built,
+            report: report.clone(),
+        };
+        report.data_hash = tiled.data_hash();
+        report.total_ms = started.elapsed().as_secs_f64() * 1e3;
+        tiled.report = report;
+        Ok(tiled)
+    }
+
+    /// The navmesh, for queries.
+    pub fn navmesh(&self) -> &NavMesh {
+        &self.navmesh
+    }
+
+    /// Gives up the builder and keeps the navmesh.
+    pub fn into_navmesh(self) -> NavMesh {
+        self.navmesh
+    }
+
+    /// The tile grid.
+    pub fn grid(&self) -> &TileGrid {
+        &self.builder.grid
+    }
+
+    /// The report of the full build (tile count and hash as they were then).
+    pub fn report(&self) -> &TiledReport {
+        &self.report
+    }
+
+    /// The geometry tiles are built from.
+    pub fn geometry(&self) -> &InputGeometry {
+        &self.builder.geom
+    }
+
+    fn slot(&self, x: i32, z: i32) -> usize {
+        z as usize * self.builder.grid.tiles_x as usize + x as usize
+    }
+
+    /// Every tile in the navmesh, with its data as built (before Detour wrote its links into
+    /// its own copy), in grid order.
+    pub fn tiles(&self) -> Vec<TileData> {
+        self.builder
+            .grid
+            .all_tiles()
+            .into_iter()
+            .zip(&self.as_built)
+            .filter_map(|((x, z), d)| {
+                d.as_ref().map(|d| TileData {
+                    x,
+                    z,
+                    data: d.clone(),
+                })
+            })
+            .collect()
+    }
+
+    /// [`data_hash`] of the navmesh's tiles as built, as they are now.
+    pub fn data_hash(&self) -> String {
+        data_hash(
+            self.builder
+                .grid
+                .all_tiles()
+                .into_iter()
+                .zip(&self.as_built)
+                .filter_map(|((x, z), d)| d.as_deref().map(|d| (x, z, d))),
+        )
+    }
+
+    /// Replaces the geometry (after a level edit) and re-indexes it. Tiles are not rebuilt until
+    /// asked ([`TiledNavMesh::rebuild_box`]); the tile grid stays as it was built, so geometry
+    /// outside it is never part of the navmesh.
+    pub fn set_geometry(&mut self, geom: InputGeometry) -> Result<()> {
+        geom.validate()?;
+        self.builder.index = ChunkyTriMesh::new(&geom.mesh, TRIS_PER_CHUNK);
+        self.builder.geom = geom;
+        Ok(())
+    }
+
+    /// Rebuilds (or adds) tile (x, z) from the current geometry.
+    pub fn rebuild_tile(&mut self, x: i32, z: i32) -> Result<TileChange> {
+        if !(0..self.grid().tiles_x).contains(&x) || !(0..self.grid().tiles_z).contains(&z) {
+            return Err(Error::InvalidArgument(format!(
+                "tile ({x}, {z}) is outside the {} x {} tile grid",
+                self.grid().tiles_x,
+                self.grid().tiles_z
+            )));
+        }
+        Ok(self.rebuild(&[(x, z)], 1)?[0].1)
+    }
+
+    /// Rebuilds (or adds) every tile overlapping `bmin`..`bmax` on `options.threads` workers;
+    /// returns each tile position and what happened to it.
+    pub fn rebuild_box(
+        &mut self,
+        bmin: Vec3,
+        bmax: Vec3,
+        options: &TiledOptions,
+    ) -> Result<Vec<((i32, i32), TileChange)>> {
+        let tiles = self.grid().tiles_in_box(bmin, bmax);
+        self.rebuild(&tiles, options.effective_threads())
+    }
+
+    fn rebuild(
+        &mut self,
+        tiles: &[(i32, i32)],
+        threads: usize,
+    ) -> Result<Vec<((i32, i32), TileChange)>> {
+        // Build everything first, so a failure leaves the navmesh untouched.
+        let built = self.builder.build_tiles(tiles, threads, &|_, _| {})?;
+        let max_polys = 1usize << self.navmesh.params().ref_layout().poly_bits;
+        if let Some(b) = built.iter().find(|b| b.polys > max_polys) {
+            return Err(Error::Build {
+                stage: Stage::DetourData.name(),
+                message: format!(
+                    "tile ({}, {}) has {} polys; this navmesh's refs address at most {max_polys}",
+                    b.x, b.z, b.polys
+                ),
+            });
+        }
+        let mut out = Vec::with_capacity(built.len());
+        for b in built {
+            let had = self.navmesh.remove_tile(b.x, b.z, 0)?;
+            let slot = self.slot(b.x, b.z);
+            self.as_built[slot] = None;
+            let change = match (&b.data, had) {
+                (Some(d), had) => {
+                    self.navmesh.add_tile(d)?;
+                    self.as_built[slot] = b.data.clone();
+                    if had {
+                        TileChange::Replaced
+                    } else {
+                        TileChange::Added
+                    }
+                }
+                (None, true) => TileChange::Removed,
+                (None, false) => TileChange::Empty,
+            };
+            out.push(((b.x, b.z), change));
+        }
+        Ok(out)
+    }
+
+    /// Removes tile (x, z); returns whether there was one.
+    pub fn remove_tile(&mut self, x: i32, z: i32) -> Result<bool> {
+        let removed = self.navmesh.remove_tile(x, z, 0)?;
+        if removed {
+            let slot = self.slot(x, z);
+            self.as_built[slot] = None;
+        }
+        Ok(removed)
+    }
+
+    /// Removes every tile overlapping `bmin`..`bmax`; returns how many there were.
+    pub fn remove_box(&mut self, bmin: Vec3, bmax: Vec3) -> Result<usize> {
+        let mut n = 0;
+        for (x, z) in self.grid().tiles_in_box(bmin, bmax) {
+            n += self.remove_tile(x, z)? as usize;
+        }
+        Ok(n)
+    }
+}
+
+impl std::fmt::Debug for TiledNavMesh {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TiledNavMesh")
+            .field("grid", &self.builder.grid)
+            .field("tiles", &self.navmesh.tile_count())
+            .finish()
+    }
+}
+
+fn tile_stats(built: &[Built]) -> TileStats {
+    let mut s = TileStats {
+        built: built.len(),
+        ..TileStats::default()
+    };
+    let mut stage_ms: Vec<(Stage, f64)> = Stage::ALL.iter().map(|&st| (st, 0.0)).collect();
+    for b in built {
+        s.sum_ms += b.ms;
+        s.max_ms = s.max_ms.max(b.ms);
+        s.polys += b.polys;
+        s.max_polys_per_tile = s.max_polys_per_tile.max(b.polys);
+        if let Some(d) = &b.data {
+            s.non_empty += 1;
+            s.bytes += d.len();
+        }
+        for (acc, (_, ms)) in stage_ms.iter_mut().zip(&b.stage_ms) {
+            acc.1 += ms;
+        }
+    }
+    s.mean_ms = if built.is_empty() {
+        0.0
+    } else {
+        s.sum_ms / built.len() as f64
+    };
+    s.stage_ms = stage_ms;
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grid_maths() {
+        let s = BuildSettings::default();
+        let g = TileGrid::new(Vec3::ZERO, Vec3::new(20.0, 5.0, 10.0), &s).unwrap();
+        // 20 / 0.3 + 0.5 = 67 cells -> 3 tiles of 32; 10 / 0.3 + 0.5 = 33 -> 2.
+        assert_eq!((g.tiles_x, g.tiles_z), (3, 2));
+        assert_eq!(g.tile_at(Vec3::new(10.0, 0.0, 1.0)), Some((1, 0)));
+        assert_eq!(g.tile_at(Vec3::new(-1.0, 0.0, 1.0)), None);
+        assert_eq!(
+            g.tiles_in_box(Vec3::new(9.0, 0.0, 9.0), Vec3::new(100.0, 0.0, 100.0)),
+            vec![(0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (2, 1)]
+        );
+        assert!(g
+            .tiles_in_box(Vec3::splat(f32::NAN), Vec3::splat(1.0))
+            .is_empty());
+        assert_eq!(g.ref_bits(), (3, 19));
+        let bad = BuildSettings {
+            tile_size: 2.5,
+            ..s
+        };
+        assert!(TileGrid::new(Vec3::ZERO, Vec3::ONE, &bad).is_err());
+    }
+
+    #[test]
+    fn hash_depends_on_position_and_data() {
+        let a = data_hash([(0, 0, &b"abc"[..])]);
+        assert_ne!(a, data_hash([(1, 0, &b"abc"[..])]));
+        assert_ne!(a, data_hash([(0, 0, &b"abd"[..])]));
+        assert_eq!(a, data_hash([(0, 0, &b"abc"[..])]));
+    }
+}

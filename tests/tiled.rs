@@ -1,0 +1,316 @@
+//! Tiled navmeshes on RecastDemo's meshes: test-case queries, parallel = sequential byte for
+//! byte, incremental rebuilds, MSET round trips.
+
+mod common;
+
+use glam::Vec3;
+use navkit::build::build_solo;
+use navkit::navmesh::NavMesh;
+use navkit::query::{NavMeshQuery, QueryFilter, DEFAULT_HALF_EXTENTS};
+use navkit::testcase::{self, TestCase};
+use navkit::tiled::{TileChange, TiledNavMesh, TiledOptions};
+use navkit::{area, flags, BuildSettings, ConvexVolume, InputGeometry, OffMeshConnection, TriMesh};
+use rand::SeedableRng;
+
+fn geom(name: &str) -> InputGeometry {
+    InputGeometry::load(common::mesh(name)).unwrap()
+}
+
+fn tiled(name: &str, tile_size: f32, threads: usize) -> TiledNavMesh {
+    let settings = BuildSettings {
+        tile_size,
+        ..BuildSettings::default()
+    };
+    TiledNavMesh::build_with(geom(name), &settings, &TiledOptions { threads }, &|_, _| {})
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+#[test]
+fn every_nav_mesh_test_query_is_complete_on_tiled_builds() {
+    let case =
+        TestCase::load(common::shared().join("meshes/recastdemo/nav_mesh_test.txt")).unwrap();
+    for tile_size in [16.0, 32.0, 64.0] {
+        let t = tiled("nav_test.obj", tile_size, 0);
+        assert!(t.report().tile_count > 4, "{tile_size}: {:?}", t.report());
+        let mut q = NavMeshQuery::new(t.navmesh(), 4096).unwrap();
+        let results = testcase::run(&case, &mut q).unwrap();
+        assert_eq!(results.len(), case.queries.len());
+        for r in &results {
+            assert!(r.start_ref != 0 && r.end_ref != 0, "line {}", r.query.line);
+            assert!(
+                r.complete,
+                "tile size {tile_size} line {}: partial",
+                r.query.line
+            );
+            let end = *r.straight.last().unwrap();
+            assert!(
+                end.distance(r.query.end) < 0.5,
+                "tile size {tile_size} line {}: ends at {end}, not {}",
+                r.query.line,
+                r.query.end
+            );
+        }
+    }
+}
+
+/// Random start/end pairs connected on the solo navmesh of `name` must be connected, with a
+/// complete path, on its tiled navmesh.
+#[test]
+fn tiled_dungeon_and_undulating_connect_what_solo_connects() {
+    for name in ["dungeon.obj", "undulating.obj", "nav_test.obj"] {
+        let solo = build_solo(&geom(name), &BuildSettings::default()).unwrap();
+        let t = tiled(name, 32.0, 0);
+        let f = QueryFilter::default();
+        let mut sq = NavMeshQuery::new(&solo.navmesh, 4096).unwrap();
+        let mut tq = NavMeshQuery::new(t.navmesh(), 4096).unwrap();
+        let mut rng = rand_pcg::Pcg32::seed_from_u64(17);
+        let (mut tried, mut ok) = (0, 0);
+        while tried < 150 {
+            let (_, a) = sq.find_random_point(&f, &mut rng).unwrap();
+            let (_, b) = sq.find_random_point(&f, &mut rng).unwrap();
+            let sp = sq.find_path_between(a, b, &f).unwrap();
+            if !sp.is_complete() {
+                continue;
+            }
+            tried += 1;
+            let (Ok(s), Ok(e)) = (
+                tq.find_nearest_poly(a, DEFAULT_HALF_EXTENTS, &f),
+                tq.find_nearest_poly(b, DEFAULT_HALF_EXTENTS, &f),
+            ) else {
+                continue;
+            };
+            let p = tq.find_path(s.poly, e.poly, a, b, &f, 4096).unwrap();
+            ok += p.is_complete() as usize;
+        }
+        // Tiles cut some polygons differently near tile edges; a point at the very rim of the
+        // solo mesh may have no tiled poly within (2, 4, 2) and a tiny island may be split off.
+        assert!(
+            ok >= tried * 97 / 100,
+            "{name}: {ok} of {tried} solo-connected pairs are connected on the tiled navmesh"
+        );
+    }
+}
+
+/// dungeon.obj with a water volume and a two-way off-mesh link across tiles.
+fn dungeon_with_extras() -> InputGeometry {
+    let mut g = geom("dungeon.obj");
+    g.convex_volumes.push(ConvexVolume {
+        verts: vec![
+            Vec3::new(10.0, 9.0, -10.0),
+            Vec3::new(20.0, 9.0, -10.0),
+            Vec3::new(20.0, 9.0, 5.0),
+            Vec3::new(10.0, 9.0, 5.0),
+        ],
+        hmin: -5.0,
+        hmax: 20.0,
+        area: area::WATER,
+    });
+    g.off_mesh_connections.push(OffMeshConnection {
+        start: Vec3::new(18.0, 9.998, -46.0),
+        end: Vec3::new(19.0, 9.998, -20.0),
+        radius: 0.6,
+        bidirectional: true,
+        area: area::JUMP,
+        flags: flags::JUMP,
+        user_id: 1000,
+    });
+    g
+}
+
+#[test]
+fn parallel_builds_equal_sequential_builds_byte_for_byte() {
+    let settings = BuildSettings::default();
+    for (name, g) in [
+        ("dungeon+extras", dungeon_with_extras()),
+        ("nav_test", geom("nav_test.obj")),
+        ("undulating", geom("undulating.obj")),
+    ] {
+        let seq = TiledNavMesh::build_with(
+            g.clone(),
+            &settings,
+            &TiledOptions { threads: 1 },
+            &|_, _| {},
+        )
+        .unwrap();
+        for threads in [2, 3, 8] {
+            let done = std::sync::atomic::AtomicUsize::new(0);
+            let par = TiledNavMesh::build_with(
+                g.clone(),
+                &settings,
+                &TiledOptions { threads },
+                &|d, total| {
+                    assert!(d <= total);
+                    done.fetch_max(d, std::sync::atomic::Ordering::Relaxed);
+                },
+            )
+            .unwrap();
+            assert_eq!(
+                done.into_inner(),
+                seq.grid().tile_count(),
+                "progress reaches the total"
+            );
+            assert_eq!(par.report().threads, threads);
+            let (a, b) = (seq.tiles(), par.tiles());
+            assert_eq!(a.len(), b.len(), "{name}");
+            assert!(a == b, "{name}: tile data differs with {threads} threads");
+            assert_eq!(seq.report().data_hash, par.report().data_hash);
+            assert_eq!(seq.navmesh().to_mset_bytes(), par.navmesh().to_mset_bytes());
+        }
+    }
+    // The extras made it in: a water poly and an off-mesh connection.
+    let t = TiledNavMesh::build(dungeon_with_extras(), &settings).unwrap();
+    let polys = t.navmesh().polys();
+    assert!(polys.iter().any(|p| p.area == area::WATER && !p.off_mesh));
+    assert_eq!(polys.iter().filter(|p| p.off_mesh).count(), 1);
+}
+
+fn path_between(nav: &NavMesh, a: Vec3, b: Vec3) -> (bool, Vec<Vec3>) {
+    let mut q = NavMeshQuery::new(nav, 4096).unwrap();
+    let f = QueryFilter::default();
+    let s = q.find_nearest_poly(a, DEFAULT_HALF_EXTENTS, &f).unwrap();
+    let e = q.find_nearest_poly(b, DEFAULT_HALF_EXTENTS, &f).unwrap();
+    let p = q.find_path(s.poly, e.poly, a, b, &f, 4096).unwrap();
+    let st = q
+        .find_straight_path(a, b, &p.polys, 256, Default::default())
+        .unwrap();
+    (p.is_complete(), st.positions())
+}
+
+/// A box (closed, 12 triangles) appended to a mesh.
+fn with_box(g: &InputGeometry, bmin: Vec3, bmax: Vec3) -> InputGeometry {
+    let mut verts = g.mesh.verts.clone();
+    let mut tris = g.mesh.tris.clone();
+    let base = (verts.len() / 3) as i32;
+    for i in 0..8 {
+        let p = Vec3::new(
+            if i & 1 == 0 { bmin.x } else { bmax.x },
+            if i & 2 == 0 { bmin.y } else { bmax.y },
+            if i & 4 == 0 { bmin.z } else { bmax.z },
+        );
+        verts.extend_from_slice(&p.to_array());
+    }
+    for f in [
+        [0, 2, 1, 1, 2, 3],
+        [4, 5, 6, 5, 7, 6],
+        [0, 1, 4, 1, 5, 4],
+        [2, 6, 3, 3, 6, 7],
+        [0, 4, 2, 2, 4, 6],
+        [1, 3, 5, 3, 7, 5],
+    ] {
+        tris.extend(f.iter().map(|&k| base + k));
+    }
+    let mut out = g.clone();
+    out.mesh = TriMesh::new(verts, tris).unwrap();
+    out
+}
+
+#[test]
+fn incremental_rebuild_add_and_remove() {
+    let case =
+        TestCase::load(common::shared().join("meshes/recastdemo/nav_mesh_test.txt")).unwrap();
+    let q0 = &case.queries[0];
+    let (a, b) = (q0.start, q0.end);
+    let original = geom("nav_test.obj");
+    let mut t = TiledNavMesh::build(original.clone(), &BuildSettings::default()).unwrap();
+    let hash0 = t.data_hash();
+    assert_eq!(hash0, t.report().data_hash);
+    let (complete0, path0) = path_between(t.navmesh(), a, b);
+    assert!(complete0);
+
+    // Rebuilding a tile from unchanged geometry gives the same bytes.
+    let (tx, tz) = t.grid().tile_at(path0[path0.len() / 2]).unwrap();
+    assert_eq!(t.rebuild_tile(tx, tz).unwrap(), TileChange::Replaced);
+    assert_eq!(t.data_hash(), hash0);
+    assert!(t.rebuild_tile(-1, 0).is_err());
+
+    // Remove the tile at the start: the start has no polygon any more.
+    let (sx, sz) = t.grid().tile_at(a).unwrap();
+    assert!(t.remove_tile(sx, sz).unwrap());
+    assert!(!t.remove_tile(sx, sz).unwrap());
+    {
+        let mut q = NavMeshQuery::new(t.navmesh(), 256).unwrap();
+        let f = QueryFilter::default();
+        let n = q.find_nearest_poly(a, DEFAULT_HALF_EXTENTS, &f);
+        assert!(n.is_err() || !n.unwrap().over_poly);
+    }
+    // Add it back: identical navmesh data and path.
+    assert_eq!(t.rebuild_tile(sx, sz).unwrap(), TileChange::Added);
+    assert_eq!(t.data_hash(), hash0);
+    assert_eq!(path_between(t.navmesh(), a, b), (true, path0.clone()));
+
+    // A level edit: a wall 3 m high across every corner of the path's middle, rebuilt in a box.
+    let mid = path0[path0.len() / 2];
+    let (wmin, wmax) = (
+        mid - Vec3::new(2.0, 1.0, 2.0),
+        mid + Vec3::new(2.0, 3.0, 2.0),
+    );
+    t.set_geometry(with_box(&original, wmin, wmax)).unwrap();
+    let changes = t.rebuild_box(wmin, wmax, &TiledOptions::default()).unwrap();
+    assert!(!changes.is_empty());
+    assert!(changes
+        .iter()
+        .all(|(_, c)| matches!(c, TileChange::Replaced | TileChange::Removed)));
+    assert_ne!(t.data_hash(), hash0);
+    let (complete1, path1) = path_between(t.navmesh(), a, b);
+    assert!(path1 != path0, "the box changes the path");
+    let len = |p: &[Vec3]| p.windows(2).map(|w| w[0].distance(w[1])).sum::<f32>();
+    assert!(!complete1 || len(&path1) > len(&path0));
+
+    // Undo the edit: the navmesh is as built.
+    t.set_geometry(original).unwrap();
+    t.rebuild_box(wmin, wmax, &TiledOptions { threads: 1 })
+        .unwrap();
+    assert_eq!(t.data_hash(), hash0);
+    assert_eq!(path_between(t.navmesh(), a, b), (true, path0));
+
+    // Remove a box of tiles.
+    let n = t.remove_box(wmin, wmax).unwrap();
+    assert!(n >= 1);
+    assert_eq!(t.navmesh().tile_count(), t.report().tile_count - n);
+}
+
+#[test]
+fn tiled_mset_files_load_back_to_the_same_results_and_corrupt_ones_are_errors() {
+    let case =
+        TestCase::load(common::shared().join("meshes/recastdemo/nav_mesh_test.txt")).unwrap();
+    let t = tiled("nav_test.obj", 32.0, 0);
+    let path = common::temp("tiled.mset");
+    t.navmesh().save(&path).unwrap();
+    let loaded = NavMesh::load(&path).unwrap();
+    assert_eq!(loaded.tile_count(), t.navmesh().tile_count());
+    assert_eq!(loaded.params(), t.navmesh().params());
+    let mut q1 = NavMeshQuery::new(t.navmesh(), 4096).unwrap();
+    let mut q2 = NavMeshQuery::new(&loaded, 4096).unwrap();
+    let r1 = testcase::run(&case, &mut q1).unwrap();
+    let r2 = testcase::run(&case, &mut q2).unwrap();
+    for (a, b) in r1.iter().zip(&r2) {
+        assert_eq!(
+            (&a.polys, &a.straight, a.complete),
+            (&b.polys, &b.straight, b.complete)
+        );
+    }
+
+    // Truncated at every 97th byte, and single bytes flipped in the header and the first tiles.
+    let bytes = t.navmesh().to_mset_bytes();
+    for cut in (0..bytes.len()).step_by(97) {
+        assert!(
+            NavMesh::from_mset_bytes(&bytes[..cut]).is_err(),
+            "truncated at {cut}"
+        );
+    }
+    let mut flipped_errors = 0;
+    for pos in (0..bytes.len().min(4000)).step_by(7) {
+        let mut b = bytes.clone();
+        b[pos] ^= 0xa5;
+        // Either an error, or (for a byte Detour does not depend on, e.g. a flag) a navmesh
+        // that still answers queries without crashing.
+        match NavMesh::from_mset_bytes(&b) {
+            Err(_) => flipped_errors += 1,
+            Ok(nav) => {
+                let mut q = NavMeshQuery::new(&nav, 4096).unwrap();
+                let _ = testcase::run(&case, &mut q);
+            }
+        }
+    }
+    assert!(flipped_errors > 100, "{flipped_errors} flips were errors");
+}
