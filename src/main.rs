@@ -15,6 +15,7 @@ use navkit::navmesh::NavMesh;
 use navkit::query::{NavMeshQuery, PathStatus, QueryFilter};
 use navkit::smooth::{full_path, FullPath, SmoothPathOptions};
 use navkit::testcase::{self, TestCase, TestKind};
+use navkit::tiled::{TiledNavMesh, TiledOptions};
 use navkit::{BuildSettings, Error, InputGeometry, Partition};
 
 /// `println!` that ends the program quietly when stdout is closed (e.g. piped into `head`).
@@ -39,13 +40,22 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Build a solo navmesh from an OBJ mesh or a RecastDemo .gset file.
+    /// Build a navmesh (solo, or tiled on every core) from an OBJ mesh or a RecastDemo .gset file.
     Build {
         /// The input: MESH.obj or GEOM.gset.
         input: PathBuf,
         /// Region partitioning (default: the .gset's, else watershed).
         #[arg(long)]
         partition: Option<Partition>,
+        /// Build a tiled navmesh (RecastDemo's Tile Mesh) instead of a solo one.
+        #[arg(long)]
+        tiled: bool,
+        /// Tile size in cells (default: the .gset's, else 32); implies --tiled.
+        #[arg(long)]
+        tile_size: Option<u32>,
+        /// Worker threads for a tiled build (default: one per core); implies --tiled.
+        #[arg(long)]
+        threads: Option<usize>,
         /// Save the navmesh here (RecastDemo's MSET format).
         #[arg(short, long)]
         output: Option<PathBuf>,
@@ -252,6 +262,103 @@ fn build_input(
     Ok((built.navmesh, built.report))
 }
 
+/// The process's peak resident memory (VmHWM) in bytes, where /proc tells it.
+fn peak_rss_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// `navkit build --tiled`: a parallel tiled build with a progress bar on a terminal.
+fn build_tiled_cmd(
+    input: &Path,
+    partition: Option<Partition>,
+    tile_size: Option<u32>,
+    threads: Option<usize>,
+    output: Option<PathBuf>,
+    json: bool,
+) -> navkit::Result<()> {
+    let geom = InputGeometry::load(input)?;
+    let mut settings = geom.settings.clone().unwrap_or_default();
+    if let Some(p) = partition {
+        settings.partition = p;
+    }
+    if let Some(ts) = tile_size {
+        settings.tile_size = ts as f32;
+    }
+    let options = TiledOptions {
+        threads: threads.unwrap_or(0),
+    };
+    let bar = indicatif::ProgressBar::new(0);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{spinner} tiles {pos}/{len} [{bar:40}] {elapsed} (eta {eta})",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+        .progress_chars("=> "),
+    );
+    let tiled = TiledNavMesh::build_with(geom, &settings, &options, &|done, total| {
+        bar.set_length(total as u64);
+        bar.set_position(done as u64);
+    });
+    bar.finish_and_clear();
+    let tiled = tiled?;
+    if let Some(out) = &output {
+        tiled.navmesh().save(out)?;
+    }
+    let r = tiled.report();
+    if json {
+        let mut v = serde_json::to_value(r).unwrap_or(Value::Null);
+        v["tile_count"] = json!(r.tile_count);
+        v["data_hash"] = json!(r.data_hash);
+        v["navmesh_bytes"] = json!(tiled.navmesh().data_size());
+        v["peak_rss_bytes"] = json!(peak_rss_bytes());
+        out!("{v}");
+    } else {
+        let g = &r.grid;
+        out!(
+            "Grid:          {} x {} tiles of {} cells ({:.2} units)",
+            g.tiles_x,
+            g.tiles_z,
+            g.tile_size,
+            g.tile_width()
+        );
+        out!("Input:         {} tris", r.input_tris);
+        out!(
+            "Tiles:         {} with polygons of {} built; {} polys (at most {} in a tile)",
+            r.tile_count,
+            r.tiles.built,
+            r.tiles.polys,
+            r.tiles.max_polys_per_tile
+        );
+        out!(
+            "Refs:          {} tile bits, {} poly bits",
+            r.tile_bits,
+            r.poly_bits
+        );
+        out!(
+            "Time:          {:.1} ms on {} threads; {:.2} ms per tile (slowest {:.1} ms)",
+            r.total_ms,
+            r.threads,
+            r.tiles.mean_ms,
+            r.tiles.max_ms
+        );
+        out!(
+            "Data:          {} bytes, hash {}",
+            tiled.navmesh().data_size(),
+            r.data_hash
+        );
+        for w in r.warnings.iter().take(10) {
+            out!("Warning:       {w}");
+        }
+        if let Some(out) = &output {
+            out!("Saved:         {}", out.display());
+        }
+    }
+    Ok(())
+}
+
 fn load_navmesh(input: &Path, partition: Option<Partition>) -> navkit::Result<NavMesh> {
     if is_geometry(input) {
         Ok(build_input(input, partition)?.0)
@@ -391,9 +498,15 @@ fn run(cli: Cli) -> navkit::Result<()> {
         Command::Build {
             input,
             partition,
+            tiled,
+            tile_size,
+            threads,
             output,
             json,
         } => {
+            if tiled || tile_size.is_some() || threads.is_some() {
+                return build_tiled_cmd(&input, partition, tile_size, threads, output, json);
+            }
             let (navmesh, report) = build_input(&input, partition)?;
             if let Some(out) = &output {
                 navmesh.save(out)?;
