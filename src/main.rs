@@ -124,6 +124,12 @@ enum Command {
         /// Frame the picture on the paths (3 units around them) instead of the whole level.
         #[arg(long)]
         zoom: bool,
+        /// Build the navmesh tiled (and draw the tile borders).
+        #[arg(long)]
+        tiled: bool,
+        /// Tile size in cells (default: the .gset's, else 32); implies --tiled.
+        #[arg(long)]
+        tile_size: Option<u32>,
     },
     /// Run every problem of a Moving AI scenario file and report, per bucket and in total:
     /// solved, mismatches against the optimal length (tolerance 5e-3), nodes expanded, time.
@@ -782,6 +788,8 @@ fn run(cli: Cli) -> navkit::Result<()> {
             no_grid,
             grid_cell_size,
             zoom,
+            tiled,
+            tile_size,
         } => render(
             &input,
             from.zip(to),
@@ -789,6 +797,7 @@ fn run(cli: Cli) -> navkit::Result<()> {
             (width, zoom),
             no_grid,
             grid_cell_size,
+            (tiled || tile_size.is_some()).then_some(tile_size),
         )?,
     }
     Ok(())
@@ -800,13 +809,22 @@ fn navmesh_and_grid(
     input: &Path,
     no_grid: bool,
     grid_cell_size: Option<f32>,
+    tiled: Option<Option<u32>>,
 ) -> navkit::Result<(NavMesh, Option<MeshGrid>)> {
     if !is_geometry(input) {
         return Ok((NavMesh::load(input)?, None));
     }
     let geom = InputGeometry::load(input)?;
-    let settings = geom.settings.clone().unwrap_or_default();
-    let built = build_solo(&geom, &settings)?;
+    let mut settings = geom.settings.clone().unwrap_or_default();
+    let navmesh = match tiled {
+        Some(tile_size) => {
+            if let Some(ts) = tile_size {
+                settings.tile_size = ts as f32;
+            }
+            TiledNavMesh::build(geom.clone(), &settings)?.into_navmesh()
+        }
+        None => build_solo(&geom, &settings)?.navmesh,
+    };
     let grid = if no_grid {
         None
     } else {
@@ -816,7 +834,7 @@ fn navmesh_and_grid(
         }
         Some(MeshGrid::build(&geom, &grid_settings)?)
     };
-    Ok((built.navmesh, grid))
+    Ok((navmesh, grid))
 }
 
 fn render(
@@ -826,8 +844,9 @@ fn render(
     (width, zoom): (u32, bool),
     no_grid: bool,
     grid_cell_size: Option<f32>,
+    tiled: Option<Option<u32>>,
 ) -> navkit::Result<()> {
-    let (navmesh, grid) = navmesh_and_grid(input, no_grid, grid_cell_size)?;
+    let (navmesh, grid) = navmesh_and_grid(input, no_grid, grid_cell_size, tiled)?;
     let comparison = match ends {
         Some((from, to)) => Some(
             Comparer::new(&navmesh, grid.as_ref(), CompareSettings::default())?
@@ -841,6 +860,7 @@ fn render(
         comparison.as_ref(),
         format!("navkit: {}", input.display()),
     );
+    scene.add_tile_borders(&navmesh);
     if zoom {
         scene.zoom_to_lines(3.0);
     }
@@ -877,7 +897,7 @@ fn compare(args: CompareArgs) -> navkit::Result<()> {
             random.unwrap_or(0)
         )));
     }
-    let (navmesh, grid) = navmesh_and_grid(input, false, grid_cell_size)?;
+    let (navmesh, grid) = navmesh_and_grid(input, false, grid_cell_size, None)?;
     let mut cmp = Comparer::new(&navmesh, grid.as_ref(), CompareSettings::default())?;
     let pairs = match (ends, random) {
         (Some(e), _) => vec![e],

@@ -129,6 +129,22 @@ impl NavMesh {
         self.raw.tile_data_at(x, y, layer)
     }
 
+    /// Every tile's grid position (x, y, layer) and bounds, in tile-array order.
+    pub fn tile_bounds(&self) -> Vec<((i32, i32, i32), Vec3, Vec3)> {
+        self.raw
+            .tile_data()
+            .into_iter()
+            .filter_map(|(_, d)| mset::validate_tile_data(d).ok())
+            .map(|i| {
+                (
+                    (i.x, i.y, i.layer),
+                    Vec3::from_array(i.bmin),
+                    Vec3::from_array(i.bmax),
+                )
+            })
+            .collect()
+    }
+
     /// A navmesh from a parsed (and therefore validated) navmesh set.
     fn from_set(set: &NavMeshSet) -> Result<NavMesh> {
         mset::validate_params(&set.params)?;

@@ -73,9 +73,22 @@ pub struct Scene {
     /// Show only this box (its x and z; everything is still drawn, and cut at the edges):
     /// see [`Scene::zoom_to_lines`].
     pub focus: Option<(Vec3, Vec3)>,
+    /// Tile borders of a tiled navmesh: each tile's minimum and maximum corner (x, z drawn).
+    pub tiles: Vec<(Vec3, Vec3)>,
+    /// Obstacle outlines (x, z drawn), filled: cylinders as polygons, boxes as their corners.
+    pub obstacles: Vec<Vec<Vec3>>,
 }
 
 impl Scene {
+    /// Adds the borders of every tile of `navmesh` (nothing for a single-tile navmesh, whose
+    /// border is the mesh's edge).
+    pub fn add_tile_borders(&mut self, navmesh: &crate::navmesh::NavMesh) {
+        let tiles = navmesh.tile_bounds();
+        if tiles.len() > 1 {
+            self.tiles = tiles.into_iter().map(|(_, lo, hi)| (lo, hi)).collect();
+        }
+    }
+
     /// Frames the picture on the lines and markers (the paths), with `margin` world units
     /// around them, instead of the whole navmesh. Does nothing if there are no lines or markers.
     pub fn zoom_to_lines(&mut self, margin: f32) {
@@ -195,6 +208,18 @@ fn legend_entries(scene: &Scene) -> Vec<(Rgb, String)> {
     if !scene.boundaries.is_empty() {
         v.push((Rgb(120, 120, 120), "turn boundaries".to_string()));
     }
+    if !scene.tiles.is_empty() {
+        v.push((
+            TILE_COLOR,
+            format!("tile borders ({} tiles)", scene.tiles.len()),
+        ));
+    }
+    if !scene.obstacles.is_empty() {
+        v.push((
+            OBSTACLE_COLOR,
+            format!("obstacles ({})", scene.obstacles.len()),
+        ));
+    }
     // Lines without a label (the many trajectories of a simulation) share the entry of the
     // labelled line before them.
     for l in scene.lines.iter().filter(|l| !l.label.is_empty()) {
@@ -202,6 +227,9 @@ fn legend_entries(scene: &Scene) -> Vec<(Rgb, String)> {
     }
     v
 }
+
+const TILE_COLOR: Rgb = Rgb(60, 110, 200);
+const OBSTACLE_COLOR: Rgb = Rgb(150, 20, 20);
 
 fn paint(c: Rgb, alpha: u8) -> Paint<'static> {
     let mut p = Paint::default();
@@ -318,6 +346,40 @@ pub fn render_png(scene: &Scene, width: u32) -> Result<Vec<u8>> {
             if let Some(c) = PathBuilder::from_circle(x, y, 4.0) {
                 pm.fill_path(&c, &jump, FillRule::Winding, id, None);
             }
+        }
+    }
+    // Tile borders, then obstacles.
+    let tpaint = paint(TILE_COLOR, 110);
+    for &(lo, hi) in &scene.tiles {
+        let (a, b) = (f.map(lo), f.map(hi));
+        if let Some(r) = Rect::from_ltrb(a.0.min(b.0), a.1.min(b.1), a.0.max(b.0), a.1.max(b.1)) {
+            let path = PathBuilder::from_rect(r);
+            pm.stroke_path(
+                &path,
+                &tpaint,
+                &Stroke {
+                    width: 0.8,
+                    ..Stroke::default()
+                },
+                id,
+                None,
+            );
+        }
+    }
+    let opaint = paint(OBSTACLE_COLOR, 190);
+    for o in &scene.obstacles {
+        let mut pb = PathBuilder::new();
+        for (i, &v) in o.iter().enumerate() {
+            let (x, y) = f.map(v);
+            if i == 0 {
+                pb.move_to(x, y);
+            } else {
+                pb.line_to(x, y);
+            }
+        }
+        pb.close();
+        if let Some(path) = pb.finish() {
+            pm.fill_path(&path, &opaint, FillRule::Winding, id, None);
         }
     }
     // Turn boundaries.
@@ -472,6 +534,33 @@ pub fn render_svg(scene: &Scene, width: u32) -> String {
                 r#"<circle cx="{x:.2}" cy="{y:.2}" r="4" fill="{jump}"/>"#
             );
         }
+    }
+    for &(lo, hi) in &scene.tiles {
+        let (a, b) = (f.map(lo), f.map(hi));
+        let _ = writeln!(
+            s,
+            r#"<rect x="{:.2}" y="{:.2}" width="{:.2}" height="{:.2}" fill="none" stroke="{}" stroke-opacity="0.45" stroke-width="0.8"/>"#,
+            a.0.min(b.0),
+            a.1.min(b.1),
+            (b.0 - a.0).abs(),
+            (b.1 - a.1).abs(),
+            TILE_COLOR.hex()
+        );
+    }
+    for o in &scene.obstacles {
+        let pts: Vec<String> = o
+            .iter()
+            .map(|&v| {
+                let (x, y) = f.map(v);
+                format!("{x:.2},{y:.2}")
+            })
+            .collect();
+        let _ = writeln!(
+            s,
+            r#"<polygon points="{}" fill="{}" fill-opacity="0.75"/>"#,
+            pts.join(" "),
+            OBSTACLE_COLOR.hex()
+        );
     }
     for &(a, b) in &scene.boundaries {
         let (a, b) = (f.map(a), f.map(b));
