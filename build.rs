@@ -35,7 +35,11 @@ fn recast_include_dirs() -> Vec<PathBuf> {
         .parent()
         .unwrap()
         .join("recastnavigation");
-    vec![root.join("Recast/Include"), root.join("Detour/Include")]
+    vec![
+        root.join("Recast/Include"),
+        root.join("Detour/Include"),
+        root.join("DetourTileCache/Include"),
+    ]
 }
 
 fn main() {
@@ -45,6 +49,7 @@ fn main() {
     build
         .cpp(true)
         .file("glue/navkit_context.cpp")
+        .file("glue/navkit_tilecache.cpp")
         .flag_if_supported("-std=c++11")
         .warnings(true);
     for dir in recast_include_dirs() {

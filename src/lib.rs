@@ -51,6 +51,7 @@ pub mod spline;
 pub mod status;
 pub mod steering;
 pub mod testcase;
+pub mod tilecache;
 pub mod tiled;
 pub mod walker;
 

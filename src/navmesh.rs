@@ -308,3 +308,11 @@ impl std::fmt::Debug for NavMesh {
             .finish()
     }
 }
+
+impl NavMesh {
+    /// The Detour navmesh, mutably: for [`crate::tilecache::TileCache`], which rebuilds its
+    /// tiles (only through `&mut`, so no query can be borrowing it).
+    pub(crate) fn raw_mut(&mut self) -> &mut RawNavMesh {
+        &mut self.raw
+    }
+}

@@ -9,6 +9,7 @@ pub(crate) mod context;
 pub(crate) mod crowd;
 pub(crate) mod detour;
 pub(crate) mod recast;
+pub(crate) mod tilecache;
 
 /// Detour's polygon reference type (32-bit: this build does not enable 64-bit refs).
 pub(crate) type RawPolyRef = recastnavigation_sys::dtPolyRef;

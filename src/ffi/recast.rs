@@ -479,3 +479,79 @@ impl CompactHeightfield {
         (r.bmin, r.cs, r.ch)
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Heightfield layers (for the tile cache).
+
+owner!(
+    /// `rcHeightfieldLayerSet`.
+    HeightfieldLayerSet,
+    sys::rcHeightfieldLayerSet,
+    sys::rcAllocHeightfieldLayerSet,
+    sys::rcFreeHeightfieldLayerSet
+);
+
+/// One layer of a [`HeightfieldLayerSet`], borrowed from it.
+pub(crate) struct HeightfieldLayer<'a> {
+    pub bmin: [f32; 3],
+    pub bmax: [f32; 3],
+    pub width: i32,
+    pub height: i32,
+    pub minx: i32,
+    pub maxx: i32,
+    pub miny: i32,
+    pub maxy: i32,
+    pub hmin: i32,
+    pub hmax: i32,
+    pub heights: &'a [u8],
+    pub areas: &'a [u8],
+    pub cons: &'a [u8],
+}
+
+impl HeightfieldLayerSet {
+    /// `rcBuildHeightfieldLayers`.
+    pub(crate) fn build(
+        &mut self,
+        ctx: &mut RecastContext,
+        chf: &CompactHeightfield,
+        border: i32,
+        walkable_height: i32,
+    ) -> bool {
+        // SAFETY: live objects; Recast only reads the compact heightfield.
+        unsafe {
+            sys::rcBuildHeightfieldLayers(
+                ctx.as_ptr(),
+                chf.0.as_ptr(),
+                border,
+                walkable_height,
+                self.0.as_ptr(),
+            )
+        }
+    }
+
+    /// The layers, with their grids (`width * height` bytes each).
+    pub(crate) fn layers(&self) -> Vec<HeightfieldLayer<'_>> {
+        let r = self.raw();
+        slice(r.layers, r.nlayers.max(0) as usize)
+            .iter()
+            .map(|l| {
+                let cells = l.width.max(0) as usize * l.height.max(0) as usize;
+                HeightfieldLayer {
+                    bmin: l.bmin,
+                    bmax: l.bmax,
+                    width: l.width,
+                    height: l.height,
+                    minx: l.minx,
+                    maxx: l.maxx,
+                    miny: l.miny,
+                    maxy: l.maxy,
+                    hmin: l.hmin,
+                    hmax: l.hmax,
+                    heights: slice(l.heights, cells),
+                    areas: slice(l.areas, cells),
+                    cons: slice(l.cons, cells),
+                }
+            })
+            .collect()
+    }
+}

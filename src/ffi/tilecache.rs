@@ -1,0 +1,781 @@
+//! Owners of Detour's tile cache (`dtTileCache`) and of navkit's three objects it calls back into
+//! (`glue/navkit_tilecache.cpp`): the LZ4 compressor, the mesh process and the allocator.
+//!
+//! The compressor's work is done here, in Rust, by `lz4_flex` (LZ4 block format) through
+//! callbacks the glue holds. Everything else returns Detour's status word; `crate::tilecache`
+//! gives it meaning. Tile data handed to [`RawTileCache::add_tile`] must have been validated (or
+//! built by [`build_layer`]): Detour trusts it.
+
+use std::ffi::c_void;
+use std::os::raw::c_int;
+use std::ptr::NonNull;
+
+use recastnavigation_sys as sys;
+
+use super::detour::{OffMeshInput, RawNavMesh};
+
+type MaxSizeFn = unsafe extern "C" fn(c_int) -> c_int;
+type Lz4Fn = unsafe extern "C" fn(*const u8, c_int, *mut u8, c_int, *mut c_int) -> c_int;
+
+extern "C" {
+    fn navkit_tc_compressor_new(
+        max_fn: Option<MaxSizeFn>,
+        compress_fn: Option<Lz4Fn>,
+        decompress_fn: Option<Lz4Fn>,
+    ) -> *mut c_void;
+    fn navkit_tc_compressor_free(c: *mut c_void);
+    fn navkit_tc_compressor_base(c: *mut c_void) -> *mut sys::dtTileCacheCompressor;
+    fn navkit_tc_compressor_max_size(c: *mut sys::dtTileCacheCompressor, n: c_int) -> c_int;
+    fn navkit_tc_compressor_compress(
+        c: *mut sys::dtTileCacheCompressor,
+        input: *const u8,
+        n: c_int,
+        out: *mut u8,
+        cap: c_int,
+        out_size: *mut c_int,
+    ) -> u32;
+    fn navkit_tc_compressor_decompress(
+        c: *mut sys::dtTileCacheCompressor,
+        input: *const u8,
+        n: c_int,
+        out: *mut u8,
+        cap: c_int,
+        out_size: *mut c_int,
+    ) -> u32;
+    fn navkit_tc_meshproc_new(flag_table: *const u16) -> *mut c_void;
+    fn navkit_tc_meshproc_free(p: *mut c_void);
+    fn navkit_tc_meshproc_base(p: *mut c_void) -> *mut sys::dtTileCacheMeshProcess;
+    fn navkit_tc_meshproc_set_offmesh(
+        p: *mut c_void,
+        verts: *const f32,
+        rads: *const f32,
+        dirs: *const u8,
+        areas: *const u8,
+        flags: *const u16,
+        ids: *const u32,
+        n: c_int,
+    ) -> c_int;
+    fn navkit_tc_alloc_new(walkable_climb: f32, ch: f32) -> *mut c_void;
+    fn navkit_tc_alloc_free(a: *mut c_void);
+    fn navkit_tc_alloc_base(a: *mut c_void) -> *mut sys::dtTileCacheAlloc;
+    fn navkit_tc_alloc_stats(
+        a: *const c_void,
+        checks: *mut u64,
+        refused: *mut u64,
+        builds: *mut u64,
+    );
+    fn navkit_tc_layer_regions_fit(
+        w: c_int,
+        h: c_int,
+        heights: *const u8,
+        areas: *const u8,
+        climb: c_int,
+    ) -> c_int;
+}
+
+const FAILURE: u32 = sys::DT_FAILURE;
+
+// ---------------------------------------------------------------------------------------------
+// LZ4 callbacks (called by the C++ compressor).
+
+unsafe extern "C" fn lz4_max_size(n: c_int) -> c_int {
+    if n < 0 {
+        return 0;
+    }
+    c_int::try_from(lz4_flex::block::get_maximum_output_size(n as usize)).unwrap_or(c_int::MAX)
+}
+
+/// Runs `f` on the input and output buffers the C++ side passed, after checking them; 1 with
+/// `*out_size` set on success, 0 on any failure (including a panic, which never crosses FFI).
+///
+/// # Safety
+/// `input` must point to `n` readable bytes and `out` to `cap` writable bytes (or be null).
+unsafe fn with_buffers(
+    input: *const u8,
+    n: c_int,
+    out: *mut u8,
+    cap: c_int,
+    out_size: *mut c_int,
+    f: fn(&[u8], &mut [u8]) -> Option<usize>,
+) -> c_int {
+    if input.is_null() && n != 0 || out.is_null() && cap != 0 || out_size.is_null() {
+        return 0;
+    }
+    let (Ok(n), Ok(cap)) = (usize::try_from(n), usize::try_from(cap)) else {
+        return 0;
+    };
+    let input: &[u8] = if n == 0 {
+        &[]
+    } else {
+        // SAFETY: the caller passes `n` readable bytes at `input` (checked non-null).
+        unsafe { std::slice::from_raw_parts(input, n) }
+    };
+    let out: &mut [u8] = if cap == 0 {
+        &mut []
+    } else {
+        // SAFETY: the caller passes `cap` writable bytes at `out` (checked non-null), not
+        // overlapping `input` (Detour's buffers are separate allocations).
+        unsafe { std::slice::from_raw_parts_mut(out, cap) }
+    };
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(input, out))) {
+        Ok(Some(written)) if written <= cap => {
+            // SAFETY: checked non-null above; a single int.
+            unsafe { *out_size = written as c_int };
+            1
+        }
+        _ => 0,
+    }
+}
+
+unsafe extern "C" fn lz4_compress(
+    input: *const u8,
+    n: c_int,
+    out: *mut u8,
+    cap: c_int,
+    out_size: *mut c_int,
+) -> c_int {
+    // SAFETY: Detour passes its buffers with their sizes (dtBuildTileCacheLayer).
+    unsafe {
+        with_buffers(input, n, out, cap, out_size, |i, o| {
+            lz4_flex::block::compress_into(i, o).ok()
+        })
+    }
+}
+
+unsafe extern "C" fn lz4_decompress(
+    input: *const u8,
+    n: c_int,
+    out: *mut u8,
+    cap: c_int,
+    out_size: *mut c_int,
+) -> c_int {
+    // SAFETY: Detour passes its buffers with their sizes (dtDecompressTileCacheLayer). lz4_flex's
+    // safe decoder returns an error on corrupt input and never writes past `out`.
+    unsafe {
+        with_buffers(input, n, out, cap, out_size, |i, o| {
+            lz4_flex::block::decompress_into(i, o).ok()
+        })
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The three callback objects.
+
+/// navkit's `dtTileCacheCompressor` (LZ4 block format).
+pub(crate) struct Compressor {
+    raw: NonNull<c_void>,
+    base: NonNull<sys::dtTileCacheCompressor>,
+}
+
+impl Compressor {
+    pub(crate) fn new() -> Self {
+        // SAFETY: plain constructor; the callbacks are `'static` functions of this module.
+        let raw = unsafe {
+            navkit_tc_compressor_new(Some(lz4_max_size), Some(lz4_compress), Some(lz4_decompress))
+        };
+        let raw = NonNull::new(raw).expect("out of memory allocating the tile cache compressor");
+        // SAFETY: `raw` is a live NavkitCompressor.
+        let base = unsafe { navkit_tc_compressor_base(raw.as_ptr()) };
+        Compressor {
+            raw,
+            base: NonNull::new(base).expect("compressor upcast gave null"),
+        }
+    }
+
+    fn base(&self) -> *mut sys::dtTileCacheCompressor {
+        self.base.as_ptr()
+    }
+
+    /// Compresses through the C++ object's virtual `compress`, as Detour calls it.
+    pub(crate) fn compress(&mut self, data: &[u8]) -> Result<Vec<u8>, u32> {
+        let n = c_int::try_from(data.len()).map_err(|_| FAILURE | sys::DT_INVALID_PARAM)?;
+        // SAFETY: live compressor.
+        let cap = unsafe { navkit_tc_compressor_max_size(self.base(), n) }.max(0);
+        let mut out = vec![0u8; cap as usize];
+        let mut size = 0;
+        // SAFETY: `data` holds `n` bytes, `out` holds `cap` bytes.
+        let st = unsafe {
+            navkit_tc_compressor_compress(
+                self.base(),
+                data.as_ptr(),
+                n,
+                out.as_mut_ptr(),
+                cap,
+                &mut size,
+            )
+        };
+        if st & FAILURE != 0 || size < 0 || size > cap {
+            return Err(st | FAILURE);
+        }
+        out.truncate(size as usize);
+        Ok(out)
+    }
+
+    /// Decompresses layer grids of `cells` cells through the C++ object's virtual `decompress`,
+    /// with the buffer Detour gives it (4 bytes per cell); succeeds only with exactly 3 bytes
+    /// per cell (heights, areas, connections).
+    pub(crate) fn decompress_grids(&mut self, data: &[u8], cells: usize) -> Result<Vec<u8>, u32> {
+        let n = c_int::try_from(data.len()).map_err(|_| FAILURE | sys::DT_INVALID_PARAM)?;
+        let cap = cells
+            .checked_mul(4)
+            .and_then(|c| c_int::try_from(c).ok())
+            .ok_or(FAILURE | sys::DT_INVALID_PARAM)?;
+        let mut out = vec![0u8; cap as usize];
+        let mut size = 0;
+        // SAFETY: `data` holds `n` bytes, `out` holds `cap` bytes.
+        let st = unsafe {
+            navkit_tc_compressor_decompress(
+                self.base(),
+                data.as_ptr(),
+                n,
+                out.as_mut_ptr(),
+                cap,
+                &mut size,
+            )
+        };
+        if st & FAILURE != 0 || size as usize != cells * 3 {
+            return Err(st | FAILURE);
+        }
+        out.truncate(cells * 3);
+        Ok(out)
+    }
+}
+
+impl Drop for Compressor {
+    fn drop(&mut self) {
+        // SAFETY: created by navkit_tc_compressor_new, freed once; no tile cache uses it any more
+        // (RawTileCache frees its dtTileCache before its fields).
+        unsafe { navkit_tc_compressor_free(self.raw.as_ptr()) }
+    }
+}
+
+/// navkit's `dtTileCacheMeshProcess`: areas, flags and off-mesh connections per built tile.
+struct MeshProcess {
+    raw: NonNull<c_void>,
+    base: NonNull<sys::dtTileCacheMeshProcess>,
+}
+
+impl MeshProcess {
+    fn new(flag_table: &[u16; 64]) -> Self {
+        // SAFETY: the glue copies the 64 entries.
+        let raw = unsafe { navkit_tc_meshproc_new(flag_table.as_ptr()) };
+        let raw = NonNull::new(raw).expect("out of memory allocating the tile cache mesh process");
+        // SAFETY: `raw` is a live NavkitMeshProcess.
+        let base = unsafe { navkit_tc_meshproc_base(raw.as_ptr()) };
+        MeshProcess {
+            raw,
+            base: NonNull::new(base).expect("mesh process upcast gave null"),
+        }
+    }
+
+    fn set_off_mesh(&mut self, off: &OffMeshInput<'_>) -> bool {
+        let n = off.radii.len();
+        if off.verts.len() != n * 6
+            || off.flags.len() != n
+            || off.areas.len() != n
+            || off.dirs.len() != n
+            || off.user_ids.len() != n
+            || n > c_int::MAX as usize
+        {
+            return false;
+        }
+        // SAFETY: every array holds `n` entries (6 floats per connection for `verts`); the glue
+        // copies them.
+        unsafe {
+            navkit_tc_meshproc_set_offmesh(
+                self.raw.as_ptr(),
+                off.verts.as_ptr(),
+                off.radii.as_ptr(),
+                off.dirs.as_ptr(),
+                off.areas.as_ptr(),
+                off.flags.as_ptr(),
+                off.user_ids.as_ptr(),
+                n as c_int,
+            ) != 0
+        }
+    }
+}
+
+impl Drop for MeshProcess {
+    fn drop(&mut self) {
+        // SAFETY: created by navkit_tc_meshproc_new, freed once, after the tile cache.
+        unsafe { navkit_tc_meshproc_free(self.raw.as_ptr()) }
+    }
+}
+
+/// navkit's `dtTileCacheAlloc`, with the region-neighbour guard (see the glue).
+struct TileCacheAlloc {
+    raw: NonNull<c_void>,
+    base: NonNull<sys::dtTileCacheAlloc>,
+}
+
+impl TileCacheAlloc {
+    fn new(walkable_climb: f32, ch: f32) -> Self {
+        // SAFETY: plain constructor.
+        let raw = unsafe { navkit_tc_alloc_new(walkable_climb, ch) };
+        let raw = NonNull::new(raw).expect("out of memory allocating the tile cache allocator");
+        // SAFETY: `raw` is a live NavkitTileCacheAlloc.
+        let base = unsafe { navkit_tc_alloc_base(raw.as_ptr()) };
+        TileCacheAlloc {
+            raw,
+            base: NonNull::new(base).expect("allocator upcast gave null"),
+        }
+    }
+
+    /// (layers checked, layers refused, tile layer builds started).
+    fn stats(&self) -> (u64, u64, u64) {
+        let (mut checks, mut refused, mut builds) = (0u64, 0u64, 0u64);
+        // SAFETY: live allocator; three output integers.
+        unsafe { navkit_tc_alloc_stats(self.raw.as_ptr(), &mut checks, &mut refused, &mut builds) };
+        (checks, refused, builds)
+    }
+}
+
+impl Drop for TileCacheAlloc {
+    fn drop(&mut self) {
+        // SAFETY: created by navkit_tc_alloc_new, freed once, after the tile cache.
+        unsafe { navkit_tc_alloc_free(self.raw.as_ptr()) }
+    }
+}
+
+/// True if Detour's region partition of a `w` x `h` layer keeps every region within its 16
+/// neighbour slots (the glue's replay of `dtBuildTileCacheRegions`).
+pub(crate) fn layer_regions_fit(
+    w: usize,
+    h: usize,
+    heights: &[u8],
+    areas: &[u8],
+    climb: i32,
+) -> bool {
+    let cells = w * h;
+    if w > 255 || h > 255 || heights.len() < cells || areas.len() < cells {
+        return false;
+    }
+    // SAFETY: both grids hold at least w*h bytes; the glue only reads them.
+    unsafe {
+        navkit_tc_layer_regions_fit(
+            w as c_int,
+            h as c_int,
+            heights.as_ptr(),
+            areas.as_ptr(),
+            climb,
+        ) != 0
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Layers.
+
+/// `dtTileCacheLayerHeader` size rounded up to 4 (`dtAlign4`), where compressed data starts.
+pub(crate) const LAYER_HEADER_SIZE: usize =
+    (std::mem::size_of::<sys::dtTileCacheLayerHeader>() + 3) & !3;
+
+/// `dtBuildTileCacheLayer`: the header followed by the compressed grids (heights, areas,
+/// connections, `width * height` bytes each).
+pub(crate) fn build_layer(
+    comp: &mut Compressor,
+    header: &sys::dtTileCacheLayerHeader,
+    heights: &[u8],
+    areas: &[u8],
+    cons: &[u8],
+) -> Result<Vec<u8>, u32> {
+    let cells = header.width as usize * header.height as usize;
+    if heights.len() != cells || areas.len() != cells || cons.len() != cells {
+        return Err(FAILURE | sys::DT_INVALID_PARAM);
+    }
+    let mut header = *header;
+    let mut data: *mut u8 = std::ptr::null_mut();
+    let mut size: c_int = 0;
+    // SAFETY: the grids hold width*height bytes each (checked); Detour copies the header and
+    // allocates `data` with dtAlloc, which we free after copying.
+    let st = unsafe {
+        sys::dtBuildTileCacheLayer(
+            comp.base(),
+            &mut header,
+            heights.as_ptr(),
+            areas.as_ptr(),
+            cons.as_ptr(),
+            &mut data,
+            &mut size,
+        )
+    };
+    if st & FAILURE != 0 || data.is_null() || size <= 0 {
+        if !data.is_null() {
+            // SAFETY: allocated by dtAlloc inside dtBuildTileCacheLayer.
+            unsafe { sys::dtFree(data as *mut c_void) };
+        }
+        return Err(st | FAILURE);
+    }
+    // SAFETY: Detour returned `size` bytes at `data`.
+    let out = unsafe { std::slice::from_raw_parts(data, size as usize) }.to_vec();
+    // SAFETY: allocated by dtAlloc inside dtBuildTileCacheLayer.
+    unsafe { sys::dtFree(data as *mut c_void) };
+    Ok(out)
+}
+
+// ---------------------------------------------------------------------------------------------
+// The tile cache.
+
+/// An obstacle's shape as Detour stores it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum RawShape {
+    Cylinder {
+        pos: [f32; 3],
+        radius: f32,
+        height: f32,
+    },
+    Box {
+        bmin: [f32; 3],
+        bmax: [f32; 3],
+    },
+    OrientedBox {
+        center: [f32; 3],
+        half_extents: [f32; 3],
+        rot_aux: [f32; 2],
+    },
+}
+
+/// An obstacle of the pool.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct RawObstacle {
+    pub shape: RawShape,
+    /// `ObstacleState`.
+    pub state: u8,
+}
+
+/// `DT_OBSTACLE_EMPTY` .. `DT_OBSTACLE_REMOVING`.
+pub(crate) const OBSTACLE_EMPTY: u8 = sys::ObstacleState_DT_OBSTACLE_EMPTY as u8;
+pub(crate) const OBSTACLE_PROCESSING: u8 = sys::ObstacleState_DT_OBSTACLE_PROCESSING as u8;
+pub(crate) const OBSTACLE_PROCESSED: u8 = sys::ObstacleState_DT_OBSTACLE_PROCESSED as u8;
+pub(crate) const OBSTACLE_REMOVING: u8 = sys::ObstacleState_DT_OBSTACLE_REMOVING as u8;
+
+/// Owner of a `dtTileCache` and of the callback objects it points to.
+pub(crate) struct RawTileCache {
+    tc: NonNull<sys::dtTileCache>,
+    // Freed after `tc` (fields drop after `Drop::drop`).
+    alloc: TileCacheAlloc,
+    comp: Compressor,
+    _process: MeshProcess,
+}
+
+// SAFETY: the tile cache and its callback objects are heap data owned by this value, with no
+// thread affinity. `&self` methods only read (no Detour call through `&self` writes), and every
+// call that writes takes `&mut self`.
+unsafe impl Send for RawTileCache {}
+// SAFETY: see above.
+unsafe impl Sync for RawTileCache {}
+
+impl RawTileCache {
+    /// A tile cache with `params` (which the caller has checked: `dtTileCache::init` trusts
+    /// them), RecastDemo's area -> flags table and the level's off-mesh connections.
+    pub(crate) fn new(
+        params: &sys::dtTileCacheParams,
+        flag_table: &[u16; 64],
+        off: &OffMeshInput<'_>,
+    ) -> Result<Self, u32> {
+        let alloc = TileCacheAlloc::new(params.walkableClimb, params.ch);
+        let comp = Compressor::new();
+        let mut process = MeshProcess::new(flag_table);
+        if !process.set_off_mesh(off) {
+            return Err(FAILURE | sys::DT_INVALID_PARAM);
+        }
+        // SAFETY: dtAllocTileCache returns a constructed object or null.
+        let tc = NonNull::new(unsafe { sys::dtAllocTileCache() })
+            .ok_or(FAILURE | sys::DT_OUT_OF_MEMORY)?;
+        let cache = RawTileCache {
+            tc,
+            alloc,
+            comp,
+            _process: process,
+        };
+        // SAFETY: live tile cache; Detour copies the params and keeps the three pointers, which
+        // live as long as `cache` (freed after the dtTileCache in Drop).
+        let st = unsafe {
+            sys::dtTileCache_init(
+                cache.tc.as_ptr(),
+                params,
+                cache.alloc.base.as_ptr(),
+                cache.comp.base(),
+                cache._process.base.as_ptr(),
+            )
+        };
+        if st & FAILURE != 0 {
+            return Err(st);
+        }
+        Ok(cache)
+    }
+
+    fn raw(&self) -> &sys::dtTileCache {
+        // SAFETY: live tile cache owned by `self`.
+        unsafe { self.tc.as_ref() }
+    }
+
+    pub(crate) fn params(&self) -> sys::dtTileCacheParams {
+        self.raw().m_params
+    }
+
+    /// Adds a compressed layer (copied into Detour's allocation, which the cache then owns).
+    /// The caller must have built it with [`build_layer`] or validated it: header magic and
+    /// version, grids of the cache's size that decompress to exactly 3 bytes per cell, and
+    /// connections that point inside the layer.
+    pub(crate) fn add_tile(&mut self, data: &[u8]) -> Result<u32, u32> {
+        if data.len() < LAYER_HEADER_SIZE || data.len() > c_int::MAX as usize {
+            return Err(FAILURE | sys::DT_INVALID_PARAM);
+        }
+        // SAFETY: dtAlloc returns `len` writable bytes or null.
+        let buf = unsafe { sys::dtAlloc(data.len(), sys::dtAllocHint_DT_ALLOC_PERM) } as *mut u8;
+        if buf.is_null() {
+            return Err(FAILURE | sys::DT_OUT_OF_MEMORY);
+        }
+        // SAFETY: `buf` has room for `data.len()` bytes and does not overlap `data`.
+        unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), buf, data.len()) };
+        let mut r = 0;
+        // SAFETY: live tile cache; `buf` holds a valid layer (caller's contract), dtAlloc'd so
+        // that DT_COMPRESSEDTILE_FREE_DATA frees it with dtFree.
+        let st = unsafe {
+            sys::dtTileCache_addTile(
+                self.tc.as_ptr(),
+                buf,
+                data.len() as c_int,
+                sys::dtCompressedTileFlags_DT_COMPRESSEDTILE_FREE_DATA as u8,
+                &mut r,
+            )
+        };
+        if st & FAILURE != 0 {
+            // SAFETY: Detour did not take ownership.
+            unsafe { sys::dtFree(buf as *mut c_void) };
+            return Err(st);
+        }
+        Ok(r)
+    }
+
+    /// `buildNavMeshTilesAt`: (re)builds every layer of tile (`tx`, `ty`) into `nav`.
+    pub(crate) fn build_tiles_at(&mut self, tx: i32, ty: i32, nav: &mut RawNavMesh) -> u32 {
+        // SAFETY: live tile cache and navmesh, both exclusively borrowed.
+        unsafe {
+            sys::dtTileCache_buildNavMeshTilesAt(
+                self.tc.as_ptr(),
+                tx,
+                ty,
+                nav.as_ptr() as *mut sys::dtNavMesh,
+            )
+        }
+    }
+
+    /// One `dtTileCache::update` step: (status, up to date).
+    pub(crate) fn update(&mut self, nav: &mut RawNavMesh) -> (u32, bool) {
+        let mut up_to_date = false;
+        // SAFETY: live tile cache and navmesh, both exclusively borrowed (no query can hold the
+        // navmesh: the safe layer's queries borrow it).
+        let st = unsafe {
+            sys::dtTileCache_update(
+                self.tc.as_ptr(),
+                0.0,
+                nav.as_ptr() as *mut sys::dtNavMesh,
+                &mut up_to_date,
+            )
+        };
+        (st, up_to_date)
+    }
+
+    /// Queues a cylinder obstacle. Inputs must be finite (checked by the caller).
+    pub(crate) fn add_cylinder(
+        &mut self,
+        pos: [f32; 3],
+        radius: f32,
+        height: f32,
+    ) -> Result<u32, u32> {
+        let mut r = 0;
+        // SAFETY: live tile cache; 3-float position.
+        let st = unsafe {
+            sys::dtTileCache_addObstacle(self.tc.as_ptr(), pos.as_ptr(), radius, height, &mut r)
+        };
+        if st & FAILURE != 0 {
+            Err(st)
+        } else {
+            Ok(r)
+        }
+    }
+
+    /// Queues an axis-aligned box obstacle.
+    pub(crate) fn add_box(&mut self, bmin: [f32; 3], bmax: [f32; 3]) -> Result<u32, u32> {
+        let mut r = 0;
+        // SAFETY: live tile cache; 3-float corners.
+        let st = unsafe {
+            sys::dtTileCache_addBoxObstacle(self.tc.as_ptr(), bmin.as_ptr(), bmax.as_ptr(), &mut r)
+        };
+        if st & FAILURE != 0 {
+            Err(st)
+        } else {
+            Ok(r)
+        }
+    }
+
+    /// Queues a box obstacle rotated by `y_angle` radians about y.
+    pub(crate) fn add_oriented_box(
+        &mut self,
+        center: [f32; 3],
+        half: [f32; 3],
+        y_angle: f32,
+    ) -> Result<u32, u32> {
+        let mut r = 0;
+        // SAFETY: live tile cache; 3-float centre and half extents.
+        let st = unsafe {
+            sys::dtTileCache_addBoxObstacle1(
+                self.tc.as_ptr(),
+                center.as_ptr(),
+                half.as_ptr(),
+                y_angle,
+                &mut r,
+            )
+        };
+        if st & FAILURE != 0 {
+            Err(st)
+        } else {
+            Ok(r)
+        }
+    }
+
+    /// Queues the removal of an obstacle (the caller checked the ref is live).
+    pub(crate) fn remove_obstacle(&mut self, r: u32) -> u32 {
+        // SAFETY: live tile cache; Detour ignores refs whose salt does not match at update time.
+        unsafe { sys::dtTileCache_removeObstacle(self.tc.as_ptr(), r) }
+    }
+
+    fn obstacle_slots(&self) -> &[sys::dtTileCacheObstacle] {
+        let t = self.raw();
+        let n = t.m_params.maxObstacles.max(0) as usize;
+        if t.m_obstacles.is_null() || n == 0 {
+            return &[];
+        }
+        // SAFETY: init allocated `maxObstacles` obstacles at `m_obstacles`; they live as long as
+        // the cache and are only written through `&mut self`.
+        unsafe { std::slice::from_raw_parts(t.m_obstacles, n) }
+    }
+
+    fn decode(ob: &sys::dtTileCacheObstacle) -> RawObstacle {
+        // SAFETY: the union member read is the one `type_` names (Detour writes that one).
+        let shape = unsafe {
+            match ob.type_ as u32 {
+                sys::ObstacleType_DT_OBSTACLE_CYLINDER => {
+                    let c = ob.__bindgen_anon_1.cylinder;
+                    RawShape::Cylinder {
+                        pos: c.pos,
+                        radius: c.radius,
+                        height: c.height,
+                    }
+                }
+                sys::ObstacleType_DT_OBSTACLE_BOX => {
+                    let b = ob.__bindgen_anon_1.box_;
+                    RawShape::Box {
+                        bmin: b.bmin,
+                        bmax: b.bmax,
+                    }
+                }
+                _ => {
+                    let o = ob.__bindgen_anon_1.orientedBox;
+                    RawShape::OrientedBox {
+                        center: o.center,
+                        half_extents: o.halfExtents,
+                        rot_aux: o.rotAux,
+                    }
+                }
+            }
+        };
+        RawObstacle {
+            shape,
+            state: ob.state,
+        }
+    }
+
+    /// The obstacle `r` refers to, if its slot's salt matches (any state but empty).
+    pub(crate) fn obstacle(&self, r: u32) -> Option<RawObstacle> {
+        let idx = (r & 0xffff) as usize;
+        let salt = r >> 16;
+        let ob = self.obstacle_slots().get(idx)?;
+        (r != 0 && u32::from(ob.salt) == salt && ob.state != OBSTACLE_EMPTY)
+            .then(|| Self::decode(ob))
+    }
+
+    /// Every obstacle in use, with its ref.
+    pub(crate) fn obstacles(&self) -> Vec<(u32, RawObstacle)> {
+        self.obstacle_slots()
+            .iter()
+            .enumerate()
+            .filter(|(_, ob)| ob.state != OBSTACLE_EMPTY)
+            .map(|(i, ob)| ((u32::from(ob.salt) << 16) | i as u32, Self::decode(ob)))
+            .collect()
+    }
+
+    /// How many tile layers overlap the box (what an obstacle there would touch), up to `max`.
+    pub(crate) fn count_tiles_touching(&self, bmin: [f32; 3], bmax: [f32; 3], max: usize) -> usize {
+        let max = max.clamp(1, 1024);
+        let mut out = vec![0u32; max];
+        let mut n: c_int = 0;
+        // SAFETY: live tile cache; `out` holds `max` refs; the caller bounded the box so the
+        // tile range it spans is small and its coordinates convert to int.
+        unsafe {
+            sys::dtTileCache_queryTiles(
+                self.tc.as_ptr(),
+                bmin.as_ptr(),
+                bmax.as_ptr(),
+                out.as_mut_ptr(),
+                &mut n,
+                max as c_int,
+            )
+        };
+        n.clamp(0, max as c_int) as usize
+    }
+
+    /// Queued obstacle requests and queued tile rebuilds.
+    pub(crate) fn pending(&self) -> (usize, usize) {
+        let t = self.raw();
+        (t.m_nreqs.max(0) as usize, t.m_nupdate.max(0) as usize)
+    }
+
+    /// Every compressed tile in use, in tile-array order (as RecastDemo saves them): its ref and
+    /// its data (header and compressed grids).
+    pub(crate) fn tiles(&self) -> Vec<(u32, &[u8])> {
+        let t = self.raw();
+        let n = t.m_params.maxTiles.max(0) as usize;
+        if t.m_tiles.is_null() {
+            return Vec::new();
+        }
+        // SAFETY: init allocated `maxTiles` tiles at `m_tiles`, alive as long as the cache.
+        let tiles = unsafe { std::slice::from_raw_parts(t.m_tiles, n) };
+        tiles
+            .iter()
+            .filter(|c| !c.header.is_null() && !c.data.is_null() && c.dataSize > 0)
+            .map(|c| {
+                // SAFETY: live tile of this cache.
+                let r = unsafe { sys::dtTileCache_getTileRef(self.tc.as_ptr(), c) };
+                // SAFETY: a tile in use owns `dataSize` bytes at `data`.
+                (r, unsafe {
+                    std::slice::from_raw_parts(c.data, c.dataSize as usize)
+                })
+            })
+            .collect()
+    }
+
+    /// Layer checks made by the allocator's guard, tile builds it refused, and tile layer
+    /// builds started (one per `buildNavMeshTile`).
+    pub(crate) fn guard_stats(&self) -> (u64, u64, u64) {
+        self.alloc.stats()
+    }
+}
+
+impl Drop for RawTileCache {
+    fn drop(&mut self) {
+        // SAFETY: live tile cache, exclusively owned. Detour's destructor walks `maxTiles` tiles
+        // even when `init` ran out of memory before allocating them: say there are none then.
+        unsafe {
+            let tc = &mut *self.tc.as_ptr();
+            if tc.m_tiles.is_null() {
+                tc.m_params.maxTiles = 0;
+            }
+        }
+        // SAFETY: allocated by dtAllocTileCache, freed once (with the tile data it owns); the
+        // callback objects are freed after it.
+        unsafe { sys::dtFreeTileCache(self.tc.as_ptr()) }
+    }
+}
