@@ -80,6 +80,12 @@ pub struct Scene {
 }
 
 impl Scene {
+    /// Adds the outlines of `obstacles` (see [`crate::tilecache::ObstacleShape::outline`]).
+    pub fn add_obstacles(&mut self, obstacles: &[crate::tilecache::Obstacle]) {
+        self.obstacles
+            .extend(obstacles.iter().map(|o| o.shape.outline()));
+    }
+
     /// Adds the borders of every tile of `navmesh` (nothing for a single-tile navmesh, whose
     /// border is the mesh's edge).
     pub fn add_tile_borders(&mut self, navmesh: &crate::navmesh::NavMesh) {

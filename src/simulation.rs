@@ -112,29 +112,83 @@ pub struct AgentSpec {
     pub seed: u64,
 }
 
-#[derive(serde::Deserialize)]
+/// A scenario file: agents and obstacles, both optional.
+///
+/// ```json
+/// {
+///   "agents": [{"start": [1, 0, 2], "goal": [20, 0, 5], "behaviour": "direct"}],
+///   "obstacles": [
+///     {"kind": "cylinder", "pos": [5, 0, 3], "radius": 1.0, "height": 2.0},
+///     {"kind": "box", "bmin": [8, 0, 0], "bmax": [9, 2, 4]},
+///     {"kind": "oriented_box", "center": [12, 1, 2], "half_extents": [2, 1, 0.3], "y_angle": 0.6}
+///   ]
+/// }
+/// ```
+///
+/// Obstacles are carved into a tile cache's navmesh ([`crate::tilecache::TileCache`]) as
+/// given: the walkable area is not eroded around them, so give them the agents' radius of
+/// clearance if agents' centres must stay that far away.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
-struct ScenarioFile {
-    agents: Vec<AgentSpec>,
+pub struct Scenario {
+    /// The agents (none: random ones, for `navkit simulate`).
+    #[serde(default)]
+    pub agents: Vec<AgentSpec>,
+    /// Obstacles to place before anything moves.
+    #[serde(default)]
+    pub obstacles: Vec<crate::tilecache::ObstacleShape>,
 }
 
-/// Reads a scenario file (see the module docs). Errors name the file and, for malformed JSON,
-/// the line.
-pub fn load_scenario(path: impl AsRef<std::path::Path>) -> Result<Vec<AgentSpec>> {
-    let path = path.as_ref();
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
-    let f: ScenarioFile =
-        serde_json::from_str(&text).map_err(|e| Error::parse(path, e.line(), e.to_string()))?;
-    for (i, a) in f.agents.iter().enumerate() {
-        if !a.start.is_finite() || !a.goal.is_finite() {
-            return Err(Error::parse(
-                path,
-                0,
-                format!("agent {i}: start and goal must be finite"),
-            ));
+impl Scenario {
+    /// Reads a scenario file. Errors name the file and, for malformed JSON, the line; points
+    /// must be finite.
+    pub fn load(path: impl AsRef<std::path::Path>) -> Result<Scenario> {
+        let path = path.as_ref();
+        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+        let f: Scenario =
+            serde_json::from_str(&text).map_err(|e| Error::parse(path, e.line(), e.to_string()))?;
+        for (i, a) in f.agents.iter().enumerate() {
+            if !a.start.is_finite() || !a.goal.is_finite() {
+                return Err(Error::parse(
+                    path,
+                    0,
+                    format!("agent {i}: start and goal must be finite"),
+                ));
+            }
         }
+        Ok(f)
     }
-    Ok(f.agents)
+
+    /// A tile cache of `geom` (default [`crate::tilecache::TileCacheSettings`], with
+    /// `max_obstacles` raised to fit) with this scenario's obstacles carved in.
+    pub fn tile_cache(
+        &self,
+        geom: &crate::InputGeometry,
+        settings: &crate::BuildSettings,
+    ) -> Result<crate::tilecache::TileCache> {
+        let mut cache_settings = crate::tilecache::TileCacheSettings::default();
+        cache_settings.max_obstacles = cache_settings
+            .max_obstacles
+            .max(self.obstacles.len() as i32);
+        let mut tc = crate::tilecache::TileCache::build(geom, settings, &cache_settings)?;
+        for (i, o) in self.obstacles.iter().enumerate() {
+            tc.add(o).map_err(|e| {
+                Error::InvalidArgument(format!("scenario obstacle {i} ({o:?}): {e}"))
+            })?;
+            // Detour queues at most 64 requests: settle as we go.
+            if i % 32 == 31 {
+                tc.update_until_done()?;
+            }
+        }
+        tc.update_until_done()?;
+        Ok(tc)
+    }
+}
+
+/// Reads the agents of a scenario file (see [`Scenario`]). Errors name the file and, for
+/// malformed JSON, the line.
+pub fn load_scenario(path: impl AsRef<std::path::Path>) -> Result<Vec<AgentSpec>> {
+    Ok(Scenario::load(path)?.agents)
 }
 
 /// Runs a simulation on `navmesh` with random starts and goals (see the module docs).

@@ -246,9 +246,12 @@ impl TileCacheParams {
 #[serde(transparent)]
 pub struct ObstacleRef(pub u32);
 
-/// The shape of an obstacle.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+/// The shape of an obstacle. In JSON (scenario files) it is tagged by `kind`:
+/// `{"kind": "cylinder", "pos": [x, y, z], "radius": r, "height": h}`,
+/// `{"kind": "box", "bmin": [..], "bmax": [..]}` or
+/// `{"kind": "oriented_box", "center": [..], "half_extents": [..], "y_angle": a}`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ObstacleShape {
     /// An upright cylinder standing on `pos`.
     Cylinder {
@@ -301,6 +304,44 @@ impl ObstacleShape {
                     Vec3::new(center.x - r, center.y - half_extents.y, center.z - r),
                     Vec3::new(center.x + r, center.y + half_extents.y, center.z + r),
                 )
+            }
+        }
+    }
+
+    /// The footprint's outline on the xz-plane at the shape's base height: a 24-gon for a
+    /// cylinder, four corners for a box (turned for an oriented box). For drawing.
+    pub fn outline(&self) -> Vec<Vec3> {
+        match *self {
+            ObstacleShape::Cylinder { pos, radius, .. } => (0..24)
+                .map(|i| {
+                    let a = i as f32 / 24.0 * std::f32::consts::TAU;
+                    pos + Vec3::new(a.cos() * radius, 0.0, a.sin() * radius)
+                })
+                .collect(),
+            ObstacleShape::Box { bmin, bmax } => vec![
+                Vec3::new(bmin.x, bmin.y, bmin.z),
+                Vec3::new(bmax.x, bmin.y, bmin.z),
+                Vec3::new(bmax.x, bmin.y, bmax.z),
+                Vec3::new(bmin.x, bmin.y, bmax.z),
+            ],
+            ObstacleShape::OrientedBox {
+                center,
+                half_extents: h,
+                y_angle,
+            } => {
+                // Detour turns the box by `y_angle` about y: x' = c x + s z, z' = -s x + c z.
+                let (sn, cs) = y_angle.sin_cos();
+                [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
+                    .iter()
+                    .map(|&(sx, sz)| {
+                        let (x, z) = (sx * h.x, sz * h.z);
+                        Vec3::new(
+                            center.x + cs * x + sn * z,
+                            center.y - h.y,
+                            center.z - sn * x + cs * z,
+                        )
+                    })
+                    .collect()
             }
         }
     }
@@ -1640,6 +1681,24 @@ impl TileCache {
         let touched = self.admit(bmin, bmax)?;
         let r = self.raw.add_cylinder(pos.to_array(), radius, height);
         self.queued(r, touched)
+    }
+
+    /// Adds an obstacle of any shape (see [`TileCache::add_cylinder`], [`TileCache::add_box`],
+    /// [`TileCache::add_oriented_box`]).
+    pub fn add(&mut self, shape: &ObstacleShape) -> Result<ObstacleRef> {
+        match *shape {
+            ObstacleShape::Cylinder {
+                pos,
+                radius,
+                height,
+            } => self.add_cylinder(pos, radius, height),
+            ObstacleShape::Box { bmin, bmax } => self.add_box(bmin, bmax),
+            ObstacleShape::OrientedBox {
+                center,
+                half_extents,
+                y_angle,
+            } => self.add_oriented_box(center, half_extents, y_angle),
+        }
     }
 
     /// Adds an axis-aligned box obstacle.

@@ -261,8 +261,12 @@ pub struct TiledReport {
     /// FNV-1a 64 hash (hex) over every tile's position and data, in grid order: the same for
     /// any thread count.
     pub data_hash: String,
-    /// Wall-clock milliseconds of the whole build (index, tiles, navmesh).
+    /// Wall-clock milliseconds of the whole build (validation, index, tiles, navmesh, hash).
     pub total_ms: f64,
+    /// Wall-clock milliseconds of the tile phase alone (the part spread over the threads).
+    pub tiles_ms: f64,
+    /// Wall-clock milliseconds spent validating the geometry and indexing its triangles.
+    pub index_ms: f64,
     /// Recast's warnings and errors, prefixed with the tile.
     pub warnings: Vec<String>,
 }
@@ -446,9 +450,12 @@ impl TiledNavMesh {
     ) -> Result<TiledNavMesh> {
         let started = Instant::now();
         let builder = TileBuilder::new(geom, settings)?;
+        let index_ms = started.elapsed().as_secs_f64() * 1e3;
         let threads = options.effective_threads();
         let tiles = builder.grid.all_tiles();
+        let tiles_started = Instant::now();
         let built = builder.build_tiles(&tiles, threads, progress)?;
+        let tiles_ms = tiles_started.elapsed().as_secs_f64() * 1e3;
 
         let max_polys = built.iter().map(|b| b.polys).max().unwrap_or(0);
         let (mut tile_bits, mut poly_bits) = builder.grid.ref_bits();
@@ -496,6 +503,8 @@ impl TiledNavMesh {
             tiles: stats,
             data_hash: String::new(),
             total_ms: 0.0,
+            tiles_ms,
+            index_ms,
             warnings,
         };
         let mut tiled = TiledNavMesh {

@@ -1,0 +1,140 @@
+//! Obstacles from scenario files: paths and crowds go around them.
+
+mod common;
+
+use glam::Vec3;
+use navkit::query::{NavMeshQuery, QueryFilter};
+use navkit::simulation::{simulate_scenario, AgentBehaviour, AgentSpec, Scenario, SimSettings};
+use navkit::testcase::TestCase;
+use navkit::tilecache::ObstacleShape;
+use navkit::{BuildSettings, InputGeometry};
+
+fn straight(nav: &navkit::navmesh::NavMesh, a: Vec3, b: Vec3) -> (bool, Vec<Vec3>) {
+    let mut q = NavMeshQuery::new(nav, 4096).unwrap();
+    let f = QueryFilter::default();
+    let p = q.find_path_between(a, b, &f).unwrap();
+    let st = q
+        .find_straight_path(a, b, &p.polys, 256, Default::default())
+        .unwrap();
+    (p.is_complete(), st.positions())
+}
+
+fn length(p: &[Vec3]) -> f32 {
+    p.windows(2).map(|w| w[0].distance(w[1])).sum()
+}
+
+#[test]
+fn scenario_files_parse_every_shape_and_reject_bad_ones() {
+    let path = common::temp("scenario-obstacles.json");
+    std::fs::write(
+        &path,
+        r#"{"obstacles": [
+            {"kind": "cylinder", "pos": [1, 0, 2], "radius": 1.0, "height": 2.0},
+            {"kind": "box", "bmin": [0, 0, 0], "bmax": [1, 2, 1]},
+            {"kind": "oriented_box", "center": [3, 1, 3], "half_extents": [2, 1, 0.3], "y_angle": 0.6}
+        ]}"#,
+    )
+    .unwrap();
+    let s = Scenario::load(&path).unwrap();
+    assert!(s.agents.is_empty());
+    assert_eq!(s.obstacles.len(), 3);
+    assert!(matches!(s.obstacles[2], ObstacleShape::OrientedBox { y_angle, .. } if y_angle == 0.6));
+
+    for bad in [
+        r#"{"obstacles": [{"kind": "sphere", "pos": [0, 0, 0]}]}"#,
+        r#"{"obstacles": [{"kind": "cylinder", "pos": [0, 0, 0], "radius": 1}]}"#,
+        r#"{"obstacles": [{"kind": "box", "bmin": [0, 0], "bmax": [1, 1, 1]}]}"#,
+        r#"{"obstacle": []}"#,
+    ] {
+        std::fs::write(&path, bad).unwrap();
+        assert!(Scenario::load(&path).is_err(), "{bad}");
+    }
+    // Parses, but the tile cache refuses it: a typed error naming the obstacle.
+    let geom = InputGeometry::load(common::mesh("nav_test.obj")).unwrap();
+    let s = Scenario {
+        agents: vec![],
+        obstacles: vec![ObstacleShape::Cylinder {
+            pos: Vec3::ZERO,
+            radius: -1.0,
+            height: 2.0,
+        }],
+    };
+    let e = s
+        .tile_cache(&geom, &BuildSettings::default())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("scenario obstacle 0"), "{e}");
+}
+
+#[test]
+fn paths_and_crowd_agents_go_around_a_cylinder() {
+    let case =
+        TestCase::load(common::shared().join("meshes/recastdemo/nav_mesh_test.txt")).unwrap();
+    let (a, b) = (case.queries[0].start, case.queries[0].end);
+    let geom = InputGeometry::load(common::mesh("nav_test.obj")).unwrap();
+    let settings = BuildSettings::default();
+
+    let free = Scenario::default().tile_cache(&geom, &settings).unwrap();
+    let (complete0, path0) = straight(free.navmesh(), a, b);
+    assert!(complete0);
+    // A cylinder of radius 1 (plus the agent radius 0.6 of clearance) on the middle of the
+    // longest leg of the path.
+    let leg = path0
+        .windows(2)
+        .max_by(|x, y| x[0].distance(x[1]).total_cmp(&y[0].distance(y[1])))
+        .unwrap();
+    let centre = (leg[0] + leg[1]) * 0.5;
+    let radius = 1.0 + 0.6;
+    let scenario = Scenario {
+        agents: vec![AgentSpec {
+            start: a,
+            goal: b,
+            behaviour: AgentBehaviour::Direct,
+            seed: 0,
+        }],
+        obstacles: vec![ObstacleShape::Cylinder {
+            pos: centre - Vec3::new(0.0, 1.0, 0.0),
+            radius,
+            height: 3.0,
+        }],
+    };
+    let tc = scenario.tile_cache(&geom, &settings).unwrap();
+    assert_eq!(tc.obstacles().len(), 1);
+    let (complete1, path1) = straight(tc.navmesh(), a, b);
+    assert!(complete1, "there is a way around");
+    assert_ne!(path0, path1);
+    assert!(length(&path1) > length(&path0));
+    let xz = |p: Vec3| Vec3::new(p.x - centre.x, 0.0, p.z - centre.z).length();
+    for w in path1.windows(2) {
+        for k in 0..=20 {
+            let p = w[0].lerp(w[1], k as f32 / 20.0);
+            assert!(xz(p) > radius - 0.35, "path point {p} inside the cylinder");
+        }
+    }
+
+    // A crowd agent on the same trip arrives without entering the cylinder.
+    let sim = SimSettings {
+        seconds: 40.0,
+        record_every: 1,
+        ..SimSettings::default()
+    };
+    let r = simulate_scenario(tc.navmesh(), &scenario.agents, &sim).unwrap();
+    assert_eq!(r.arrived, 1, "{:?}", r.agents_detail[0].arrived_at);
+    let closest = r.agents_detail[0]
+        .trajectory
+        .iter()
+        .map(|&p| xz(p))
+        .fold(f32::INFINITY, f32::min);
+    assert!(
+        closest > radius - 0.35,
+        "the agent came within {closest} of the centre"
+    );
+    // Without the obstacle it walks straight through where the cylinder stands.
+    let r0 = simulate_scenario(free.navmesh(), &scenario.agents, &sim).unwrap();
+    let closest0 = r0.agents_detail[0]
+        .trajectory
+        .iter()
+        .map(|&p| xz(p))
+        .fold(f32::INFINITY, f32::min);
+    assert!(closest0 < 0.5, "{closest0}");
+}
