@@ -36,6 +36,7 @@ pub mod crowd;
 pub mod error;
 mod ffi;
 pub mod follower;
+pub mod gen;
 pub mod geometry;
 pub mod grid;
 pub mod mset;
