@@ -5,6 +5,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+
+mod bench_tiled;
 use glam::Vec3;
 use serde_json::{json, Value};
 
@@ -13,8 +15,10 @@ use navkit::compare::{CompareSettings, Comparer, Comparison};
 use navkit::grid::mesh::MeshGrid;
 use navkit::navmesh::NavMesh;
 use navkit::query::{NavMeshQuery, PathStatus, QueryFilter};
+use navkit::simulation::Scenario;
 use navkit::smooth::{full_path, FullPath, SmoothPathOptions};
 use navkit::testcase::{self, TestCase, TestKind};
+use navkit::tilecache::TileCache;
 use navkit::tiled::{TiledNavMesh, TiledOptions};
 use navkit::{BuildSettings, Error, InputGeometry, Partition};
 
@@ -85,6 +89,10 @@ enum Command {
         /// Region partitioning when building.
         #[arg(long)]
         partition: Option<Partition>,
+        /// A scenario file whose obstacles are carved into the navmesh first (through a tile
+        /// cache of the geometry; see `simulate --scenario` for the format).
+        #[arg(long, value_name = "FILE")]
+        scenario: Option<PathBuf>,
         /// Print JSON.
         #[arg(long)]
         json: bool,
@@ -130,6 +138,9 @@ enum Command {
         /// Tile size in cells (default: the .gset's, else 32); implies --tiled.
         #[arg(long)]
         tile_size: Option<u32>,
+        /// Carve and draw this scenario file's obstacles (through a tile cache; no grid).
+        #[arg(long, value_name = "FILE")]
+        scenario: Option<PathBuf>,
     },
     /// Run every problem of a Moving AI scenario file and report, per bucket and in total:
     /// solved, mismatches against the optimal length (tolerance 5e-3), nodes expanded, time.
@@ -174,8 +185,12 @@ enum Command {
         /// Draw the trajectories over the navmesh (PNG or SVG).
         #[arg(short, long)]
         output: Option<PathBuf>,
-        /// Run the agents of this scenario file instead of random ones (JSON: `{"agents":
-        /// [{"start": [x,y,z], "goal": [x,y,z], "behaviour": "direct"|"wander", "seed": N}]}`).
+        /// Run the agents of this scenario file instead of random ones, around its obstacles
+        /// (JSON: `{"agents": [{"start": [x,y,z], "goal": [x,y,z], "behaviour":
+        /// "direct"|"wander", "seed": N}], "obstacles": [{"kind": "cylinder", "pos": [x,y,z],
+        /// "radius": R, "height": H}, {"kind": "box", "bmin": [..], "bmax": [..]}, {"kind":
+        /// "oriented_box", "center": [..], "half_extents": [..], "y_angle": A}]}`; both lists
+        /// optional).
         #[arg(long, value_name = "FILE")]
         scenario: Option<PathBuf>,
     },
@@ -184,6 +199,35 @@ enum Command {
         /// The geometry set to use.
         #[arg(long, default_value = "meshes/demo_level.gset")]
         gset: PathBuf,
+    },
+    /// The large-world benchmark: generate a world, build it tiled with 1 thread and with every
+    /// core (alternating, in child processes), report the speed-up, time per tile and peak
+    /// memory, and run long paths across it.
+    BenchTiled {
+        /// Target triangle count (`k` and `M` suffixes allowed).
+        #[arg(long, value_parser = parse_count, default_value = "1M")]
+        tris: usize,
+        /// World seed (and path seed).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Rounds of (1 thread, all cores) builds; the order alternates.
+        #[arg(long, default_value_t = 3)]
+        rounds: usize,
+        /// Threads for the parallel builds (default: one per core).
+        #[arg(long, default_value_t = 0)]
+        threads: usize,
+        /// Long paths to run.
+        #[arg(long, default_value_t = 100)]
+        paths: usize,
+        /// Tile size in cells (default: the world's .gset, 32).
+        #[arg(long)]
+        tile_size: Option<u32>,
+        /// Keep the world and navmesh in this directory.
+        #[arg(long)]
+        keep: Option<PathBuf>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
     },
     /// Generate a reproducible test world (terrain, buildings with doorways, stairs, ramps,
     /// bridges, water volumes, steep crags, jump links, clutter): writes WORLD.obj and
@@ -382,6 +426,55 @@ fn build_tiled_cmd(
     Ok(())
 }
 
+/// A command's navmesh: loaded or built, or, when a scenario has obstacles, a tile cache of the
+/// geometry with them carved in.
+enum NavSource {
+    Plain(NavMesh),
+    Cache(Box<TileCache>),
+}
+
+impl NavSource {
+    fn navmesh(&self) -> &NavMesh {
+        match self {
+            NavSource::Plain(n) => n,
+            NavSource::Cache(c) => c.navmesh(),
+        }
+    }
+
+    fn obstacles(&self) -> Vec<navkit::tilecache::Obstacle> {
+        match self {
+            NavSource::Plain(_) => Vec::new(),
+            NavSource::Cache(c) => c.obstacles(),
+        }
+    }
+}
+
+fn navmesh_source(
+    input: &Path,
+    partition: Option<Partition>,
+    scenario: Option<&Scenario>,
+    tile_size: Option<u32>,
+) -> navkit::Result<NavSource> {
+    let Some(s) = scenario.filter(|s| !s.obstacles.is_empty()) else {
+        return Ok(NavSource::Plain(load_navmesh(input, partition)?));
+    };
+    if !is_geometry(input) {
+        return Err(Error::InvalidArgument(format!(
+            "{}: obstacles need the geometry (.obj or .gset) to build a tile cache from",
+            input.display()
+        )));
+    }
+    let geom = InputGeometry::load(input)?;
+    let mut settings = geom.settings.clone().unwrap_or_default();
+    if let Some(p) = partition {
+        settings.partition = p;
+    }
+    if let Some(ts) = tile_size {
+        settings.tile_size = ts as f32;
+    }
+    Ok(NavSource::Cache(Box::new(s.tile_cache(&geom, &settings)?)))
+}
+
 fn load_navmesh(input: &Path, partition: Option<Partition>) -> navkit::Result<NavMesh> {
     if is_geometry(input) {
         Ok(build_input(input, partition)?.0)
@@ -518,6 +611,25 @@ fn filter_from(include: Option<u16>, exclude: Option<u16>) -> QueryFilter {
 
 fn run(cli: Cli) -> navkit::Result<()> {
     match cli.command {
+        Command::BenchTiled {
+            tris,
+            seed,
+            rounds,
+            threads,
+            paths,
+            tile_size,
+            keep,
+            json,
+        } => bench_tiled::run(bench_tiled::BenchArgs {
+            tris,
+            seed,
+            rounds,
+            threads,
+            paths,
+            tile_size,
+            keep,
+            json,
+        })?,
         Command::Build {
             input,
             partition,
@@ -551,10 +663,13 @@ fn run(cli: Cli) -> navkit::Result<()> {
             exclude,
             batch,
             partition,
+            scenario,
             json,
         } => {
-            let navmesh = load_navmesh(&input, partition)?;
-            let mut q = NavMeshQuery::new(&navmesh, 2048)?;
+            let scenario = scenario.map(Scenario::load).transpose()?;
+            let source = navmesh_source(&input, partition, scenario.as_ref(), None)?;
+            let navmesh = source.navmesh();
+            let mut q = NavMeshQuery::new(navmesh, 2048)?;
             let filter = filter_from(include, exclude);
             let opts = SmoothPathOptions::default();
             if let Some(batch) = batch {
@@ -679,7 +794,9 @@ fn run(cli: Cli) -> navkit::Result<()> {
             output,
             scenario,
         } => {
-            let navmesh = load_navmesh(&input, None)?;
+            let scenario = scenario.map(Scenario::load).transpose()?;
+            let source = navmesh_source(&input, None, scenario.as_ref(), None)?;
+            let navmesh = source.navmesh();
             let settings = navkit::simulation::SimSettings {
                 agents,
                 seconds,
@@ -687,11 +804,10 @@ fn run(cli: Cli) -> navkit::Result<()> {
                 ..Default::default()
             };
             let r = match &scenario {
-                Some(file) => {
-                    let specs = navkit::simulation::load_scenario(file)?;
-                    navkit::simulation::simulate_scenario(&navmesh, &specs, &settings)?
+                Some(s) if !s.agents.is_empty() => {
+                    navkit::simulation::simulate_scenario(navmesh, &s.agents, &settings)?
                 }
-                None => navkit::simulation::simulate(&navmesh, &settings)?,
+                _ => navkit::simulation::simulate(navmesh, &settings)?,
             };
             if json {
                 out!(
@@ -718,7 +834,7 @@ fn run(cli: Cli) -> navkit::Result<()> {
             if let Some(path) = &output {
                 use navkit::render::{Polyline, Rgb};
                 let mut scene = navkit::render::comparison_scene(
-                    &navmesh,
+                    navmesh,
                     None,
                     None,
                     format!(
@@ -726,6 +842,7 @@ fn run(cli: Cli) -> navkit::Result<()> {
                         r.agents, r.seconds, r.arrived
                     ),
                 );
+                scene.add_obstacles(&source.obstacles());
                 let palette = [
                     Rgb(220, 40, 40),
                     Rgb(30, 30, 160),
@@ -813,15 +930,18 @@ fn run(cli: Cli) -> navkit::Result<()> {
             zoom,
             tiled,
             tile_size,
-        } => render(
-            &input,
-            from.zip(to),
-            &output,
-            (width, zoom),
+            scenario,
+        } => render(RenderJob {
+            input: &input,
+            ends: from.zip(to),
+            output: &output,
+            width,
+            zoom,
             no_grid,
             grid_cell_size,
-            (tiled || tile_size.is_some()).then_some(tile_size),
-        )?,
+            tiled: (tiled || tile_size.is_some()).then_some(tile_size),
+            scenario: scenario.as_deref(),
+        })?,
     }
     Ok(())
 }
@@ -860,30 +980,59 @@ fn navmesh_and_grid(
     Ok((navmesh, grid))
 }
 
-fn render(
-    input: &Path,
+/// What `navkit render` draws.
+struct RenderJob<'a> {
+    input: &'a Path,
     ends: Option<(Vec3, Vec3)>,
-    output: &Path,
-    (width, zoom): (u32, bool),
+    output: &'a Path,
+    width: u32,
+    zoom: bool,
     no_grid: bool,
     grid_cell_size: Option<f32>,
+    /// Tiled (with an optional tile size) or solo.
     tiled: Option<Option<u32>>,
-) -> navkit::Result<()> {
-    let (navmesh, grid) = navmesh_and_grid(input, no_grid, grid_cell_size, tiled)?;
+    scenario: Option<&'a Path>,
+}
+
+fn render(job: RenderJob<'_>) -> navkit::Result<()> {
+    let RenderJob {
+        input,
+        ends,
+        output,
+        width,
+        zoom,
+        no_grid,
+        grid_cell_size,
+        tiled,
+        scenario,
+    } = job;
+    let scenario = scenario.map(Scenario::load).transpose()?;
+    let obstacles = scenario.as_ref().is_some_and(|s| !s.obstacles.is_empty());
+    let (navmesh, grid) = navmesh_and_grid(input, no_grid || obstacles, grid_cell_size, tiled)?;
+    let cache = match &scenario {
+        Some(s) if obstacles => Some(navmesh_source(input, None, Some(s), tiled.flatten())?),
+        _ => None,
+    };
+    let navmesh = match &cache {
+        Some(c) => c.navmesh(),
+        None => &navmesh,
+    };
     let comparison = match ends {
         Some((from, to)) => Some(
-            Comparer::new(&navmesh, grid.as_ref(), CompareSettings::default())?
-                .compare(from, to)?,
+            Comparer::new(navmesh, grid.as_ref(), CompareSettings::default())?.compare(from, to)?,
         ),
         None => None,
     };
     let mut scene = navkit::render::comparison_scene(
-        &navmesh,
+        navmesh,
         grid.as_ref(),
         comparison.as_ref(),
         format!("navkit: {}", input.display()),
     );
-    scene.add_tile_borders(&navmesh);
+    scene.add_tile_borders(navmesh);
+    if let Some(c) = &cache {
+        scene.add_obstacles(&c.obstacles());
+    }
     if zoom {
         scene.zoom_to_lines(3.0);
     }

@@ -24,7 +24,12 @@
 //! # Ok::<(), navkit::Error>(())
 //! ```
 
+use rayon::prelude::*;
+
 use crate::geometry::TriMesh;
+
+/// Subtrees of at least this many triangles are built on two threads.
+const PARALLEL_ITEMS: usize = 1 << 16;
 
 /// A node of the tree: its xz bounds, and either a leaf's triangle range or the index one past
 /// its subtree (escape index) for a skip-walk.
@@ -49,6 +54,8 @@ pub struct ChunkyTriMesh {
     /// Leaf node index of each chunk.
     leaves: Vec<usize>,
     max_tris_per_chunk: usize,
+    /// While building: subtrees this big are built on two threads.
+    parallel_items: usize,
 }
 
 struct Item {
@@ -62,10 +69,15 @@ impl ChunkyTriMesh {
     /// Builds the index with at most `tris_per_chunk` triangles per chunk (RecastDemo uses 256;
     /// values below 1 are taken as 1).
     pub fn new(mesh: &TriMesh, tris_per_chunk: usize) -> ChunkyTriMesh {
+        Self::build(mesh, tris_per_chunk, PARALLEL_ITEMS)
+    }
+
+    fn build(mesh: &TriMesh, tris_per_chunk: usize, parallel_items: usize) -> ChunkyTriMesh {
         let per = tris_per_chunk.max(1);
         let ntris = mesh.tri_count();
         let v = &mesh.verts;
         let mut items: Vec<Item> = (0..ntris)
+            .into_par_iter()
             .map(|t| {
                 let mut bmin = [f32::INFINITY; 2];
                 let mut bmax = [f32::NEG_INFINITY; 2];
@@ -88,11 +100,40 @@ impl ChunkyTriMesh {
             tris: Vec::with_capacity(ntris * 3),
             leaves: Vec::new(),
             max_tris_per_chunk: 0,
+            parallel_items,
         };
         if ntris > 0 {
             index.subdivide(&mut items, per, mesh);
         }
         index
+    }
+
+    fn fragment(&self, items: &mut [Item], per: usize, mesh: &TriMesh) -> ChunkyTriMesh {
+        let mut f = ChunkyTriMesh {
+            nodes: Vec::with_capacity(items.len() / per * 2 + 1),
+            tris: Vec::with_capacity(items.len() * 3),
+            leaves: Vec::new(),
+            max_tris_per_chunk: 0,
+            parallel_items: self.parallel_items,
+        };
+        f.subdivide(items, per, mesh);
+        f
+    }
+
+    /// Appends a subtree built on its own, shifting its leaves' triangle offsets and indices.
+    fn append(&mut self, f: ChunkyTriMesh) {
+        let node_offset = self.nodes.len();
+        let tri_offset = (self.tris.len() / 3) as i64;
+        self.nodes.extend(f.nodes.into_iter().map(|mut n| {
+            if n.first >= 0 {
+                n.first += tri_offset;
+            }
+            n
+        }));
+        self.leaves
+            .extend(f.leaves.into_iter().map(|l| l + node_offset));
+        self.tris.extend_from_slice(&f.tris);
+        self.max_tris_per_chunk = self.max_tris_per_chunk.max(f.max_tris_per_chunk);
     }
 
     fn subdivide(&mut self, items: &mut [Item], per: usize, mesh: &TriMesh) {
@@ -105,6 +146,8 @@ impl ChunkyTriMesh {
         let node = self.nodes.len();
         let leaves_before = self.leaves.len();
         if items.len() <= per {
+            // A chunk keeps its triangles in mesh order.
+            items.sort_unstable_by_key(|it| it.tri);
             let first = (self.tris.len() / 3) as i64;
             for it in items.iter() {
                 let t = it.tri as usize * 3;
@@ -128,8 +171,8 @@ impl ChunkyTriMesh {
             count: 0,
             leaves: 0,
         });
-        // Split at the median centroid along the longer axis; ties broken by triangle index so
-        // the order never depends on the sort's internals.
+        // Split at the median centroid along the longer axis; ties broken by triangle index, so
+        // the split depends on nothing but the triangles.
         let axis = if bmax[0] - bmin[0] >= bmax[1] - bmin[1] {
             0
         } else {
@@ -142,10 +185,19 @@ impl ChunkyTriMesh {
                 .then(a.tri.cmp(&b.tri))
         });
         let (left, right) = items.split_at_mut(mid);
-        left.sort_unstable_by_key(|it| it.tri);
-        right.sort_unstable_by_key(|it| it.tri);
-        self.subdivide(left, per, mesh);
-        self.subdivide(right, per, mesh);
+        if left.len() + right.len() >= self.parallel_items {
+            // Big subtrees are built side by side and appended: the same tree as one thread
+            // builds, node for node.
+            let (l, r) = rayon::join(
+                || self.fragment(left, per, mesh),
+                || self.fragment(right, per, mesh),
+            );
+            self.append(l);
+            self.append(r);
+        } else {
+            self.subdivide(left, per, mesh);
+            self.subdivide(right, per, mesh);
+        }
         let escape = self.nodes.len() - node;
         self.nodes[node].first = -(escape as i64);
         self.nodes[node].leaves = self.leaves.len() - leaves_before;
@@ -281,6 +333,22 @@ mod tests {
                     assert!(was_found, "triangle {t} overlaps but was not returned");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn parallel_build_is_the_sequential_build() {
+        let mesh = random_mesh(300_000, 8);
+        let par = ChunkyTriMesh::build(&mesh, 256, 1 << 12);
+        let one = ChunkyTriMesh::build(&mesh, 256, usize::MAX);
+        assert_eq!(par.tris, one.tris);
+        assert_eq!(par.leaves, one.leaves);
+        assert_eq!(par.nodes.len(), one.nodes.len());
+        for (a, b) in par.nodes.iter().zip(&one.nodes) {
+            assert_eq!(
+                (a.bmin, a.bmax, a.first, a.count, a.leaves),
+                (b.bmin, b.bmax, b.first, b.count, b.leaves)
+            );
         }
     }
 

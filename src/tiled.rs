@@ -373,12 +373,11 @@ impl TileBuilder {
         Ok(built)
     }
 
-    /// Builds `tiles` on `threads` workers, in the order given, calling `progress(done, total)`
-    /// after each tile.
+    /// Builds `tiles` on the current rayon pool's workers, in the order given, calling
+    /// `progress(done, total)` after each tile.
     fn build_tiles(
         &self,
         tiles: &[(i32, i32)],
-        threads: usize,
         progress: &(dyn Fn(usize, usize) + Sync),
     ) -> Result<Vec<Built>> {
         let total = tiles.len();
@@ -388,23 +387,15 @@ impl TileBuilder {
             progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
             b
         };
-        if threads <= 1 {
+        if rayon::current_num_threads() <= 1 {
             let mut ctx = RecastContext::new();
             return tiles.iter().map(|t| work(&mut ctx, t)).collect();
         }
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .map_err(|e| {
-                Error::InvalidArgument(format!("could not start {threads} threads: {e}"))
-            })?;
-        pool.install(|| {
-            tiles
-                .par_iter()
-                .with_max_len(1)
-                .map_init(RecastContext::new, work)
-                .collect()
-        })
+        tiles
+            .par_iter()
+            .with_max_len(1)
+            .map_init(RecastContext::new, work)
+            .collect()
     }
 }
 
@@ -448,13 +439,29 @@ impl TiledNavMesh {
         options: &TiledOptions,
         progress: &(dyn Fn(usize, usize) + Sync),
     ) -> Result<TiledNavMesh> {
+        let threads = options.effective_threads();
+        // Everything runs on a pool of exactly `threads` threads: the triangle index too.
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|e| {
+                Error::InvalidArgument(format!("could not start {threads} threads: {e}"))
+            })?;
+        pool.install(|| Self::build_in_pool(geom, settings, threads, progress))
+    }
+
+    fn build_in_pool(
+        geom: InputGeometry,
+        settings: &BuildSettings,
+        threads: usize,
+        progress: &(dyn Fn(usize, usize) + Sync),
+    ) -> Result<TiledNavMesh> {
         let started = Instant::now();
         let builder = TileBuilder::new(geom, settings)?;
         let index_ms = started.elapsed().as_secs_f64() * 1e3;
-        let threads = options.effective_threads();
         let tiles = builder.grid.all_tiles();
         let tiles_started = Instant::now();
-        let built = builder.build_tiles(&tiles, threads, progress)?;
+        let built = builder.build_tiles(&tiles, progress)?;
         let tiles_ms = tiles_started.elapsed().as_secs_f64() * 1e3;
 
         let max_polys = built.iter().map(|b| b.polys).max().unwrap_or(0);
@@ -618,7 +625,21 @@ impl TiledNavMesh {
         threads: usize,
     ) -> Result<Vec<((i32, i32), TileChange)>> {
         // Build everything first, so a failure leaves the navmesh untouched.
-        let built = self.builder.build_tiles(tiles, threads, &|_, _| {})?;
+        let built = if threads <= 1 {
+            let mut ctx = RecastContext::new();
+            tiles
+                .iter()
+                .map(|&(x, z)| self.builder.build_tile(&mut ctx, x, z))
+                .collect::<Result<Vec<_>>>()?
+        } else {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .map_err(|e| {
+                    Error::InvalidArgument(format!("could not start {threads} threads: {e}"))
+                })?
+                .install(|| self.builder.build_tiles(tiles, &|_, _| {}))?
+        };
         let max_polys = 1usize << self.navmesh.params().ref_layout().poly_bits;
         if let Some(b) = built.iter().find(|b| b.polys > max_polys) {
             return Err(Error::Build {

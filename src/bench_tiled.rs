@@ -1,0 +1,347 @@
+//! `navkit bench-tiled`: the large-world benchmark. Generates a world, builds it tiled with one
+//! thread and with every core (each build in a child `navkit build --tiled` process, so each
+//! has its own peak memory; the orders alternate between rounds), checks that every build made
+//! the same tile data, and runs long paths across the world on the built navmesh.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+use glam::Vec3;
+use rand::SeedableRng;
+use serde::Serialize;
+use serde_json::Value;
+
+use navkit::gen::{generate, write_world, WorldSpec};
+use navkit::navmesh::NavMesh;
+use navkit::query::{NavMeshQuery, QueryFilter, DEFAULT_HALF_EXTENTS};
+use navkit::{Error, Result};
+
+/// What to run.
+pub struct BenchArgs {
+    pub tris: usize,
+    pub seed: u64,
+    pub rounds: usize,
+    pub threads: usize,
+    pub paths: usize,
+    pub tile_size: Option<u32>,
+    pub keep: Option<PathBuf>,
+    pub json: bool,
+}
+
+/// One child build.
+#[derive(Clone, Debug, Serialize)]
+pub struct BuildRun {
+    pub threads: usize,
+    pub total_ms: f64,
+    pub tiles_ms: f64,
+    pub index_ms: f64,
+    pub mean_tile_ms: f64,
+    pub max_tile_ms: f64,
+    pub sum_tile_ms: f64,
+    pub peak_rss_bytes: u64,
+    pub data_hash: String,
+}
+
+#[derive(Clone, Debug, Serialize)]
+struct PathStats {
+    pairs: usize,
+    complete: usize,
+    partial: usize,
+    out_of_nodes: usize,
+    mean_straight_distance: f32,
+    mean_polys: f64,
+    max_polys: usize,
+    mean_tiles_crossed: f64,
+    max_tiles_crossed: usize,
+    mean_ms: f64,
+    max_ms: f64,
+}
+
+fn child_build(
+    exe: &Path,
+    world: &Path,
+    threads: usize,
+    tile_size: Option<u32>,
+    save: Option<&Path>,
+) -> Result<BuildRun> {
+    let mut cmd = Command::new(exe);
+    cmd.arg("build")
+        .arg("--tiled")
+        .arg("--threads")
+        .arg(threads.to_string())
+        .arg("--json")
+        .arg(world);
+    if let Some(ts) = tile_size {
+        cmd.arg("--tile-size").arg(ts.to_string());
+    }
+    if let Some(s) = save {
+        cmd.arg("-o").arg(s);
+    }
+    let out = cmd.output().map_err(|e| Error::Io {
+        path: exe.to_path_buf(),
+        source: e,
+    })?;
+    if !out.status.success() {
+        return Err(Error::InvalidArgument(format!(
+            "child build failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        )));
+    }
+    let v: Value = serde_json::from_slice(&out.stdout)
+        .map_err(|e| Error::InvalidArgument(format!("child build printed bad JSON: {e}")))?;
+    let f = |p: &[&str]| {
+        let mut x = &v;
+        for k in p {
+            x = &x[*k];
+        }
+        x.as_f64().unwrap_or(f64::NAN)
+    };
+    Ok(BuildRun {
+        threads,
+        total_ms: f(&["total_ms"]),
+        tiles_ms: f(&["tiles_ms"]),
+        index_ms: f(&["index_ms"]),
+        mean_tile_ms: f(&["tiles", "mean_ms"]),
+        max_tile_ms: f(&["tiles", "max_ms"]),
+        sum_tile_ms: f(&["tiles", "sum_ms"]),
+        peak_rss_bytes: v["peak_rss_bytes"].as_u64().unwrap_or(0),
+        data_hash: v["data_hash"].as_str().unwrap_or("").to_string(),
+    })
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    if v.is_empty() {
+        f64::NAN
+    } else {
+        v[v.len() / 2]
+    }
+}
+
+fn long_paths(nav: &NavMesh, n: usize, seed: u64, extent: f32) -> Result<PathStats> {
+    let mut q = NavMeshQuery::new(nav, 65535)?;
+    let f = QueryFilter::default();
+    let mut rng = rand_pcg::Pcg32::seed_from_u64(seed);
+    let layout = nav.params().ref_layout();
+    let mut s = PathStats {
+        pairs: 0,
+        complete: 0,
+        partial: 0,
+        out_of_nodes: 0,
+        mean_straight_distance: 0.0,
+        mean_polys: 0.0,
+        max_polys: 0,
+        mean_tiles_crossed: 0.0,
+        max_tiles_crossed: 0,
+        mean_ms: 0.0,
+        max_ms: 0.0,
+    };
+    let mut tries = 0;
+    while s.pairs < n && tries < n * 200 {
+        tries += 1;
+        let (_, a) = q.find_random_point(&f, &mut rng)?;
+        let (_, b) = q.find_random_point(&f, &mut rng)?;
+        // Long: at least three quarters of the world's extent apart.
+        if Vec3::new(a.x - b.x, 0.0, a.z - b.z).length() < extent * 0.75 {
+            continue;
+        }
+        let t = Instant::now();
+        let sp = q.find_nearest_poly(a, DEFAULT_HALF_EXTENTS, &f)?;
+        let ep = q.find_nearest_poly(b, DEFAULT_HALF_EXTENTS, &f)?;
+        let path = q.find_path(sp.poly, ep.poly, a, b, &f, 65535)?;
+        let ms = t.elapsed().as_secs_f64() * 1e3;
+        s.pairs += 1;
+        if path.is_complete() {
+            s.complete += 1;
+        } else {
+            s.partial += 1;
+        }
+        if path.detour_status.has(navkit::status::Status::OUT_OF_NODES) {
+            s.out_of_nodes += 1;
+        }
+        let mut tiles: Vec<u32> = path.polys.iter().map(|p| layout.decode(p.0).1).collect();
+        tiles.sort_unstable();
+        tiles.dedup();
+        s.mean_straight_distance += a.distance(b);
+        s.mean_polys += path.polys.len() as f64;
+        s.max_polys = s.max_polys.max(path.polys.len());
+        s.mean_tiles_crossed += tiles.len() as f64;
+        s.max_tiles_crossed = s.max_tiles_crossed.max(tiles.len());
+        s.mean_ms += ms;
+        s.max_ms = s.max_ms.max(ms);
+    }
+    if s.pairs > 0 {
+        let k = s.pairs as f64;
+        s.mean_straight_distance /= s.pairs as f32;
+        s.mean_polys /= k;
+        s.mean_tiles_crossed /= k;
+        s.mean_ms /= k;
+    }
+    Ok(s)
+}
+
+/// Runs the benchmark and prints its table (or JSON).
+pub fn run(args: BenchArgs) -> Result<()> {
+    let exe = std::env::current_exe().map_err(|e| Error::Io {
+        path: "navkit".into(),
+        source: e,
+    })?;
+    let cores = if args.threads == 0 {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    } else {
+        args.threads
+    };
+    let dir = match &args.keep {
+        Some(d) => d.clone(),
+        None => std::env::temp_dir().join(format!("navkit-bench-{}", std::process::id())),
+    };
+    std::fs::create_dir_all(&dir).map_err(|e| Error::Io {
+        path: dir.clone(),
+        source: e,
+    })?;
+    let world = dir.join("world.obj");
+    let t = Instant::now();
+    let (geom, stats) = generate(&WorldSpec {
+        tris: args.tris,
+        seed: args.seed,
+        ..WorldSpec::default()
+    })?;
+    write_world(&geom, &world)?;
+    let gen_ms = t.elapsed().as_secs_f64() * 1e3;
+    let gset = world.with_extension("gset");
+    let (bmin, bmax) = geom.mesh.bounds();
+    let extent = (bmax.x - bmin.x).max(bmax.z - bmin.z);
+    drop(geom);
+    eprintln!(
+        "world: {} tris, {:.0} x {:.0} m, generated and written in {:.0} ms ({})",
+        stats.tris,
+        bmax.x - bmin.x,
+        bmax.z - bmin.z,
+        gen_ms,
+        world.display()
+    );
+
+    let mut runs = Vec::new();
+    let saved = dir.join("world.mset");
+    for round in 0..args.rounds.max(1) {
+        let order = if round % 2 == 0 {
+            [1, cores]
+        } else {
+            [cores, 1]
+        };
+        for threads in order {
+            let save = (round == 0 && threads == cores).then_some(saved.as_path());
+            let r = child_build(&exe, &gset, threads, args.tile_size, save)?;
+            eprintln!(
+                "round {round}: {threads} thread(s): {:.0} ms, {:.2} ms/tile, peak {:.0} MB, hash {}",
+                r.total_ms,
+                r.mean_tile_ms,
+                r.peak_rss_bytes as f64 / 1e6,
+                r.data_hash
+            );
+            runs.push(r);
+        }
+    }
+    let same_data = runs.windows(2).all(|w| w[0].data_hash == w[1].data_hash);
+    let t1 = median(
+        runs.iter()
+            .filter(|r| r.threads == 1)
+            .map(|r| r.total_ms)
+            .collect(),
+    );
+    let tn = median(
+        runs.iter()
+            .filter(|r| r.threads == cores)
+            .map(|r| r.total_ms)
+            .collect(),
+    );
+    let speedup = t1 / tn;
+    let p1 = median(
+        runs.iter()
+            .filter(|r| r.threads == 1)
+            .map(|r| r.tiles_ms)
+            .collect(),
+    );
+    let pn = median(
+        runs.iter()
+            .filter(|r| r.threads == cores)
+            .map(|r| r.tiles_ms)
+            .collect(),
+    );
+    let speedup_tiles = p1 / pn;
+    let nav = NavMesh::load(&saved)?;
+    let tiles = nav.tile_count();
+    let paths = long_paths(&nav, args.paths, args.seed, extent)?;
+    let summary = serde_json::json!({
+        "world_tris": stats.tris,
+        "extent_m": [bmax.x - bmin.x, bmax.z - bmin.z],
+        "tiles": tiles,
+        "cores": cores,
+        "runs": runs,
+        "same_data_hash": same_data,
+        "median_ms_1_thread": t1,
+        "median_ms_all_cores": tn,
+        "speedup": speedup,
+        "speedup_per_core": speedup / cores as f64,
+        "median_tile_phase_ms_1_thread": p1,
+        "median_tile_phase_ms_all_cores": pn,
+        "speedup_tile_phase": speedup_tiles,
+        "long_paths": paths,
+    });
+    if args.json {
+        println!("{summary}");
+    } else {
+        println!(
+            "world: {} tris, {:.0} x {:.0} m, {} tiles",
+            stats.tris,
+            bmax.x - bmin.x,
+            bmax.z - bmin.z,
+            tiles
+        );
+        println!(
+            "| threads | median build ms | tile phase ms | index ms | ms per tile | peak MB |"
+        );
+        println!("|---:|---:|---:|---:|---:|---:|");
+        for th in [1, cores] {
+            let rs: Vec<&BuildRun> = runs.iter().filter(|r| r.threads == th).collect();
+            println!(
+                "| {th} | {:.0} | {:.0} | {:.0} | {:.2} | {:.0} |",
+                median(rs.iter().map(|r| r.total_ms).collect()),
+                median(rs.iter().map(|r| r.tiles_ms).collect()),
+                median(rs.iter().map(|r| r.index_ms).collect()),
+                median(rs.iter().map(|r| r.mean_tile_ms).collect()),
+                rs.iter().map(|r| r.peak_rss_bytes).max().unwrap_or(0) as f64 / 1e6
+            );
+        }
+        println!(
+            "speed-up {speedup:.2}x on {cores} cores ({:.2} per core; target 0.9); tile phase alone {speedup_tiles:.2}x; tile data identical in every run: {same_data}",
+            speedup / cores as f64
+        );
+        println!(
+            "long paths: {} pairs >= {:.0} m apart: {} complete, {} partial ({} out of nodes); {:.0} polys and {:.0} tiles on average (max {} / {}); {:.2} ms mean, {:.2} ms max",
+            paths.pairs,
+            extent * 0.75,
+            paths.complete,
+            paths.partial,
+            paths.out_of_nodes,
+            paths.mean_polys,
+            paths.mean_tiles_crossed,
+            paths.max_polys,
+            paths.max_tiles_crossed,
+            paths.mean_ms,
+            paths.max_ms
+        );
+    }
+    if args.keep.is_none() {
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    if !same_data {
+        return Err(Error::InvalidArgument(
+            "tile data differed between builds".into(),
+        ));
+    }
+    Ok(())
+}
