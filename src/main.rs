@@ -807,6 +807,11 @@ fn run(cli: Cli) -> navkit::Result<()> {
                 Some(s) if !s.agents.is_empty() => {
                     navkit::simulation::simulate_scenario(navmesh, &s.agents, &settings)?
                 }
+                Some(s) if s.obstacles.is_empty() => {
+                    return Err(Error::InvalidArgument(
+                        "the scenario has neither agents nor obstacles".into(),
+                    ))
+                }
                 _ => navkit::simulation::simulate(navmesh, &settings)?,
             };
             if json {

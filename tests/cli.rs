@@ -551,3 +551,173 @@ fn simulate_a_scenario_file_with_behaviours() {
         );
     }
 }
+
+#[test]
+fn build_tiled_json_hash_is_the_same_for_any_thread_count() {
+    let mesh = s(&common::mesh("nav_test.obj"));
+    let out_file = common::temp("cli-nav-test-tiled.navmesh");
+    let mut hashes = Vec::new();
+    for threads in ["1", "2", "5"] {
+        let (ok, stdout, stderr) = navkit(&[
+            "build",
+            &mesh,
+            "--tiled",
+            "--threads",
+            threads,
+            "--json",
+            "-o",
+            &s(&out_file),
+        ]);
+        assert!(ok, "{stderr}");
+        let v: Value = serde_json::from_str(stdout.trim()).unwrap();
+        assert_eq!(v["threads"].as_u64().unwrap().to_string(), threads);
+        assert!(v["tile_count"].as_u64().unwrap() > 10);
+        for key in ["tiles_ms", "index_ms", "total_ms", "peak_rss_bytes", "grid"] {
+            assert!(!v[key].is_null(), "{key} missing");
+        }
+        hashes.push(v["data_hash"].as_str().unwrap().to_string());
+    }
+    assert!(hashes.windows(2).all(|w| w[0] == w[1]), "{hashes:?}");
+    // The saved tiled navmesh answers paths; tile sizes are checked.
+    let (ok, stdout, _) = navkit(&[
+        "path",
+        &s(&out_file),
+        "--from",
+        "18.138550,-2.370003,-21.319118",
+        "--to",
+        "-19.206181,-2.369133,24.802742",
+        "--json",
+    ]);
+    assert!(ok);
+    let v: Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(v["status"], "complete", "{v}");
+    let (ok, _, stderr) = navkit(&["build", &mesh, "--tile-size", "3"]);
+    assert!(!ok && stderr.contains("tile_size"), "{stderr}");
+}
+
+#[test]
+fn gen_then_tiled_build_render_and_bench() {
+    let dir = common::temp("cli-gen");
+    std::fs::create_dir_all(&dir).unwrap();
+    let obj = dir.join("w.obj");
+    let (ok, stdout, stderr) = navkit(&[
+        "gen",
+        "--tris",
+        "20k",
+        "--seed",
+        "4",
+        "-o",
+        &s(&obj),
+        "--json",
+    ]);
+    assert!(ok, "{stderr}");
+    let v: Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert!(v["tris"].as_u64().unwrap() > 19_000);
+    let gset = s(&obj.with_extension("gset"));
+    let (ok, stdout, stderr) = navkit(&["build", &gset, "--tiled", "--json"]);
+    assert!(ok, "{stderr}");
+    let b: Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert!(b["tile_count"].as_u64().unwrap() > 50);
+    let png = dir.join("w.png");
+    let (ok, _, stderr) = navkit(&["render", &gset, "--tiled", "--no-grid", "-o", &s(&png)]);
+    assert!(ok, "{stderr}");
+    assert!(std::fs::metadata(&png).unwrap().len() > 10_000);
+    // The benchmark command runs end to end on a tiny world (its figures are not checked here:
+    // timings belong in benchmarks).
+    let (ok, stdout, stderr) = navkit(&[
+        "bench-tiled",
+        "--tris",
+        "10k",
+        "--rounds",
+        "1",
+        "--paths",
+        "3",
+        "--json",
+    ]);
+    assert!(ok, "{stderr}");
+    let v: Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(v["same_data_hash"], true);
+    assert_eq!(v["runs"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn path_and_render_with_scenario_obstacles() {
+    let mesh = s(&common::mesh("nav_test.obj"));
+    let (from, to) = (
+        "18.138550,-2.370003,-21.319118",
+        "-19.206181,-2.369133,24.802742",
+    );
+    let path_len = |extra: &[&str]| {
+        let mut args = vec!["path", mesh.as_str(), "--from", from, "--to", to, "--json"];
+        args.extend_from_slice(extra);
+        let (ok, stdout, stderr) = navkit(&args);
+        assert!(ok, "{stderr}");
+        let v: Value = serde_json::from_str(stdout.trim()).unwrap();
+        let pts: Vec<[f64; 3]> = v["straight"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| [0, 1, 2].map(|k| p[k].as_f64().unwrap()))
+            .collect();
+        let len: f64 = pts
+            .windows(2)
+            .map(|w| {
+                (0..3)
+                    .map(|k| (w[0][k] - w[1][k]).powi(2))
+                    .sum::<f64>()
+                    .sqrt()
+            })
+            .sum();
+        (v["status"].as_str().unwrap().to_string(), len)
+    };
+    // Baseline on the tile cache: one obstacle far from the path.
+    let far = common::temp("cli-obstacles-far.json");
+    std::fs::write(
+        &far,
+        r#"{"obstacles": [{"kind": "box", "bmin": [40, -3, 40], "bmax": [41, 0, 41]}]}"#,
+    )
+    .unwrap();
+    let (st0, len0) = path_len(&["--scenario", &s(&far)]);
+    assert_eq!(st0, "complete");
+    // A wide cylinder across the path.
+    let scenario = common::temp("cli-obstacles.json");
+    std::fs::write(
+        &scenario,
+        r#"{"obstacles": [{"kind": "cylinder", "pos": [3.21, -3.3, 2.75], "radius": 1.6, "height": 4.0}]}"#,
+    )
+    .unwrap();
+    let (st1, len1) = path_len(&["--scenario", &s(&scenario)]);
+    assert!(
+        st1 != "complete" || len1 > len0 + 0.1,
+        "{st1} {len1} vs {len0}"
+    );
+    let png = common::temp("cli-obstacles.svg");
+    let (ok, _, stderr) = navkit(&[
+        "render",
+        &mesh,
+        "--scenario",
+        &s(&scenario),
+        "--from",
+        from,
+        "--to",
+        to,
+        "-o",
+        &s(&png),
+    ]);
+    assert!(ok, "{stderr}");
+    let svg = std::fs::read_to_string(&png).unwrap();
+    assert!(svg.contains("obstacles (1)"));
+    // Obstacles need geometry; a bad scenario is an error.
+    std::fs::write(&scenario, r#"{"obstacles": [{"kind": "cone"}]}"#).unwrap();
+    let (ok, _, stderr) = navkit(&[
+        "path",
+        &mesh,
+        "--from",
+        from,
+        "--to",
+        to,
+        "--scenario",
+        &s(&scenario),
+    ]);
+    assert!(!ok && stderr.contains("cone"), "{stderr}");
+}

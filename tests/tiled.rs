@@ -314,3 +314,99 @@ fn tiled_mset_files_load_back_to_the_same_results_and_corrupt_ones_are_errors() 
     }
     assert!(flipped_errors > 100, "{flipped_errors} flips were errors");
 }
+
+/// A generated world (terrain, buildings, bridges, platforms, water, jump links) of 60k
+/// triangles, too big for one Detour tile: built tiled on 1 and 2 threads with the same bytes,
+/// and every feature point reached from its approach point with a complete path; long paths
+/// cross many tiles.
+#[test]
+fn generated_world_builds_tiled_and_its_features_are_reachable() {
+    use navkit::gen::{generate, FeatureKind, WorldSpec};
+    let (geom, stats) = generate(&WorldSpec::new(60_000, 3)).unwrap();
+    let settings = geom.settings.clone().unwrap();
+    let seq = TiledNavMesh::build_with(
+        geom.clone(),
+        &settings,
+        &TiledOptions { threads: 1 },
+        &|_, _| {},
+    )
+    .unwrap();
+    let par = TiledNavMesh::build_with(geom, &settings, &TiledOptions { threads: 2 }, &|_, _| {})
+        .unwrap();
+    assert_eq!(seq.report().data_hash, par.report().data_hash);
+    assert!(seq.tiles() == par.tiles());
+    let r = par.report();
+    assert!(r.tile_count > 100, "{} tiles", r.tile_count);
+    assert!(r.warnings.is_empty(), "{:?}", r.warnings);
+    let nav = par.navmesh();
+    let polys = nav.polys();
+    assert_eq!(
+        polys.iter().filter(|p| p.off_mesh).count(),
+        stats.jump_links,
+        "every jump link is in the navmesh"
+    );
+    assert!(polys.iter().any(|p| p.area == area::WATER));
+
+    let mut q = NavMeshQuery::new(nav, 65535).unwrap();
+    let f = QueryFilter::default();
+    let mut checked = 0;
+    for feat in &stats.features {
+        if matches!(feat.kind, FeatureKind::Water | FeatureKind::SteepSlope) {
+            continue;
+        }
+        let s = q
+            .find_nearest_poly(feat.approach, DEFAULT_HALF_EXTENTS, &f)
+            .unwrap();
+        let e = q
+            .find_nearest_poly(feat.point, Vec3::new(0.5, 1.0, 0.5), &f)
+            .unwrap();
+        assert!(
+            e.over_poly,
+            "{:?} at {} is not on the navmesh",
+            feat.kind, feat.point
+        );
+        let p = q
+            .find_path(s.poly, e.poly, feat.approach, feat.point, &f, 65535)
+            .unwrap();
+        assert!(
+            p.is_complete(),
+            "{:?} at {}: partial",
+            feat.kind,
+            feat.point
+        );
+        checked += 1;
+    }
+    assert!(checked >= 10, "{checked} features");
+
+    // Long paths: random pairs more than half the world apart, crossing many tiles.
+    let layout = nav.params().ref_layout();
+    let mut rng = rand_pcg::Pcg32::seed_from_u64(5);
+    let (mut long, mut complete, mut max_tiles) = (0, 0, 0);
+    while long < 20 {
+        let (_, a) = q.find_random_point(&f, &mut rng).unwrap();
+        let (_, b) = q.find_random_point(&f, &mut rng).unwrap();
+        if Vec3::new(a.x - b.x, 0.0, a.z - b.z).length() < stats.side * 0.5 {
+            continue;
+        }
+        long += 1;
+        let p = q.find_path_between(a, b, &f).unwrap();
+        let p = if p.polys.len() >= 256 {
+            let s = q.find_nearest_poly(a, DEFAULT_HALF_EXTENTS, &f).unwrap();
+            let e = q.find_nearest_poly(b, DEFAULT_HALF_EXTENTS, &f).unwrap();
+            q.find_path(s.poly, e.poly, a, b, &f, 65535).unwrap()
+        } else {
+            p
+        };
+        assert!(!p.detour_status.has(navkit::status::Status::OUT_OF_NODES));
+        complete += p.is_complete() as usize;
+        let mut tiles: Vec<u32> = p.polys.iter().map(|r| layout.decode(r.0).1).collect();
+        tiles.sort_unstable();
+        tiles.dedup();
+        max_tiles = max_tiles.max(tiles.len());
+    }
+    assert!(complete >= 17, "{complete} of 20 long paths complete");
+    assert!(
+        max_tiles >= 20,
+        "the longest path crosses {max_tiles} tiles"
+    );
+}
