@@ -59,3 +59,8 @@ pub mod walker;
 pub use error::{Error, Result};
 pub use geometry::{ConvexVolume, InputGeometry, OffMeshConnection, TriMesh};
 pub use settings::{area, flags, BuildSettings, Partition};
+
+/// The README's examples, compiled as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
