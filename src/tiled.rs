@@ -459,6 +459,19 @@ impl TiledNavMesh {
         let started = Instant::now();
         let builder = TileBuilder::new(geom, settings)?;
         let index_ms = started.elapsed().as_secs_f64() * 1e3;
+        let positions = builder.grid.tile_count() as u64;
+        if positions > u64::from(crate::mset::MAX_TILES_LIMIT as u32) {
+            return Err(Error::Setting {
+                name: "tile_size",
+                value: settings.tile_size.to_string(),
+                reason: format!(
+                    "gives {} x {} = {positions} tiles; a navmesh holds at most {} (use bigger tiles)",
+                    builder.grid.tiles_x,
+                    builder.grid.tiles_z,
+                    crate::mset::MAX_TILES_LIMIT
+                ),
+            });
+        }
         let tiles = builder.grid.all_tiles();
         let tiles_started = Instant::now();
         let built = builder.build_tiles(&tiles, progress)?;

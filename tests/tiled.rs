@@ -410,3 +410,48 @@ fn generated_world_builds_tiled_and_its_features_are_reachable() {
         "the longest path crosses {max_tiles} tiles"
     );
 }
+
+#[test]
+fn absurd_tiled_settings_and_empty_input_are_errors() {
+    let g = geom("dungeon.obj");
+    for tile_size in [0.0, 4.0, 31.5, f32::NAN, 5000.0] {
+        let s = BuildSettings {
+            tile_size,
+            ..BuildSettings::default()
+        };
+        let e = TiledNavMesh::build(g.clone(), &s).unwrap_err().to_string();
+        assert!(e.contains("tile_size"), "{tile_size}: {e}");
+    }
+    // 2 km square of two triangles with 8-cell tiles: more tiles than a navmesh holds, refused
+    // before any tile is built.
+    let big = InputGeometry::from_mesh(
+        TriMesh::new(
+            vec![
+                0.0, 0.0, 0.0, 4000.0, 0.0, 0.0, 4000.0, 0.0, 4000.0, 0.0, 0.0, 4000.0,
+            ],
+            vec![0, 2, 1, 0, 3, 2],
+        )
+        .unwrap(),
+    );
+    let s = BuildSettings {
+        tile_size: 8.0,
+        cell_size: 0.4,
+        ..BuildSettings::default()
+    };
+    let t = std::time::Instant::now();
+    let e = TiledNavMesh::build(big, &s).unwrap_err().to_string();
+    assert!(e.contains("tiles"), "{e}");
+    assert!(t.elapsed().as_secs() < 5);
+    // A mesh with nothing walkable: no tiles, not a crash.
+    let wall = InputGeometry::from_mesh(
+        TriMesh::new(
+            vec![0.0, 0.0, 0.0, 10.0, 0.0, 0.0, 10.0, 10.0, 0.0],
+            vec![0, 1, 2],
+        )
+        .unwrap(),
+    );
+    match TiledNavMesh::build(wall, &BuildSettings::default()) {
+        Ok(t) => assert_eq!(t.navmesh().tile_count(), 0),
+        Err(e) => assert!(!e.to_string().is_empty()),
+    }
+}
