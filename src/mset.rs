@@ -264,23 +264,23 @@ fn bytes_at<const N: usize>(data: &[u8], off: usize) -> Result<[u8; N]> {
         })
 }
 
-fn u8_at(data: &[u8], off: usize) -> Result<u8> {
+pub(crate) fn u8_at(data: &[u8], off: usize) -> Result<u8> {
     Ok(bytes_at::<1>(data, off)?[0])
 }
 
-fn u16_at(data: &[u8], off: usize) -> Result<u16> {
+pub(crate) fn u16_at(data: &[u8], off: usize) -> Result<u16> {
     Ok(u16::from_le_bytes(bytes_at(data, off)?))
 }
 
-fn u32_at(data: &[u8], off: usize) -> Result<u32> {
+pub(crate) fn u32_at(data: &[u8], off: usize) -> Result<u32> {
     Ok(u32::from_le_bytes(bytes_at(data, off)?))
 }
 
-fn i32_at(data: &[u8], off: usize) -> Result<i32> {
+pub(crate) fn i32_at(data: &[u8], off: usize) -> Result<i32> {
     Ok(i32::from_le_bytes(bytes_at(data, off)?))
 }
 
-fn f32_at(data: &[u8], off: usize) -> Result<f32> {
+pub(crate) fn f32_at(data: &[u8], off: usize) -> Result<f32> {
     Ok(f32::from_le_bytes(bytes_at(data, off)?))
 }
 
@@ -385,7 +385,8 @@ fn read_params(data: &[u8], base: usize) -> Result<NavMeshParams> {
     })
 }
 
-fn write_params(out: &mut Vec<u8>, p: &NavMeshParams) {
+/// Appends `dtNavMeshParams` as stored in `MSET` and `TSET` files.
+pub(crate) fn write_params(out: &mut Vec<u8>, p: &NavMeshParams) {
     let mut buf = [0u8; size_of::<dtNavMeshParams>()];
     let mut put = |off: usize, b: [u8; 4]| buf[off..off + 4].copy_from_slice(&b);
     for (a, v) in p.origin.iter().enumerate() {
@@ -1083,6 +1084,88 @@ fn in_tile(err: Error, tile: usize, base: usize) -> Error {
 // ---------------------------------------------------------------------------------------
 // MSET files.
 
+/// Reads the `magic, version, numTiles` start of an `MSET` or `TSET` file (`name`) whose header
+/// is `header_size` bytes, checking the length, magic and version; returns `numTiles` as stored.
+pub(crate) fn read_set_header(
+    bytes: &[u8],
+    header_size: usize,
+    magic: i32,
+    version: i32,
+    name: &str,
+) -> Result<i32> {
+    if bytes.len() < header_size {
+        return Err(Error::data(
+            bytes.len(),
+            format!(
+                "file is {} bytes, shorter than the {header_size}-byte {name} header",
+                bytes.len()
+            ),
+        ));
+    }
+    let found = i32_at(bytes, 0)?;
+    if found != magic {
+        return Err(Error::data(
+            0,
+            format!("file magic is 0x{found:08x}, expected 0x{magic:08x} ('{name}')"),
+        ));
+    }
+    let found = i32_at(bytes, 4)?;
+    if found != version {
+        return Err(Error::data(
+            4,
+            format!("{name} version is {found}, expected {version}"),
+        ));
+    }
+    i32_at(bytes, 8)
+}
+
+/// Reads `dtNavMeshParams` at `base` and validates them ([`validate_params`]); error offsets
+/// are file offsets.
+pub(crate) fn read_checked_params(bytes: &[u8], base: usize) -> Result<NavMeshParams> {
+    let params = read_params(bytes, base)?;
+    validate_params(&params).map_err(|e| match e {
+        Error::NavMeshData { offset, message } => Error::data(base + offset, message),
+        other => other,
+    })?;
+    Ok(params)
+}
+
+/// Reads the `tileRef, dataSize` record of tile `t` (of `num_tiles`) at `pos` and returns the
+/// ref and the data that follows it. RecastDemo's end marker (a zero ref or size), a negative
+/// size and data running past the end of the file are errors.
+pub(crate) fn read_tile_record(
+    bytes: &[u8],
+    pos: usize,
+    t: usize,
+    num_tiles: usize,
+) -> Result<(u32, &[u8])> {
+    let ends = |_| Error::data(pos, format!("tile {t}: file ends inside its tile header"));
+    let tile_ref = u32_at(bytes, pos).map_err(ends)?;
+    let size = i32_at(bytes, pos + 4).map_err(ends)?;
+    if tile_ref == 0 || size == 0 {
+        return Err(Error::data(
+            pos,
+            format!(
+                "tile {t} of {num_tiles} has tileRef {tile_ref} and dataSize {size}; \
+                 RecastDemo stops at such an end marker, but numTiles promises more tiles"
+            ),
+        ));
+    }
+    let size = usize::try_from(size)
+        .map_err(|_| Error::data(pos + 4, format!("tile {t} dataSize is {size}, must be > 0")))?;
+    let start = pos + TILE_HEADER_SIZE;
+    if size > bytes.len() - start {
+        return Err(Error::data(
+            pos + 4,
+            format!(
+                "tile {t} dataSize {size} exceeds the {} bytes left in the file",
+                bytes.len() - start
+            ),
+        ));
+    }
+    Ok((tile_ref, &bytes[start..start + size]))
+}
+
 /// Parses and validates an `MSET` file.
 ///
 /// Checks the header (magic, version, tile count against `max_tiles` and the file length),
@@ -1092,35 +1175,8 @@ fn in_tile(err: Error, tile: usize, base: usize) -> Error {
 /// poly bits of the parameters, that no two tiles share a location `(x, y, layer)` or a tile
 /// index, and that nothing follows the last tile.
 pub fn read_mset(bytes: &[u8]) -> Result<NavMeshSet> {
-    if bytes.len() < SET_HEADER_SIZE {
-        return Err(Error::data(
-            bytes.len(),
-            format!(
-                "file is {} bytes, shorter than the {SET_HEADER_SIZE}-byte MSET header",
-                bytes.len()
-            ),
-        ));
-    }
-    let magic = i32_at(bytes, 0)?;
-    if magic != MSET_MAGIC {
-        return Err(Error::data(
-            0,
-            format!("file magic is 0x{magic:08x}, expected 0x{MSET_MAGIC:08x} ('MSET')"),
-        ));
-    }
-    let version = i32_at(bytes, 4)?;
-    if version != MSET_VERSION {
-        return Err(Error::data(
-            4,
-            format!("MSET version is {version}, expected {MSET_VERSION}"),
-        ));
-    }
-    let num_tiles = i32_at(bytes, 8)?;
-    let params = read_params(bytes, SET_PARAMS_OFFSET)?;
-    validate_params(&params).map_err(|e| match e {
-        Error::NavMeshData { offset, message } => Error::data(SET_PARAMS_OFFSET + offset, message),
-        other => other,
-    })?;
+    let num_tiles = read_set_header(bytes, SET_HEADER_SIZE, MSET_MAGIC, MSET_VERSION, "MSET")?;
+    let params = read_checked_params(bytes, SET_PARAMS_OFFSET)?;
     let num_tiles = usize::try_from(num_tiles)
         .map_err(|_| Error::data(8, format!("numTiles is {num_tiles}, must be >= 0")))?;
     if num_tiles > params.max_tiles as usize {
@@ -1148,36 +1204,9 @@ pub fn read_mset(bytes: &[u8]) -> Result<NavMeshSet> {
     let mut pos = SET_HEADER_SIZE;
     for t in 0..num_tiles {
         let header_at = pos;
-        let tile_ref = u32_at(bytes, pos)
-            .map_err(|_| Error::data(pos, format!("tile {t}: file ends inside its tile header")))?;
-        let size = i32_at(bytes, pos + 4)
-            .map_err(|_| Error::data(pos, format!("tile {t}: file ends inside its tile header")))?;
+        let (tile_ref, data) = read_tile_record(bytes, pos, t, num_tiles)?;
         pos += TILE_HEADER_SIZE;
-        if tile_ref == 0 || size == 0 {
-            return Err(Error::data(
-                header_at,
-                format!(
-                    "tile {t} of {num_tiles} has tileRef {tile_ref} and dataSize {size}; \
-                     RecastDemo stops at such an end marker, but numTiles promises more tiles"
-                ),
-            ));
-        }
-        let size = usize::try_from(size).map_err(|_| {
-            Error::data(
-                header_at + 4,
-                format!("tile {t} dataSize is {size}, must be > 0"),
-            )
-        })?;
-        if size > bytes.len() - pos {
-            return Err(Error::data(
-                header_at + 4,
-                format!(
-                    "tile {t} dataSize {size} exceeds the {} bytes left in the file",
-                    bytes.len() - pos
-                ),
-            ));
-        }
-        let data = &bytes[pos..pos + size];
+        let size = data.len();
         let info = validate_tile_data(data).map_err(|e| in_tile(e, t, pos))?;
 
         // The tile ref must be one Detour itself could have produced for this navmesh.

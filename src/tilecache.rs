@@ -550,11 +550,8 @@ mod lh {
 /// Offsets of `dtNavMeshParams` and `dtTileCacheParams` fields.
 mod pp {
     use super::*;
-    pub const N_ORIG: usize = offset_of!(sys::dtNavMeshParams, orig);
     pub const N_TILE_WIDTH: usize = offset_of!(sys::dtNavMeshParams, tileWidth);
     pub const N_TILE_HEIGHT: usize = offset_of!(sys::dtNavMeshParams, tileHeight);
-    pub const N_MAX_TILES: usize = offset_of!(sys::dtNavMeshParams, maxTiles);
-    pub const N_MAX_POLYS: usize = offset_of!(sys::dtNavMeshParams, maxPolys);
     pub const C_ORIG: usize = offset_of!(sys::dtTileCacheParams, orig);
     pub const C_CS: usize = offset_of!(sys::dtTileCacheParams, cs);
     pub const C_CH: usize = offset_of!(sys::dtTileCacheParams, ch);
@@ -586,43 +583,8 @@ struct LayerHeader {
     maxy: u8,
 }
 
-// ---------------------------------------------------------------------------------------------
-// Byte readers that never panic and name the offset of a short read.
-
-fn bytes_at<const N: usize>(data: &[u8], off: usize) -> Result<[u8; N]> {
-    off.checked_add(N)
-        .and_then(|end| data.get(off..end))
-        .and_then(|s| <[u8; N]>::try_from(s).ok())
-        .ok_or_else(|| {
-            Error::data(
-                off.min(data.len()),
-                format!(
-                    "unexpected end of data: need {N} bytes at byte {off}, only {} bytes available",
-                    data.len()
-                ),
-            )
-        })
-}
-
-fn i32_at(data: &[u8], off: usize) -> Result<i32> {
-    Ok(i32::from_le_bytes(bytes_at(data, off)?))
-}
-
-fn u32_at(data: &[u8], off: usize) -> Result<u32> {
-    Ok(u32::from_le_bytes(bytes_at(data, off)?))
-}
-
-fn u16_at(data: &[u8], off: usize) -> Result<u16> {
-    Ok(u16::from_le_bytes(bytes_at(data, off)?))
-}
-
-fn f32_at(data: &[u8], off: usize) -> Result<f32> {
-    Ok(f32::from_le_bytes(bytes_at(data, off)?))
-}
-
-fn u8_at(data: &[u8], off: usize) -> Result<u8> {
-    Ok(bytes_at::<1>(data, off)?[0])
-}
+// Byte readers that never panic: `mset`'s.
+use crate::mset::{f32_at, i32_at, u16_at, u8_at};
 
 /// A finite float within [`MAX_COORDINATE`], or an error naming it and its offset.
 fn coord(v: f32, off: usize, what: &str) -> Result<f32> {
@@ -955,46 +917,10 @@ pub struct TileCacheSet {
 /// exact decompressed size, areas, connections, region partition), that no two layers share a
 /// position, and that nothing follows the last tile. Offsets in errors are file offsets.
 pub fn read_tset(bytes: &[u8]) -> Result<TileCacheSet> {
-    if bytes.len() < TSET_HEADER_SIZE {
-        return Err(Error::data(
-            bytes.len(),
-            format!(
-                "file is {} bytes, shorter than the {TSET_HEADER_SIZE}-byte TSET header",
-                bytes.len()
-            ),
-        ));
-    }
-    let magic = i32_at(bytes, 0)?;
-    if magic != TSET_MAGIC {
-        return Err(Error::data(
-            0,
-            format!("file magic is 0x{magic:08x}, expected 0x{TSET_MAGIC:08x} ('TSET')"),
-        ));
-    }
-    let version = i32_at(bytes, 4)?;
-    if version != TSET_VERSION {
-        return Err(Error::data(
-            4,
-            format!("TSET version is {version}, expected {TSET_VERSION}"),
-        ));
-    }
-    let num_tiles = i32_at(bytes, 8)?;
+    let num_tiles =
+        mset::read_set_header(bytes, TSET_HEADER_SIZE, TSET_MAGIC, TSET_VERSION, "TSET")?;
     let n = TSET_NAV_PARAMS;
-    let navmesh = NavMeshParams {
-        origin: [
-            f32_at(bytes, n + pp::N_ORIG)?,
-            f32_at(bytes, n + pp::N_ORIG + 4)?,
-            f32_at(bytes, n + pp::N_ORIG + 8)?,
-        ],
-        tile_width: f32_at(bytes, n + pp::N_TILE_WIDTH)?,
-        tile_height: f32_at(bytes, n + pp::N_TILE_HEIGHT)?,
-        max_tiles: i32_at(bytes, n + pp::N_MAX_TILES)?,
-        max_polys: i32_at(bytes, n + pp::N_MAX_POLYS)?,
-    };
-    mset::validate_params(&navmesh).map_err(|e| match e {
-        Error::NavMeshData { offset, message } => Error::data(n + offset, message),
-        other => other,
-    })?;
+    let navmesh = mset::read_checked_params(bytes, n)?;
     let c = TSET_CACHE_PARAMS;
     let cache = TileCacheParams {
         origin: [
@@ -1077,20 +1003,8 @@ pub fn read_tset(bytes: &[u8]) -> Result<TileCacheSet> {
     let mut pos = TSET_HEADER_SIZE;
     for t in 0..num_tiles {
         let header_at = pos;
-        let tile_ref = u32_at(bytes, pos)
-            .map_err(|_| Error::data(pos, format!("tile {t}: file ends inside its tile header")))?;
-        let size = i32_at(bytes, pos + 4)
-            .map_err(|_| Error::data(pos, format!("tile {t}: file ends inside its tile header")))?;
+        let (tile_ref, data) = mset::read_tile_record(bytes, pos, t, num_tiles)?;
         pos += TSET_TILE_HEADER_SIZE;
-        if tile_ref == 0 || size == 0 {
-            return Err(Error::data(
-                header_at,
-                format!(
-                    "tile {t} of {num_tiles} has tileRef {tile_ref} and dataSize {size}; \
-                     RecastDemo stops at such an end marker, but numTiles promises more tiles"
-                ),
-            ));
-        }
         let index = tile_ref & ((1u32 << tile_bits) - 1);
         let salt = (u64::from(tile_ref) >> tile_bits) as u32;
         if index >= cache.max_tiles as u32 || salt == 0 || u64::from(salt) >= 1u64 << salt_bits {
@@ -1109,22 +1023,7 @@ pub fn read_tset(bytes: &[u8]) -> Result<TileCacheSet> {
                 format!("tile {t} ref 0x{tile_ref:08x} uses tile index {index} a second time"),
             ));
         }
-        let size = usize::try_from(size).map_err(|_| {
-            Error::data(
-                header_at + 4,
-                format!("tile {t} dataSize is {size}, must be > 0"),
-            )
-        })?;
-        if size > bytes.len() - pos {
-            return Err(Error::data(
-                header_at + 4,
-                format!(
-                    "tile {t} dataSize {size} exceeds the {} bytes left in the file",
-                    bytes.len() - pos
-                ),
-            ));
-        }
-        let data = &bytes[pos..pos + size];
+        let size = data.len();
         let h = validate_layer(data, &cache, &mut comp).map_err(|e| match e {
             Error::NavMeshData { offset, message } => Error::data(
                 pos + offset,
@@ -1175,17 +1074,8 @@ pub fn write_tset(set: &TileCacheSet) -> Vec<u8> {
     out.extend_from_slice(&TSET_MAGIC.to_le_bytes());
     out.extend_from_slice(&TSET_VERSION.to_le_bytes());
     out.extend_from_slice(&clamp(set.tiles.len()).to_le_bytes());
-    let mut nav = [0u8; size_of::<sys::dtNavMeshParams>()];
+    mset::write_params(&mut out, &set.navmesh);
     let put = |buf: &mut [u8], off: usize, b: [u8; 4]| buf[off..off + 4].copy_from_slice(&b);
-    let np = &set.navmesh;
-    for a in 0..3 {
-        put(&mut nav, pp::N_ORIG + 4 * a, np.origin[a].to_le_bytes());
-    }
-    put(&mut nav, pp::N_TILE_WIDTH, np.tile_width.to_le_bytes());
-    put(&mut nav, pp::N_TILE_HEIGHT, np.tile_height.to_le_bytes());
-    put(&mut nav, pp::N_MAX_TILES, np.max_tiles.to_le_bytes());
-    put(&mut nav, pp::N_MAX_POLYS, np.max_polys.to_le_bytes());
-    out.extend_from_slice(&nav);
     let mut cache = [0u8; size_of::<sys::dtTileCacheParams>()];
     let cp = &set.cache;
     for a in 0..3 {
