@@ -174,6 +174,23 @@ impl Frame {
         )
     }
 
+    /// A path through `points` in picture coordinates, closed for a polygon.
+    fn path(&self, points: &[Vec3], closed: bool) -> Option<tiny_skia::Path> {
+        let mut pb = PathBuilder::new();
+        for (i, &v) in points.iter().enumerate() {
+            let (x, y) = self.map(v);
+            if i == 0 {
+                pb.move_to(x, y);
+            } else {
+                pb.line_to(x, y);
+            }
+        }
+        if closed {
+            pb.close();
+        }
+        pb.finish()
+    }
+
     fn map(&self, p: Vec3) -> (f32, f32) {
         (
             self.margin + (p.x - self.min.x) * self.scale,
@@ -284,17 +301,7 @@ pub fn render_png(scene: &Scene, width: u32) -> Result<Vec<u8>> {
     });
     let edge = paint(Rgb(40, 60, 80), 140);
     for p in &polys {
-        let mut pb = PathBuilder::new();
-        for (i, &v) in p.verts.iter().enumerate() {
-            let (x, y) = f.map(v);
-            if i == 0 {
-                pb.move_to(x, y);
-            } else {
-                pb.line_to(x, y);
-            }
-        }
-        pb.close();
-        if let Some(path) = pb.finish() {
+        if let Some(path) = f.path(&p.verts, true) {
             let y = p.verts.iter().map(|v| v.y).sum::<f32>() / p.verts.len() as f32;
             pm.fill_path(
                 &path,
@@ -374,17 +381,7 @@ pub fn render_png(scene: &Scene, width: u32) -> Result<Vec<u8>> {
     }
     let opaint = paint(OBSTACLE_COLOR, 190);
     for o in &scene.obstacles {
-        let mut pb = PathBuilder::new();
-        for (i, &v) in o.iter().enumerate() {
-            let (x, y) = f.map(v);
-            if i == 0 {
-                pb.move_to(x, y);
-            } else {
-                pb.line_to(x, y);
-            }
-        }
-        pb.close();
-        if let Some(path) = pb.finish() {
+        if let Some(path) = f.path(o, true) {
             pm.fill_path(&path, &opaint, FillRule::Winding, id, None);
         }
     }
@@ -411,16 +408,7 @@ pub fn render_png(scene: &Scene, width: u32) -> Result<Vec<u8>> {
     // Lines.
     for l in &scene.lines {
         let lp = paint(l.color, 235);
-        let mut pb = PathBuilder::new();
-        for (i, &v) in l.points.iter().enumerate() {
-            let (x, y) = f.map(v);
-            if i == 0 {
-                pb.move_to(x, y);
-            } else {
-                pb.line_to(x, y);
-            }
-        }
-        if let Some(path) = pb.finish() {
+        if let Some(path) = f.path(&l.points, false) {
             pm.stroke_path(
                 &path,
                 &lp,
