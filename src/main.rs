@@ -1302,6 +1302,78 @@ fn demo(gset: &Path) -> navkit::Result<()> {
         to.y,
         to.z
     );
+
+    // Obstacles: a tile cache of the level, a cylinder on the path's longest leg, then removed.
+    let mut cache = navkit::tilecache::TileCache::build(
+        &geom,
+        &settings,
+        &navkit::tilecache::TileCacheSettings::default(),
+    )?;
+    let corners = |nav: &NavMesh| -> navkit::Result<(bool, Vec<Vec3>)> {
+        let mut q = NavMeshQuery::new(nav, 2048)?;
+        let p = q.find_path_between(from, to, &QueryFilter::default())?;
+        let st = q.find_straight_path(from, to, &p.polys, 256, Default::default())?;
+        Ok((p.is_complete(), st.positions()))
+    };
+    let length = |p: &[Vec3]| p.windows(2).map(|w| w[0].distance(w[1])).sum::<f32>();
+    let (_, before) = corners(cache.navmesh())?;
+    let leg = before
+        .windows(2)
+        .max_by(|a, b| a[0].distance(a[1]).total_cmp(&b[0].distance(b[1])))
+        .map(|w| (w[0] + w[1]) * 0.5)
+        .unwrap_or(from);
+    let ob = cache.add_cylinder(leg - Vec3::Y, 1.2, 3.0)?;
+    let up = cache.update_until_done()?;
+    let (complete, with) = corners(cache.navmesh())?;
+    out!(
+        "\nTile cache ({} layers in {} x {} tiles of 48 cells, {} bytes LZ4): path {:.2} long; with a \
+         cylinder (r 1.2) at ({:.1}, {:.1}, {:.1}): {:.2} long{} (tiles rebuilt: {})",
+        cache.report().layers,
+        cache.report().tiles_x,
+        cache.report().tiles_z,
+        cache.report().compressed_bytes,
+        length(&before),
+        leg.x,
+        leg.y,
+        leg.z,
+        length(&with),
+        if complete { "" } else { ", partial" },
+        up.tiles_rebuilt
+    );
+    cache.remove(ob)?;
+    cache.update_until_done()?;
+    let (_, after) = corners(cache.navmesh())?;
+    out!(
+        "  removed again: {:.2} long, {}",
+        length(&after),
+        if after == before {
+            "the original path"
+        } else {
+            "a different path"
+        }
+    );
+
+    // A large world, tiled on every core.
+    let (world, stats) = navkit::gen::generate(&navkit::gen::WorldSpec::new(200_000, 1))?;
+    let world_settings = world.settings.clone().unwrap_or_default();
+    let tiled =
+        TiledNavMesh::build_with(world, &world_settings, &TiledOptions::default(), &|_, _| {})?;
+    let r = tiled.report();
+    out!(
+        "\nA generated world of {} triangles ({:.0} m square: {} buildings, {} bridges, {} jump links): \
+         {} tiles on {} threads in {:.0} ms ({:.2} ms per tile), data hash {}",
+        stats.tris,
+        stats.side,
+        stats.buildings,
+        stats.bridges,
+        stats.jump_links,
+        r.tile_count,
+        r.threads,
+        r.total_ms,
+        r.tiles.mean_ms,
+        r.data_hash
+    );
+    out!("(more: navkit gen --tris 1M -o world.obj; navkit build --tiled world.gset; navkit bench-tiled)");
     Ok(())
 }
 
