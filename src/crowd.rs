@@ -1,7 +1,11 @@
 //! DetourCrowd, safely: many agents moving to targets on a navmesh, steering around each other.
 //!
-//! A [`Crowd`] borrows its [`NavMesh`] (which therefore cannot change while the crowd lives).
-//! Agents are added with [`AgentParams`] (RecastDemo's defaults) and named by [`AgentHandle`]s
+//! A [`Crowd`] either borrows its [`NavMesh`] ([`Crowd::new`]: the navmesh cannot change while
+//! the crowd lives), or owns a [`TileCache`] ([`Crowd::with_tile_cache`]): then obstacles can be
+//! added and removed while agents walk ([`Crowd::add_obstacle`], [`Crowd::remove_obstacle`],
+//! [`Crowd::update_obstacles`]), as in RecastDemo's Temp Obstacles sample. Tiles are rebuilt
+//! under the crowd; each update, DetourCrowd checks its agents' corridors and targets and
+//! replans those that crossed a rebuilt tile. Agents are added with [`AgentParams`] (RecastDemo's defaults) and named by [`AgentHandle`]s
 //! that carry a generation: a handle of a removed agent, even if its slot has been reused, is
 //! rejected with an error, never read as another agent. Targets and positions are snapped to
 //! the navmesh (Detour's default half extents) and checked before Detour sees them.
@@ -26,6 +30,7 @@ use serde::Serialize;
 use crate::ffi::crowd::{RawAgentState, RawCrowd};
 use crate::navmesh::NavMesh;
 use crate::query::{NavMeshQuery, QueryFilter, DEFAULT_HALF_EXTENTS};
+use crate::tilecache::{Obstacle, ObstacleRef, ObstacleShape, TileCache, UpdateReport};
 use crate::{Error, Result};
 
 /// `dtCrowd` update flags.
@@ -273,10 +278,19 @@ pub struct AgentState {
     pub params: AgentParams,
 }
 
+/// Where a crowd's navmesh lives.
+enum Nav<'nav> {
+    /// Borrowed: the navmesh cannot change; a query kept for snapping.
+    Borrowed(Box<NavMeshQuery<'nav>>),
+    /// Owned with its tile cache, which may rebuild tiles between updates.
+    Owned(Box<TileCache>),
+}
+
 /// A crowd of agents on one navmesh.
 pub struct Crowd<'nav> {
+    // Declared first, so dropped first: the dtCrowd goes before the navmesh it points to.
     raw: RawCrowd,
-    query: NavMeshQuery<'nav>,
+    nav: Nav<'nav>,
     filter: QueryFilter,
     max_radius: f32,
     /// Per slot: its generation, and whether an agent lives there.
@@ -292,11 +306,22 @@ impl std::fmt::Debug for Crowd<'_> {
     }
 }
 
+impl Crowd<'static> {
+    /// A crowd that owns `cache`: obstacles can be added and removed while its agents walk
+    /// (see the module docs). Otherwise as [`Crowd::new`].
+    pub fn with_tile_cache(
+        cache: TileCache,
+        max_agents: usize,
+        max_agent_radius: f32,
+    ) -> Result<Crowd<'static>> {
+        let cache = Box::new(cache);
+        let raw = Self::raw_crowd(cache.navmesh(), max_agents, max_agent_radius)?;
+        Self::finish(raw, Nav::Owned(cache), max_agents, max_agent_radius)
+    }
+}
+
 impl<'nav> Crowd<'nav> {
-    /// A crowd of at most `max_agents` (1..=[`MAX_AGENTS`]) agents no wider than
-    /// `max_agent_radius`, with RecastDemo's avoidance presets in slots 0..4 and the default
-    /// query filter ([`QueryFilter::default`]) as filter 0.
-    pub fn new(navmesh: &'nav NavMesh, max_agents: usize, max_agent_radius: f32) -> Result<Self> {
+    fn raw_crowd(navmesh: &NavMesh, max_agents: usize, max_agent_radius: f32) -> Result<RawCrowd> {
         if !(1..=MAX_AGENTS).contains(&max_agents) {
             return Err(Error::InvalidArgument(format!(
                 "crowd of {max_agents} agents: must be 1 to {MAX_AGENTS}"
@@ -307,13 +332,33 @@ impl<'nav> Crowd<'nav> {
                 "maximum agent radius {max_agent_radius}: must be finite and positive"
             )));
         }
-        let raw =
-            RawCrowd::new(max_agents as i32, max_agent_radius, navmesh.raw()).ok_or_else(|| {
-                Error::InvalidArgument("dtCrowd::init failed (out of memory?)".into())
-            })?;
+        RawCrowd::new(max_agents as i32, max_agent_radius, navmesh.raw())
+            .ok_or_else(|| Error::InvalidArgument("dtCrowd::init failed (out of memory?)".into()))
+    }
+
+    /// A crowd of at most `max_agents` (1..=[`MAX_AGENTS`]) agents no wider than
+    /// `max_agent_radius`, with RecastDemo's avoidance presets in slots 0..4 and the default
+    /// query filter ([`QueryFilter::default`]) as filter 0.
+    pub fn new(navmesh: &'nav NavMesh, max_agents: usize, max_agent_radius: f32) -> Result<Self> {
+        let raw = Self::raw_crowd(navmesh, max_agents, max_agent_radius)?;
+        let query = NavMeshQuery::new(navmesh, 2048)?;
+        Self::finish(
+            raw,
+            Nav::Borrowed(Box::new(query)),
+            max_agents,
+            max_agent_radius,
+        )
+    }
+
+    fn finish(
+        raw: RawCrowd,
+        nav: Nav<'nav>,
+        max_agents: usize,
+        max_agent_radius: f32,
+    ) -> Result<Self> {
         let mut crowd = Crowd {
             raw,
-            query: NavMeshQuery::new(navmesh, 2048)?,
+            nav,
             filter: QueryFilter::default(),
             max_radius: max_agent_radius,
             slots: vec![(0, false); max_agents],
@@ -404,10 +449,78 @@ impl<'nav> Crowd<'nav> {
         if !p.is_finite() {
             return Err(Error::InvalidArgument(format!("{what} {p} is not finite")));
         }
-        let n = self
-            .query
-            .find_nearest_poly(p, DEFAULT_HALF_EXTENTS, &self.filter)?;
+        let n = match &mut self.nav {
+            Nav::Borrowed(q) => q.find_nearest_poly(p, DEFAULT_HALF_EXTENTS, &self.filter)?,
+            // The tiles may have changed since the last call: a fresh small query each time
+            // (snapping is per request, not per frame).
+            Nav::Owned(tc) => NavMeshQuery::new(tc.navmesh(), 64)?.find_nearest_poly(
+                p,
+                DEFAULT_HALF_EXTENTS,
+                &self.filter,
+            )?,
+        };
         Ok((n.poly, n.point))
+    }
+
+    /// The navmesh the crowd walks on (for an owned tile cache, as it is now).
+    pub fn navmesh(&self) -> &NavMesh {
+        match &self.nav {
+            Nav::Borrowed(q) => q.navmesh(),
+            Nav::Owned(tc) => tc.navmesh(),
+        }
+    }
+
+    /// The tile cache, if the crowd owns one ([`Crowd::with_tile_cache`]).
+    pub fn tile_cache(&self) -> Option<&TileCache> {
+        match &self.nav {
+            Nav::Borrowed(_) => None,
+            Nav::Owned(tc) => Some(tc),
+        }
+    }
+
+    /// Gives the tile cache back (the agents go with the crowd).
+    pub fn into_tile_cache(self) -> Option<TileCache> {
+        let Crowd { raw, nav, .. } = self;
+        drop(raw);
+        match nav {
+            Nav::Borrowed(_) => None,
+            Nav::Owned(tc) => Some(*tc),
+        }
+    }
+
+    // Mutable access to the tile cache is only through these methods, never `&mut TileCache`:
+    // replacing the cache would free the navmesh the dtCrowd points to.
+    fn cache_mut(&mut self) -> Result<&mut TileCache> {
+        match &mut self.nav {
+            Nav::Borrowed(_) => Err(Error::InvalidArgument(
+                "this crowd borrows a fixed navmesh; obstacles need Crowd::with_tile_cache".into(),
+            )),
+            Nav::Owned(tc) => Ok(tc),
+        }
+    }
+
+    /// Adds an obstacle to the owned tile cache ([`TileCache::add`]); it is carved in by the
+    /// next [`Crowd::update_obstacles`] calls.
+    pub fn add_obstacle(&mut self, shape: &ObstacleShape) -> Result<ObstacleRef> {
+        self.cache_mut()?.add(shape)
+    }
+
+    /// Removes an obstacle from the owned tile cache ([`TileCache::remove`]).
+    pub fn remove_obstacle(&mut self, obstacle: ObstacleRef) -> Result<()> {
+        self.cache_mut()?.remove(obstacle)
+    }
+
+    /// Rebuilds tiles touched by obstacle changes for at most `budget` ([`TileCache::update`]);
+    /// call it every frame before [`Crowd::update`].
+    pub fn update_obstacles(&mut self, budget: std::time::Duration) -> Result<UpdateReport> {
+        self.cache_mut()?.update(budget)
+    }
+
+    /// The owned tile cache's obstacles (empty for a borrowed navmesh).
+    pub fn obstacles(&self) -> Vec<Obstacle> {
+        self.tile_cache()
+            .map(|tc| tc.obstacles())
+            .unwrap_or_default()
     }
 
     fn slot(&self, h: AgentHandle) -> Result<i32> {

@@ -189,8 +189,9 @@ enum Command {
         /// (JSON: `{"agents": [{"start": [x,y,z], "goal": [x,y,z], "behaviour":
         /// "direct"|"wander", "seed": N}], "obstacles": [{"kind": "cylinder", "pos": [x,y,z],
         /// "radius": R, "height": H}, {"kind": "box", "bmin": [..], "bmax": [..]}, {"kind":
-        /// "oriented_box", "center": [..], "half_extents": [..], "y_angle": A}]}`; both lists
-        /// optional).
+        /// "oriented_box", "center": [..], "half_extents": [..], "y_angle": A}], "events": [{"at":
+        /// T, "add": {obstacle}, "name": "N"}, {"at": T, "remove": "N"}]}`; all lists optional;
+        /// events are applied while the agents walk).
         #[arg(long, value_name = "FILE")]
         scenario: Option<PathBuf>,
     },
@@ -804,6 +805,17 @@ fn run(cli: Cli) -> navkit::Result<()> {
                 ..Default::default()
             };
             let r = match &scenario {
+                Some(s) if !s.events.is_empty() => {
+                    if !is_geometry(&input) {
+                        return Err(Error::InvalidArgument(format!(
+                            "{}: obstacle events need the geometry (.obj or .gset)",
+                            input.display()
+                        )));
+                    }
+                    let geom = InputGeometry::load(&input)?;
+                    let build = geom.settings.clone().unwrap_or_default();
+                    navkit::simulation::simulate_dynamic(&geom, &build, s, &settings)?
+                }
                 Some(s) if !s.agents.is_empty() => {
                     navkit::simulation::simulate_scenario(navmesh, &s.agents, &settings)?
                 }
@@ -821,6 +833,7 @@ fn run(cli: Cli) -> navkit::Result<()> {
                         "agents": r.agents, "arrived": r.arrived, "stuck": r.stuck,
                         "mean_speed": r.mean_speed, "min_separation": r.min_separation,
                         "update_us": r.update_us, "collisions": r.collisions, "seconds": r.seconds,
+                        "obstacle_events": r.obstacle_events, "tiles_rebuilt": r.tiles_rebuilt,
                     })
                 );
             } else {
@@ -848,6 +861,11 @@ fn run(cli: Cli) -> navkit::Result<()> {
                     ),
                 );
                 scene.add_obstacles(&source.obstacles());
+                if let Some(sc) = &scenario {
+                    scene
+                        .obstacles
+                        .extend(sc.events.iter().filter_map(|e| e.add.map(|o| o.outline())));
+                }
                 let palette = [
                     Rgb(220, 40, 40),
                     Rgb(30, 30, 160),

@@ -71,6 +71,10 @@ pub struct SimReport {
     pub seconds: f32,
     /// Per agent: start, goal, arrival time if it arrived.
     pub agents_detail: Vec<SimAgent>,
+    /// Timed obstacle events applied ([`simulate_dynamic`]; 0 otherwise).
+    pub obstacle_events: usize,
+    /// Tiles rebuilt under the crowd after obstacle events.
+    pub tiles_rebuilt: usize,
 }
 
 /// One agent of a simulation.
@@ -137,6 +141,32 @@ pub struct Scenario {
     /// Obstacles to place before anything moves.
     #[serde(default)]
     pub obstacles: Vec<crate::tilecache::ObstacleShape>,
+    /// Obstacles added and removed while the agents walk ([`simulate_dynamic`]).
+    #[serde(default)]
+    pub events: Vec<ObstacleEvent>,
+}
+
+/// A timed obstacle change: at `at` seconds, `add` an obstacle (named `name`, so a later event
+/// can remove it) or `remove` the obstacle of that name.
+///
+/// ```json
+/// {"at": 4.0, "add": {"kind": "box", "bmin": [0, 0, 0], "bmax": [1, 2, 6]}, "name": "gate"}
+/// {"at": 20.0, "remove": "gate"}
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ObstacleEvent {
+    /// When, in simulated seconds.
+    pub at: f32,
+    /// The obstacle to add.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub add: Option<crate::tilecache::ObstacleShape>,
+    /// The name of the obstacle to remove.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub remove: Option<String>,
+    /// The name of the added obstacle.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
 }
 
 impl Scenario {
@@ -156,7 +186,45 @@ impl Scenario {
                 ));
             }
         }
+        f.check_events()
+            .map_err(|e| Error::parse(path, 0, e.to_string()))?;
         Ok(f)
+    }
+
+    /// Checks the events: finite times from 0, each adds or removes (not both), names unique,
+    /// and every removal names an obstacle added by an earlier event.
+    pub fn check_events(&self) -> Result<()> {
+        let mut added: Vec<(&str, f32)> = Vec::new();
+        let mut order: Vec<&ObstacleEvent> = self.events.iter().collect();
+        order.sort_by(|a, b| a.at.total_cmp(&b.at));
+        for (i, e) in order.iter().enumerate() {
+            let bad =
+                |why: &str| Error::InvalidArgument(format!("obstacle event {i} ({e:?}): {why}"));
+            if !(e.at.is_finite() && e.at >= 0.0) {
+                return Err(bad("`at` must be a finite time >= 0"));
+            }
+            match (&e.add, &e.remove) {
+                (Some(_), None) => {
+                    if let Some(n) = &e.name {
+                        if added.iter().any(|(m, _)| m == n) {
+                            return Err(bad("the name is used twice"));
+                        }
+                        added.push((n, e.at));
+                    }
+                }
+                (None, Some(n)) => {
+                    if e.name.is_some() {
+                        return Err(bad("a removal has no `name` of its own"));
+                    }
+                    let Some(k) = added.iter().position(|(m, _)| m == n) else {
+                        return Err(bad("removes an obstacle no earlier event added"));
+                    };
+                    added.remove(k);
+                }
+                _ => return Err(bad("needs exactly one of `add` and `remove`")),
+            }
+        }
+        Ok(())
     }
 
     /// A tile cache of `geom` (default [`crate::tilecache::TileCacheSettings`], with
@@ -219,16 +287,10 @@ pub fn simulate(navmesh: &NavMesh, s: &SimSettings) -> Result<SimReport> {
     simulate_scenario(navmesh, &specs, s)
 }
 
-/// Runs the agents of `specs` (`s.agents` and `s.seed` are not used).
-pub fn simulate_scenario(
-    navmesh: &NavMesh,
-    specs: &[AgentSpec],
-    s: &SimSettings,
-) -> Result<SimReport> {
-    if !(1..=10_000).contains(&specs.len()) {
+fn check_run(n: usize, s: &SimSettings) -> Result<()> {
+    if !(1..=10_000).contains(&n) {
         return Err(Error::InvalidArgument(format!(
-            "{} agents: must be 1 to 10000",
-            specs.len()
+            "{n} agents: must be 1 to 10000"
         )));
     }
     if !(s.seconds.is_finite() && s.seconds > 0.0 && s.seconds <= 3600.0) {
@@ -243,37 +305,130 @@ pub fn simulate_scenario(
             s.dt, s.record_every
         )));
     }
-    let n = specs.len();
-    let mut crowd = Crowd::new(navmesh, n, s.params.radius.max(0.1))?;
+    Ok(())
+}
+
+/// Per agent: the points still to visit (the goal last) and the goal snapped to the navmesh.
+type Plan = (std::collections::VecDeque<Vec3>, Vec3);
+
+fn plan(navmesh: &NavMesh, specs: &[AgentSpec]) -> Result<Vec<Plan>> {
     let mut q = crate::query::NavMeshQuery::new(navmesh, 2048)?;
     let filter = crate::query::QueryFilter::default();
+    specs
+        .iter()
+        .map(|spec| {
+            let points: std::collections::VecDeque<Vec3> = match spec.behaviour {
+                AgentBehaviour::Direct => [spec.goal].into(),
+                AgentBehaviour::Wander => {
+                    let w = crate::walker::WanderWalker::new(Default::default(), spec.seed)
+                        .walk_on_navmesh(&mut q, &filter, spec.start, spec.goal, 10_000)?;
+                    w.points.into_iter().skip(1).collect()
+                }
+            };
+            let goal = q
+                .find_nearest_poly(spec.goal, crate::query::DEFAULT_HALF_EXTENTS, &filter)?
+                .point;
+            Ok((points, goal))
+        })
+        .collect()
+}
+
+/// Runs the agents of `specs` (`s.agents` and `s.seed` are not used).
+pub fn simulate_scenario(
+    navmesh: &NavMesh,
+    specs: &[AgentSpec],
+    s: &SimSettings,
+) -> Result<SimReport> {
+    check_run(specs.len(), s)?;
+    let plans = plan(navmesh, specs)?;
+    let mut crowd = Crowd::new(navmesh, specs.len(), s.params.radius.max(0.1))?;
+    run(&mut crowd, specs, plans, s, |_, _| Ok(()))
+}
+
+/// Runs `scenario` on a tile cache of `geom`, its obstacles carved in first, with its timed
+/// obstacle events applied while the agents walk: at each event's time the obstacle is added
+/// or removed, and every frame the crowd's tile cache rebuilds touched tiles for at most 2 ms
+/// before the crowd update ([`Crowd::with_tile_cache`]). Agents replan around new obstacles
+/// (DetourCrowd re-validates corridors every update). Without agents in the scenario, `s.agents`
+/// random connected pairs are used (drawn before any event).
+pub fn simulate_dynamic(
+    geom: &crate::InputGeometry,
+    settings: &crate::BuildSettings,
+    scenario: &Scenario,
+    s: &SimSettings,
+) -> Result<SimReport> {
+    scenario.check_events()?;
+    let tc = scenario.tile_cache(geom, settings)?;
+    let specs: Vec<AgentSpec> = if scenario.agents.is_empty() {
+        Comparer::new(tc.navmesh(), None, CompareSettings::default())?
+            .random_pairs(s.agents, s.seed)?
+            .into_iter()
+            .map(|(start, goal)| AgentSpec {
+                start,
+                goal,
+                behaviour: AgentBehaviour::Direct,
+                seed: 0,
+            })
+            .collect()
+    } else {
+        scenario.agents.clone()
+    };
+    check_run(specs.len(), s)?;
+    let plans = plan(tc.navmesh(), &specs)?;
+    let mut crowd = Crowd::with_tile_cache(tc, specs.len(), s.params.radius.max(0.1))?;
+    let mut events: Vec<&ObstacleEvent> = scenario.events.iter().collect();
+    events.sort_by(|a, b| a.at.total_cmp(&b.at));
+    let mut next = 0;
+    let mut named: Vec<(String, crate::tilecache::ObstacleRef)> = Vec::new();
+    let (mut applied, mut rebuilt) = (0usize, 0usize);
+    let mut report = run(&mut crowd, &specs, plans, s, |crowd, now| {
+        while let Some(e) = events.get(next).filter(|e| e.at <= now) {
+            if let Some(shape) = &e.add {
+                let r = crowd.add_obstacle(shape)?;
+                if let Some(n) = &e.name {
+                    named.push((n.clone(), r));
+                }
+            } else if let Some(n) = &e.remove {
+                if let Some(k) = named.iter().position(|(m, _)| m == n) {
+                    crowd.remove_obstacle(named.swap_remove(k).1)?;
+                }
+            }
+            applied += 1;
+            next += 1;
+        }
+        rebuilt += crowd
+            .update_obstacles(std::time::Duration::from_millis(2))?
+            .tiles_rebuilt;
+        Ok(())
+    })?;
+    report.obstacle_events = applied;
+    report.tiles_rebuilt = rebuilt;
+    Ok(report)
+}
+
+/// The simulation loop: adds the agents, then every frame calls `before_update(crowd, now)`,
+/// updates the crowd and records.
+fn run(
+    crowd: &mut Crowd<'_>,
+    specs: &[AgentSpec],
+    mut plans: Vec<Plan>,
+    s: &SimSettings,
+    mut before_update: impl FnMut(&mut Crowd<'_>, f32) -> Result<()>,
+) -> Result<SimReport> {
+    let n = specs.len();
     let mut detail = Vec::with_capacity(n);
     let mut handles = Vec::with_capacity(n);
-    // Per agent: the points still to visit, the goal last.
-    let mut plans: Vec<std::collections::VecDeque<Vec3>> = Vec::with_capacity(n);
-    for spec in specs {
+    for (spec, (points, goal)) in specs.iter().zip(&plans) {
         let h = crowd.add_agent(spec.start, s.params)?;
-        let plan: std::collections::VecDeque<Vec3> = match spec.behaviour {
-            AgentBehaviour::Direct => [spec.goal].into(),
-            AgentBehaviour::Wander => {
-                let w = crate::walker::WanderWalker::new(Default::default(), spec.seed)
-                    .walk_on_navmesh(&mut q, &filter, spec.start, spec.goal, 10_000)?;
-                w.points.into_iter().skip(1).collect()
-            }
-        };
-        crowd.request_move_target(h, *plan.front().unwrap_or(&spec.goal))?;
+        crowd.request_move_target(h, *points.front().unwrap_or(goal))?;
         let a = crowd.agent(h)?;
-        let goal = q
-            .find_nearest_poly(spec.goal, crate::query::DEFAULT_HALF_EXTENTS, &filter)?
-            .point;
         detail.push(SimAgent {
             start: a.position,
-            goal,
+            goal: *goal,
             arrived_at: None,
             trajectory: vec![a.position],
         });
         handles.push(h);
-        plans.push(plan);
     }
     let frames = (s.seconds / s.dt).ceil() as usize;
     let window = ((5.0 / s.dt).ceil() as usize).max(1);
@@ -284,6 +439,7 @@ pub fn simulate_scenario(
     let mut update_time = 0.0f64;
     let mut positions = vec![Vec3::ZERO; n];
     for frame in 1..=frames {
+        before_update(crowd, (frame - 1) as f32 * s.dt)?;
         let t0 = std::time::Instant::now();
         crowd.update(s.dt)?;
         update_time += t0.elapsed().as_secs_f64();
@@ -298,12 +454,12 @@ pub fn simulate_scenario(
                 let gap = a.position - d.goal;
                 if Vec3::new(gap.x, 0.0, gap.z).length() <= s.arrive_radius {
                     d.arrived_at = Some(now);
-                } else if plans[i].len() > 1 {
+                } else if plans[i].0.len() > 1 {
                     // A wander point reached: on to the next.
-                    let to = a.position - plans[i][0];
+                    let to = a.position - plans[i].0[0];
                     if Vec3::new(to.x, 0.0, to.z).length() <= s.arrive_radius {
-                        plans[i].pop_front();
-                        crowd.request_move_target(h, plans[i][0])?;
+                        plans[i].0.pop_front();
+                        crowd.request_move_target(h, plans[i].0[0])?;
                     }
                 }
             }
@@ -359,5 +515,7 @@ pub fn simulate_scenario(
         update_us: update_time * 1e6 / frames as f64,
         seconds: s.seconds,
         agents_detail: detail,
+        obstacle_events: 0,
+        tiles_rebuilt: 0,
     })
 }

@@ -721,3 +721,37 @@ fn path_and_render_with_scenario_obstacles() {
     ]);
     assert!(!ok && stderr.contains("cone"), "{stderr}");
 }
+
+#[test]
+fn simulate_with_timed_obstacle_events() {
+    let mesh = s(&common::mesh("nav_test.obj"));
+    let scenario = common::temp("cli-events.json");
+    std::fs::write(
+        &scenario,
+        r#"{"agents": [{"start": [18.138550, -2.370003, -21.319118], "goal": [-19.206181, -2.369133, 24.802742]}],
+            "events": [{"at": 2.0, "add": {"kind": "cylinder", "pos": [3.21, -3.27, 2.75], "radius": 1.6, "height": 3.0}, "name": "pillar"},
+                       {"at": 30.0, "remove": "pillar"}]}"#,
+    )
+    .unwrap();
+    let png = common::temp("cli-events.png");
+    let (ok, stdout, stderr) = navkit(&[
+        "simulate",
+        &mesh,
+        "--scenario",
+        &s(&scenario),
+        "--seconds",
+        "35",
+        "--json",
+        "-o",
+        &s(&png),
+    ]);
+    assert!(ok, "{stderr}");
+    let v: Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(v["arrived"], 1);
+    assert_eq!(v["obstacle_events"], 2);
+    assert!(v["tiles_rebuilt"].as_u64().unwrap() >= 2);
+    assert!(std::fs::metadata(&png).unwrap().len() > 10_000);
+    std::fs::write(&scenario, r#"{"events": [{"at": 1.0, "remove": "ghost"}]}"#).unwrap();
+    let (ok, _, stderr) = navkit(&["simulate", &mesh, "--scenario", &s(&scenario)]);
+    assert!(!ok && stderr.contains("removes an obstacle"), "{stderr}");
+}

@@ -52,12 +52,12 @@ fn scenario_files_parse_every_shape_and_reject_bad_ones() {
     // Parses, but the tile cache refuses it: a typed error naming the obstacle.
     let geom = InputGeometry::load(common::mesh("nav_test.obj")).unwrap();
     let s = Scenario {
-        agents: vec![],
         obstacles: vec![ObstacleShape::Cylinder {
             pos: Vec3::ZERO,
             radius: -1.0,
             height: 2.0,
         }],
+        ..Scenario::default()
     };
     let e = s
         .tile_cache(&geom, &BuildSettings::default())
@@ -97,6 +97,7 @@ fn paths_and_crowd_agents_go_around_a_cylinder() {
             radius,
             height: 3.0,
         }],
+        ..Scenario::default()
     };
     let tc = scenario.tile_cache(&geom, &settings).unwrap();
     assert_eq!(tc.obstacles().len(), 1);

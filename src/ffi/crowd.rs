@@ -41,8 +41,13 @@ pub(crate) struct RawAgentState {
     pub params: AgentParams,
 }
 
-/// Owner of a `dtCrowd` initialised over a navmesh. The navmesh must outlive it and not change
-/// while it lives (the safe layer ties it to a shared borrow of the `NavMesh`).
+/// Owner of a `dtCrowd` initialised over a navmesh. The `dtNavMesh` must outlive it: the safe
+/// layer either ties the crowd to a shared borrow of the `NavMesh`, or owns the `TileCache` that
+/// owns the navmesh in a field dropped after this one. In the second case tiles may be removed
+/// and added between calls (through `&mut` of the owner, so no call here runs meanwhile): the
+/// `dtNavMesh` object stays at the same heap address, and dtCrowd keeps only poly refs (which it
+/// re-validates with `isValidPolyRef` every update and replans from) and copied positions, never
+/// pointers into tile memory, across calls, as RecastDemo's Temp Obstacles sample relies on.
 pub(crate) struct RawCrowd {
     ptr: NonNull<sys::dtCrowd>,
     max_agents: i32,
