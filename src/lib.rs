@@ -7,8 +7,14 @@
 //!
 //! ```text
 //! geometry (OBJ / .gset) -> build (Recast stages) -> navmesh (Detour) -> query -> smooth path
-//!                          \-> walkable spans -> grid (A*, JPS) ------------> follower, compare
+//!   |                    \-> tiled (spatial index, tiles on every core) -^        -> crowd
+//!   |                    \-> tilecache (layers, obstacles) --------------^
+//!   \-> walkable spans -> grid (A*, JPS) -------------------------------------> follower, compare
 //! ```
+//!
+//! Large worlds are built tiled ([`tiled`]) on every core with the same bytes as one thread;
+//! worlds that change at run time go through a tile cache ([`tilecache`]) whose obstacles a
+//! [`crowd`] can walk around while they come and go. [`gen`] makes test worlds of any size.
 //!
 //! Grid pathfinding ([`grid`]) runs on Moving AI maps or on the walkable cells of the same
 //! geometry; [`compare`] sets grid paths beside navmesh paths, [`follower`] moves an agent along
