@@ -455,3 +455,29 @@ fn absurd_tiled_settings_and_empty_input_are_errors() {
         Err(e) => assert!(!e.to_string().is_empty()),
     }
 }
+
+/// Per-tile counts of dungeon.obj at RecastDemo's Tile Mesh defaults (tile size 32), as published
+/// by recast4j/DotRecast's `RecastTileMeshTest` (poly mesh polys and verts of six tiles).
+#[test]
+fn dungeon_tiles_give_the_published_counts() {
+    let t = tiled("dungeon.obj", 32.0, 0);
+    for ((x, z), polys, verts) in [
+        ((7, 8), 1, 5),
+        ((6, 9), 2, 7),
+        ((2, 9), 2, 9),
+        ((4, 3), 3, 6),
+        ((2, 8), 5, 17),
+        ((0, 8), 6, 15),
+    ] {
+        let data = t
+            .navmesh()
+            .tile_data_at(x, z, 0)
+            .unwrap_or_else(|| panic!("no tile ({x}, {z})"));
+        let info = navkit::mset::validate_tile_data(data).unwrap();
+        assert_eq!(
+            (info.poly_count, info.vert_count),
+            (polys, verts),
+            "tile ({x}, {z})"
+        );
+    }
+}
