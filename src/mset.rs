@@ -1130,6 +1130,20 @@ pub(crate) fn read_checked_params(bytes: &[u8], base: usize) -> Result<NavMeshPa
     Ok(params)
 }
 
+/// Errors if anything follows the last of `num_tiles` tiles, which ended at `pos`.
+pub(crate) fn check_no_trailing(bytes: &[u8], pos: usize, num_tiles: usize) -> Result<()> {
+    if pos != bytes.len() {
+        return Err(Error::data(
+            pos,
+            format!(
+                "{} bytes of trailing data after the last of {num_tiles} tiles",
+                bytes.len() - pos
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// Reads the `tileRef, dataSize` record of tile `t` (of `num_tiles`) at `pos` and returns the
 /// ref and the data that follows it. RecastDemo's end marker (a zero ref or size), a negative
 /// size and data running past the end of the file are errors.
@@ -1269,15 +1283,7 @@ pub fn read_mset(bytes: &[u8]) -> Result<NavMeshSet> {
         });
         pos += size;
     }
-    if pos != bytes.len() {
-        return Err(Error::data(
-            pos,
-            format!(
-                "{} bytes of trailing data after the last of {num_tiles} tiles",
-                bytes.len() - pos
-            ),
-        ));
-    }
+    check_no_trailing(bytes, pos, num_tiles)?;
     Ok(NavMeshSet { params, tiles })
 }
 

@@ -1043,15 +1043,7 @@ pub fn read_tset(bytes: &[u8]) -> Result<TileCacheSet> {
         tiles.push((tile_ref, data.to_vec()));
         pos += size;
     }
-    if pos != bytes.len() {
-        return Err(Error::data(
-            pos,
-            format!(
-                "{} bytes of trailing data after the last of {num_tiles} tiles",
-                bytes.len() - pos
-            ),
-        ));
-    }
+    mset::check_no_trailing(bytes, pos, num_tiles)?;
     Ok(TileCacheSet {
         navmesh,
         cache,
