@@ -3,9 +3,13 @@
 //! A [`Crowd`] either borrows its [`NavMesh`] ([`Crowd::new`]: the navmesh cannot change while
 //! the crowd lives), or owns a [`TileCache`] ([`Crowd::with_tile_cache`]): then obstacles can be
 //! added and removed while agents walk ([`Crowd::add_obstacle`], [`Crowd::remove_obstacle`],
-//! [`Crowd::update_obstacles`]), as in RecastDemo's Temp Obstacles sample. Tiles are rebuilt
-//! under the crowd; each update, DetourCrowd checks its agents' corridors and targets and
-//! replans those that crossed a rebuilt tile. Agents are added with [`AgentParams`] (RecastDemo's defaults) and named by [`AgentHandle`]s
+//! [`Crowd::update_obstacles`], or any of the cache's changes through
+//! [`Crowd::tile_cache_mut`]), as in RecastDemo's Temp Obstacles sample. Tiles are rebuilt
+//! under the crowd; each update, DetourCrowd checks the next polygons of its agents' corridors
+//! and their targets, and replans those that cross a rebuilt tile (a rebuilt tile's polygons
+//! get new refs), so agents go around new obstacles and take ways that removed ones opened.
+//!
+//! Agents are added with [`AgentParams`] (RecastDemo's defaults) and named by [`AgentHandle`]s
 //! that carry a generation: a handle of a removed agent, even if its slot has been reused, is
 //! rejected with an error, never read as another agent. Targets and positions are snapped to
 //! the navmesh (Detour's default half extents) and checked before Detour sees them.
@@ -279,11 +283,95 @@ pub struct AgentState {
 }
 
 /// Where a crowd's navmesh lives.
+///
+/// Why the owned case is sound (the `unsafe` is in `ffi::crowd`, whose contract this meets):
+/// - the `dtNavMesh` is a heap object owned through a pointer (`RawNavMesh`), so it stays at
+///   one address however the `TileCache` or the crowd moves; the cache is only ever lent as
+///   `&TileCache` or as a [`TileCacheMut`], never as `&mut TileCache`, so it cannot be swapped
+///   out or replaced while the `dtCrowd` points to its navmesh, and [`Crowd::into_tile_cache`]
+///   frees the `dtCrowd` before giving the cache back;
+/// - `raw` is declared before `nav` in [`Crowd`], so on drop the `dtCrowd` (and its
+///   `dtNavMeshQuery`s) are freed before the navmesh;
+/// - tiles change only inside `&mut self` calls of the cache (through `&mut Crowd`), so no
+///   Detour call of the crowd runs meanwhile, and no Rust reference into navmesh memory (a
+///   `&NavMesh`, a query borrowing it) can be alive: every one is tied to a borrow of the
+///   crowd. The snapping query is made afresh per call for that reason;
+/// - between calls the `dtCrowd` keeps only poly refs and copied positions, never pointers into
+///   tile memory. A rebuilt tile gets a new salt, so stale refs fail `isValidPolyRef` and the
+///   checked `getTileAndPolyByRef` lookups (sliced path queries fail on a vanished polygon,
+///   corridors are re-validated and replanned every update) rather than being dereferenced:
+///   what RecastDemo's Temp Obstacles sample relies on.
 enum Nav<'nav> {
     /// Borrowed: the navmesh cannot change; a query kept for snapping.
     Borrowed(Box<NavMeshQuery<'nav>>),
     /// Owned with its tile cache, which may rebuild tiles between updates.
     Owned(Box<TileCache>),
+}
+
+/// The tile cache of a [`Crowd`] that owns one, lent for changes ([`Crowd::tile_cache_mut`]):
+/// every `&mut` operation of [`TileCache`] that keeps the cache in place (adding and removing
+/// obstacles, rebuilding tiles), and every read through `Deref`. The crowd cannot be used
+/// while this lives; its next [`Crowd::update`] sees the rebuilt tiles.
+pub struct TileCacheMut<'a> {
+    // Private and never lent out as `&mut`: the cache (and its navmesh) cannot be swapped out
+    // from under the dtCrowd.
+    cache: &'a mut TileCache,
+}
+
+impl std::fmt::Debug for TileCacheMut<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("TileCacheMut").field(&*self.cache).finish()
+    }
+}
+
+impl std::ops::Deref for TileCacheMut<'_> {
+    type Target = TileCache;
+
+    fn deref(&self) -> &TileCache {
+        self.cache
+    }
+}
+
+impl TileCacheMut<'_> {
+    /// [`TileCache::add_cylinder`].
+    pub fn add_cylinder(&mut self, pos: Vec3, radius: f32, height: f32) -> Result<ObstacleRef> {
+        self.cache.add_cylinder(pos, radius, height)
+    }
+
+    /// [`TileCache::add_box`].
+    pub fn add_box(&mut self, bmin: Vec3, bmax: Vec3) -> Result<ObstacleRef> {
+        self.cache.add_box(bmin, bmax)
+    }
+
+    /// [`TileCache::add_oriented_box`].
+    pub fn add_oriented_box(
+        &mut self,
+        center: Vec3,
+        half_extents: Vec3,
+        y_angle: f32,
+    ) -> Result<ObstacleRef> {
+        self.cache.add_oriented_box(center, half_extents, y_angle)
+    }
+
+    /// [`TileCache::add`].
+    pub fn add(&mut self, shape: &ObstacleShape) -> Result<ObstacleRef> {
+        self.cache.add(shape)
+    }
+
+    /// [`TileCache::remove`].
+    pub fn remove(&mut self, obstacle: ObstacleRef) -> Result<()> {
+        self.cache.remove(obstacle)
+    }
+
+    /// [`TileCache::update`]: rebuilds touched tiles for at most `budget`.
+    pub fn update(&mut self, budget: std::time::Duration) -> Result<UpdateReport> {
+        self.cache.update(budget)
+    }
+
+    /// [`TileCache::update_until_done`].
+    pub fn update_until_done(&mut self) -> Result<UpdateReport> {
+        self.cache.update_until_done()
+    }
 }
 
 /// A crowd of agents on one navmesh.
@@ -488,32 +576,36 @@ impl<'nav> Crowd<'nav> {
         }
     }
 
-    // Mutable access to the tile cache is only through these methods, never `&mut TileCache`:
-    // replacing the cache would free the navmesh the dtCrowd points to.
-    fn cache_mut(&mut self) -> Result<&mut TileCache> {
+    /// Changes to the owned tile cache while the agents live: obstacles added and removed,
+    /// tiles rebuilt ([`TileCacheMut`]). An error for a crowd that borrows its navmesh.
+    ///
+    /// This is not a `&mut TileCache`: with one, `std::mem::swap` or `std::mem::replace` could
+    /// move the cache, and with it the navmesh the `dtCrowd` points to, out of the crowd, and
+    /// dropping it would leave the crowd reading freed memory.
+    pub fn tile_cache_mut(&mut self) -> Result<TileCacheMut<'_>> {
         match &mut self.nav {
             Nav::Borrowed(_) => Err(Error::InvalidArgument(
                 "this crowd borrows a fixed navmesh; obstacles need Crowd::with_tile_cache".into(),
             )),
-            Nav::Owned(tc) => Ok(tc),
+            Nav::Owned(cache) => Ok(TileCacheMut { cache }),
         }
     }
 
     /// Adds an obstacle to the owned tile cache ([`TileCache::add`]); it is carved in by the
     /// next [`Crowd::update_obstacles`] calls.
     pub fn add_obstacle(&mut self, shape: &ObstacleShape) -> Result<ObstacleRef> {
-        self.cache_mut()?.add(shape)
+        self.tile_cache_mut()?.add(shape)
     }
 
     /// Removes an obstacle from the owned tile cache ([`TileCache::remove`]).
     pub fn remove_obstacle(&mut self, obstacle: ObstacleRef) -> Result<()> {
-        self.cache_mut()?.remove(obstacle)
+        self.tile_cache_mut()?.remove(obstacle)
     }
 
     /// Rebuilds tiles touched by obstacle changes for at most `budget` ([`TileCache::update`]);
     /// call it every frame before [`Crowd::update`].
     pub fn update_obstacles(&mut self, budget: std::time::Duration) -> Result<UpdateReport> {
-        self.cache_mut()?.update(budget)
+        self.tile_cache_mut()?.update(budget)
     }
 
     /// The owned tile cache's obstacles (empty for a borrowed navmesh).

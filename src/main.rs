@@ -834,6 +834,7 @@ fn run(cli: Cli) -> navkit::Result<()> {
                         "mean_speed": r.mean_speed, "min_separation": r.min_separation,
                         "update_us": r.update_us, "collisions": r.collisions, "seconds": r.seconds,
                         "obstacle_events": r.obstacle_events, "tiles_rebuilt": r.tiles_rebuilt,
+                        "obstacle_settle_max": r.obstacle_settle_max,
                     })
                 );
             } else {

@@ -75,6 +75,10 @@ pub struct SimReport {
     pub obstacle_events: usize,
     /// Tiles rebuilt under the crowd after obstacle events.
     pub tiles_rebuilt: usize,
+    /// The longest simulated time from an obstacle event's time until the tile cache had
+    /// rebuilt every tile it touched, seconds (0 without events). Includes any wait for room
+    /// in Detour's request queue when many obstacles change at once.
+    pub obstacle_settle_max: f32,
 }
 
 /// One agent of a simulation.
@@ -228,16 +232,18 @@ impl Scenario {
     }
 
     /// A tile cache of `geom` (default [`crate::tilecache::TileCacheSettings`], with
-    /// `max_obstacles` raised to fit) with this scenario's obstacles carved in.
+    /// `max_obstacles` raised to fit the obstacles and every obstacle the events add) with this
+    /// scenario's obstacles carved in.
     pub fn tile_cache(
         &self,
         geom: &crate::InputGeometry,
         settings: &crate::BuildSettings,
     ) -> Result<crate::tilecache::TileCache> {
         let mut cache_settings = crate::tilecache::TileCacheSettings::default();
+        let most = self.obstacles.len() + self.events.iter().filter(|e| e.add.is_some()).count();
         cache_settings.max_obstacles = cache_settings
             .max_obstacles
-            .max(self.obstacles.len() as i32);
+            .max(i32::try_from(most).unwrap_or(i32::MAX));
         let mut tc = crate::tilecache::TileCache::build(geom, settings, &cache_settings)?;
         for (i, o) in self.obstacles.iter().enumerate() {
             tc.add(o).map_err(|e| {
@@ -345,12 +351,26 @@ pub fn simulate_scenario(
     run(&mut crowd, specs, plans, s, |_, _| Ok(()))
 }
 
+/// The tile cache's budget per frame for rebuilding tiles in [`simulate_dynamic`].
+pub const OBSTACLE_BUDGET: std::time::Duration = std::time::Duration::from_millis(2);
+
+/// True for the tile cache's "request queue full: call update first" error.
+fn queue_full(e: &Error) -> bool {
+    matches!(e, Error::Detour { status, .. }
+        if status.0 & crate::status::Status::BUFFER_TOO_SMALL != 0)
+}
+
 /// Runs `scenario` on a tile cache of `geom`, its obstacles carved in first, with its timed
 /// obstacle events applied while the agents walk: at each event's time the obstacle is added
-/// or removed, and every frame the crowd's tile cache rebuilds touched tiles for at most 2 ms
-/// before the crowd update ([`Crowd::with_tile_cache`]). Agents replan around new obstacles
-/// (DetourCrowd re-validates corridors every update). Without agents in the scenario, `s.agents`
-/// random connected pairs are used (drawn before any event).
+/// or removed, and every frame the crowd's tile cache rebuilds touched tiles for at most
+/// [`OBSTACLE_BUDGET`] before the crowd update ([`Crowd::with_tile_cache`]), so a change is
+/// carved in over the next frames while agents keep moving. Agents replan around new obstacles
+/// and through removed ones by themselves: DetourCrowd re-validates the next polygons of every
+/// corridor each update (a rebuilt tile's polygons get new refs) and replans, and replans a
+/// partial path every second once near its end. Events that find Detour's request queue full
+/// (many at once) wait for the next frames, in order. Without agents in the scenario,
+/// `s.agents` random connected pairs are used (drawn before any event). Event times must be
+/// before the end of the run (`s.seconds`).
 pub fn simulate_dynamic(
     geom: &crate::InputGeometry,
     settings: &crate::BuildSettings,
@@ -358,6 +378,12 @@ pub fn simulate_dynamic(
     s: &SimSettings,
 ) -> Result<SimReport> {
     scenario.check_events()?;
+    if let Some(e) = scenario.events.iter().find(|e| e.at >= s.seconds) {
+        return Err(Error::InvalidArgument(format!(
+            "obstacle event at {} s is not before the end of the {} s run",
+            e.at, s.seconds
+        )));
+    }
     let tc = scenario.tile_cache(geom, settings)?;
     let specs: Vec<AgentSpec> = if scenario.agents.is_empty() {
         Comparer::new(tc.navmesh(), None, CompareSettings::default())?
@@ -381,28 +407,53 @@ pub fn simulate_dynamic(
     let mut next = 0;
     let mut named: Vec<(String, crate::tilecache::ObstacleRef)> = Vec::new();
     let (mut applied, mut rebuilt) = (0usize, 0usize);
+    // The time of the earliest event whose tiles are not all rebuilt yet, and the longest wait.
+    let (mut unsettled, mut settle_max) = (None::<f32>, 0.0f32);
     let mut report = run(&mut crowd, &specs, plans, s, |crowd, now| {
         while let Some(e) = events.get(next).filter(|e| e.at <= now) {
-            if let Some(shape) = &e.add {
-                let r = crowd.add_obstacle(shape)?;
-                if let Some(n) = &e.name {
-                    named.push((n.clone(), r));
-                }
-            } else if let Some(n) = &e.remove {
-                if let Some(k) = named.iter().position(|(m, _)| m == n) {
-                    crowd.remove_obstacle(named.swap_remove(k).1)?;
-                }
+            let done = if let Some(shape) = &e.add {
+                crowd.add_obstacle(shape).map(|r| {
+                    if let Some(n) = &e.name {
+                        named.push((n.clone(), r));
+                    }
+                })
+            } else if let Some(k) = e
+                .remove
+                .as_ref()
+                .and_then(|n| named.iter().position(|(m, _)| m == n))
+            {
+                crowd.remove_obstacle(named[k].1).map(|()| {
+                    named.swap_remove(k);
+                })
+            } else {
+                Ok(())
+            };
+            match done {
+                // Detour's queue is full: this event and the later ones wait for the next frame.
+                Err(err) if queue_full(&err) => break,
+                Err(err) => return Err(err),
+                Ok(()) => {}
             }
+            unsettled.get_or_insert(e.at);
             applied += 1;
             next += 1;
         }
-        rebuilt += crowd
-            .update_obstacles(std::time::Duration::from_millis(2))?
-            .tiles_rebuilt;
+        let u = crowd.update_obstacles(OBSTACLE_BUDGET)?;
+        rebuilt += u.tiles_rebuilt;
+        if u.up_to_date {
+            if let Some(at) = unsettled.take() {
+                settle_max = settle_max.max(now - at);
+            }
+        }
         Ok(())
     })?;
     report.obstacle_events = applied;
     report.tiles_rebuilt = rebuilt;
+    report.obstacle_settle_max = match unsettled {
+        // Still rebuilding at the end: as long as the run lasted.
+        Some(at) => settle_max.max(s.seconds - at),
+        None => settle_max,
+    };
     Ok(report)
 }
 
@@ -517,5 +568,6 @@ fn run(
         agents_detail: detail,
         obstacle_events: 0,
         tiles_rebuilt: 0,
+        obstacle_settle_max: 0.0,
     })
 }

@@ -48,6 +48,11 @@ pub(crate) struct RawAgentState {
 /// `dtNavMesh` object stays at the same heap address, and dtCrowd keeps only poly refs (which it
 /// re-validates with `isValidPolyRef` every update and replans from) and copied positions, never
 /// pointers into tile memory, across calls, as RecastDemo's Temp Obstacles sample relies on.
+/// Refs that outlived their tile reach Detour only through checked lookups
+/// (`getTileAndPolyByRef`, `isValidPolyRef`: tile index in range, salt equal, poly index below
+/// the tile's poly count; sliced path queries fail when a polygon vanished mid-query), so even
+/// a ref whose salt came round again after 2^salt-bits rebuilds of one tile names a polygon in
+/// bounds (a wrong one, replanned from), never freed memory.
 pub(crate) struct RawCrowd {
     ptr: NonNull<sys::dtCrowd>,
     max_agents: i32,
