@@ -15,9 +15,9 @@ use std::time::Instant;
 
 use glam::Vec3;
 use navkit::build::build_solo;
-use navkit::compare::{CompareSettings, Comparer};
-use navkit::crowd::{AgentParams, AvoidanceParams, AvoidanceQuality, Crowd};
-use navkit::steering::{Agent, Arrive, Behaviour, Leave};
+use navkit::tools::compare::{CompareSettings, Comparer};
+use navkit::agents::crowd::{AgentParams, AvoidanceParams, AvoidanceQuality, Crowd};
+use navkit::agents::steering::{Agent, Arrive, Behaviour, Leave};
 use navkit::{BuildSettings, InputGeometry};
 use recastnavigation_sys as sys;
 

@@ -41,7 +41,7 @@ use navkit::query::{
     NavMeshQuery, Path, PolyRef, QueryFilter, StraightPath, StraightPathOptions,
     DEFAULT_HALF_EXTENTS,
 };
-use navkit::smooth::{smooth_path, smooth_path_into, SmoothPath, SmoothPathOptions};
+use navkit::query::smooth::{smooth_path, smooth_path_into, SmoothPath, SmoothPathOptions};
 use navkit::{area, flags, BuildSettings, InputGeometry};
 
 const MESHES: [&str; 3] = ["dungeon", "nav_test", "undulating"];

@@ -12,12 +12,12 @@
 //!   \-> walkable spans -> grid (A*, JPS) -------------------------------------> follower, compare
 //! ```
 //!
-//! Large worlds are built tiled ([`tiled`]) on every core with the same bytes as one thread;
+//! Large worlds are built tiled ([`build::tiled`]) on every core with the same bytes as one thread;
 //! worlds that change at run time go through a tile cache ([`tilecache`]) whose obstacles a
-//! [`crowd`] can walk around while they come and go. [`gen`] makes test worlds of any size.
+//! [`agents::crowd`] can walk around while they come and go. [`tools::worldgen`] makes test worlds of any size.
 //!
 //! Grid pathfinding ([`grid`]) runs on Moving AI maps or on the walkable cells of the same
-//! geometry; [`compare`] sets grid paths beside navmesh paths, [`follower`] moves an agent along
+//! geometry; [`tools::compare`] sets grid paths beside navmesh paths, [`agents::follower`] moves an agent along
 //! either, [`service`] answers many agents' requests from worker threads, and [`render`] draws it
 //! all.
 //!
@@ -36,35 +36,23 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod agents;
 pub mod build;
-pub mod compare;
-pub mod crowd;
 pub mod error;
 mod ffi;
-pub mod follower;
-pub mod gen;
 pub mod geometry;
 pub mod grid;
-pub mod mset;
 pub mod navmesh;
 pub mod query;
 pub mod render;
 pub mod service;
-pub mod settings;
-pub mod simulation;
-pub mod smooth;
-pub mod spatial;
-pub mod spline;
 pub mod status;
-pub mod steering;
-pub mod testcase;
 pub mod tilecache;
-pub mod tiled;
-pub mod walker;
+pub mod tools;
 
 pub use error::{Error, Result};
 pub use geometry::{ConvexVolume, InputGeometry, OffMeshConnection, TriMesh};
-pub use settings::{area, flags, BuildSettings, Partition};
+pub use build::settings::{area, flags, BuildSettings, Partition};
 
 /// The README's examples, compiled as doc tests.
 #[cfg(doctest)]

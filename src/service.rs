@@ -34,7 +34,7 @@ use crate::grid::mesh::{MeshGrid, MeshGridPath};
 use crate::grid::{SearchContext, SearchGraph, SearchOptions};
 use crate::navmesh::NavMesh;
 use crate::query::{NavMeshQuery, QueryFilter};
-use crate::smooth::{full_path, FullPath, SmoothPathOptions};
+use crate::query::smooth::{full_path, FullPath, SmoothPathOptions};
 use crate::Result;
 
 /// What a [`Service`] plans with: shared read-only data (a navmesh, a grid) and the state each

@@ -493,7 +493,7 @@ fn simulate_json_trajectories_and_picture() {
 
 #[test]
 fn simulate_a_scenario_file_with_behaviours() {
-    use navkit::compare::{CompareSettings, Comparer};
+    use navkit::tools::compare::{CompareSettings, Comparer};
     let b = common::build("dungeon.obj");
     let pairs = Comparer::new(&b.navmesh, None, CompareSettings::default())
         .unwrap()

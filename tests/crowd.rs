@@ -4,8 +4,8 @@
 mod common;
 
 use glam::Vec3;
-use navkit::compare::{CompareSettings, Comparer};
-use navkit::crowd::{AgentParams, Crowd, TargetState};
+use navkit::tools::compare::{CompareSettings, Comparer};
+use navkit::agents::crowd::{AgentParams, Crowd, TargetState};
 use navkit::query::{NavMeshQuery, QueryFilter};
 
 use common::off_mesh;

@@ -3,7 +3,7 @@
 use glam::Vec3;
 use navkit::build::build_solo;
 use navkit::query::{NavMeshQuery, QueryFilter};
-use navkit::smooth::{full_path, SmoothPathOptions};
+use navkit::query::smooth::{full_path, SmoothPathOptions};
 use navkit::{area, InputGeometry, Partition};
 
 fn level() -> InputGeometry {

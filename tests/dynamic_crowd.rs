@@ -7,12 +7,12 @@ mod common;
 use std::time::Duration;
 
 use glam::Vec3;
-use navkit::crowd::{AgentHandle, AgentParams, Crowd};
+use navkit::agents::crowd::{AgentHandle, AgentParams, Crowd};
 use navkit::query::{NavMeshQuery, QueryFilter, DEFAULT_HALF_EXTENTS};
-use navkit::simulation::{
+use navkit::tools::simulation::{
     simulate_dynamic, AgentBehaviour, AgentSpec, ObstacleEvent, Scenario, SimSettings,
 };
-use navkit::testcase::TestCase;
+use navkit::tools::testcase::TestCase;
 use navkit::tilecache::{ObstacleShape, TileCache, TileCacheSettings};
 use navkit::{BuildSettings, InputGeometry};
 use rand::SeedableRng;
@@ -145,7 +145,7 @@ fn scenario_events_add_and_remove_obstacles_during_a_simulation() {
         record_every: 1,
         ..SimSettings::default()
     };
-    let closest = |r: &navkit::simulation::SimReport| {
+    let closest = |r: &navkit::tools::simulation::SimReport| {
         r.agents_detail[0]
             .trajectory
             .iter()

@@ -4,11 +4,11 @@
 mod common;
 
 use glam::Vec3;
-use navkit::follower::{navmesh_ground, Follower, FollowerSettings};
+use navkit::agents::follower::{navmesh_ground, Follower, FollowerSettings};
 use navkit::grid::{mesh::MeshGrid, SearchContext, SearchOptions};
 use navkit::query::{NavMeshQuery, QueryFilter};
-use navkit::smooth::{full_path, SmoothPathOptions};
-use navkit::testcase::TestCase;
+use navkit::query::smooth::{full_path, SmoothPathOptions};
+use navkit::tools::testcase::TestCase;
 
 use common::off_mesh;
 
@@ -100,7 +100,7 @@ fn the_follower_reaches_every_goal_and_stays_on_the_navmesh() {
 /// keeps the number of requests bounded.
 #[test]
 fn the_follower_chases_a_moving_target_by_repathing() {
-    use navkit::follower::RepathPolicy;
+    use navkit::agents::follower::RepathPolicy;
     let case =
         TestCase::load(common::shared().join("meshes/recastdemo/nav_mesh_test.txt")).unwrap();
     let b = common::build("nav_test.obj");

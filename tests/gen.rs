@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use glam::Vec3;
 use navkit::build::build_solo;
-use navkit::gen::{generate, gset_path, write_world, FeatureKind, WorldSpec, MAX_TRIS, MIN_TRIS};
+use navkit::tools::worldgen::{generate, gset_path, write_world, FeatureKind, WorldSpec, MAX_TRIS, MIN_TRIS};
 use navkit::query::{straight_flags, NavMeshQuery, QueryFilter, StraightPathOptions};
 use navkit::{area, flags, Error, InputGeometry, TriMesh};
 

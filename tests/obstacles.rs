@@ -4,8 +4,8 @@ mod common;
 
 use glam::Vec3;
 use navkit::query::{NavMeshQuery, QueryFilter};
-use navkit::simulation::{simulate_scenario, AgentBehaviour, AgentSpec, Scenario, SimSettings};
-use navkit::testcase::TestCase;
+use navkit::tools::simulation::{simulate_scenario, AgentBehaviour, AgentSpec, Scenario, SimSettings};
+use navkit::tools::testcase::TestCase;
 use navkit::tilecache::ObstacleShape;
 use navkit::{BuildSettings, InputGeometry};
 

@@ -5,7 +5,7 @@ mod common;
 use glam::Vec3;
 use navkit::build::build_solo;
 use navkit::query::{NavMeshQuery, QueryFilter};
-use navkit::smooth::{full_path, SmoothPathOptions};
+use navkit::query::smooth::{full_path, SmoothPathOptions};
 use navkit::{area, BuildSettings, InputGeometry};
 
 /// Ground floor (y -2.27) near the east side, and the raised platform at y 8.33 in the middle

@@ -5,8 +5,8 @@ mod common;
 use glam::Vec3;
 use navkit::build::build_solo;
 use navkit::query::{NavMeshQuery, QueryFilter, StraightPathOptions, DEFAULT_HALF_EXTENTS};
-use navkit::smooth::{full_path, SmoothPathOptions};
-use navkit::testcase::{self, TestCase, TestKind};
+use navkit::query::smooth::{full_path, SmoothPathOptions};
+use navkit::tools::testcase::{self, TestCase, TestKind};
 use navkit::{BuildSettings, InputGeometry, Partition};
 
 #[test]

@@ -7,7 +7,7 @@ use glam::Vec3;
 use navkit::build::build_solo;
 use navkit::navmesh::NavMesh;
 use navkit::query::{NavMeshQuery, QueryFilter, DEFAULT_HALF_EXTENTS};
-use navkit::smooth::{full_path, SmoothPathOptions};
+use navkit::query::smooth::{full_path, SmoothPathOptions};
 use navkit::{BuildSettings, Error, InputGeometry, TriMesh};
 
 #[test]
@@ -22,7 +22,7 @@ fn save_load_gives_the_same_paths() {
 
     let f = QueryFilter::default();
     let opts = SmoothPathOptions::default();
-    let case = navkit::testcase::TestCase::load(
+    let case = navkit::tools::testcase::TestCase::load(
         common::shared().join("meshes/recastdemo/nav_mesh_test.txt"),
     )
     .unwrap();
@@ -37,7 +37,7 @@ fn save_load_gives_the_same_paths() {
     let bytes = std::fs::read(&path).unwrap();
     assert_eq!(
         i32::from_le_bytes(bytes[0..4].try_into().unwrap()),
-        navkit::mset::MSET_MAGIC
+        navkit::navmesh::mset::MSET_MAGIC
     );
     assert_eq!(i32::from_le_bytes(bytes[4..8].try_into().unwrap()), 1);
     assert_eq!(i32::from_le_bytes(bytes[8..12].try_into().unwrap()), 1);

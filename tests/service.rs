@@ -8,7 +8,7 @@ use std::sync::Arc;
 use glam::Vec3;
 use navkit::query::QueryFilter;
 use navkit::service::{AgentId, PathOutcome, PathService};
-use navkit::testcase::TestCase;
+use navkit::tools::testcase::TestCase;
 
 #[test]
 fn many_agents_get_the_same_paths_as_a_direct_query() {
@@ -25,7 +25,7 @@ fn many_agents_get_the_same_paths_as_a_direct_query() {
         .collect();
     let mut q = navkit::query::NavMeshQuery::new(&nav, 2048).unwrap();
     for (t, ticket) in case.queries.iter().zip(tickets) {
-        let direct = navkit::smooth::full_path(
+        let direct = navkit::query::smooth::full_path(
             &mut q,
             t.start,
             t.end,

@@ -5,9 +5,9 @@ mod common;
 
 use glam::Vec3;
 use navkit::query::{NavMeshQuery, QueryFilter};
-use navkit::smooth::{full_path, SmoothPathOptions};
-use navkit::spline::{project_onto_navmesh, spline_path, Spline};
-use navkit::testcase::{TestCase, TestKind};
+use navkit::query::smooth::{full_path, SmoothPathOptions};
+use navkit::agents::spline::{project_onto_navmesh, spline_path, Spline};
+use navkit::tools::testcase::{TestCase, TestKind};
 
 /// RecastDemo's default agent radius.
 const AGENT_RADIUS: f32 = 0.6;

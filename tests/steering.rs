@@ -5,8 +5,8 @@ mod common;
 
 use glam::Vec3;
 use navkit::query::{NavMeshQuery, QueryFilter};
-use navkit::steering::{Agent, Arrive, Behaviour, Leave, NavAgent};
-use navkit::testcase::TestCase;
+use navkit::agents::steering::{Agent, Arrive, Behaviour, Leave, NavAgent};
+use navkit::tools::testcase::TestCase;
 
 use common::off_mesh;
 

@@ -11,7 +11,7 @@ use navkit::query::{
     NavMeshQuery, PolyRef, QueryFilter, StraightPathOptions, DEFAULT_HALF_EXTENTS,
 };
 use navkit::status::Status;
-use navkit::testcase::TestCase;
+use navkit::tools::testcase::TestCase;
 use navkit::tilecache::{
     compress_layer_grids, decompress_layer_grids, read_tset, ObstacleRef, ObstacleShape,
     ObstacleState, TileCache, TileCacheSettings,

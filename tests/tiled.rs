@@ -7,8 +7,8 @@ use glam::Vec3;
 use navkit::build::build_solo;
 use navkit::navmesh::NavMesh;
 use navkit::query::{NavMeshQuery, QueryFilter, DEFAULT_HALF_EXTENTS};
-use navkit::testcase::{self, TestCase};
-use navkit::tiled::{TileChange, TiledNavMesh, TiledOptions};
+use navkit::tools::testcase::{self, TestCase};
+use navkit::build::tiled::{TileChange, TiledNavMesh, TiledOptions};
 use navkit::{area, flags, BuildSettings, ConvexVolume, InputGeometry, OffMeshConnection, TriMesh};
 use rand::SeedableRng;
 
@@ -321,7 +321,7 @@ fn tiled_mset_files_load_back_to_the_same_results_and_corrupt_ones_are_errors() 
 /// cross many tiles.
 #[test]
 fn generated_world_builds_tiled_and_its_features_are_reachable() {
-    use navkit::gen::{generate, FeatureKind, WorldSpec};
+    use navkit::tools::worldgen::{generate, FeatureKind, WorldSpec};
     let (geom, stats) = generate(&WorldSpec::new(60_000, 3)).unwrap();
     let settings = geom.settings.clone().unwrap();
     let seq = TiledNavMesh::build_with(
@@ -473,7 +473,7 @@ fn dungeon_tiles_give_the_published_counts() {
             .navmesh()
             .tile_data_at(x, z, 0)
             .unwrap_or_else(|| panic!("no tile ({x}, {z})"));
-        let info = navkit::mset::validate_tile_data(data).unwrap();
+        let info = navkit::navmesh::mset::validate_tile_data(data).unwrap();
         assert_eq!(
             (info.poly_count, info.vert_count),
             (polys, verts),

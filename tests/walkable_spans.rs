@@ -7,7 +7,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use navkit::build::{build_walkable_spans, WalkableSpans};
-use navkit::testcase::TestCase;
+use navkit::tools::testcase::TestCase;
 use navkit::{BuildSettings, InputGeometry};
 
 /// Plain Dijkstra over `neighbours8`: the grid distance in cells, if connected.
@@ -82,7 +82,7 @@ fn nav_test_spans_have_stacked_floors_and_connect_every_test_query() {
 fn mesh_grid_astar_is_optimal_on_every_test_query() {
     use navkit::grid::{mesh::MeshGrid, CornerCutting, SearchContext, SearchOptions, SearchStatus};
     use navkit::query::{NavMeshQuery, QueryFilter};
-    use navkit::smooth::{full_path, SmoothPathOptions};
+    use navkit::query::smooth::{full_path, SmoothPathOptions};
 
     let geom = InputGeometry::load(common::mesh("nav_test.obj")).unwrap();
     let grid = MeshGrid::build(&geom, &BuildSettings::default()).unwrap();
@@ -174,7 +174,7 @@ fn mesh_grid_bad_points_are_errors_and_area_costs_are_checked() {
 #[test]
 fn mesh_grid_connects_what_the_navmesh_connects() {
     use glam::Vec3;
-    use navkit::compare::{CompareSettings, Comparer};
+    use navkit::tools::compare::{CompareSettings, Comparer};
     use navkit::grid::{mesh::MeshGrid, SearchContext, SearchOptions, SearchStatus};
     let geom = InputGeometry::load(common::mesh("nav_test.obj")).unwrap();
     let grid = MeshGrid::build(&geom, &BuildSettings::default()).unwrap();

@@ -4,8 +4,8 @@
 mod common;
 
 use navkit::query::{NavMeshQuery, QueryFilter};
-use navkit::testcase::{TestCase, TestKind};
-use navkit::walker::{WanderSettings, WanderWalker};
+use navkit::tools::testcase::{TestCase, TestKind};
+use navkit::agents::walker::{WanderSettings, WanderWalker};
 
 #[test]
 fn the_walker_reaches_every_test_goal_on_the_navmesh() {

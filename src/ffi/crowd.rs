@@ -6,7 +6,7 @@ use recastnavigation_sys as sys;
 
 use super::detour::{RawFilter, RawNavMesh};
 use super::RawPolyRef;
-use crate::crowd::{AgentParams, AvoidanceParams};
+use crate::agents::crowd::{AgentParams, AvoidanceParams};
 
 /// `dtCrowdAgentParams` (without user data) of the safe layer's parameters.
 fn to_sys(p: AgentParams) -> sys::dtCrowdAgentParams {

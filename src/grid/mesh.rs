@@ -50,7 +50,7 @@ use super::{
 use crate::build::{build_walkable_spans, WalkableSpans};
 use crate::geometry::InputGeometry;
 use crate::query::QueryFilter;
-use crate::settings::{area, BuildSettings};
+use crate::build::settings::{area, BuildSettings};
 use crate::{Error, Result};
 
 /// Number of area ids (Recast's `RC_WALKABLE_AREA` is 63).

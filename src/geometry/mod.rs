@@ -8,7 +8,9 @@
 //! appended: this gives back RecastDemo's vertex array (all `v` lines in file order) and the
 //! original index of every face corner, bit for bit.
 
-use crate::settings::{BuildSettings, Partition};
+pub mod spatial;
+
+use crate::build::settings::{BuildSettings, Partition};
 use crate::{Error, Result};
 use glam::Vec3;
 use serde::{Deserialize, Serialize};

@@ -19,7 +19,7 @@
 //!
 //! ```
 //! use glam::Vec3;
-//! use navkit::walker::{WanderSettings, WanderWalker};
+//! use navkit::agents::walker::{WanderSettings, WanderWalker};
 //! let mut w = WanderWalker::new(WanderSettings::default(), 42);
 //! let points = w.walk(Vec3::ZERO, Vec3::new(60.0, 0.0, 20.0), 1000).unwrap();
 //! assert_eq!(*points.last().unwrap(), Vec3::new(60.0, 0.0, 20.0));
@@ -30,7 +30,7 @@ use rand::{Rng, SeedableRng};
 use serde::Serialize;
 
 use crate::query::{NavMeshQuery, QueryFilter, DEFAULT_HALF_EXTENTS};
-use crate::smooth::corridor_path;
+use crate::query::smooth::corridor_path;
 use crate::{Error, Result};
 
 /// The walker's parameters (the defaults are the issue's).

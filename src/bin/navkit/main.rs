@@ -11,15 +11,15 @@ use glam::Vec3;
 use serde_json::{json, Value};
 
 use navkit::build::{build_solo, BuildReport};
-use navkit::compare::{CompareSettings, Comparer, Comparison};
+use navkit::tools::compare::{CompareSettings, Comparer, Comparison};
 use navkit::grid::mesh::MeshGrid;
 use navkit::navmesh::NavMesh;
 use navkit::query::{NavMeshQuery, PathStatus, QueryFilter};
-use navkit::simulation::Scenario;
-use navkit::smooth::{full_path, FullPath, SmoothPathOptions};
-use navkit::testcase::{self, TestCase, TestKind};
+use navkit::tools::simulation::Scenario;
+use navkit::query::smooth::{full_path, FullPath, SmoothPathOptions};
+use navkit::tools::testcase::{self, TestCase, TestKind};
 use navkit::tilecache::TileCache;
-use navkit::tiled::{TiledNavMesh, TiledOptions};
+use navkit::build::tiled::{TiledNavMesh, TiledOptions};
 use navkit::{BuildSettings, Error, InputGeometry, Partition};
 
 /// `println!` that ends the program quietly when stdout is closed (e.g. piped into `head`).
@@ -798,7 +798,7 @@ fn run(cli: Cli) -> navkit::Result<()> {
             let scenario = scenario.map(Scenario::load).transpose()?;
             let source = navmesh_source(&input, None, scenario.as_ref(), None)?;
             let navmesh = source.navmesh();
-            let settings = navkit::simulation::SimSettings {
+            let settings = navkit::tools::simulation::SimSettings {
                 agents,
                 seconds,
                 seed,
@@ -814,17 +814,17 @@ fn run(cli: Cli) -> navkit::Result<()> {
                     }
                     let geom = InputGeometry::load(&input)?;
                     let build = geom.settings.clone().unwrap_or_default();
-                    navkit::simulation::simulate_dynamic(&geom, &build, s, &settings)?
+                    navkit::tools::simulation::simulate_dynamic(&geom, &build, s, &settings)?
                 }
                 Some(s) if !s.agents.is_empty() => {
-                    navkit::simulation::simulate_scenario(navmesh, &s.agents, &settings)?
+                    navkit::tools::simulation::simulate_scenario(navmesh, &s.agents, &settings)?
                 }
                 Some(s) if s.obstacles.is_empty() => {
                     return Err(Error::InvalidArgument(
                         "the scenario has neither agents nor obstacles".into(),
                     ))
                 }
-                _ => navkit::simulation::simulate(navmesh, &settings)?,
+                _ => navkit::tools::simulation::simulate(navmesh, &settings)?,
             };
             if json {
                 out!(
@@ -1170,10 +1170,10 @@ fn compare_summary(results: &[Comparison]) -> Value {
         })
         .collect();
     let k = both.len().max(1) as f64;
-    let mean = |f: &dyn Fn(&(&navkit::compare::GridSide, &navkit::compare::NavMeshSide)) -> f64| {
+    let mean = |f: &dyn Fn(&(&navkit::tools::compare::GridSide, &navkit::tools::compare::NavMeshSide)) -> f64| {
         both.iter().map(f).fold(0.0, |a, b| a + b) / k
     };
-    let arrived = |f: Option<&navkit::compare::FollowerRun>| f.is_some_and(|f| f.arrived);
+    let arrived = |f: Option<&navkit::tools::compare::FollowerRun>| f.is_some_and(|f| f.arrived);
     json!({
         "queries": results.len(),
         "both_found": both.len(),
@@ -1212,7 +1212,7 @@ fn print_comparisons(results: &[Comparison], summary: &Value) {
         "follow grid",
         "follow straight"
     );
-    let follow = |f: Option<&navkit::compare::FollowerRun>| match f {
+    let follow = |f: Option<&navkit::tools::compare::FollowerRun>| match f {
         Some(f) => format!(
             "{:.1}/{:.1}s{}",
             f.travelled,
@@ -1373,7 +1373,7 @@ fn demo(gset: &Path) -> navkit::Result<()> {
     );
 
     // A large world, tiled on every core.
-    let (world, stats) = navkit::gen::generate(&navkit::gen::WorldSpec::new(200_000, 1))?;
+    let (world, stats) = navkit::tools::worldgen::generate(&navkit::tools::worldgen::WorldSpec::new(200_000, 1))?;
     let world_settings = world.settings.clone().unwrap_or_default();
     let tiled =
         TiledNavMesh::build_with(world, &world_settings, &TiledOptions::default(), &|_, _| {})?;
@@ -1445,7 +1445,7 @@ fn parse_count(s: &str) -> Result<usize, String> {
 
 /// `navkit gen`: generate a world, write it, print its stats.
 fn gen_world(tris: usize, seed: u64, output: &Path, json: bool) -> navkit::Result<()> {
-    use navkit::gen::{generate, gset_path, write_world, WorldSpec};
+    use navkit::tools::worldgen::{generate, gset_path, write_world, WorldSpec};
     let started = std::time::Instant::now();
     let (geom, stats) = generate(&WorldSpec::new(tris, seed))?;
     let generate_ms = started.elapsed().as_secs_f64() * 1e3;
@@ -1459,7 +1459,7 @@ fn gen_world(tris: usize, seed: u64, output: &Path, json: bool) -> navkit::Resul
         #[derive(serde::Serialize)]
         struct GenJson<'a> {
             #[serde(flatten)]
-            stats: &'a navkit::gen::WorldStats,
+            stats: &'a navkit::tools::worldgen::WorldStats,
             obj: String,
             gset: String,
             obj_bytes: u64,

@@ -1,7 +1,7 @@
 //! Centripetal Catmull-Rom splines through waypoint lists (wander points, navmesh straight paths,
 //! grid paths), sampled by arc length and projected onto the navmesh: a third way to smooth a
-//! path, beside the turn-boundary [`follower`](crate::follower) and Detour's
-//! [`smooth`](crate::smooth) path.
+//! path, beside the turn-boundary [`follower`](crate::agents::follower) and Detour's
+//! [`smooth`](crate::query::smooth) path.
 //!
 //! * The curve is the *centripetal* Catmull-Rom spline (alpha = 0.5: knot intervals are the square
 //!   roots of the distances between control points), evaluated with the Barry–Goldman pyramidal
@@ -15,8 +15,8 @@
 //! ```no_run
 //! use glam::Vec3;
 //! use navkit::query::{NavMeshQuery, QueryFilter};
-//! use navkit::smooth::{full_path, SmoothPathOptions};
-//! use navkit::spline::{project_onto_navmesh, Spline};
+//! use navkit::query::smooth::{full_path, SmoothPathOptions};
+//! use navkit::agents::spline::{project_onto_navmesh, Spline};
 //! # fn f(q: &mut NavMeshQuery<'_>) -> navkit::Result<()> {
 //! let filter = QueryFilter::default();
 //! let fp = full_path(q, Vec3::new(2.0, 0.0, 2.0), Vec3::new(33.0, 2.5, 6.0),
@@ -71,7 +71,7 @@ const MAX_VISITED: usize = 16;
 ///
 /// ```
 /// use glam::Vec3;
-/// use navkit::spline::Spline;
+/// use navkit::agents::spline::Spline;
 ///
 /// let pts = [Vec3::ZERO, Vec3::new(4.0, 0.0, 0.0), Vec3::new(4.0, 0.0, 4.0)];
 /// let s = Spline::new(&pts)?;

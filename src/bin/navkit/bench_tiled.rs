@@ -12,7 +12,7 @@ use rand::SeedableRng;
 use serde::Serialize;
 use serde_json::Value;
 
-use navkit::gen::{generate, write_world, WorldSpec};
+use navkit::tools::worldgen::{generate, write_world, WorldSpec};
 use navkit::navmesh::NavMesh;
 use navkit::query::{NavMeshQuery, QueryFilter, DEFAULT_HALF_EXTENTS};
 use navkit::{Error, Result};

@@ -21,7 +21,7 @@
 //! build fails with an error saying so (use bigger tiles).
 //!
 //! ```no_run
-//! use navkit::{InputGeometry, BuildSettings, tiled::{TiledNavMesh, TiledOptions}};
+//! use navkit::{InputGeometry, BuildSettings, build::tiled::{TiledNavMesh, TiledOptions}};
 //! let geom = InputGeometry::load("world.gset")?;
 //! let settings = geom.settings.clone().unwrap_or_default();
 //! let tiled = TiledNavMesh::build_with(geom, &settings, &TiledOptions::default(), &|done, total| {
@@ -42,10 +42,10 @@ use serde::Serialize;
 use crate::build::{detour_tile, stage_timings, tile_walkable_area, Stage};
 use crate::ffi::context::{LogCategory, RecastContext};
 use crate::geometry::InputGeometry;
-use crate::mset::NavMeshParams;
+use crate::navmesh::mset::NavMeshParams;
 use crate::navmesh::NavMesh;
-use crate::settings::{BuildSettings, VoxelConfig};
-use crate::spatial::ChunkyTriMesh;
+use crate::build::settings::{BuildSettings, VoxelConfig};
+use crate::geometry::spatial::ChunkyTriMesh;
 use crate::{Error, Result};
 
 /// Triangles per chunk of the spatial index (RecastDemo uses 256).
@@ -460,7 +460,7 @@ impl TiledNavMesh {
         let builder = TileBuilder::new(geom, settings)?;
         let index_ms = started.elapsed().as_secs_f64() * 1e3;
         let positions = builder.grid.tile_count() as u64;
-        if positions > u64::from(crate::mset::MAX_TILES_LIMIT as u32) {
+        if positions > u64::from(crate::navmesh::mset::MAX_TILES_LIMIT as u32) {
             return Err(Error::Setting {
                 name: "tile_size",
                 value: settings.tile_size.to_string(),
@@ -468,7 +468,7 @@ impl TiledNavMesh {
                     "gives {} x {} = {positions} tiles; a navmesh holds at most {} (use bigger tiles)",
                     builder.grid.tiles_x,
                     builder.grid.tiles_z,
-                    crate::mset::MAX_TILES_LIMIT
+                    crate::navmesh::mset::MAX_TILES_LIMIT
                 ),
             });
         }

@@ -634,7 +634,7 @@ pub fn save(scene: &Scene, path: impl AsRef<Path>, width: u32) -> Result<()> {
 
 /// The turn boundaries of a prepared follower path as segments `half_len` either side of the
 /// path, at the height of their look points.
-pub fn boundary_segments(path: &crate::follower::FollowPath, half_len: f32) -> Vec<(Vec3, Vec3)> {
+pub fn boundary_segments(path: &crate::agents::follower::FollowPath, half_len: f32) -> Vec<(Vec3, Vec3)> {
     path.boundaries
         .iter()
         .zip(&path.look_points)
@@ -649,7 +649,7 @@ pub fn boundary_segments(path: &crate::follower::FollowPath, half_len: f32) -> V
 }
 
 /// Adds a follower run to a scene: its trajectory and its turn boundaries.
-fn add_follower(scene: &mut Scene, f: &crate::compare::FollowerRun, on: &str, color: Rgb) {
+fn add_follower(scene: &mut Scene, f: &crate::tools::compare::FollowerRun, on: &str, color: Rgb) {
     scene.boundaries.extend(boundary_segments(&f.path, 1.2));
     scene.lines.push(Polyline {
         label: format!(
@@ -666,13 +666,13 @@ fn add_follower(scene: &mut Scene, f: &crate::compare::FollowerRun, on: &str, co
 }
 
 /// A scene of a navmesh (polygons by area, off-mesh connections), the walkable cells of a
-/// grid if given, and a [`Comparison`](crate::compare::Comparison) if given: the grid path and
+/// grid if given, and a [`Comparison`](crate::tools::compare::Comparison) if given: the grid path and
 /// its simplified waypoints, the navmesh straight and smooth paths, both follower trajectories
 /// with their turn boundaries, and start and goal markers.
 pub fn comparison_scene(
     navmesh: &crate::navmesh::NavMesh,
     grid: Option<&crate::grid::mesh::MeshGrid>,
-    comparison: Option<&crate::compare::Comparison>,
+    comparison: Option<&crate::tools::compare::Comparison>,
     title: impl Into<String>,
 ) -> Scene {
     let mut scene = Scene {

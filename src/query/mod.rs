@@ -5,6 +5,8 @@
 //! [`PathStatus::Partial`], never as complete. Coordinates must be finite: NaN or infinite
 //! inputs are [`Error::InvalidArgument`].
 
+pub mod smooth;
+
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
@@ -275,15 +277,15 @@ pub struct CirclePoly {
     pub cost: f32,
 }
 
-/// Checks a query coordinate: finite and within [`crate::mset::MAX_COORDINATE`] (beyond it
+/// Checks a query coordinate: finite and within [`crate::navmesh::mset::MAX_COORDINATE`] (beyond it
 /// Detour's float-to-int tile arithmetic is undefined).
 pub(crate) fn check_point(what: &str, p: Vec3) -> Result<[f32; 3]> {
     if !p.is_finite() {
         Err(Error::InvalidArgument(format!("{what} {p} is not finite")))
-    } else if p.abs().max_element() > crate::mset::MAX_COORDINATE {
+    } else if p.abs().max_element() > crate::navmesh::mset::MAX_COORDINATE {
         Err(Error::InvalidArgument(format!(
             "{what} {p} is beyond +-{:e}",
-            crate::mset::MAX_COORDINATE
+            crate::navmesh::mset::MAX_COORDINATE
         )))
     } else {
         Ok(p.to_array())

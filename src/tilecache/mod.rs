@@ -73,12 +73,12 @@ use crate::ffi::tilecache::{
     LAYER_HEADER_SIZE, OBSTACLE_EMPTY, OBSTACLE_PROCESSED, OBSTACLE_PROCESSING, OBSTACLE_REMOVING,
 };
 use crate::geometry::{InputGeometry, OffMeshConnection};
-use crate::mset::{self, NavMeshParams, MAX_COORDINATE, MAX_TILES_LIMIT};
+use crate::navmesh::mset::{self, NavMeshParams, MAX_COORDINATE, MAX_TILES_LIMIT};
 use crate::navmesh::NavMesh;
-use crate::settings::{flags, BuildSettings, VoxelConfig};
-use crate::spatial::ChunkyTriMesh;
+use crate::build::settings::{flags, BuildSettings, VoxelConfig};
+use crate::geometry::spatial::ChunkyTriMesh;
 use crate::status::Status;
-use crate::tiled::{TileGrid, TRIS_PER_CHUNK};
+use crate::build::tiled::{TileGrid, TRIS_PER_CHUNK};
 use crate::{Error, Result};
 
 /// Detour's `MAX_REQUESTS` and `MAX_UPDATE` (obstacle requests and tile rebuilds queued at once).
@@ -584,7 +584,7 @@ struct LayerHeader {
 }
 
 // Byte readers that never panic: `mset`'s.
-use crate::mset::{f32_at, i32_at, u16_at, u8_at};
+use crate::navmesh::mset::{f32_at, i32_at, u16_at, u8_at};
 
 /// A finite float within [`MAX_COORDINATE`], or an error naming it and its offset.
 fn coord(v: f32, off: usize, what: &str) -> Result<f32> {

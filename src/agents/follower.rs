@@ -14,7 +14,7 @@
 //!
 //! ```
 //! use glam::Vec3;
-//! use navkit::follower::{Follower, FollowerSettings};
+//! use navkit::agents::follower::{Follower, FollowerSettings};
 //! let path = [Vec3::new(10.0, 0.0, 0.0), Vec3::new(10.0, 0.0, 10.0)];
 //! let mut f = Follower::new(Vec3::ZERO, &path, FollowerSettings::default());
 //! let mut steps = 0;

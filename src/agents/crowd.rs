@@ -17,7 +17,7 @@
 //! ```no_run
 //! # fn f(navmesh: &navkit::navmesh::NavMesh) -> navkit::Result<()> {
 //! use glam::Vec3;
-//! use navkit::crowd::{AgentParams, Crowd};
+//! use navkit::agents::crowd::{AgentParams, Crowd};
 //! let mut crowd = Crowd::new(navmesh, 100, 0.6)?;
 //! let a = crowd.add_agent(Vec3::new(1.0, 0.0, 1.0), AgentParams::default())?;
 //! crowd.request_move_target(a, Vec3::new(20.0, 0.0, 5.0))?;

@@ -11,7 +11,7 @@
 //!   navmesh surface, with a fixed time step: distance travelled and time to arrive.
 //!
 //! ```no_run
-//! use navkit::compare::{Comparer, CompareSettings};
+//! use navkit::tools::compare::{Comparer, CompareSettings};
 //! use navkit::grid::mesh::MeshGrid;
 //! use navkit::{build::build_solo, BuildSettings, InputGeometry};
 //! use glam::Vec3;
@@ -34,12 +34,12 @@ use glam::Vec3;
 use rand::SeedableRng;
 use serde::Serialize;
 
-use crate::follower::{navmesh_ground, FollowPath, Follower, FollowerSettings};
+use crate::agents::follower::{navmesh_ground, FollowPath, Follower, FollowerSettings};
 use crate::grid::mesh::MeshGrid;
 use crate::grid::{SearchContext, SearchGraph, SearchOptions, SearchStatus};
 use crate::navmesh::NavMesh;
 use crate::query::{NavMeshQuery, QueryFilter};
-use crate::smooth::{corridor_path, smooth_path, SmoothPathOptions};
+use crate::query::smooth::{corridor_path, smooth_path, SmoothPathOptions};
 use crate::{Error, Result};
 
 /// How a comparison runs.
@@ -140,7 +140,7 @@ pub struct NavMeshSide {
     pub smooth_time_us: f64,
     /// Length of the third smoothing: a centripetal Catmull-Rom spline through the straight
     /// path's corners, sampled every 0.25 and projected onto the navmesh, off-mesh jumps kept
-    /// straight ([`crate::spline::spline_straight_path`]); 0 if it could not be made.
+    /// straight ([`crate::agents::spline::spline_straight_path`]); 0 if it could not be made.
     pub spline_length: f32,
     /// The follower on the straight path.
     pub follower: Option<FollowerRun>,
@@ -279,7 +279,7 @@ impl<'a> Comparer<'a> {
         let smooth_time_us = t1.elapsed().as_secs_f64() * 1e6;
         let straight = c.straight.positions();
         let spline =
-            crate::spline::spline_straight_path(&mut self.query, &s.filter, &c.straight, 0.25)
+            crate::agents::spline::spline_straight_path(&mut self.query, &s.filter, &c.straight, 0.25)
                 .unwrap_or_default();
         let follower = match straight.split_first() {
             Some((&start, rest)) if !rest.is_empty() => Some(self.follow(start, rest)),

@@ -10,7 +10,7 @@
 //!
 //! ```
 //! use glam::Vec3;
-//! use navkit::steering::{Agent, Arrive, Behaviour};
+//! use navkit::agents::steering::{Agent, Arrive, Behaviour};
 //!
 //! let mut agent = Agent::new(Vec3::ZERO, 3.5, 8.0);
 //! let arrive = Behaviour::Arrive(Arrive::new(Vec3::new(10.0, 0.0, 0.0), 0.2, 3.0));

@@ -1,11 +1,13 @@
 //! [`NavMesh`]: an owned Detour navmesh, built by [`crate::build`] or loaded from an `MSET` file.
 
+pub mod mset;
+
 use std::path::Path;
 
 use glam::Vec3;
 
 use crate::ffi::detour::{RawNavMesh, RawParams};
-use crate::mset::{self, NavMeshParams, NavMeshSet, TileRecord};
+use mset::{NavMeshParams, NavMeshSet, TileRecord};
 use crate::query::PolyRef;
 use crate::status::Status;
 use crate::{Error, Result};
@@ -70,7 +72,7 @@ impl NavMesh {
     /// [`NavMesh::add_tile`].
     ///
     /// ```
-    /// use navkit::{navmesh::NavMesh, mset::NavMeshParams};
+    /// use navkit::navmesh::{NavMesh, mset::NavMeshParams};
     /// let nav = NavMesh::new(&NavMeshParams {
     ///     origin: [0.0; 3], tile_width: 9.6, tile_height: 9.6, max_tiles: 256, max_polys: 16384,
     /// })?;
@@ -84,7 +86,7 @@ impl NavMesh {
         })
     }
 
-    /// Adds one tile of Detour data (as built by [`crate::tiled`]) at the grid position stored in
+    /// Adds one tile of Detour data (as built by [`crate::build::tiled`]) at the grid position stored in
     /// its header and returns its tile ref. The data is validated first, and must fit the
     /// navmesh: no more polygons than the poly bits of its refs can address, and no tile already
     /// at that position.

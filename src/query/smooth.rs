@@ -143,7 +143,7 @@ fn fixup_shortcuts(q: &NavMeshQuery<'_>, path: &mut Vec<RawPolyRef>, neis: &mut 
 ///
 /// ```no_run
 /// # fn f(q: &mut navkit::query::NavMeshQuery, a: glam::Vec3, b: glam::Vec3) -> navkit::Result<()> {
-/// use navkit::{query::QueryFilter, smooth::{smooth_path, SmoothPathOptions}};
+/// use navkit::query::{QueryFilter, smooth::{smooth_path, SmoothPathOptions}};
 /// let filter = QueryFilter::default();
 /// let path = q.find_path_between(a, b, &filter)?;
 /// let smooth = smooth_path(q, &path.polys, a, b, &filter, &SmoothPathOptions::default())?;

@@ -35,8 +35,8 @@ use crate::ffi::recast::{
 };
 use crate::geometry::InputGeometry;
 use crate::navmesh::NavMesh;
-use crate::settings::{area, flags, BuildSettings, Partition, VoxelConfig};
-use crate::spatial::ChunkyTriMesh;
+use crate::build::settings::{area, flags, BuildSettings, Partition, VoxelConfig};
+use crate::geometry::spatial::ChunkyTriMesh;
 use crate::{Error, Result};
 
 pub use crate::ffi::context::LogMessage;

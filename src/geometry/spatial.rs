@@ -9,7 +9,7 @@
 //! reproducible byte for byte.
 //!
 //! ```
-//! use navkit::{TriMesh, spatial::ChunkyTriMesh};
+//! use navkit::{TriMesh, geometry::spatial::ChunkyTriMesh};
 //! // Two triangles far apart.
 //! let mesh = TriMesh::new(
 //!     vec![0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0,

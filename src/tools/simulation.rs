@@ -1,7 +1,7 @@
 //! Crowd simulations: agents with random goals on a navmesh, run with DetourCrowd, summarised.
 //!
 //! [`simulate`] puts `agents` agents at random navmesh points, each with a random goal it can
-//! reach (pairs drawn as [`crate::compare::Comparer::random_pairs`], reproducible from the
+//! reach (pairs drawn as [`crate::tools::compare::Comparer::random_pairs`], reproducible from the
 //! seed), runs the crowd for `seconds` at a fixed time step and reports: how many arrived
 //! (came within `arrive_radius` of their goal, in xz) and when, how many are stuck (not arrived
 //! and moved less than 0.5 units over the last 5 seconds), the mean speed of agents still on
@@ -12,8 +12,8 @@
 use glam::Vec3;
 use serde::Serialize;
 
-use crate::compare::{CompareSettings, Comparer};
-use crate::crowd::{AgentParams, Crowd};
+use crate::tools::compare::{CompareSettings, Comparer};
+use crate::agents::crowd::{AgentParams, Crowd};
 use crate::navmesh::NavMesh;
 use crate::{Error, Result};
 
@@ -326,7 +326,7 @@ fn plan(navmesh: &NavMesh, specs: &[AgentSpec]) -> Result<Vec<Plan>> {
             let points: std::collections::VecDeque<Vec3> = match spec.behaviour {
                 AgentBehaviour::Direct => [spec.goal].into(),
                 AgentBehaviour::Wander => {
-                    let w = crate::walker::WanderWalker::new(Default::default(), spec.seed)
+                    let w = crate::agents::walker::WanderWalker::new(Default::default(), spec.seed)
                         .walk_on_navmesh(&mut q, &filter, spec.start, spec.goal, 10_000)?;
                     w.points.into_iter().skip(1).collect()
                 }

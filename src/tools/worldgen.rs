@@ -38,7 +38,7 @@
 //! reached, for tests to query.
 //!
 //! ```
-//! use navkit::gen::{generate, FeatureKind, WorldSpec};
+//! use navkit::tools::worldgen::{generate, FeatureKind, WorldSpec};
 //! let (geom, stats) = generate(&WorldSpec::new(20_000, 7))?;
 //! assert_eq!(geom.mesh.tri_count(), stats.tris);
 //! assert!(stats.tris.abs_diff(20_000) < 2_000);

@@ -1,0 +1,8 @@
+//! Building navmeshes from geometry: settings, the Solo Mesh pipeline as named stages (and the
+//! walkable spans behind the mesh-derived grid), and tiled builds on every core.
+
+pub mod settings;
+mod solo;
+pub mod tiled;
+
+pub use solo::*;

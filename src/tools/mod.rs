@@ -1,0 +1,7 @@
+//! Tools on top of the library: grid-vs-navmesh comparison, crowd simulations, RecastDemo
+//! test-case files and the large-world generator.
+
+pub mod compare;
+pub mod simulation;
+pub mod testcase;
+pub mod worldgen;
