@@ -104,7 +104,7 @@ fn bit_flips_across_a_saved_file_never_crash() {
         let mut b = bytes.clone();
         let at = rng.gen_range(0..b.len() - 16);
         for x in &mut b[at..at + 16] {
-            *x = rng.gen();
+            *x = rng.r#gen();
         }
         if let Ok(nav) = NavMesh::from_mset_bytes(&b) {
             let mut q = NavMeshQuery::new(&nav, 512).unwrap();

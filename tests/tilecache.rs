@@ -491,7 +491,7 @@ fn corrupt_tset_files_are_errors() {
     let mut rng = rand_pcg::Pcg32::seed_from_u64(3);
     for len in [0usize, 1, 4, 91, 92, 93, 100, 1000, 5000] {
         for with_magic in [false, true] {
-            let mut g: Vec<u8> = (0..len).map(|_| rng.gen()).collect();
+            let mut g: Vec<u8> = (0..len).map(|_| rng.r#gen()).collect();
             if with_magic && len >= 8 {
                 g[..4].copy_from_slice(&bytes[..4]);
                 g[4..8].copy_from_slice(&bytes[4..8]);
@@ -516,7 +516,7 @@ fn compressor_round_trips_and_rejects_corrupt_data() {
     let cases: Vec<Vec<u8>> = vec![
         Vec::new(),
         vec![0u8; 48 * 48 * 3],
-        (0..48 * 48 * 3).map(|_| rng.gen()).collect(),
+        (0..48 * 48 * 3).map(|_| rng.r#gen()).collect(),
         (0..255 * 255 * 3).map(|i| (i % 7) as u8).collect(),
     ];
     for data in &cases {
@@ -543,7 +543,7 @@ fn compressor_round_trips_and_rejects_corrupt_data() {
     // Random garbage never decompresses to the exact size, nor panics.
     for len in [1usize, 2, 16, 300, 5000] {
         for _ in 0..50 {
-            let g: Vec<u8> = (0..len).map(|_| rng.gen()).collect();
+            let g: Vec<u8> = (0..len).map(|_| rng.r#gen()).collect();
             let _ = decompress_layer_grids(&g, cells);
         }
     }

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use recastnavigation_sys::rcContext;
 
-extern "C" {
+unsafe extern "C" {
     fn navkit_context_new(
         log: Option<unsafe extern "C" fn(*mut c_void, c_int, *const c_char, c_int)>,
         user: *mut c_void,

@@ -416,7 +416,7 @@ unsafe extern "C" fn frand_trampoline() -> f32 {
     use rand::Rng;
     RANDOM
         .try_with(|r| match r.try_borrow_mut() {
-            Ok(mut g) => g.as_mut().map(|rng| rng.gen::<f32>()).unwrap_or(0.5),
+            Ok(mut g) => g.as_mut().map(|rng| rng.r#gen::<f32>()).unwrap_or(0.5),
             Err(_) => 0.5,
         })
         .unwrap_or(0.5)

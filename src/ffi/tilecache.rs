@@ -17,7 +17,7 @@ use super::detour::{OffMeshInput, RawNavMesh};
 type MaxSizeFn = unsafe extern "C" fn(c_int) -> c_int;
 type Lz4Fn = unsafe extern "C" fn(*const u8, c_int, *mut u8, c_int, *mut c_int) -> c_int;
 
-extern "C" {
+unsafe extern "C" {
     fn navkit_tc_compressor_new(
         max_fn: Option<MaxSizeFn>,
         compress_fn: Option<Lz4Fn>,

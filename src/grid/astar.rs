@@ -104,17 +104,17 @@ impl SearchContext {
         g: Cost,
         h: impl FnOnce() -> Cost,
     ) {
-        let gen = self.generation;
+        let generation = self.generation;
         let st = &mut self.nodes[node as usize];
-        if st.stamp < gen {
+        if st.stamp < generation {
             *st = NodeState {
-                stamp: gen,
+                stamp: generation,
                 parent,
                 g,
             };
             let h = h();
             self.heap.push(node, g.saturating_add(h), h);
-        } else if st.stamp == gen && g < st.g {
+        } else if st.stamp == generation && g < st.g {
             st.g = g;
             st.parent = parent;
             self.heap.decrease(node, g, h());

@@ -1438,7 +1438,7 @@ fn scatter(world: &mut World, terrain: &Terrain, budget: usize, side: f64) {
         }
         misses = 0;
         let ground = terrain.height(x, z) - 0.6;
-        let roll: f64 = world.rng.gen();
+        let roll: f64 = world.rng.r#gen();
         if left >= 38 && roll < 0.55 {
             tree(&mut world.mesh, &mut world.rng, x, ground, z);
         } else if roll < 0.8 {
@@ -1508,8 +1508,8 @@ fn rock(m: &mut Mesh, rng: &mut Pcg64, x: f64, y: f64, z: f64) {
     let mut top = bottom;
     for (k, p) in top.iter_mut().enumerate() {
         let (u, v) = uv[k];
-        let j = 0.7 + 0.15 * rng.gen::<f64>();
-        *p = corner(u * j, v * j, y + h - 0.2 * rng.gen::<f64>());
+        let j = 0.7 + 0.15 * rng.r#gen::<f64>();
+        *p = corner(u * j, v * j, y + h - 0.2 * rng.r#gen::<f64>());
     }
     m.solid(bottom, top);
 }
