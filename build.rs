@@ -32,7 +32,9 @@ fn pinned_sys_version(manifest_dir: &Path) -> String {
         .find("\"=")
         .expect("navkit build.rs: recastnavigation-sys must be pinned as \"=X.Y.Z\"")
         + 2;
-    let len = line[start..].find('"').expect("navkit build.rs: unterminated version");
+    let len = line[start..]
+        .find('"')
+        .expect("navkit build.rs: unterminated version");
     line[start..start + len].to_string()
 }
 
@@ -50,9 +52,12 @@ fn beside_us(manifest_dir: &Path, version: &str) -> Option<PathBuf> {
     let parent = manifest_dir.parent()?;
     // crates.io and git checkouts name the folder with the version; `cargo vendor` names it
     // without (unless two versions are vendored).
-    [format!("recastnavigation-sys-{version}"), "recastnavigation-sys".to_string()]
-        .iter()
-        .find_map(|name| in_package(&parent.join(name)))
+    [
+        format!("recastnavigation-sys-{version}"),
+        "recastnavigation-sys".to_string(),
+    ]
+    .iter()
+    .find_map(|name| in_package(&parent.join(name)))
 }
 
 fn cargo_home() -> Option<PathBuf> {
@@ -139,7 +144,11 @@ fn main() {
         .file("glue/navkit_tilecache.cpp")
         .flag_if_supported("-std=c++11")
         .warnings(true);
-    for dir in ["Recast/Include", "Detour/Include", "DetourTileCache/Include"] {
+    for dir in [
+        "Recast/Include",
+        "Detour/Include",
+        "DetourTileCache/Include",
+    ] {
         build.include(root.join(dir));
     }
     build.compile("navkit_glue");

@@ -14,10 +14,10 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use glam::Vec3;
-use navkit::build::build_solo;
-use navkit::tools::compare::{CompareSettings, Comparer};
 use navkit::agents::crowd::{AgentParams, AvoidanceParams, AvoidanceQuality, Crowd};
 use navkit::agents::steering::{Agent, Arrive, Behaviour, Leave};
+use navkit::build::build_solo;
+use navkit::tools::compare::{CompareSettings, Comparer};
 use navkit::{BuildSettings, InputGeometry};
 use recastnavigation_sys as sys;
 
@@ -161,7 +161,9 @@ fn main() {
     let mut q = navkit::query::NavMeshQuery::new(&built.navmesh, 2048).unwrap();
     let filter = navkit::query::QueryFilter::default();
     let dt = 1.0 / 30.0;
-    println!("crowd update per frame on nav_test.obj, navkit Crowd vs raw dtCrowd, {rounds} interleaved rounds of {frames} frames, medians");
+    println!(
+        "crowd update per frame on nav_test.obj, navkit Crowd vs raw dtCrowd, {rounds} interleaved rounds of {frames} frames, medians"
+    );
     println!("| agents | navkit us/frame | raw us/frame | ratio |");
     println!("|---:|---:|---:|---:|");
     for n in [25usize, 100, 500, 1000] {
@@ -240,5 +242,8 @@ fn main() {
     }
     black_box(&agents);
     let per = t.elapsed().as_secs_f64() * 1e9 / (steps * agents.len()) as f64;
-    println!("\nsteering (Arrive + Leave blend, integrate): {per:.1} ns per agent update ({:.1} M agent updates/s)", 1e3 / per);
+    println!(
+        "\nsteering (Arrive + Leave blend, integrate): {per:.1} ns per agent update ({:.1} M agent updates/s)",
+        1e3 / per
+    );
 }

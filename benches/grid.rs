@@ -52,7 +52,7 @@ use glam::UVec2;
 
 use navkit::grid::movingai::{load_map, load_scen};
 use navkit::grid::{
-    astar, jps, CornerCutting, Grid, SearchContext, SearchOptions, SearchStatus, Terrain,
+    CornerCutting, Grid, SearchContext, SearchOptions, SearchStatus, Terrain, astar, jps,
 };
 
 /// The scenario sets, `<set>/<map name>`.

@@ -36,13 +36,13 @@ use glam::Vec3;
 use rand::SeedableRng;
 use recastnavigation_sys as sys;
 
-use navkit::build::{build_solo, SoloBuild};
+use navkit::build::{SoloBuild, build_solo};
+use navkit::query::smooth::{SmoothPath, SmoothPathOptions, smooth_path, smooth_path_into};
 use navkit::query::{
-    NavMeshQuery, Path, PolyRef, QueryFilter, StraightPath, StraightPathOptions,
-    DEFAULT_HALF_EXTENTS,
+    DEFAULT_HALF_EXTENTS, NavMeshQuery, Path, PolyRef, QueryFilter, StraightPath,
+    StraightPathOptions,
 };
-use navkit::query::smooth::{smooth_path, smooth_path_into, SmoothPath, SmoothPathOptions};
-use navkit::{area, flags, BuildSettings, InputGeometry};
+use navkit::{BuildSettings, InputGeometry, area, flags};
 
 const MESHES: [&str; 3] = ["dungeon", "nav_test", "undulating"];
 const PAIRS: usize = 500;

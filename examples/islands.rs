@@ -4,7 +4,7 @@
 //! `cargo run --release --example islands -- ../shared/meshes/recastdemo/nav_test.obj`
 use std::collections::HashMap;
 
-use navkit::{build::build_solo, InputGeometry};
+use navkit::{InputGeometry, build::build_solo};
 
 fn main() -> navkit::Result<()> {
     let path = std::env::args()

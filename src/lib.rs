@@ -50,9 +50,9 @@ pub mod status;
 pub mod tilecache;
 pub mod tools;
 
+pub use build::settings::{BuildSettings, Partition, area, flags};
 pub use error::{Error, Result};
 pub use geometry::{ConvexVolume, InputGeometry, OffMeshConnection, TriMesh};
-pub use build::settings::{area, flags, BuildSettings, Partition};
 
 /// The README's examples, compiled as doc tests.
 #[cfg(doctest)]

@@ -24,18 +24,18 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
 use glam::Vec3;
 
+use crate::Result;
 use crate::grid::mesh::{MeshGrid, MeshGridPath};
 use crate::grid::{SearchContext, SearchGraph, SearchOptions};
 use crate::navmesh::NavMesh;
+use crate::query::smooth::{FullPath, SmoothPathOptions, full_path};
 use crate::query::{NavMeshQuery, QueryFilter};
-use crate::query::smooth::{full_path, FullPath, SmoothPathOptions};
-use crate::Result;
 
 /// What a [`Service`] plans with: shared read-only data (a navmesh, a grid) and the state each
 /// worker thread keeps for itself (a query, a search context).

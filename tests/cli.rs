@@ -458,9 +458,11 @@ fn simulate_json_trajectories_and_picture() {
     let t: Value = serde_json::from_str(&std::fs::read_to_string(&traj).unwrap()).unwrap();
     assert_eq!(t.as_array().unwrap().len(), 30);
     assert!(t[0]["trajectory"].as_array().unwrap().len() > 100);
-    assert!(std::fs::read_to_string(&pic)
-        .unwrap()
-        .contains("agent trajectories (30)"));
+    assert!(
+        std::fs::read_to_string(&pic)
+            .unwrap()
+            .contains("agent trajectories (30)")
+    );
     // The same seed gives the same run.
     let (_, again, _) = navkit(&[
         "simulate",
@@ -530,11 +532,12 @@ fn simulate_a_scenario_file_with_behaviours() {
     assert_eq!(v["arrived"], 4, "{v}");
     // Every agent, direct or wandering, arrived.
     let t: Value = serde_json::from_str(&std::fs::read_to_string(&traj).unwrap()).unwrap();
-    assert!(t
-        .as_array()
-        .unwrap()
-        .iter()
-        .all(|a| a["arrived_at"].is_number()));
+    assert!(
+        t.as_array()
+            .unwrap()
+            .iter()
+            .all(|a| a["arrived_at"].is_number())
+    );
     // Malformed scenario files: errors naming the file.
     for bad in [
         "{",

@@ -4,9 +4,9 @@
 mod common;
 
 use glam::Vec3;
-use navkit::tools::compare::{CompareSettings, Comparer};
 use navkit::agents::crowd::{AgentParams, Crowd, TargetState};
 use navkit::query::{NavMeshQuery, QueryFilter};
+use navkit::tools::compare::{CompareSettings, Comparer};
 
 use common::off_mesh;
 
@@ -86,12 +86,16 @@ fn bad_input_is_an_error_and_stale_handles_are_rejected() {
         crowd.request_move_target(a, Vec3::splat(1e5)).is_err(),
         "target off the mesh"
     );
-    assert!(crowd
-        .request_move_velocity(a, Vec3::new(f32::INFINITY, 0.0, 0.0))
-        .is_err());
-    assert!(crowd
-        .add_agent(Vec3::splat(1e5), AgentParams::default())
-        .is_err());
+    assert!(
+        crowd
+            .request_move_velocity(a, Vec3::new(f32::INFINITY, 0.0, 0.0))
+            .is_err()
+    );
+    assert!(
+        crowd
+            .add_agent(Vec3::splat(1e5), AgentParams::default())
+            .is_err()
+    );
     for bad in [
         AgentParams {
             radius: f32::NAN,

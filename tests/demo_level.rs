@@ -2,9 +2,9 @@
 
 use glam::Vec3;
 use navkit::build::build_solo;
+use navkit::query::smooth::{SmoothPathOptions, full_path};
 use navkit::query::{NavMeshQuery, QueryFilter};
-use navkit::query::smooth::{full_path, SmoothPathOptions};
-use navkit::{area, InputGeometry, Partition};
+use navkit::{InputGeometry, Partition, area};
 
 fn level() -> InputGeometry {
     InputGeometry::load(concat!(
@@ -53,11 +53,12 @@ fn the_demo_path_jumps_onto_the_block_and_avoids_the_pond() {
         );
     }
     // Through the doorway (x = 20, z in 13..17).
-    assert!(fp
-        .smooth
-        .points
-        .iter()
-        .any(|p| (p.x - 20.0).abs() < 0.5 && (13.0..17.0).contains(&p.z)));
+    assert!(
+        fp.smooth
+            .points
+            .iter()
+            .any(|p| (p.x - 20.0).abs() < 0.5 && (13.0..17.0).contains(&p.z))
+    );
     // Up the ramp onto the platform without any jump.
     let up = full_path(
         &mut q,

@@ -8,12 +8,12 @@ use std::time::Duration;
 
 use glam::Vec3;
 use navkit::agents::crowd::{AgentHandle, AgentParams, Crowd};
-use navkit::query::{NavMeshQuery, QueryFilter, DEFAULT_HALF_EXTENTS};
+use navkit::query::{DEFAULT_HALF_EXTENTS, NavMeshQuery, QueryFilter};
+use navkit::tilecache::{ObstacleShape, TileCache, TileCacheSettings};
 use navkit::tools::simulation::{
-    simulate_dynamic, AgentBehaviour, AgentSpec, ObstacleEvent, Scenario, SimSettings,
+    AgentBehaviour, AgentSpec, ObstacleEvent, Scenario, SimSettings, simulate_dynamic,
 };
 use navkit::tools::testcase::TestCase;
-use navkit::tilecache::{ObstacleShape, TileCache, TileCacheSettings};
 use navkit::{BuildSettings, InputGeometry};
 use rand::SeedableRng;
 

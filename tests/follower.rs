@@ -4,10 +4,10 @@
 mod common;
 
 use glam::Vec3;
-use navkit::agents::follower::{navmesh_ground, Follower, FollowerSettings};
-use navkit::grid::{mesh::MeshGrid, SearchContext, SearchOptions};
+use navkit::agents::follower::{Follower, FollowerSettings, navmesh_ground};
+use navkit::grid::{SearchContext, SearchOptions, mesh::MeshGrid};
+use navkit::query::smooth::{SmoothPathOptions, full_path};
 use navkit::query::{NavMeshQuery, QueryFilter};
-use navkit::query::smooth::{full_path, SmoothPathOptions};
 use navkit::tools::testcase::TestCase;
 
 use common::off_mesh;

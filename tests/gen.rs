@@ -7,9 +7,11 @@ use std::path::PathBuf;
 
 use glam::Vec3;
 use navkit::build::build_solo;
-use navkit::tools::worldgen::{generate, gset_path, write_world, FeatureKind, WorldSpec, MAX_TRIS, MIN_TRIS};
-use navkit::query::{straight_flags, NavMeshQuery, QueryFilter, StraightPathOptions};
-use navkit::{area, flags, Error, InputGeometry, TriMesh};
+use navkit::query::{NavMeshQuery, QueryFilter, StraightPathOptions, straight_flags};
+use navkit::tools::worldgen::{
+    FeatureKind, MAX_TRIS, MIN_TRIS, WorldSpec, generate, gset_path, write_world,
+};
+use navkit::{Error, InputGeometry, TriMesh, area, flags};
 
 /// A fresh temporary directory for one test.
 fn temp_dir(name: &str) -> PathBuf {
@@ -218,9 +220,11 @@ fn check_features(spec: &WorldSpec) {
     // Every jump link is in the navmesh, and taken down from where it starts: the corridor from
     // its start to its end goes through it (walking round would be much longer).
     assert_eq!(off_mesh.len(), geom.off_mesh_connections.len());
-    assert!(off_mesh
-        .iter()
-        .all(|p| p.area == area::JUMP && p.flags == flags::JUMP));
+    assert!(
+        off_mesh
+            .iter()
+            .all(|p| p.area == area::JUMP && p.flags == flags::JUMP)
+    );
     for link in &geom.off_mesh_connections {
         let path = q.find_path_between(link.start, link.end, &f).unwrap();
         assert!(path.is_complete(), "{link:?}");

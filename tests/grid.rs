@@ -6,8 +6,8 @@ use std::collections::BinaryHeap;
 
 use glam::UVec2;
 use navkit::grid::{
-    astar, jps, path::simplify, CornerCutting, CostModel, Grid, SearchContext, SearchOptions,
-    SearchStatus, Terrain,
+    CornerCutting, CostModel, Grid, SearchContext, SearchOptions, SearchStatus, Terrain, astar,
+    jps, path::simplify,
 };
 
 /// Dijkstra over `Grid::can_move` and `Grid::path_cost`: the reference distance.
@@ -354,9 +354,9 @@ fn the_context_is_reused_across_grids_of_different_sizes() {
 /// whatever parses can be searched (with the scenario runner) without a panic either.
 #[test]
 fn malformed_map_and_scen_bytes_never_panic() {
+    use navkit::grid::Algorithm;
     use navkit::grid::movingai::{parse_map, parse_scen};
     use navkit::grid::runner::run_scenarios;
-    use navkit::grid::Algorithm;
     use std::path::Path;
     let mut state = 0x1234_5678_9abc_def0u64;
     let mut next = move || {

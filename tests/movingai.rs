@@ -1,8 +1,8 @@
 //! Every Moving AI scenario in `../shared/movingai`: A* and JPS find the file's optimal length
 //! for every problem (absolute tolerance 5e-3), and their paths are valid and agree.
 
-use navkit::grid::movingai::{load_map, load_scen, Scenario};
-use navkit::grid::runner::{render_table, run_scenarios_with, LENGTH_TOLERANCE};
+use navkit::grid::movingai::{Scenario, load_map, load_scen};
+use navkit::grid::runner::{LENGTH_TOLERANCE, render_table, run_scenarios_with};
 use navkit::grid::{Algorithm, Grid, SearchContext, SearchOptions};
 use std::path::{Path, PathBuf};
 

@@ -4,9 +4,11 @@ mod common;
 
 use glam::Vec3;
 use navkit::query::{NavMeshQuery, QueryFilter};
-use navkit::tools::simulation::{simulate_scenario, AgentBehaviour, AgentSpec, Scenario, SimSettings};
-use navkit::tools::testcase::TestCase;
 use navkit::tilecache::ObstacleShape;
+use navkit::tools::simulation::{
+    AgentBehaviour, AgentSpec, Scenario, SimSettings, simulate_scenario,
+};
+use navkit::tools::testcase::TestCase;
 use navkit::{BuildSettings, InputGeometry};
 
 fn straight(nav: &navkit::navmesh::NavMesh, a: Vec3, b: Vec3) -> (bool, Vec<Vec3>) {

@@ -4,9 +4,9 @@ mod common;
 
 use glam::Vec3;
 use navkit::build::build_solo;
+use navkit::query::smooth::{SmoothPathOptions, full_path};
 use navkit::query::{NavMeshQuery, QueryFilter};
-use navkit::query::smooth::{full_path, SmoothPathOptions};
-use navkit::{area, BuildSettings, InputGeometry};
+use navkit::{BuildSettings, InputGeometry, area};
 
 /// Ground floor (y -2.27) near the east side, and the raised platform at y 8.33 in the middle
 /// of nav_test.obj, which no walkable slope reaches from the ground.
@@ -67,11 +67,12 @@ fn off_mesh_connection_joins_two_levels() {
         p1.path.polys.contains(&off[0].poly),
         "the corridor uses the connection"
     );
-    assert!(p1
-        .straight
-        .points
-        .iter()
-        .any(|p| p.flags & navkit::query::straight_flags::OFFMESH_CONNECTION != 0));
+    assert!(
+        p1.straight
+            .points
+            .iter()
+            .any(|p| p.flags & navkit::query::straight_flags::OFFMESH_CONNECTION != 0)
+    );
     assert_eq!(p1.smooth.off_mesh_jumps, 1);
     assert!(p1.smooth.reached_end && !p1.smooth.stuck);
     // Somewhere consecutive smooth points are ~10 units apart vertically: the jump.

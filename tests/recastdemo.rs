@@ -4,8 +4,8 @@ mod common;
 
 use glam::Vec3;
 use navkit::build::build_solo;
-use navkit::query::{NavMeshQuery, QueryFilter, StraightPathOptions, DEFAULT_HALF_EXTENTS};
-use navkit::query::smooth::{full_path, SmoothPathOptions};
+use navkit::query::smooth::{SmoothPathOptions, full_path};
+use navkit::query::{DEFAULT_HALF_EXTENTS, NavMeshQuery, QueryFilter, StraightPathOptions};
 use navkit::tools::testcase::{self, TestCase, TestKind};
 use navkit::{BuildSettings, InputGeometry, Partition};
 

@@ -6,8 +6,8 @@ mod common;
 use glam::Vec3;
 use navkit::build::build_solo;
 use navkit::navmesh::NavMesh;
-use navkit::query::{NavMeshQuery, QueryFilter, DEFAULT_HALF_EXTENTS};
-use navkit::query::smooth::{full_path, SmoothPathOptions};
+use navkit::query::smooth::{SmoothPathOptions, full_path};
+use navkit::query::{DEFAULT_HALF_EXTENTS, NavMeshQuery, QueryFilter};
 use navkit::{BuildSettings, Error, InputGeometry, TriMesh};
 
 #[test]
@@ -140,12 +140,14 @@ fn nan_and_far_coordinates_are_invalid_arguments() {
             Err(Error::InvalidArgument(_))
         ));
     }
-    assert!(q
-        .find_nearest_poly(Vec3::ZERO, Vec3::new(-1.0, 1.0, 1.0), &f)
-        .is_err());
-    assert!(q
-        .find_nearest_poly(Vec3::ZERO, Vec3::splat(1e8), &f)
-        .is_err());
+    assert!(
+        q.find_nearest_poly(Vec3::ZERO, Vec3::new(-1.0, 1.0, 1.0), &f)
+            .is_err()
+    );
+    assert!(
+        q.find_nearest_poly(Vec3::ZERO, Vec3::splat(1e8), &f)
+            .is_err()
+    );
     // Far from the mesh but finite: no polygon.
     match q.find_nearest_poly(Vec3::new(1000.0, 0.0, 1000.0), DEFAULT_HALF_EXTENTS, &f) {
         Err(Error::NoPolygonNear { .. }) => {}
@@ -154,9 +156,10 @@ fn nan_and_far_coordinates_are_invalid_arguments() {
     // Refs from nowhere.
     let bogus = navkit::query::PolyRef(0xdead_beef);
     assert!(q.poly_height(bogus, Vec3::ZERO).is_err());
-    assert!(q
-        .find_path(bogus, bogus, Vec3::ZERO, Vec3::ZERO, &f, 16)
-        .is_err());
+    assert!(
+        q.find_path(bogus, bogus, Vec3::ZERO, Vec3::ZERO, &f, 16)
+            .is_err()
+    );
     assert!(NavMeshQuery::new(&b.navmesh, 0).is_err());
     assert!(NavMeshQuery::new(&b.navmesh, 70_000).is_err());
 }

@@ -2,8 +2,8 @@
 
 mod common;
 
-use std::sync::mpsc::channel;
 use std::sync::Arc;
+use std::sync::mpsc::channel;
 
 use glam::Vec3;
 use navkit::query::QueryFilter;
@@ -77,7 +77,7 @@ fn newer_requests_supersede_older_ones_and_cancel_drops_them() {
 
 #[test]
 fn grid_path_service_answers_like_a_direct_search() {
-    use navkit::grid::{mesh::MeshGrid, SearchContext, SearchOptions};
+    use navkit::grid::{SearchContext, SearchOptions, mesh::MeshGrid};
     use navkit::service::GridPathService;
     let case =
         TestCase::load(common::shared().join("meshes/recastdemo/nav_mesh_test.txt")).unwrap();

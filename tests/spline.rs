@@ -4,9 +4,9 @@
 mod common;
 
 use glam::Vec3;
+use navkit::agents::spline::{Spline, project_onto_navmesh, spline_path};
+use navkit::query::smooth::{SmoothPathOptions, full_path};
 use navkit::query::{NavMeshQuery, QueryFilter};
-use navkit::query::smooth::{full_path, SmoothPathOptions};
-use navkit::agents::spline::{project_onto_navmesh, spline_path, Spline};
 use navkit::tools::testcase::{TestCase, TestKind};
 
 /// RecastDemo's default agent radius.
@@ -153,7 +153,9 @@ fn projection_errors_name_the_sample() {
         e.to_string().contains(&format!("sample {}", pts.len() - 1)),
         "{e}"
     );
-    assert!(project_onto_navmesh(&mut q, &filter, &[])
-        .unwrap()
-        .is_empty());
+    assert!(
+        project_onto_navmesh(&mut q, &filter, &[])
+            .unwrap()
+            .is_empty()
+    );
 }

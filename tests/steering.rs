@@ -4,8 +4,8 @@
 mod common;
 
 use glam::Vec3;
-use navkit::query::{NavMeshQuery, QueryFilter};
 use navkit::agents::steering::{Agent, Arrive, Behaviour, Leave, NavAgent};
+use navkit::query::{NavMeshQuery, QueryFilter};
 use navkit::tools::testcase::TestCase;
 
 use common::off_mesh;
@@ -63,14 +63,15 @@ fn steered_agents_stay_on_the_navmesh_and_arrive() {
     // Bad input: a NaN time step is an error, not a move.
     let mut a = NavAgent::new(&mut q, &f, Agent::new(case.queries[0].start, 3.5, 8.0)).unwrap();
     let before = a.clone();
-    assert!(a
-        .step(
+    assert!(
+        a.step(
             &mut q,
             &f,
             Behaviour::Seek(Vec3::NAN).steer(&a.agent),
             f32::NAN
         )
-        .is_err());
+        .is_err()
+    );
     assert_eq!(a, before);
     assert!(NavAgent::new(&mut q, &f, Agent::new(Vec3::splat(1e5), 1.0, 1.0)).is_err());
 }

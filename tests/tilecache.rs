@@ -8,16 +8,16 @@ use std::time::Duration;
 
 use glam::Vec3;
 use navkit::query::{
-    NavMeshQuery, PolyRef, QueryFilter, StraightPathOptions, DEFAULT_HALF_EXTENTS,
+    DEFAULT_HALF_EXTENTS, NavMeshQuery, PolyRef, QueryFilter, StraightPathOptions,
 };
 use navkit::status::Status;
-use navkit::tools::testcase::TestCase;
 use navkit::tilecache::{
-    compress_layer_grids, decompress_layer_grids, read_tset, ObstacleRef, ObstacleShape,
-    ObstacleState, TileCache, TileCacheSettings,
+    ObstacleRef, ObstacleShape, ObstacleState, TileCache, TileCacheSettings, compress_layer_grids,
+    decompress_layer_grids, read_tset,
 };
+use navkit::tools::testcase::TestCase;
 use navkit::{
-    area, flags, BuildSettings, ConvexVolume, Error, InputGeometry, OffMeshConnection, TriMesh,
+    BuildSettings, ConvexVolume, Error, InputGeometry, OffMeshConnection, TriMesh, area, flags,
 };
 use rand::{Rng, SeedableRng};
 
@@ -844,10 +844,12 @@ fn off_mesh_connections_and_convex_volumes_reach_the_tiles() {
     let water: Vec<_> = polys.iter().filter(|p| p.area == area::WATER).collect();
     assert!(!water.is_empty());
     assert!(water.iter().all(|p| p.flags == flags::SWIM));
-    assert!(polys
-        .iter()
-        .filter(|p| !p.off_mesh && p.area == area::GROUND)
-        .all(|p| p.flags == flags::WALK));
+    assert!(
+        polys
+            .iter()
+            .filter(|p| !p.off_mesh && p.area == area::GROUND)
+            .all(|p| p.flags == flags::WALK)
+    );
     let r = route(&cache, ground, platform).unwrap();
     assert!(r.complete, "the jump joins the floors");
 

@@ -5,11 +5,11 @@ mod common;
 
 use glam::Vec3;
 use navkit::build::build_solo;
-use navkit::navmesh::NavMesh;
-use navkit::query::{NavMeshQuery, QueryFilter, DEFAULT_HALF_EXTENTS};
-use navkit::tools::testcase::{self, TestCase};
 use navkit::build::tiled::{TileChange, TiledNavMesh, TiledOptions};
-use navkit::{area, flags, BuildSettings, ConvexVolume, InputGeometry, OffMeshConnection, TriMesh};
+use navkit::navmesh::NavMesh;
+use navkit::query::{DEFAULT_HALF_EXTENTS, NavMeshQuery, QueryFilter};
+use navkit::tools::testcase::{self, TestCase};
+use navkit::{BuildSettings, ConvexVolume, InputGeometry, OffMeshConnection, TriMesh, area, flags};
 use rand::SeedableRng;
 
 fn geom(name: &str) -> InputGeometry {
@@ -247,9 +247,11 @@ fn incremental_rebuild_add_and_remove() {
     t.set_geometry(with_box(&original, wmin, wmax)).unwrap();
     let changes = t.rebuild_box(wmin, wmax, &TiledOptions::default()).unwrap();
     assert!(!changes.is_empty());
-    assert!(changes
-        .iter()
-        .all(|(_, c)| matches!(c, TileChange::Replaced | TileChange::Removed)));
+    assert!(
+        changes
+            .iter()
+            .all(|(_, c)| matches!(c, TileChange::Replaced | TileChange::Removed))
+    );
     assert_ne!(t.data_hash(), hash0);
     let (complete1, path1) = path_between(t.navmesh(), a, b);
     assert!(path1 != path0, "the box changes the path");
@@ -321,7 +323,7 @@ fn tiled_mset_files_load_back_to_the_same_results_and_corrupt_ones_are_errors() 
 /// cross many tiles.
 #[test]
 fn generated_world_builds_tiled_and_its_features_are_reachable() {
-    use navkit::tools::worldgen::{generate, FeatureKind, WorldSpec};
+    use navkit::tools::worldgen::{FeatureKind, WorldSpec, generate};
     let (geom, stats) = generate(&WorldSpec::new(60_000, 3)).unwrap();
     let settings = geom.settings.clone().unwrap();
     let seq = TiledNavMesh::build_with(

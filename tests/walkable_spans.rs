@@ -6,7 +6,7 @@ mod common;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use navkit::build::{build_walkable_spans, WalkableSpans};
+use navkit::build::{WalkableSpans, build_walkable_spans};
 use navkit::tools::testcase::TestCase;
 use navkit::{BuildSettings, InputGeometry};
 
@@ -80,9 +80,9 @@ fn nav_test_spans_have_stacked_floors_and_connect_every_test_query() {
 /// Euclidean one, plus the snapping of the ends to cell centres).
 #[test]
 fn mesh_grid_astar_is_optimal_on_every_test_query() {
-    use navkit::grid::{mesh::MeshGrid, CornerCutting, SearchContext, SearchOptions, SearchStatus};
+    use navkit::grid::{CornerCutting, SearchContext, SearchOptions, SearchStatus, mesh::MeshGrid};
+    use navkit::query::smooth::{SmoothPathOptions, full_path};
     use navkit::query::{NavMeshQuery, QueryFilter};
-    use navkit::query::smooth::{full_path, SmoothPathOptions};
 
     let geom = InputGeometry::load(common::mesh("nav_test.obj")).unwrap();
     let grid = MeshGrid::build(&geom, &BuildSettings::default()).unwrap();
@@ -146,7 +146,7 @@ fn mesh_grid_astar_is_optimal_on_every_test_query() {
 #[test]
 fn mesh_grid_bad_points_are_errors_and_area_costs_are_checked() {
     use glam::Vec3;
-    use navkit::grid::{mesh::MeshGrid, SearchContext, SearchOptions};
+    use navkit::grid::{SearchContext, SearchOptions, mesh::MeshGrid};
     let geom = InputGeometry::load(common::mesh("nav_test.obj")).unwrap();
     let mut grid = MeshGrid::build(&geom, &BuildSettings::default()).unwrap();
     let mut ctx = SearchContext::new();
@@ -174,8 +174,8 @@ fn mesh_grid_bad_points_are_errors_and_area_costs_are_checked() {
 #[test]
 fn mesh_grid_connects_what_the_navmesh_connects() {
     use glam::Vec3;
+    use navkit::grid::{SearchContext, SearchOptions, SearchStatus, mesh::MeshGrid};
     use navkit::tools::compare::{CompareSettings, Comparer};
-    use navkit::grid::{mesh::MeshGrid, SearchContext, SearchOptions, SearchStatus};
     let geom = InputGeometry::load(common::mesh("nav_test.obj")).unwrap();
     let grid = MeshGrid::build(&geom, &BuildSettings::default()).unwrap();
     let built = common::build("nav_test.obj");

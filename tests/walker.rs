@@ -3,9 +3,9 @@
 
 mod common;
 
+use navkit::agents::walker::{WanderSettings, WanderWalker};
 use navkit::query::{NavMeshQuery, QueryFilter};
 use navkit::tools::testcase::{TestCase, TestKind};
-use navkit::agents::walker::{WanderSettings, WanderWalker};
 
 #[test]
 fn the_walker_reaches_every_test_goal_on_the_navmesh() {

@@ -33,7 +33,7 @@ use serde::Serialize;
 
 use crate::ffi::crowd::{RawAgentState, RawCrowd};
 use crate::navmesh::NavMesh;
-use crate::query::{NavMeshQuery, QueryFilter, DEFAULT_HALF_EXTENTS};
+use crate::query::{DEFAULT_HALF_EXTENTS, NavMeshQuery, QueryFilter};
 use crate::tilecache::{Obstacle, ObstacleRef, ObstacleShape, TileCache, UpdateReport};
 use crate::{Error, Result};
 

@@ -29,7 +29,7 @@
 
 use glam::{DVec3, Vec3};
 
-use crate::query::{NavMeshQuery, QueryFilter, DEFAULT_HALF_EXTENTS};
+use crate::query::{DEFAULT_HALF_EXTENTS, NavMeshQuery, QueryFilter};
 use crate::{Error, Result};
 
 /// Consecutive control points closer than this are merged (they would give zero knot intervals).
@@ -581,11 +581,12 @@ mod tests {
         // A path going back over itself is fine too (non-consecutive duplicates are kept).
         let s = Spline::new(&[Vec3::ZERO, Vec3::X, Vec3::ZERO]).unwrap();
         assert_eq!(s.segment_count(), 2);
-        assert!(s
-            .sample_by_arc_length(0.1)
-            .unwrap()
-            .iter()
-            .all(|p| p.is_finite()));
+        assert!(
+            s.sample_by_arc_length(0.1)
+                .unwrap()
+                .iter()
+                .all(|p| p.is_finite())
+        );
     }
 
     #[test]

@@ -25,7 +25,7 @@
 use glam::Vec3;
 use serde::Serialize;
 
-use crate::query::{NavMeshQuery, PolyRef, QueryFilter, DEFAULT_HALF_EXTENTS};
+use crate::query::{DEFAULT_HALF_EXTENTS, NavMeshQuery, PolyRef, QueryFilter};
 use crate::{Error, Result};
 
 /// A kinematic agent.
@@ -55,11 +55,7 @@ impl Steering {
 
 fn clamp_len(v: Vec3, max: f32) -> Vec3 {
     let l = v.length();
-    if l > max && l > 0.0 {
-        v * (max / l)
-    } else {
-        v
-    }
+    if l > max && l > 0.0 { v * (max / l) } else { v }
 }
 
 impl Agent {

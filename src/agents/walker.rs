@@ -29,8 +29,8 @@ use glam::{Vec2, Vec3};
 use rand::{Rng, SeedableRng};
 use serde::Serialize;
 
-use crate::query::{NavMeshQuery, QueryFilter, DEFAULT_HALF_EXTENTS};
 use crate::query::smooth::corridor_path;
+use crate::query::{DEFAULT_HALF_EXTENTS, NavMeshQuery, QueryFilter};
 use crate::{Error, Result};
 
 /// The walker's parameters (the defaults are the issue's).

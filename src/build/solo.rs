@@ -28,15 +28,15 @@ use std::time::Instant;
 use recastnavigation_sys as sys;
 use serde::Serialize;
 
+use crate::build::settings::{BuildSettings, Partition, VoxelConfig, area, flags};
 use crate::ffi::context::{LogCategory, RecastContext};
-use crate::ffi::detour::{create_nav_mesh_data, AgentDims, OffMeshInput};
+use crate::ffi::detour::{AgentDims, OffMeshInput, create_nav_mesh_data};
 use crate::ffi::recast::{
-    mark_walkable_triangles, CompactHeightfield, ContourSet, Heightfield, PolyMesh, PolyMeshDetail,
+    CompactHeightfield, ContourSet, Heightfield, PolyMesh, PolyMeshDetail, mark_walkable_triangles,
 };
 use crate::geometry::InputGeometry;
-use crate::navmesh::NavMesh;
-use crate::build::settings::{area, flags, BuildSettings, Partition, VoxelConfig};
 use crate::geometry::spatial::ChunkyTriMesh;
+use crate::navmesh::NavMesh;
 use crate::{Error, Result};
 
 pub use crate::ffi::context::LogMessage;

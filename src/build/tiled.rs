@@ -39,13 +39,13 @@ use glam::Vec3;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::build::{detour_tile, stage_timings, tile_walkable_area, Stage};
+use crate::build::settings::{BuildSettings, VoxelConfig};
+use crate::build::{Stage, detour_tile, stage_timings, tile_walkable_area};
 use crate::ffi::context::{LogCategory, RecastContext};
 use crate::geometry::InputGeometry;
-use crate::navmesh::mset::NavMeshParams;
-use crate::navmesh::NavMesh;
-use crate::build::settings::{BuildSettings, VoxelConfig};
 use crate::geometry::spatial::ChunkyTriMesh;
+use crate::navmesh::NavMesh;
+use crate::navmesh::mset::NavMeshParams;
 use crate::{Error, Result};
 
 /// Triangles per chunk of the spatial index (RecastDemo uses 256).
@@ -759,9 +759,10 @@ mod tests {
             g.tiles_in_box(Vec3::new(9.0, 0.0, 9.0), Vec3::new(100.0, 0.0, 100.0)),
             vec![(0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (2, 1)]
         );
-        assert!(g
-            .tiles_in_box(Vec3::splat(f32::NAN), Vec3::splat(1.0))
-            .is_empty());
+        assert!(
+            g.tiles_in_box(Vec3::splat(f32::NAN), Vec3::splat(1.0))
+                .is_empty()
+        );
         assert_eq!(g.ref_bits(), (3, 19));
         let bad = BuildSettings {
             tile_size: 2.5,

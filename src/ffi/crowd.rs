@@ -4,8 +4,8 @@ use std::ptr::NonNull;
 
 use recastnavigation_sys as sys;
 
-use super::detour::{RawFilter, RawNavMesh};
 use super::RawPolyRef;
+use super::detour::{RawFilter, RawNavMesh};
 use crate::agents::crowd::{AgentParams, AvoidanceParams};
 
 /// `dtCrowdAgentParams` (without user data) of the safe layer's parameters.

@@ -8,8 +8,8 @@ use std::ptr::NonNull;
 
 use recastnavigation_sys as sys;
 
-use super::recast::{PolyMesh, PolyMeshDetail};
 use super::RawPolyRef;
+use super::recast::{PolyMesh, PolyMeshDetail};
 
 /// Inputs of `dtCreateNavMeshData` that do not come from the poly meshes.
 pub(crate) struct OffMeshInput<'a> {

@@ -590,11 +590,7 @@ impl RawTileCache {
         let st = unsafe {
             sys::dtTileCache_addObstacle(self.tc.as_ptr(), pos.as_ptr(), radius, height, &mut r)
         };
-        if st & FAILURE != 0 {
-            Err(st)
-        } else {
-            Ok(r)
-        }
+        if st & FAILURE != 0 { Err(st) } else { Ok(r) }
     }
 
     /// Queues an axis-aligned box obstacle.
@@ -604,11 +600,7 @@ impl RawTileCache {
         let st = unsafe {
             sys::dtTileCache_addBoxObstacle(self.tc.as_ptr(), bmin.as_ptr(), bmax.as_ptr(), &mut r)
         };
-        if st & FAILURE != 0 {
-            Err(st)
-        } else {
-            Ok(r)
-        }
+        if st & FAILURE != 0 { Err(st) } else { Ok(r) }
     }
 
     /// Queues a box obstacle rotated by `y_angle` radians about y.
@@ -629,11 +621,7 @@ impl RawTileCache {
                 &mut r,
             )
         };
-        if st & FAILURE != 0 {
-            Err(st)
-        } else {
-            Ok(r)
-        }
+        if st & FAILURE != 0 { Err(st) } else { Ok(r) }
     }
 
     /// Queues the removal of an obstacle (the caller checked the ref is live).

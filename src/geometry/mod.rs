@@ -182,7 +182,7 @@ fn parse_obj(text: &str, path: &Path) -> Result<TriMesh> {
                 match w.parse::<f32>() {
                     Ok(x) if x.is_finite() => *slot = w,
                     Ok(_) => {
-                        return Err(perr(ln, format!("vertex coordinate `{w}` is not finite")))
+                        return Err(perr(ln, format!("vertex coordinate `{w}` is not finite")));
                     }
                     Err(_) => {
                         let w = shorten(w);
@@ -648,14 +648,14 @@ impl InputGeometry {
                     return Err(perr(
                         ln,
                         "a second `f` line: a geometry set has one mesh".into(),
-                    ))
+                    ));
                 }
                 "f" => {
                     geom.mesh = load_gset_mesh(dir, line[1..].trim()).map_err(|m| perr(ln, m))?;
                     have_mesh = true;
                 }
                 "s" if geom.settings.is_some() => {
-                    return Err(perr(ln, "a second settings (`s`) line".into()))
+                    return Err(perr(ln, "a second settings (`s`) line".into()));
                 }
                 "s" => geom.settings = Some(parse_settings(&toks).map_err(|m| perr(ln, m))?),
                 "c" if conns >= MAX_OFF_MESH_CONNECTIONS => {
@@ -671,7 +671,7 @@ impl InputGeometry {
                     return Err(perr(
                         ln,
                         format!("more than {MAX_CONVEX_VOLUMES} convex volumes"),
-                    ))
+                    ));
                 }
                 "v" => {
                     let (mut vol, n) = parse_volume_header(&toks).map_err(|m| perr(ln, m))?;
@@ -883,11 +883,7 @@ mod tests {
                         };
                         let digits: String = d.chars().take_while(char::is_ascii_digit).collect();
                         let v = digits.parse::<i32>().unwrap_or(0);
-                        if neg {
-                            -v
-                        } else {
-                            v
-                        }
+                        if neg { -v } else { v }
                     })
                     .map(|i| if i < 0 { i + n } else { i - 1 })
                     .collect();
@@ -1035,11 +1031,13 @@ mod tests {
 
     #[test]
     fn trimesh_new_validates() {
-        assert!(TriMesh::new(
-            vec![0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0],
-            vec![0, 1, 2]
-        )
-        .is_ok());
+        assert!(
+            TriMesh::new(
+                vec![0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0],
+                vec![0, 1, 2]
+            )
+            .is_ok()
+        );
         for (v, t) in [
             (vec![], vec![0, 1, 2]),
             (vec![0.0; 9], vec![]),

@@ -9,8 +9,8 @@
 
 use super::heap::IndexedHeap;
 use super::{
-    check_endpoints, from_fixed, Cost, Grid, NodeId, SearchGraph, SearchOptions, SearchResult,
-    SearchStatus,
+    Cost, Grid, NodeId, SearchGraph, SearchOptions, SearchResult, SearchStatus, check_endpoints,
+    from_fixed,
 };
 use glam::UVec2;
 

@@ -20,10 +20,10 @@
 //! between classes is never allowed), which is the same as treating every other cell as
 //! blocked.
 
-use super::bits::{jump_row, ClassBits};
+use super::bits::{ClassBits, jump_row};
 use super::{
-    check_endpoints, CornerCutting, Cost, Grid, NodeId, SearchContext, SearchGraph, SearchOptions,
-    SearchResult, SearchStatus,
+    CornerCutting, Cost, Grid, NodeId, SearchContext, SearchGraph, SearchOptions, SearchResult,
+    SearchStatus, check_endpoints,
 };
 use crate::{Error, Result};
 use glam::UVec2;

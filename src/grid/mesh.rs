@@ -44,13 +44,13 @@ use serde::Serialize;
 
 use super::path::simplify_indices;
 use super::{
-    astar, to_fixed, CornerCutting, Cost, NodeId, SearchContext, SearchGraph, SearchOptions,
-    SearchResult, SearchStatus, MAX_COST_MULTIPLIER,
+    CornerCutting, Cost, MAX_COST_MULTIPLIER, NodeId, SearchContext, SearchGraph, SearchOptions,
+    SearchResult, SearchStatus, astar, to_fixed,
 };
-use crate::build::{build_walkable_spans, WalkableSpans};
+use crate::build::settings::{BuildSettings, area};
+use crate::build::{WalkableSpans, build_walkable_spans};
 use crate::geometry::InputGeometry;
 use crate::query::QueryFilter;
-use crate::build::settings::{area, BuildSettings};
 use crate::{Error, Result};
 
 /// Number of area ids (Recast's `RC_WALKABLE_AREA` is 63).

@@ -53,7 +53,7 @@ pub mod path;
 pub mod runner;
 
 pub use astar::SearchContext;
-pub use runner::{run_scenarios, Algorithm, ScenarioReport};
+pub use runner::{Algorithm, ScenarioReport, run_scenarios};
 
 /// A node of a [`SearchGraph`]: an opaque index below [`SearchGraph::node_count`].
 pub type NodeId = u32;

@@ -7,7 +7,7 @@
 //! CRLF line endings are accepted. Malformed input gives [`Error::Parse`] with the 1-based
 //! line number; parsing never panics.
 
-use super::{Grid, Terrain, MAX_CELLS};
+use super::{Grid, MAX_CELLS, Terrain};
 use crate::{Error, Result};
 use glam::UVec2;
 use serde::Serialize;
@@ -77,11 +77,7 @@ pub fn parse_map(data: &[u8], path: &Path) -> Result<Grid> {
                     .ok_or_else(|| {
                         err(
                             n,
-                            format!(
-                                "{} `{}` is not a positive integer",
-                                text(key),
-                                text(v)
-                            ),
+                            format!("{} `{}` is not a positive integer", text(key), text(v)),
                         )
                     })?;
                 if key == b"height" {
@@ -97,7 +93,7 @@ pub fn parse_map(data: &[u8], path: &Path) -> Result<Grid> {
                         "unexpected header line `{}` (expected `type octile`, `height H`, `width W` or `map`)",
                         text(line)
                     ),
-                ))
+                ));
             }
         }
     }

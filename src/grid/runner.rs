@@ -1,7 +1,7 @@
 //! Running a Moving AI scenario file and reporting per bucket and in total.
 
 use super::movingai::{Problem, Scenario};
-use super::{astar, jps, Grid, SearchContext, SearchOptions, SearchResult, SearchStatus};
+use super::{Grid, SearchContext, SearchOptions, SearchResult, SearchStatus, astar, jps};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};

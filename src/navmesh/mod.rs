@@ -7,10 +7,10 @@ use std::path::Path;
 use glam::Vec3;
 
 use crate::ffi::detour::{RawNavMesh, RawParams};
-use mset::{NavMeshParams, NavMeshSet, TileRecord};
 use crate::query::PolyRef;
 use crate::status::Status;
 use crate::{Error, Result};
+use mset::{NavMeshParams, NavMeshSet, TileRecord};
 
 /// A Detour navigation mesh (`dtNavMesh`), owned.
 ///

@@ -19,10 +19,10 @@
 
 use crate::{Error, Result};
 use recastnavigation_sys::{
+    DT_EXT_LINK, DT_NAVMESH_MAGIC, DT_NAVMESH_VERSION, DT_OFFMESH_CON_BIDIR, DT_VERTS_PER_POLYGON,
     dtBVNode, dtDetailTriEdgeFlags_DT_DETAIL_EDGE_BOUNDARY, dtLink, dtMeshHeader, dtNavMeshParams,
     dtOffMeshConnection, dtPoly, dtPolyDetail, dtPolyTypes_DT_POLYTYPE_GROUND,
-    dtPolyTypes_DT_POLYTYPE_OFFMESH_CONNECTION, DT_EXT_LINK, DT_NAVMESH_MAGIC, DT_NAVMESH_VERSION,
-    DT_OFFMESH_CON_BIDIR, DT_VERTS_PER_POLYGON,
+    dtPolyTypes_DT_POLYTYPE_OFFMESH_CONNECTION,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -542,7 +542,9 @@ pub fn validate_tile_data(data: &[u8]) -> Result<TileInfo> {
     if magic != DT_NAVMESH_MAGIC {
         return Err(Error::data(
             h::MAGIC,
-            format!("tile magic is 0x{magic:08x}, expected DT_NAVMESH_MAGIC 0x{DT_NAVMESH_MAGIC:08x} ('DNAV')"),
+            format!(
+                "tile magic is 0x{magic:08x}, expected DT_NAVMESH_MAGIC 0x{DT_NAVMESH_MAGIC:08x} ('DNAV')"
+            ),
         ));
     }
     let version = i32_at(data, h::VERSION)?;
@@ -619,7 +621,7 @@ pub fn validate_tile_data(data: &[u8]) -> Result<TileInfo> {
                              end of the {}-byte tile data (counts in the header are too large)",
                             data.len()
                         ),
-                    ))
+                    ));
                 }
             };
         }
@@ -766,7 +768,11 @@ pub fn validate_tile_data(data: &[u8]) -> Result<TileInfo> {
                 base + p::AREA_AND_TYPE,
                 format!(
                     "poly {i} has type {ty}, expected {expect} ({}; offMeshBase is {off_mesh_base})",
-                    if ground { "ground" } else { "off-mesh connection" }
+                    if ground {
+                        "ground"
+                    } else {
+                        "off-mesh connection"
+                    }
                 ),
             ));
         }
@@ -1912,14 +1918,18 @@ mod tests {
         }
         let mut d = good.clone();
         d[h::WALKABLE_CLIMB..h::WALKABLE_CLIMB + 4].copy_from_slice(&(-1.0f32).to_le_bytes());
-        assert!(err_of(validate_tile_data(&d))
-            .1
-            .contains("walkableClimb is -1"));
+        assert!(
+            err_of(validate_tile_data(&d))
+                .1
+                .contains("walkableClimb is -1")
+        );
         let mut d = good.clone();
         d.extend_from_slice(&[0; 4]);
-        assert!(err_of(validate_tile_data(&d))
-            .1
-            .contains("4 trailing bytes"));
+        assert!(
+            err_of(validate_tile_data(&d))
+                .1
+                .contains("4 trailing bytes")
+        );
     }
 
     #[test]

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use crate::ffi::detour::{RawFilter, RawQuery, StraightOut};
 use crate::navmesh::NavMesh;
 use crate::status::Status;
-use crate::{area, flags, Error, Result};
+use crate::{Error, Result, area, flags};
 
 /// A polygon reference (`dtPolyRef`): tile salt, tile index and poly index packed in 32 bits.
 #[derive(

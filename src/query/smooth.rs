@@ -18,7 +18,7 @@ use glam::Vec3;
 use serde::Serialize;
 
 use crate::ffi::RawPolyRef;
-use crate::query::{check_point, straight_flags, NavMeshQuery, PolyRef, QueryFilter};
+use crate::query::{NavMeshQuery, PolyRef, QueryFilter, check_point, straight_flags};
 use crate::{Error, Result};
 
 /// Parameters of the smooth-path loop; the defaults are RecastDemo's.
@@ -395,7 +395,7 @@ pub fn corridor_path(
     end: Vec3,
     filter: &QueryFilter,
 ) -> Result<CorridorPath> {
-    use crate::query::{StraightPathOptions, DEFAULT_HALF_EXTENTS, DEFAULT_MAX_PATH};
+    use crate::query::{DEFAULT_HALF_EXTENTS, DEFAULT_MAX_PATH, StraightPathOptions};
     let s = q.find_nearest_poly(start, DEFAULT_HALF_EXTENTS, filter)?;
     let e = q.find_nearest_poly(end, DEFAULT_HALF_EXTENTS, filter)?;
     let path = q.find_path(s.poly, e.poly, start, end, filter, DEFAULT_MAX_PATH)?;

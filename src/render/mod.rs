@@ -11,7 +11,7 @@ use glam::{Vec2, Vec3};
 use tiny_skia::{Color, FillRule, Paint, PathBuilder, Pixmap, Rect, Stroke, Transform};
 
 use crate::navmesh::PolyInfo;
-use crate::{area, Error, Result};
+use crate::{Error, Result, area};
 
 /// An RGB colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -634,7 +634,10 @@ pub fn save(scene: &Scene, path: impl AsRef<Path>, width: u32) -> Result<()> {
 
 /// The turn boundaries of a prepared follower path as segments `half_len` either side of the
 /// path, at the height of their look points.
-pub fn boundary_segments(path: &crate::agents::follower::FollowPath, half_len: f32) -> Vec<(Vec3, Vec3)> {
+pub fn boundary_segments(
+    path: &crate::agents::follower::FollowPath,
+    half_len: f32,
+) -> Vec<(Vec3, Vec3)> {
     path.boundaries
         .iter()
         .zip(&path.look_points)

@@ -64,21 +64,21 @@ use rayon::prelude::*;
 use recastnavigation_sys as sys;
 use serde::{Deserialize, Serialize};
 
+use crate::build::settings::{BuildSettings, VoxelConfig, flags};
 use crate::build::tile_walkable_area;
+use crate::build::tiled::{TRIS_PER_CHUNK, TileGrid};
 use crate::ffi::context::{LogCategory, RecastContext};
 use crate::ffi::detour::OffMeshInput;
 use crate::ffi::recast::HeightfieldLayerSet;
 use crate::ffi::tilecache::{
-    build_layer, layer_regions_fit, Compressor, RawObstacle, RawShape, RawTileCache,
-    LAYER_HEADER_SIZE, OBSTACLE_EMPTY, OBSTACLE_PROCESSED, OBSTACLE_PROCESSING, OBSTACLE_REMOVING,
+    Compressor, LAYER_HEADER_SIZE, OBSTACLE_EMPTY, OBSTACLE_PROCESSED, OBSTACLE_PROCESSING,
+    OBSTACLE_REMOVING, RawObstacle, RawShape, RawTileCache, build_layer, layer_regions_fit,
 };
-use crate::geometry::{InputGeometry, OffMeshConnection};
-use crate::navmesh::mset::{self, NavMeshParams, MAX_COORDINATE, MAX_TILES_LIMIT};
-use crate::navmesh::NavMesh;
-use crate::build::settings::{flags, BuildSettings, VoxelConfig};
 use crate::geometry::spatial::ChunkyTriMesh;
+use crate::geometry::{InputGeometry, OffMeshConnection};
+use crate::navmesh::NavMesh;
+use crate::navmesh::mset::{self, MAX_COORDINATE, MAX_TILES_LIMIT, NavMeshParams};
 use crate::status::Status;
-use crate::build::tiled::{TileGrid, TRIS_PER_CHUNK};
 use crate::{Error, Result};
 
 /// Detour's `MAX_REQUESTS` and `MAX_UPDATE` (obstacle requests and tile rebuilds queued at once).
@@ -584,7 +584,7 @@ struct LayerHeader {
 }
 
 // Byte readers that never panic: `mset`'s.
-use crate::navmesh::mset::{f32_at, i32_at, u16_at, u8_at};
+use crate::navmesh::mset::{f32_at, i32_at, u8_at, u16_at};
 
 /// A finite float within [`MAX_COORDINATE`], or an error naming it and its offset.
 fn coord(v: f32, off: usize, what: &str) -> Result<f32> {

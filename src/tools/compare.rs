@@ -34,12 +34,12 @@ use glam::Vec3;
 use rand::SeedableRng;
 use serde::Serialize;
 
-use crate::agents::follower::{navmesh_ground, FollowPath, Follower, FollowerSettings};
+use crate::agents::follower::{FollowPath, Follower, FollowerSettings, navmesh_ground};
 use crate::grid::mesh::MeshGrid;
 use crate::grid::{SearchContext, SearchGraph, SearchOptions, SearchStatus};
 use crate::navmesh::NavMesh;
+use crate::query::smooth::{SmoothPathOptions, corridor_path, smooth_path};
 use crate::query::{NavMeshQuery, QueryFilter};
-use crate::query::smooth::{corridor_path, smooth_path, SmoothPathOptions};
 use crate::{Error, Result};
 
 /// How a comparison runs.
@@ -278,9 +278,13 @@ impl<'a> Comparer<'a> {
         )?;
         let smooth_time_us = t1.elapsed().as_secs_f64() * 1e6;
         let straight = c.straight.positions();
-        let spline =
-            crate::agents::spline::spline_straight_path(&mut self.query, &s.filter, &c.straight, 0.25)
-                .unwrap_or_default();
+        let spline = crate::agents::spline::spline_straight_path(
+            &mut self.query,
+            &s.filter,
+            &c.straight,
+            0.25,
+        )
+        .unwrap_or_default();
         let follower = match straight.split_first() {
             Some((&start, rest)) if !rest.is_empty() => Some(self.follow(start, rest)),
             _ => None,

@@ -12,9 +12,9 @@
 use glam::Vec3;
 use serde::Serialize;
 
-use crate::tools::compare::{CompareSettings, Comparer};
 use crate::agents::crowd::{AgentParams, Crowd};
 use crate::navmesh::NavMesh;
+use crate::tools::compare::{CompareSettings, Comparer};
 use crate::{Error, Result};
 
 /// How a simulation runs.

@@ -8,7 +8,7 @@ use glam::Vec3;
 use serde::Serialize;
 
 use crate::query::{
-    NavMeshQuery, QueryFilter, StraightPathOptions, DEFAULT_HALF_EXTENTS, DEFAULT_MAX_PATH,
+    DEFAULT_HALF_EXTENTS, DEFAULT_MAX_PATH, NavMeshQuery, QueryFilter, StraightPathOptions,
 };
 use crate::{Error, Result};
 

@@ -59,8 +59,8 @@ use serde::Serialize;
 
 use crate::geometry::{MAX_CONVEX_VOLUMES, MAX_OFF_MESH_CONNECTIONS};
 use crate::{
-    area, flags, BuildSettings, ConvexVolume, Error, InputGeometry, OffMeshConnection, Result,
-    TriMesh,
+    BuildSettings, ConvexVolume, Error, InputGeometry, OffMeshConnection, Result, TriMesh, area,
+    flags,
 };
 
 /// The smallest target triangle count [`generate`] accepts.

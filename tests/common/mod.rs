@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use navkit::build::{build_solo, SoloBuild};
+use navkit::build::{SoloBuild, build_solo};
 use navkit::{BuildSettings, InputGeometry};
 
 /// `../shared` relative to the repository root.

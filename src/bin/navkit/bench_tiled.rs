@@ -12,9 +12,9 @@ use rand::SeedableRng;
 use serde::Serialize;
 use serde_json::Value;
 
-use navkit::tools::worldgen::{generate, write_world, WorldSpec};
 use navkit::navmesh::NavMesh;
-use navkit::query::{NavMeshQuery, QueryFilter, DEFAULT_HALF_EXTENTS};
+use navkit::query::{DEFAULT_HALF_EXTENTS, NavMeshQuery, QueryFilter};
+use navkit::tools::worldgen::{WorldSpec, generate, write_world};
 use navkit::{Error, Result};
 
 /// What to run.

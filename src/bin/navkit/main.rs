@@ -8,18 +8,18 @@ use clap::{Parser, Subcommand};
 
 mod bench_tiled;
 use glam::Vec3;
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 
-use navkit::build::{build_solo, BuildReport};
-use navkit::tools::compare::{CompareSettings, Comparer, Comparison};
+use navkit::build::tiled::{TiledNavMesh, TiledOptions};
+use navkit::build::{BuildReport, build_solo};
 use navkit::grid::mesh::MeshGrid;
 use navkit::navmesh::NavMesh;
+use navkit::query::smooth::{FullPath, SmoothPathOptions, full_path};
 use navkit::query::{NavMeshQuery, PathStatus, QueryFilter};
-use navkit::tools::simulation::Scenario;
-use navkit::query::smooth::{full_path, FullPath, SmoothPathOptions};
-use navkit::tools::testcase::{self, TestCase, TestKind};
 use navkit::tilecache::TileCache;
-use navkit::build::tiled::{TiledNavMesh, TiledOptions};
+use navkit::tools::compare::{CompareSettings, Comparer, Comparison};
+use navkit::tools::simulation::Scenario;
+use navkit::tools::testcase::{self, TestCase, TestKind};
 use navkit::{BuildSettings, Error, InputGeometry, Partition};
 
 /// `println!` that ends the program quietly when stdout is closed (e.g. piped into `head`).
@@ -822,7 +822,7 @@ fn run(cli: Cli) -> navkit::Result<()> {
                 Some(s) if s.obstacles.is_empty() => {
                     return Err(Error::InvalidArgument(
                         "the scenario has neither agents nor obstacles".into(),
-                    ))
+                    ));
                 }
                 _ => navkit::tools::simulation::simulate(navmesh, &settings)?,
             };
@@ -840,7 +840,14 @@ fn run(cli: Cli) -> navkit::Result<()> {
             } else {
                 out!(
                     "{} agents, {} s: {} arrived, {} stuck, mean speed {:.2}, min separation {:.3}, {} colliding pair-frames, {:.1} us per update",
-                    r.agents, r.seconds, r.arrived, r.stuck, r.mean_speed, r.min_separation, r.collisions, r.update_us
+                    r.agents,
+                    r.seconds,
+                    r.arrived,
+                    r.stuck,
+                    r.mean_speed,
+                    r.min_separation,
+                    r.collisions,
+                    r.update_us
                 );
             }
             if let Some(path) = &trajectories {
@@ -1170,9 +1177,12 @@ fn compare_summary(results: &[Comparison]) -> Value {
         })
         .collect();
     let k = both.len().max(1) as f64;
-    let mean = |f: &dyn Fn(&(&navkit::tools::compare::GridSide, &navkit::tools::compare::NavMeshSide)) -> f64| {
-        both.iter().map(f).fold(0.0, |a, b| a + b) / k
-    };
+    let mean = |f: &dyn Fn(
+        &(
+            &navkit::tools::compare::GridSide,
+            &navkit::tools::compare::NavMeshSide,
+        ),
+    ) -> f64| { both.iter().map(f).fold(0.0, |a, b| a + b) / k };
     let arrived = |f: Option<&navkit::tools::compare::FollowerRun>| f.is_some_and(|f| f.arrived);
     json!({
         "queries": results.len(),
@@ -1306,7 +1316,9 @@ fn demo(gset: &Path) -> navkit::Result<()> {
             }
         }
     }
-    out!("\nGrid A* on the same level (the eroded walkable cells, the jump as a grid link) against the navmesh, and the turn-boundary follower on both:");
+    out!(
+        "\nGrid A* on the same level (the eroded walkable cells, the jump as a grid link) against the navmesh, and the turn-boundary follower on both:"
+    );
     let grid = MeshGrid::build(&geom, &settings)?;
     let mut cmp = Comparer::new(&built.navmesh, Some(&grid), CompareSettings::default())?;
     let results = [cmp.compare(from, to)?];
@@ -1373,7 +1385,8 @@ fn demo(gset: &Path) -> navkit::Result<()> {
     );
 
     // A large world, tiled on every core.
-    let (world, stats) = navkit::tools::worldgen::generate(&navkit::tools::worldgen::WorldSpec::new(200_000, 1))?;
+    let (world, stats) =
+        navkit::tools::worldgen::generate(&navkit::tools::worldgen::WorldSpec::new(200_000, 1))?;
     let world_settings = world.settings.clone().unwrap_or_default();
     let tiled =
         TiledNavMesh::build_with(world, &world_settings, &TiledOptions::default(), &|_, _| {})?;
@@ -1392,7 +1405,9 @@ fn demo(gset: &Path) -> navkit::Result<()> {
         r.tiles.mean_ms,
         r.data_hash
     );
-    out!("(more: navkit gen --tris 1M -o world.obj; navkit build --tiled world.gset; navkit bench-tiled)");
+    out!(
+        "(more: navkit gen --tris 1M -o world.obj; navkit build --tiled world.gset; navkit bench-tiled)"
+    );
     Ok(())
 }
 
@@ -1445,7 +1460,7 @@ fn parse_count(s: &str) -> Result<usize, String> {
 
 /// `navkit gen`: generate a world, write it, print its stats.
 fn gen_world(tris: usize, seed: u64, output: &Path, json: bool) -> navkit::Result<()> {
-    use navkit::tools::worldgen::{generate, gset_path, write_world, WorldSpec};
+    use navkit::tools::worldgen::{WorldSpec, generate, gset_path, write_world};
     let started = std::time::Instant::now();
     let (geom, stats) = generate(&WorldSpec::new(tris, seed))?;
     let generate_ms = started.elapsed().as_secs_f64() * 1e3;
