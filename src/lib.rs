@@ -52,7 +52,7 @@ pub mod tools;
 
 pub use build::settings::{BuildSettings, Partition, area, flags};
 pub use error::{Error, Result};
-pub use geometry::{ConvexVolume, InputGeometry, OffMeshConnection, TriMesh};
+pub use geometry::{Aabb, ConvexVolume, InputGeometry, OffMeshConnection, TriMesh};
 
 /// The README's examples, compiled as doc tests.
 #[cfg(doctest)]

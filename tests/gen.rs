@@ -58,7 +58,7 @@ fn same_seed_same_bytes_and_files_load_back() {
     assert_eq!(back.off_mesh_connections, geom.off_mesh_connections);
     assert_eq!(back.convex_volumes, geom.convex_volumes);
     let s = back.settings.unwrap();
-    assert_eq!((s.cell_size, s.agent_radius, s.tile_size), (0.3, 0.6, 32.0));
+    assert_eq!((s.cell_size, s.agent_radius, s.tile_size), (0.3, 0.6, 32));
     assert_eq!(s.bounds, Some(geom.mesh.bounds()));
     for d in [a, b, c] {
         let _ = std::fs::remove_dir_all(d);
@@ -85,7 +85,7 @@ fn triangle_counts_follow_the_target() {
         assert_eq!(geom.off_mesh_connections.len(), stats.jump_links);
         assert_eq!(geom.convex_volumes.len(), stats.water_volumes);
         assert!(stats.doorways >= stats.buildings && stats.clutter > 0);
-        let (lo, hi) = stats.extent;
+        let (lo, hi) = stats.extent.into();
         sides.push(hi.x - lo.x);
         geom.validate().unwrap();
     }

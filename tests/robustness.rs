@@ -269,11 +269,11 @@ fn absurd_settings_are_errors() {
             ..base.clone()
         },
         BuildSettings {
-            verts_per_poly: 7.0,
+            verts_per_poly: 7,
             ..base.clone()
         },
         BuildSettings {
-            verts_per_poly: 2.0,
+            verts_per_poly: 2,
             ..base.clone()
         },
         BuildSettings {
@@ -285,11 +285,11 @@ fn absurd_settings_are_errors() {
             ..base.clone()
         },
         BuildSettings {
-            bounds: Some((Vec3::ONE, Vec3::ZERO)),
+            bounds: Some(navkit::Aabb::new(Vec3::ONE, Vec3::ZERO)),
             ..base.clone()
         },
         BuildSettings {
-            bounds: Some((Vec3::splat(-1e7), Vec3::splat(1e7))),
+            bounds: Some(navkit::Aabb::new(Vec3::splat(-1e7), Vec3::splat(1e7))),
             ..base.clone()
         },
     ];

@@ -16,7 +16,7 @@ fn geom(name: &str) -> InputGeometry {
     InputGeometry::load(common::mesh(name)).unwrap()
 }
 
-fn tiled(name: &str, tile_size: f32, threads: usize) -> TiledNavMesh {
+fn tiled(name: &str, tile_size: u32, threads: usize) -> TiledNavMesh {
     let settings = BuildSettings {
         tile_size,
         ..BuildSettings::default()
@@ -29,7 +29,7 @@ fn tiled(name: &str, tile_size: f32, threads: usize) -> TiledNavMesh {
 fn every_nav_mesh_test_query_is_complete_on_tiled_builds() {
     let case =
         TestCase::load(common::shared().join("meshes/recastdemo/nav_mesh_test.txt")).unwrap();
-    for tile_size in [16.0, 32.0, 64.0] {
+    for tile_size in [16, 32, 64] {
         let t = tiled("nav_test.obj", tile_size, 0);
         assert!(t.report().tile_count > 4, "{tile_size}: {:?}", t.report());
         let mut q = NavMeshQuery::new(t.navmesh(), 4096).unwrap();
@@ -59,7 +59,7 @@ fn every_nav_mesh_test_query_is_complete_on_tiled_builds() {
 fn tiled_dungeon_and_undulating_connect_what_solo_connects() {
     for name in ["dungeon.obj", "undulating.obj", "nav_test.obj"] {
         let solo = build_solo(&geom(name), &BuildSettings::default()).unwrap();
-        let t = tiled(name, 32.0, 0);
+        let t = tiled(name, 32, 0);
         let f = QueryFilter::default();
         let mut sq = NavMeshQuery::new(&solo.navmesh, 4096).unwrap();
         let mut tq = NavMeshQuery::new(t.navmesh(), 4096).unwrap();
@@ -275,7 +275,7 @@ fn incremental_rebuild_add_and_remove() {
 fn tiled_mset_files_load_back_to_the_same_results_and_corrupt_ones_are_errors() {
     let case =
         TestCase::load(common::shared().join("meshes/recastdemo/nav_mesh_test.txt")).unwrap();
-    let t = tiled("nav_test.obj", 32.0, 0);
+    let t = tiled("nav_test.obj", 32, 0);
     let path = common::temp("tiled.mset");
     t.navmesh().save(&path).unwrap();
     let loaded = NavMesh::load(&path).unwrap();
@@ -416,7 +416,7 @@ fn generated_world_builds_tiled_and_its_features_are_reachable() {
 #[test]
 fn absurd_tiled_settings_and_empty_input_are_errors() {
     let g = geom("dungeon.obj");
-    for tile_size in [0.0, 4.0, 31.5, f32::NAN, 5000.0] {
+    for tile_size in [0, 4, 5000, u32::MAX] {
         let s = BuildSettings {
             tile_size,
             ..BuildSettings::default()
@@ -436,7 +436,7 @@ fn absurd_tiled_settings_and_empty_input_are_errors() {
         .unwrap(),
     );
     let s = BuildSettings {
-        tile_size: 8.0,
+        tile_size: 8,
         cell_size: 0.4,
         ..BuildSettings::default()
     };
@@ -462,7 +462,7 @@ fn absurd_tiled_settings_and_empty_input_are_errors() {
 /// by recast4j/DotRecast's `RecastTileMeshTest` (poly mesh polys and verts of six tiles).
 #[test]
 fn dungeon_tiles_give_the_published_counts() {
-    let t = tiled("dungeon.obj", 32.0, 0);
+    let t = tiled("dungeon.obj", 32, 0);
     for ((x, z), polys, verts) in [
         ((7, 8), 1, 5),
         ((6, 9), 2, 7),

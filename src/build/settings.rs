@@ -1,5 +1,6 @@
 //! Build settings (in world units, as in RecastDemo's settings panel), poly areas and poly flags.
 
+use crate::geometry::Aabb;
 use crate::{Error, Result};
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
@@ -148,7 +149,7 @@ pub struct BuildSettings {
     /// Largest distance a simplified contour may stray from the raw one (in cells).
     pub edge_max_error: f32,
     /// Most vertices per polygon (3..=6).
-    pub verts_per_poly: f32,
+    pub verts_per_poly: u32,
     /// Detail mesh sample spacing (in cells; below 0.9 means no sampling).
     pub detail_sample_dist: f32,
     /// Detail mesh largest height error (in cell heights).
@@ -156,9 +157,9 @@ pub struct BuildSettings {
     /// The region partitioning method.
     pub partition: Partition,
     /// Build only inside these bounds (defaults to the mesh bounds).
-    pub bounds: Option<(Vec3, Vec3)>,
+    pub bounds: Option<Aabb>,
     /// Tile size in cells (used by tiled builds; stored in `.gset` files).
-    pub tile_size: f32,
+    pub tile_size: u32,
     /// Remove spans an agent could step up onto from below (`rcFilterLowHangingWalkableObstacles`).
     pub filter_low_hanging_obstacles: bool,
     /// Remove spans at ledges (`rcFilterLedgeSpans`).
@@ -180,12 +181,12 @@ impl Default for BuildSettings {
             region_merge_size: 20.0,
             edge_max_len: 12.0,
             edge_max_error: 1.3,
-            verts_per_poly: 6.0,
+            verts_per_poly: 6,
             detail_sample_dist: 6.0,
             detail_sample_max_error: 1.0,
             partition: Partition::Watershed,
             bounds: None,
-            tile_size: 32.0,
+            tile_size: 32,
             filter_low_hanging_obstacles: true,
             filter_ledge_spans: true,
             filter_walkable_low_height_spans: true,
@@ -281,7 +282,6 @@ impl BuildSettings {
             ("edge_max_error", self.edge_max_error),
             ("detail_sample_dist", self.detail_sample_dist),
             ("detail_sample_max_error", self.detail_sample_max_error),
-            ("tile_size", self.tile_size),
         ];
         for (name, v) in non_negative {
             if !v.is_finite() || v < 0.0 {
@@ -295,7 +295,7 @@ impl BuildSettings {
                 "must be between 0 and 90 degrees",
             ));
         }
-        if !(3.0..=6.0).contains(&self.verts_per_poly) {
+        if !(3..=6).contains(&self.verts_per_poly) {
             return Err(setting_err(
                 "verts_per_poly",
                 self.verts_per_poly,
@@ -331,13 +331,9 @@ impl BuildSettings {
                 ));
             }
         }
-        if let Some((bmin, bmax)) = self.bounds {
-            if !bmin.is_finite() || !bmax.is_finite() || bmin.cmpgt(bmax).any() {
-                return Err(setting_err(
-                    "bounds",
-                    format!("{bmin} .. {bmax}"),
-                    "must be finite with min <= max",
-                ));
+        if let Some(b) = self.bounds {
+            if !b.is_valid() {
+                return Err(setting_err("bounds", b, "must be finite with min <= max"));
             }
         }
         Ok(())
@@ -347,7 +343,7 @@ impl BuildSettings {
     /// Fails if the settings are invalid or the grid would be absurdly large.
     pub fn to_config(&self, bmin: Vec3, bmax: Vec3) -> Result<VoxelConfig> {
         self.validate()?;
-        let (bmin, bmax) = self.bounds.unwrap_or((bmin, bmax));
+        let (bmin, bmax) = self.bounds.map_or((bmin, bmax), Into::into);
         if !bmin.is_finite() || !bmax.is_finite() {
             return Err(Error::Geometry(format!(
                 "bounds {bmin} .. {bmax} are not finite"
@@ -380,7 +376,7 @@ impl BuildSettings {
             max_simplification_error: self.edge_max_error,
             min_region_area: (self.region_min_size * self.region_min_size) as i32,
             merge_region_area: (self.region_merge_size * self.region_merge_size) as i32,
-            max_verts_per_poly: self.verts_per_poly as i32,
+            max_verts_per_poly: self.verts_per_poly as i32, // 3..=6, checked above
             detail_sample_dist: if self.detail_sample_dist < 0.9 {
                 0.0
             } else {

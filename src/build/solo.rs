@@ -443,7 +443,7 @@ pub(crate) fn detour_tile(
 /// Validates the geometry and derives the whole-build voxel grid.
 fn solo_config(geom: &InputGeometry, settings: &BuildSettings) -> Result<VoxelConfig> {
     geom.validate()?;
-    let (bmin, bmax) = geom.mesh.bounds();
+    let (bmin, bmax) = geom.mesh.bounds().into();
     let cfg = settings.to_config(bmin, bmax)?;
     if cfg.width <= 0 || cfg.height <= 0 {
         return Err(Error::Geometry(format!(

@@ -52,7 +52,7 @@ use crate::{Error, Result};
 pub const TRIS_PER_CHUNK: usize = 256;
 
 /// Smallest and largest tile size accepted, in cells.
-pub const TILE_SIZE_RANGE: std::ops::RangeInclusive<i32> = 8..=1024;
+pub const TILE_SIZE_RANGE: std::ops::RangeInclusive<u32> = 8..=1024;
 
 /// The tile grid of a tiled build: where the tiles are and how big.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -76,19 +76,19 @@ impl TileGrid {
     /// `tile_size` cells, rounded up).
     pub fn new(bmin: Vec3, bmax: Vec3, settings: &BuildSettings) -> Result<TileGrid> {
         let ts = settings.tile_size;
-        if !(ts.is_finite() && TILE_SIZE_RANGE.contains(&(ts as i32)) && ts.fract() == 0.0) {
+        if !TILE_SIZE_RANGE.contains(&ts) {
             return Err(Error::Setting {
                 name: "tile_size",
                 value: ts.to_string(),
                 reason: format!(
-                    "must be a whole number of cells in {}..={}",
+                    "must be a number of cells in {}..={}",
                     TILE_SIZE_RANGE.start(),
                     TILE_SIZE_RANGE.end()
                 ),
             });
         }
         let cfg = settings.to_config(bmin, bmax)?;
-        let ts = ts as i32;
+        let ts = ts as i32; // at most 1024: checked above
         let tiles_x = (cfg.width + ts - 1) / ts;
         let tiles_z = (cfg.height + ts - 1) / ts;
         if tiles_x <= 0 || tiles_z <= 0 {
@@ -311,7 +311,7 @@ struct TileBuilder {
 impl TileBuilder {
     fn new(geom: InputGeometry, settings: &BuildSettings) -> Result<TileBuilder> {
         geom.validate()?;
-        let (bmin, bmax) = geom.mesh.bounds();
+        let (bmin, bmax) = geom.mesh.bounds().into();
         let grid = TileGrid::new(bmin, bmax, settings)?;
         let base = settings.to_config(bmin, bmax)?;
         let index = ChunkyTriMesh::new(&geom.mesh, TRIS_PER_CHUNK);
@@ -764,10 +764,7 @@ mod tests {
                 .is_empty()
         );
         assert_eq!(g.ref_bits(), (3, 19));
-        let bad = BuildSettings {
-            tile_size: 2.5,
-            ..s
-        };
+        let bad = BuildSettings { tile_size: 4, ..s };
         assert!(TileGrid::new(Vec3::ZERO, Vec3::ONE, &bad).is_err());
     }
 

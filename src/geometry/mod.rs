@@ -8,7 +8,10 @@
 //! appended: this gives back RecastDemo's vertex array (all `v` lines in file order) and the
 //! original index of every face corner, bit for bit.
 
+mod aabb;
 pub mod spatial;
+
+pub use aabb::Aabb;
 
 use crate::build::settings::{BuildSettings, Partition};
 use crate::{Error, Result};
@@ -36,7 +39,7 @@ const MAX_AREA: i64 = 63;
 /// let mesh = TriMesh::from_obj_str(obj, "quad.obj".as_ref())?;
 /// assert_eq!((mesh.vert_count(), mesh.tri_count()), (5, 2)); // the unused vertex is kept
 /// assert_eq!(mesh.tris, [0, 1, 2, 0, 2, 3]); // fan (f0, f[i-1], f[i])
-/// assert_eq!(mesh.bounds().1, glam::Vec3::splat(5.0)); // bounds cover every vertex
+/// assert_eq!(mesh.bounds().max, glam::Vec3::splat(5.0)); // bounds cover every vertex
 /// # Ok::<(), navkit::Error>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Default)]
@@ -105,12 +108,8 @@ impl TriMesh {
 
     /// The axis-aligned bounds of all vertices, referenced or not, as `rcCalcBounds` computes
     /// them. `(0, 0)` for a mesh without vertices.
-    pub fn bounds(&self) -> (Vec3, Vec3) {
-        let mut chunks = self.verts.chunks_exact(3).map(Vec3::from_slice);
-        let Some(first) = chunks.next() else {
-            return (Vec3::ZERO, Vec3::ZERO);
-        };
-        chunks.fold((first, first), |(lo, hi), v| (lo.min(v), hi.max(v)))
+    pub fn bounds(&self) -> Aabb {
+        Aabb::from_points(self.verts.chunks_exact(3).map(Vec3::from_slice)).unwrap_or_default()
     }
 
     /// Checks that the mesh has vertices and triangles, whole triples, finite coordinates and
@@ -450,7 +449,13 @@ fn load_gset_mesh(dir: &Path, name: &str) -> std::result::Result<TriMesh, String
 }
 
 /// The 21 values of a `.gset` `s` line, in file order (the partition code as a float).
-fn settings_values(s: &BuildSettings, (bmin, bmax): (Vec3, Vec3)) -> [f32; 21] {
+fn settings_values(
+    s: &BuildSettings,
+    Aabb {
+        min: bmin,
+        max: bmax,
+    }: Aabb,
+) -> [f32; 21] {
     [
         s.cell_size,
         s.cell_height,
@@ -462,7 +467,7 @@ fn settings_values(s: &BuildSettings, (bmin, bmax): (Vec3, Vec3)) -> [f32; 21] {
         s.region_merge_size,
         s.edge_max_len,
         s.edge_max_error,
-        s.verts_per_poly,
+        s.verts_per_poly as f32,
         s.detail_sample_dist,
         s.detail_sample_max_error,
         s.partition.code() as f32,
@@ -472,8 +477,18 @@ fn settings_values(s: &BuildSettings, (bmin, bmax): (Vec3, Vec3)) -> [f32; 21] {
         bmax.x,
         bmax.y,
         bmax.z,
-        s.tile_size,
+        s.tile_size as f32,
     ]
+}
+
+/// A count stored as a float in `.gset` files (`vertsPerPoly`, `tileSize`), converted as
+/// RecastDemo does (`(int)value`, towards zero); negative or non-finite values are errors.
+fn whole(v: f32, what: &str) -> std::result::Result<u32, String> {
+    if v.is_finite() && (0.0..=u32::MAX as f32).contains(&v) {
+        Ok(v as u32)
+    } else {
+        Err(format!("{what} must be a finite number >= 0, not {v}"))
+    }
 }
 
 fn parse_settings(toks: &[&str]) -> std::result::Result<BuildSettings, String> {
@@ -503,12 +518,12 @@ fn parse_settings(toks: &[&str]) -> std::result::Result<BuildSettings, String> {
         region_merge_size: v[7],
         edge_max_len: v[8],
         edge_max_error: v[9],
-        verts_per_poly: v[10],
+        verts_per_poly: whole(v[10], SETTING_NAMES[10])?,
         detail_sample_dist: v[11],
         detail_sample_max_error: v[12],
         partition,
-        bounds: Some((vec(14), vec(17))),
-        tile_size: v[20],
+        bounds: Some(Aabb::new(vec(14), vec(17))),
+        tile_size: whole(v[20], SETTING_NAMES[20])?,
         ..BuildSettings::default()
     })
 }
@@ -826,7 +841,7 @@ impl InputGeometry {
 
     /// The build bounds: the settings' bounds if set, else the mesh bounds (RecastDemo's
     /// `getNavMeshBoundsMin/Max`).
-    pub fn nav_bounds(&self) -> (Vec3, Vec3) {
+    pub fn nav_bounds(&self) -> Aabb {
         self.settings
             .as_ref()
             .and_then(|s| s.bounds)
@@ -926,10 +941,10 @@ mod tests {
                     hi[k] = if c[k] > hi[k] { c[k] } else { hi[k] };
                 }
             }
-            assert_eq!(mesh.bounds(), (lo, hi), "{name}");
+            assert_eq!(mesh.bounds(), Aabb::new(lo, hi), "{name}");
             assert_eq!(mesh.source.as_deref(), Some(path.as_path()));
             let geom = InputGeometry::load(&path).unwrap();
-            assert_eq!(geom.nav_bounds(), (lo, hi));
+            assert_eq!(geom.nav_bounds(), Aabb::new(lo, hi));
             geom.validate().unwrap();
         }
     }
@@ -960,7 +975,7 @@ mod tests {
             &mesh.tris[..15],
             &[0, 1, 3, 0, 3, 4, 4, 5, 6, 6, 5, 1, 1, 6, 5]
         );
-        assert_eq!(mesh.bounds().1, Vec3::new(16.5, 1089.0, 9.0));
+        assert_eq!(mesh.bounds().max, Vec3::new(16.5, 1089.0, 9.0));
         assert_eq!(mesh.source, None);
     }
 
@@ -1063,7 +1078,10 @@ mod tests {
             cell_size: 0.25,
             agent_max_slope: 50.5,
             partition: Partition::Layers,
-            bounds: Some((Vec3::new(-1.5, -2.25, -3.125), Vec3::new(10.0, 20.5, 30.75))),
+            bounds: Some(Aabb::new(
+                Vec3::new(-1.5, -2.25, -3.125),
+                Vec3::new(10.0, 20.5, 30.75),
+            )),
             ..BuildSettings::default()
         });
         g.off_mesh_connections = (0..3)
@@ -1153,10 +1171,10 @@ mod tests {
         let back =
             InputGeometry::from_gset_str(&c.to_gset_string("m.obj"), &dir.join("Meshes/c.gset"))
                 .unwrap();
-        let (lo, hi) = back.nav_bounds();
+        let Aabb { min: lo, max: hi } = back.nav_bounds();
         assert!(
-            (lo - a.mesh.bounds().0).abs().max_element() < 1e-6
-                && (hi - a.mesh.bounds().1).abs().max_element() < 1e-6
+            (lo - a.mesh.bounds().min).abs().max_element() < 1e-6
+                && (hi - a.mesh.bounds().max).abs().max_element() < 1e-6
         );
         let _ = std::fs::remove_dir_all(&dir);
     }
@@ -1192,6 +1210,16 @@ mod tests {
                 format!("{f}{}", s.replace(" 1 0 0 ", " 1 1.5 0 ")),
                 2,
                 "not an integer",
+            ),
+            (
+                format!("{f}{}", s.replace(" 32\n", " -32\n")),
+                2,
+                "tileSize must be a finite number >= 0, not -32",
+            ),
+            (
+                format!("{f}{}", s.replace(" 6 6 1 ", " -6 6 1 ")),
+                2,
+                "vertsPerPoly must be",
             ),
             (format!("{f}c 0 0 0 1 1 1 0.5\n"), 2, "7 values"),
             (format!("{f}c 0 0 0 1 1 1 0 1 5 8\n"), 2, "radius"),

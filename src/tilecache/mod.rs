@@ -1281,8 +1281,8 @@ impl TileCache {
         geom.validate()?;
         cache.validate()?;
         let mut settings = settings.clone();
-        settings.tile_size = cache.tile_size as f32;
-        let (bmin, bmax) = geom.mesh.bounds();
+        settings.tile_size = cache.tile_size as u32;
+        let (bmin, bmax) = geom.mesh.bounds().into();
         let grid = TileGrid::new(bmin, bmax, &settings)?;
         let base = settings.to_config(bmin, bmax)?;
         let index = ChunkyTriMesh::new(&geom.mesh, TRIS_PER_CHUNK);

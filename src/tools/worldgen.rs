@@ -252,7 +252,7 @@ pub struct WorldStats {
     /// Trees, rocks and crate stacks.
     pub clutter: usize,
     /// The mesh bounds.
-    pub extent: (Vec3, Vec3),
+    pub extent: crate::Aabb,
     /// Sample points of the features.
     pub features: Vec<Feature>,
 }
@@ -1242,7 +1242,7 @@ pub fn generate(spec: &WorldSpec) -> Result<(InputGeometry, WorldStats)> {
             steep_patches: 0,
             jump_links: 0,
             clutter: 0,
-            extent: (Vec3::ZERO, Vec3::ZERO),
+            extent: crate::Aabb::default(),
             features: Vec::new(),
         },
     };

@@ -212,7 +212,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
     write_world(&geom, &world)?;
     let gen_ms = t.elapsed().as_secs_f64() * 1e3;
     let gset = world.with_extension("gset");
-    let (bmin, bmax) = geom.mesh.bounds();
+    let (bmin, bmax) = geom.mesh.bounds().into();
     let extent = (bmax.x - bmin.x).max(bmax.z - bmin.z);
     drop(geom);
     eprintln!(

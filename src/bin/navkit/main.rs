@@ -353,7 +353,7 @@ fn build_tiled_cmd(
         settings.partition = p;
     }
     if let Some(ts) = tile_size {
-        settings.tile_size = ts as f32;
+        settings.tile_size = ts;
     }
     let options = TiledOptions {
         threads: threads.unwrap_or(0),
@@ -471,7 +471,7 @@ fn navmesh_source(
         settings.partition = p;
     }
     if let Some(ts) = tile_size {
-        settings.tile_size = ts as f32;
+        settings.tile_size = ts;
     }
     Ok(NavSource::Cache(Box::new(s.tile_cache(&geom, &settings)?)))
 }
@@ -993,7 +993,7 @@ fn navmesh_and_grid(
     let navmesh = match tiled {
         Some(tile_size) => {
             if let Some(ts) = tile_size {
-                settings.tile_size = ts as f32;
+                settings.tile_size = ts;
             }
             TiledNavMesh::build(geom.clone(), &settings)?.into_navmesh()
         }
@@ -1429,7 +1429,7 @@ fn demo_endpoints(geom: &InputGeometry) -> (Vec3, Vec3) {
             }
         }
     }
-    let (a, b) = geom.mesh.bounds();
+    let (a, b) = geom.mesh.bounds().into();
     (a, b)
 }
 
@@ -1492,7 +1492,7 @@ fn gen_world(tris: usize, seed: u64, output: &Path, json: bool) -> navkit::Resul
         out!("{}", serde_json::to_string(&v).unwrap_or_default());
         return Ok(());
     }
-    let (lo, hi) = stats.extent;
+    let (lo, hi) = stats.extent.into();
     let pct = |n: usize| 100.0 * n as f64 / stats.tris.max(1) as f64;
     out!(
         "World:      seed {}, {} triangles (target {}), {} vertices",
