@@ -38,6 +38,7 @@
 
 pub mod agents;
 pub mod build;
+mod builder;
 pub mod error;
 mod ffi;
 pub mod geometry;
@@ -51,6 +52,7 @@ pub mod tilecache;
 pub mod tools;
 
 pub use build::settings::{BuildSettings, Partition, area, flags};
+pub use builder::{NavMeshBuilder, Progress};
 pub use error::{Error, Result};
 pub use geometry::{Aabb, ConvexVolume, InputGeometry, OffMeshConnection, TriMesh};
 

@@ -5,7 +5,11 @@
 //! [`PathStatus::Partial`], never as complete. Coordinates must be finite: NaN or infinite
 //! inputs are [`Error::InvalidArgument`].
 
+mod full_path;
 pub mod smooth;
+
+pub use full_path::DEFAULT_MAX_NODES;
+pub use smooth::{CorridorPath, FullPath, SmoothPath, SmoothPathOptions};
 
 use glam::Vec3;
 use serde::{Deserialize, Serialize};

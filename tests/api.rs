@@ -1,0 +1,117 @@
+//! The one-call API: `NavMeshBuilder` for every kind of navmesh, `NavMesh::query`,
+//! `NavMeshQuery::path`/`corridor`, and `Aabb` bounds; each checked against the long-hand calls.
+
+mod common;
+
+use glam::Vec3;
+use navkit::build::tiled::TiledNavMesh;
+use navkit::query::smooth::{SmoothPathOptions, corridor_path, full_path};
+use navkit::query::{NavMeshQuery, PathStatus, QueryFilter};
+use navkit::tools::testcase::TestCase;
+use navkit::{Aabb, BuildSettings, InputGeometry, NavMeshBuilder};
+
+#[test]
+fn builder_gives_the_same_navmeshes_as_the_long_hand_builds() {
+    let geom = InputGeometry::load(common::mesh("dungeon.obj")).unwrap();
+    // Solo: RecastDemo's published counts.
+    let solo = NavMeshBuilder::new(&geom).solo().unwrap();
+    let r = &solo.report;
+    assert_eq!(
+        (
+            r.polymesh_verts,
+            r.polymesh_polys,
+            r.detail_verts,
+            r.detail_tris
+        ),
+        (223, 118, 513, 291)
+    );
+    assert_eq!(solo.tile_data, common::build("dungeon.obj").tile_data);
+
+    // Tiled: the same bytes as TiledNavMesh::build for 1 and 2 threads, with progress.
+    let settings = BuildSettings {
+        tile_size: 48,
+        ..BuildSettings::default()
+    };
+    let reference = TiledNavMesh::build(geom.clone(), &settings).unwrap();
+    let calls = std::sync::atomic::AtomicUsize::new(0);
+    let progress = |done: usize, total: usize| {
+        assert!(done <= total);
+        calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    };
+    for threads in [1, 2] {
+        let t = NavMeshBuilder::new(&geom)
+            .tile_size(48)
+            .threads(threads)
+            .progress(&progress)
+            .tiled()
+            .unwrap();
+        assert_eq!(t.report().data_hash, reference.report().data_hash);
+        assert_eq!(t.report().tile_count, reference.report().tile_count);
+    }
+    assert!(calls.load(std::sync::atomic::Ordering::Relaxed) >= 2 * reference.report().tile_count);
+
+    // Tile cache: the builder's tile size is the cache's.
+    let cache = NavMeshBuilder::new(&geom)
+        .tile_size(32)
+        .tile_cache()
+        .unwrap();
+    assert_eq!((cache.params().width, cache.params().height), (32, 32));
+    assert!(
+        NavMeshBuilder::new(&geom)
+            .tile_size(4)
+            .tile_cache()
+            .is_err()
+    );
+    assert!(NavMeshBuilder::new(&geom).tile_size(4).tiled().is_err());
+}
+
+#[test]
+fn query_path_is_full_path_and_corridor_is_corridor_path() {
+    let case = TestCase::load(common::mesh("nav_mesh_test.txt")).unwrap();
+    let b = common::build("nav_test.obj");
+    let mut long_hand = NavMeshQuery::new(&b.navmesh, 2048).unwrap();
+    let mut q = b.navmesh.query().unwrap();
+    for t in &case.queries {
+        let filter = QueryFilter::default().with_include_exclude(t.include, t.exclude);
+        let p = q.path(t.start, t.end, &filter).unwrap();
+        let expected = full_path(
+            &mut long_hand,
+            t.start,
+            t.end,
+            &filter,
+            &SmoothPathOptions::default(),
+        )
+        .unwrap();
+        assert_eq!(p, expected, "line {}", t.line);
+        assert_eq!(p.path.status, PathStatus::Complete, "line {}", t.line);
+        let c = q.corridor(t.start, t.end, &filter).unwrap();
+        assert_eq!(
+            c,
+            corridor_path(&mut long_hand, t.start, t.end, &filter).unwrap()
+        );
+        assert_eq!((c.path, c.straight), (p.path, p.straight));
+    }
+    // Off the mesh: the typed error, with the point.
+    let far = Vec3::new(1e4, 0.0, 1e4);
+    match q.path(far, case.queries[0].end, &QueryFilter::default()) {
+        Err(navkit::Error::NoPolygonNear { point, .. }) => assert_eq!(point, far.to_array()),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn bounds_are_aabbs() {
+    let geom = InputGeometry::load(common::mesh("dungeon.obj")).unwrap();
+    let b = geom.mesh.bounds();
+    assert!(b.is_valid());
+    for v in geom.mesh.verts.chunks_exact(3) {
+        assert!(b.contains(Vec3::from_slice(v)));
+    }
+    assert_eq!(geom.nav_bounds(), b);
+    let s = BuildSettings {
+        bounds: Some(Aabb::new(b.max, b.min)),
+        ..BuildSettings::default()
+    };
+    let e = s.validate().unwrap_err().to_string();
+    assert!(e.contains("bounds"), "{e}");
+}
