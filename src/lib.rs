@@ -35,6 +35,8 @@
 //! ```
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
+#![warn(missing_debug_implementations)]
+#![warn(unnameable_types)]
 
 pub mod agents;
 pub mod build;

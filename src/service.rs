@@ -53,6 +53,7 @@ pub trait Planner: Send + Sync + 'static {
 }
 
 /// Navmesh paths: nearest polys, corridor, straight and smooth path ([`full_path`]).
+#[derive(Debug)]
 pub struct NavMeshPlanner {
     /// The navmesh.
     pub navmesh: Arc<NavMesh>,
@@ -91,6 +92,7 @@ impl Planner for NavMeshPlanner {
 }
 
 /// Grid paths: A* on a [`MeshGrid`] between two world points.
+#[derive(Debug)]
 pub struct GridPlanner {
     /// The grid.
     pub grid: Arc<MeshGrid>,
@@ -137,6 +139,7 @@ pub struct PathResponse<T = Result<FullPath>> {
 }
 
 /// A pending request's answer.
+#[derive(Debug)]
 pub struct Ticket<T = Result<FullPath>> {
     /// The request's number.
     pub request: u64,
@@ -175,6 +178,16 @@ pub struct Service<P: Planner> {
     latest: Arc<Mutex<HashMap<AgentId, u64>>>,
     next: AtomicU64,
     workers: Vec<JoinHandle<()>>,
+}
+
+impl<P: Planner> std::fmt::Debug for Service<P> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Service")
+            .field("workers", &self.workers.len())
+            .field("next_request", &self.next)
+            .field("running", &self.tx.is_some())
+            .finish_non_exhaustive()
+    }
 }
 
 /// Navmesh paths from worker threads, each with its own [`NavMeshQuery`].

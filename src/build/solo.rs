@@ -29,7 +29,7 @@ use recastnavigation_sys as sys;
 use serde::Serialize;
 
 use crate::build::settings::{BuildSettings, Partition, VoxelConfig, area, flags};
-use crate::ffi::context::{LogCategory, RecastContext};
+use crate::ffi::context::RecastContext;
 use crate::ffi::detour::{AgentDims, OffMeshInput, create_nav_mesh_data};
 use crate::ffi::recast::{
     CompactHeightfield, ContourSet, Heightfield, PolyMesh, PolyMeshDetail, mark_walkable_triangles,
@@ -39,7 +39,7 @@ use crate::geometry::spatial::ChunkyTriMesh;
 use crate::navmesh::NavMesh;
 use crate::{Error, Result};
 
-pub use crate::ffi::context::LogMessage;
+pub use crate::ffi::context::{LogCategory, LogMessage};
 
 /// A named stage of the solo build (see the module docs for what each does).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]

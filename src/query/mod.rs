@@ -710,3 +710,11 @@ impl<'a> NavMeshQuery<'a> {
         &filter.raw
     }
 }
+
+impl std::fmt::Debug for NavMeshQuery<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NavMeshQuery")
+            .field("navmesh", &self.nav)
+            .finish_non_exhaustive()
+    }
+}

@@ -176,6 +176,7 @@ pub struct Comparison {
 
 /// Runs comparisons on one navmesh and (optionally) one grid, reusing its query and search
 /// context.
+#[derive(Debug)]
 pub struct Comparer<'a> {
     query: NavMeshQuery<'a>,
     grid: Option<&'a MeshGrid>,
