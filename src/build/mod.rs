@@ -3,6 +3,8 @@
 
 pub mod settings;
 mod solo;
+mod spans;
 pub mod tiled;
 
 pub use solo::*;
+pub use spans::{SPAN_DIRS, WalkableSpan, WalkableSpans, build_walkable_spans};
