@@ -4,6 +4,7 @@
 pub mod settings;
 mod solo;
 mod spans;
+mod stage;
 pub mod tiled;
 
 pub use solo::*;
