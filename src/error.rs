@@ -1,12 +1,32 @@
 //! The error type shared by every part of navkit.
+//!
+//! Every error says what and where: the file and line of bad input, the byte offset (and file)
+//! of corrupt navmesh data, the setting of an absurd setting, the build stage that failed, the
+//! point and search box of a point off the navmesh. Callers that must act on an error match on
+//! its variant: [`Error::NoPolygonNear`] (widen the box or move the point),
+//! [`Error::QueueFull`] (retry next frame), [`Error::PoolFull`] (remove something first),
+//! [`Error::StaleHandle`] (the thing was removed), [`Error::OutOfNodes`] (a bigger node pool),
+//! [`Error::OutOfMemory`]. The enum is `#[non_exhaustive]`: new variants may come.
+//!
+//! ```
+//! use navkit::Error;
+//! fn retry_later(e: &Error) -> bool {
+//!     matches!(e, Error::QueueFull { .. } | Error::OutOfNodes { .. })
+//! }
+//! # assert!(!retry_later(&Error::InvalidArgument("x".into())));
+//! ```
 
 use std::path::PathBuf;
 
+use crate::build::Stage;
+use crate::status::Status;
+
 /// Everything that can go wrong in navkit, with enough context to say what and where.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
     /// A file could not be read or written.
-    #[error("{path}: {source}")]
+    #[error("{}: {source}", path.display())]
     Io {
         /// The file involved.
         path: PathBuf,
@@ -14,8 +34,8 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
-    /// An input file (OBJ, `.gset`, test case, batch file) is malformed.
-    #[error("{path}:{line}: {message}")]
+    /// An input text file (OBJ, `.gset`, test case, batch file, map, scenario) is malformed.
+    #[error("{}:{line}: {message}", path.display())]
     Parse {
         /// The file involved.
         path: PathBuf,
@@ -37,34 +57,36 @@ pub enum Error {
         /// Why it is rejected.
         reason: String,
     },
-    /// A stage of the Recast build failed.
+    /// A stage of a build failed.
     #[error("build stage `{stage}` failed: {message}")]
     Build {
-        /// The stage name (see [`crate::build::Stage`]).
-        stage: &'static str,
+        /// The stage.
+        stage: Stage,
         /// What Recast reported.
         message: String,
     },
-    /// A navmesh file or tile data blob is corrupt or of an unknown format.
-    #[error("invalid navmesh data at byte {offset}: {message}")]
+    /// A navmesh or tile cache file, or a tile data blob, is corrupt or of an unknown format.
+    #[error("{}invalid navmesh data at byte {offset}: {message}", path.as_ref().map(|p| format!("{}: ", p.display())).unwrap_or_default())]
     NavMeshData {
-        /// Byte offset where the problem was found.
+        /// The file, when the data came from one.
+        path: Option<PathBuf>,
+        /// Byte offset where the problem was found (in the file, or in the blob).
         offset: usize,
         /// What is wrong.
         message: String,
     },
-    /// A Detour call failed.
+    /// A Detour call failed for a reason no other variant names.
     #[error("detour: {operation} failed: {status}")]
     Detour {
         /// The Detour operation.
         operation: &'static str,
         /// The decoded status.
-        status: crate::status::Status,
+        status: Status,
     },
-    /// A query argument is invalid (NaN coordinates, bad extents, unknown poly ref ...).
-    #[error("invalid query argument: {0}")]
+    /// An argument is invalid (NaN coordinates, bad extents, a size out of range ...).
+    #[error("invalid argument: {0}")]
     InvalidArgument(String),
-    /// No polygon was found near a point.
+    /// No polygon was found near a point: move the point or search a bigger box.
     #[error("no navmesh polygon within ({ext_x}, {ext_y}, {ext_z}) of ({x}, {y}, {z})", ext_x = .extents[0], ext_y = .extents[1], ext_z = .extents[2], x = .point[0], y = .point[1], z = .point[2])]
     NoPolygonNear {
         /// The query point.
@@ -72,6 +94,54 @@ pub enum Error {
         /// The search half extents.
         extents: [f32; 3],
     },
+    /// A search ran out of its node pool before it could answer: use a query with more
+    /// nodes ([`crate::query::NavMeshQuery::new`]).
+    #[error("{operation} ran out of search nodes")]
+    OutOfNodes {
+        /// The operation.
+        operation: &'static str,
+    },
+    /// A request queue is full for now (the tile cache's obstacle requests, ...): retry after
+    /// the next update.
+    #[error("the {what} queue is full ({capacity} requests); retry after the next update")]
+    QueueFull {
+        /// Which queue.
+        what: &'static str,
+        /// Its capacity.
+        capacity: usize,
+    },
+    /// A fixed-size pool is full (crowd agents, obstacles, navmesh tiles ...): remove something
+    /// first, or make a bigger one.
+    #[error("the {what} pool is full ({capacity})")]
+    PoolFull {
+        /// Which pool.
+        what: &'static str,
+        /// Its capacity.
+        capacity: usize,
+    },
+    /// A handle names something that was removed (or belongs to another owner).
+    #[error("stale {what}: {handle} was removed or does not belong here")]
+    StaleHandle {
+        /// What kind of handle (agent, obstacle ...).
+        what: &'static str,
+        /// The handle, printed.
+        handle: String,
+    },
+    /// Recast, Detour or navkit could not allocate memory.
+    #[error("out of memory: {0}")]
+    OutOfMemory(String),
+    /// Worker threads could not be started.
+    #[error("could not start {threads} worker threads: {source}")]
+    Threads {
+        /// How many were asked for.
+        threads: usize,
+        /// Why not.
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+    /// A picture could not be made or encoded.
+    #[error("render: {0}")]
+    Render(String),
 }
 
 /// `Result` with navkit's [`Error`].
@@ -95,8 +165,25 @@ impl Error {
 
     pub(crate) fn data(offset: usize, message: impl Into<String>) -> Self {
         Error::NavMeshData {
+            path: None,
             offset,
             message: message.into(),
+        }
+    }
+
+    /// This error with `path` as the file of [`Error::NavMeshData`] (other errors unchanged).
+    pub(crate) fn in_file(self, path: &std::path::Path) -> Self {
+        match self {
+            Error::NavMeshData {
+                path: None,
+                offset,
+                message,
+            } => Error::NavMeshData {
+                path: Some(path.to_path_buf()),
+                offset,
+                message,
+            },
+            other => other,
         }
     }
 }

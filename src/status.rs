@@ -47,15 +47,28 @@ impl Status {
         self.0 & detail != 0
     }
 
-    /// Maps a failed status to an error naming the operation.
+    /// Maps a failed status to an error naming the operation ([`Status::error`]).
     pub fn check(self, operation: &'static str) -> crate::Result<Status> {
         if self.failed() || !self.succeeded() && self.0 & Self::IN_PROGRESS == 0 {
-            Err(crate::Error::Detour {
-                operation,
-                status: self,
-            })
+            Err(self.error(operation))
         } else {
             Ok(self)
+        }
+    }
+
+    /// The error for this (failed) status: [`crate::Error::OutOfMemory`] for
+    /// [`Status::OUT_OF_MEMORY`], [`crate::Error::OutOfNodes`] for [`Status::OUT_OF_NODES`],
+    /// else [`crate::Error::Detour`] with the status.
+    pub fn error(self, operation: &'static str) -> crate::Error {
+        if self.has(Self::OUT_OF_MEMORY) {
+            crate::Error::OutOfMemory(format!("{operation} ({self})"))
+        } else if self.has(Self::OUT_OF_NODES) {
+            crate::Error::OutOfNodes { operation }
+        } else {
+            crate::Error::Detour {
+                operation,
+                status: self,
+            }
         }
     }
 }

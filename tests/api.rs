@@ -115,3 +115,44 @@ fn bounds_are_aabbs() {
     let e = s.validate().unwrap_err().to_string();
     assert!(e.contains("bounds"), "{e}");
 }
+
+#[test]
+fn errors_are_typed_and_name_the_file() {
+    // A corrupt navmesh file: the byte offset and the file.
+    let b = common::build("dungeon.obj");
+    let mut bytes = b.navmesh.to_mset_bytes();
+    bytes[40] ^= 0xff;
+    bytes.truncate(bytes.len() - 7);
+    let path = common::temp("corrupt.navmesh");
+    std::fs::write(&path, &bytes).unwrap();
+    match navkit::navmesh::NavMesh::load(&path) {
+        Err(e @ navkit::Error::NavMeshData { .. }) => {
+            let navkit::Error::NavMeshData {
+                path: Some(p),
+                offset,
+                ..
+            } = &e
+            else {
+                panic!("{e:?}")
+            };
+            assert_eq!(p, &path);
+            assert!(*offset < bytes.len());
+            assert!(
+                e.to_string().starts_with(&path.display().to_string()),
+                "{e}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    // A missing file: Io with the path and the io::Error as source().
+    let missing = common::temp("missing.navmesh");
+    let e = navkit::navmesh::NavMesh::load(&missing).unwrap_err();
+    assert!(matches!(&e, navkit::Error::Io { path, .. } if path == &missing));
+    assert!(std::error::Error::source(&e).is_some());
+    // A build stage is the Stage enum.
+    let e = navkit::Error::Build {
+        stage: navkit::build::Stage::Contours,
+        message: "x".into(),
+    };
+    assert_eq!(e.to_string(), "build stage `contours` failed: x");
+}

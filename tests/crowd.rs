@@ -78,12 +78,21 @@ fn bad_input_is_an_error_and_stale_handles_are_rejected() {
     let a = crowd.add_agent(pairs[0].0, AgentParams::default()).unwrap();
     let b2 = crowd.add_agent(pairs[1].0, AgentParams::default()).unwrap();
     assert!(
-        crowd.add_agent(pairs[2].0, AgentParams::default()).is_err(),
+        matches!(
+            crowd.add_agent(pairs[2].0, AgentParams::default()),
+            Err(navkit::Error::PoolFull {
+                what: "crowd agent",
+                capacity: 2
+            })
+        ),
         "beyond capacity"
     );
     assert!(crowd.request_move_target(a, Vec3::NAN).is_err());
     assert!(
-        crowd.request_move_target(a, Vec3::splat(1e5)).is_err(),
+        matches!(
+            crowd.request_move_target(a, Vec3::splat(1e5)),
+            Err(navkit::Error::NoPolygonNear { .. })
+        ),
         "target off the mesh"
     );
     assert!(
@@ -120,8 +129,17 @@ fn bad_input_is_an_error_and_stale_handles_are_rejected() {
         crowd.update(f32::NAN).is_err() && crowd.update(0.0).is_err() && crowd.update(5.0).is_err()
     );
     crowd.remove_agent(a).unwrap();
-    assert!(crowd.remove_agent(a).is_err(), "removed twice");
-    assert!(crowd.agent(a).is_err(), "stale handle");
+    assert!(
+        matches!(
+            crowd.remove_agent(a),
+            Err(navkit::Error::StaleHandle { .. })
+        ),
+        "removed twice"
+    );
+    assert!(
+        matches!(crowd.agent(a), Err(navkit::Error::StaleHandle { .. })),
+        "stale handle"
+    );
     // The slot is reused by a new agent; the old handle still does not reach it.
     let c = crowd.add_agent(pairs[2].0, AgentParams::default()).unwrap();
     assert_eq!(c.index(), a.index());

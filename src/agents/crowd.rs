@@ -420,8 +420,9 @@ impl<'nav> Crowd<'nav> {
                 "maximum agent radius {max_agent_radius}: must be finite and positive"
             )));
         }
-        RawCrowd::new(max_agents as i32, max_agent_radius, navmesh.raw())
-            .ok_or_else(|| Error::InvalidArgument("dtCrowd::init failed (out of memory?)".into()))
+        RawCrowd::new(max_agents as i32, max_agent_radius, navmesh.raw()).ok_or_else(|| {
+            Error::OutOfMemory(format!("dtCrowd::init for {max_agents} agents failed"))
+        })
     }
 
     /// A crowd of at most `max_agents` (1..=[`MAX_AGENTS`]) agents no wider than
@@ -618,9 +619,10 @@ impl<'nav> Crowd<'nav> {
     fn slot(&self, h: AgentHandle) -> Result<i32> {
         match self.slots.get(h.index as usize) {
             Some(&(generation, true)) if generation == h.generation => Ok(h.index as i32),
-            _ => Err(Error::InvalidArgument(format!(
-                "agent handle {h:?} is stale (removed) or not of this crowd"
-            ))),
+            _ => Err(Error::StaleHandle {
+                what: "agent handle",
+                handle: format!("{h:?}"),
+            }),
         }
     }
 
@@ -629,9 +631,13 @@ impl<'nav> Crowd<'nav> {
     pub fn add_agent(&mut self, position: Vec3, params: AgentParams) -> Result<AgentHandle> {
         let raw = params.check(self.max_radius)?;
         let (_, p) = self.snap("agent position", position)?;
-        let idx = self.raw.add_agent(p.to_array(), raw).ok_or_else(|| {
-            Error::InvalidArgument(format!("the crowd is full ({} agents)", self.capacity()))
-        })?;
+        let idx = self
+            .raw
+            .add_agent(p.to_array(), raw)
+            .ok_or_else(|| Error::PoolFull {
+                what: "crowd agent",
+                capacity: self.capacity(),
+            })?;
         let slot = self
             .slots
             .get_mut(idx as usize)

@@ -116,10 +116,7 @@ fn fail(ctx: &mut RecastContext, stage: Stage, what: &str) -> Error {
         message.push_str("; ");
         message.push_str(&l.text);
     }
-    Error::Build {
-        stage: stage.name(),
-        message,
-    }
+    Error::Build { stage, message }
 }
 
 /// The stages shared by every build: rasterize the triangles `chunks` yields (each a slice of
@@ -316,7 +313,7 @@ pub(crate) fn detour_tile(
     pmesh.flags_mut().copy_from_slice(&poly_flags);
     if pmesh.nverts() >= 0xffff {
         return Err(Error::Build {
-            stage: Stage::DetourData.name(),
+            stage: Stage::DetourData,
             message: format!(
                 "tile {tile:?} has {} vertices; Detour allows at most 65534 per tile (use smaller tiles)",
                 pmesh.nverts()
@@ -356,7 +353,7 @@ pub(crate) fn detour_tile(
         tile,
     )
     .ok_or_else(|| Error::Build {
-        stage: Stage::DetourData.name(),
+        stage: Stage::DetourData,
         message: format!(
             "dtCreateNavMeshData refused tile {tile:?} ({} verts, {} polys)",
             pmesh.nverts(),
@@ -437,7 +434,7 @@ pub fn build_solo(geom: &InputGeometry, settings: &BuildSettings) -> Result<Solo
     )?;
     let products =
         detour_tile(&mut ctx, geom, settings, &cfg, chf, [0, 0])?.ok_or_else(|| Error::Build {
-            stage: Stage::PolyMesh.name(),
+            stage: Stage::PolyMesh,
             message: "no walkable polygons: nothing in the mesh is walkable with these settings"
                 .into(),
         })?;

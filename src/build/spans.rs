@@ -147,7 +147,7 @@ pub fn build_walkable_spans(
     }
     if spans.len() != raw.len() {
         return Err(Error::Build {
-            stage: Stage::CompactHeightfield.name(),
+            stage: Stage::CompactHeightfield,
             message: "compact heightfield cells do not cover its spans in order".into(),
         });
     }

@@ -6,6 +6,7 @@ use serde::Serialize;
 /// A named stage of the solo build (see the module docs for what each does).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Stage {
     /// Mark walkable triangles and voxelize them.
     Rasterize,
@@ -31,10 +32,17 @@ pub enum Stage {
     DetailMesh,
     /// `dtCreateNavMeshData` and navmesh creation.
     DetourData,
+    /// A tile cache's heightfield layers (`rcBuildHeightfieldLayers`) and their compression.
+    HeightfieldLayers,
+    /// A tile cache's set-up and the building of its navmesh tiles from layers.
+    TileCache,
+    /// A tile cache's regions of one layer (`dtBuildTileCacheRegions`).
+    TileCacheRegions,
 }
 
 impl Stage {
-    /// Every stage, in pipeline order.
+    /// The solo pipeline's stages, in order (tiled builds run the same per tile; the tile
+    /// cache's own stages are not in it).
     pub const ALL: [Stage; 12] = [
         Stage::Rasterize,
         Stage::FilterLowHangingObstacles,
@@ -65,6 +73,15 @@ impl Stage {
             Stage::PolyMesh => "poly_mesh",
             Stage::DetailMesh => "detail_mesh",
             Stage::DetourData => "detour_data",
+            Stage::HeightfieldLayers => "heightfield_layers",
+            Stage::TileCache => "tile_cache",
+            Stage::TileCacheRegions => "tile_cache_regions",
         }
+    }
+}
+
+impl std::fmt::Display for Stage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
     }
 }

@@ -444,8 +444,9 @@ impl TiledNavMesh {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
-            .map_err(|e| {
-                Error::InvalidArgument(format!("could not start {threads} threads: {e}"))
+            .map_err(|e| Error::Threads {
+                threads,
+                source: Box::new(e),
             })?;
         pool.install(|| Self::build_in_pool(geom, settings, threads, progress))
     }
@@ -488,7 +489,7 @@ impl TiledNavMesh {
             poly_bits = 22u32.saturating_sub(tile_bits);
             if tile_bits > 22 || (max_polys as u64) > (1u64 << poly_bits) {
                 return Err(Error::Build {
-                    stage: Stage::DetourData.name(),
+                    stage: Stage::DetourData,
                     message: format!(
                         "{} tiles with up to {max_polys} polys each do not fit Detour's 32-bit \
                          refs ({tile_bits} tile bits leave {poly_bits} poly bits); use bigger tiles",
@@ -648,15 +649,16 @@ impl TiledNavMesh {
             rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
                 .build()
-                .map_err(|e| {
-                    Error::InvalidArgument(format!("could not start {threads} threads: {e}"))
+                .map_err(|e| Error::Threads {
+                    threads,
+                    source: Box::new(e),
                 })?
                 .install(|| self.builder.build_tiles(tiles, &|_, _| {}))?
         };
         let max_polys = 1usize << self.navmesh.params().ref_layout().poly_bits;
         if let Some(b) = built.iter().find(|b| b.polys > max_polys) {
             return Err(Error::Build {
-                stage: Stage::DetourData.name(),
+                stage: Stage::DetourData,
                 message: format!(
                     "tile ({}, {}) has {} polys; this navmesh's refs address at most {max_polys}",
                     b.x, b.z, b.polys

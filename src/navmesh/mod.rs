@@ -95,7 +95,7 @@ impl NavMesh {
         let layout = self.params().ref_layout();
         if info.poly_count > 1usize << layout.poly_bits {
             return Err(Error::Build {
-                stage: "detour_data",
+                stage: crate::build::Stage::DetourData,
                 message: format!(
                     "tile ({}, {}) has {} polys; this navmesh's refs address at most {} per tile",
                     info.x,
@@ -181,7 +181,7 @@ impl NavMesh {
     pub fn load(path: impl AsRef<Path>) -> Result<NavMesh> {
         let path = path.as_ref();
         let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-        Self::from_mset_bytes(&bytes)
+        Self::from_mset_bytes(&bytes).map_err(|e| e.in_file(path))
     }
 
     /// The navmesh in RecastDemo's `MSET` format.

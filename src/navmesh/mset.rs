@@ -1079,7 +1079,9 @@ pub fn validate_tile_data(data: &[u8]) -> Result<TileInfo> {
 /// Moves a tile-relative error to file offsets and names the tile.
 fn in_tile(err: Error, tile: usize, base: usize) -> Error {
     match err {
-        Error::NavMeshData { offset, message } => Error::data(
+        Error::NavMeshData {
+            offset, message, ..
+        } => Error::data(
             base + offset,
             format!("tile {tile} (data at byte {base}): {message}"),
         ),
@@ -1130,7 +1132,9 @@ pub(crate) fn read_set_header(
 pub(crate) fn read_checked_params(bytes: &[u8], base: usize) -> Result<NavMeshParams> {
     let params = read_params(bytes, base)?;
     validate_params(&params).map_err(|e| match e {
-        Error::NavMeshData { offset, message } => Error::data(base + offset, message),
+        Error::NavMeshData {
+            offset, message, ..
+        } => Error::data(base + offset, message),
         other => other,
     })?;
     Ok(params)
@@ -1553,7 +1557,9 @@ mod tests {
 
     fn err_of(r: Result<impl std::fmt::Debug>) -> (usize, String) {
         match r {
-            Err(Error::NavMeshData { offset, message }) => (offset, message),
+            Err(Error::NavMeshData {
+                offset, message, ..
+            }) => (offset, message),
             other => panic!("expected a NavMeshData error, got {other:?}"),
         }
     }

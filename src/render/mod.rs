@@ -458,7 +458,7 @@ pub fn render_png(scene: &Scene, width: u32) -> Result<Vec<u8>> {
         text(&mut pm, f.margin + 26.0, y, label, Rgb(20, 20, 20));
     }
     pm.encode_png()
-        .map_err(|e| Error::InvalidArgument(format!("PNG encoding failed: {e}")))
+        .map_err(|e| Error::Render(format!("PNG encoding failed: {e}")))
 }
 
 fn esc(s: &str) -> String {

@@ -456,10 +456,7 @@ pub struct TileCache {
 }
 
 fn detour_err(operation: &'static str, status: u32) -> Error {
-    Error::Detour {
-        operation,
-        status: Status(status),
-    }
+    Status(status).error(operation)
 }
 
 /// Detour's `dtNextPow2` / `dtIlog2` on positive values.
@@ -940,7 +937,9 @@ pub fn read_tset(bytes: &[u8]) -> Result<TileCacheSet> {
         max_obstacles: i32_at(bytes, c + pp::C_MAX_OBSTACLES)?,
     };
     validate_cache_params(&cache).map_err(|e| match e {
-        Error::NavMeshData { offset, message } => Error::data(c + offset, message),
+        Error::NavMeshData {
+            offset, message, ..
+        } => Error::data(c + offset, message),
         other => other,
     })?;
     // Both parameter sets must describe one tile grid.
@@ -1025,7 +1024,9 @@ pub fn read_tset(bytes: &[u8]) -> Result<TileCacheSet> {
         }
         let size = data.len();
         let h = validate_layer(data, &cache, &mut comp).map_err(|e| match e {
-            Error::NavMeshData { offset, message } => Error::data(
+            Error::NavMeshData {
+                offset, message, ..
+            } => Error::data(
                 pos + offset,
                 format!("tile {t} (data at byte {pos}): {message}"),
             ),
@@ -1181,7 +1182,7 @@ fn tile_layers(
                 .map(|l| l.text)
                 .collect();
             return Err(Error::Build {
-                stage: "heightfield_layers",
+                stage: crate::build::Stage::HeightfieldLayers,
                 message: format!(
                     "tile ({x}, {z}): rcBuildHeightfieldLayers failed; {}",
                     logs.join("; ")
@@ -1191,7 +1192,7 @@ fn tile_layers(
         let layers = lset.layers();
         if layers.len() > MAX_LAYERS_PER_TILE {
             return Err(Error::Build {
-                stage: "heightfield_layers",
+                stage: crate::build::Stage::HeightfieldLayers,
                 message: format!(
                     "tile ({x}, {z}) has {} layers; at most {MAX_LAYERS_PER_TILE} fit",
                     layers.len()
@@ -1209,7 +1210,7 @@ fn tile_layers(
                 && l.hmax <= i32::from(u16::MAX);
             if !dims_ok {
                 return Err(Error::Build {
-                    stage: "heightfield_layers",
+                    stage: crate::build::Stage::HeightfieldLayers,
                     message: format!(
                         "tile ({x}, {z}) layer {i} is {} x {} cells (x {}..={}, z {}..={}, h \
                          {}..={}); expected {} x {}",
@@ -1309,7 +1310,7 @@ impl TileCache {
         let cache_tiles = expected.max(layers.len()).max(1);
         if cache_tiles > MAX_TILES_LIMIT as usize {
             return Err(Error::Build {
-                stage: "tile_cache",
+                stage: crate::build::Stage::TileCache,
                 message: format!(
                     "{cache_tiles} tile layers; at most {MAX_TILES_LIMIT} fit (use bigger tiles)"
                 ),
@@ -1320,7 +1321,7 @@ impl TileCache {
             .max(ilog2_next_pow2(layers.len().max(1) as u32));
         if tile_bits > 22 {
             return Err(Error::Build {
-                stage: "tile_cache",
+                stage: crate::build::Stage::TileCache,
                 message: format!(
                     "{} tile layers need {tile_bits} tile bits; at most 22 fit in a poly ref",
                     layers.len()
@@ -1427,7 +1428,7 @@ impl TileCache {
     ) -> Error {
         if self.raw.guard_stats().1 > refused_before {
             Error::Build {
-                stage: "tile_cache_regions",
+                stage: crate::build::Stage::TileCacheRegions,
                 message: format!(
                     "{which}: a tile layer's regions would overflow Detour's 16 neighbours per \
                      region (upstream issue #452: e.g. many small obstacles in a row); the layer \
@@ -1447,7 +1448,7 @@ impl TileCache {
             let polys = i32_at(data, MESH_POLY_COUNT)?.max(0) as usize;
             if polys > max {
                 return Err(Error::Build {
-                    stage: "tile_cache",
+                    stage: crate::build::Stage::TileCache,
                     message: format!(
                         "a navmesh tile has {polys} polys; the refs address at most {max} per tile \
                          (use smaller tiles)"
@@ -1531,16 +1532,26 @@ impl TileCache {
     fn room_for(&self, touched: usize) -> Result<()> {
         let (requests, _) = self.raw.pending();
         if requests >= MAX_QUEUED || self.queued_touches + touched > MAX_QUEUED {
-            return Err(Error::Detour {
-                operation: "dtTileCache obstacle request (queue full: call update first)",
-                status: Status(Status::FAILURE | Status::BUFFER_TOO_SMALL),
+            return Err(Error::QueueFull {
+                what: "tile cache obstacle request",
+                capacity: MAX_QUEUED,
             });
         }
         Ok(())
     }
 
     fn queued(&mut self, r: Result<u32, u32>, touched: usize) -> Result<ObstacleRef> {
-        let r = r.map_err(|s| detour_err("dtTileCache::addObstacle", s))?;
+        let r = r.map_err(|s| match Status(s) {
+            st if st.has(Status::OUT_OF_MEMORY) => Error::PoolFull {
+                what: "obstacle",
+                capacity: self.params().max_obstacles.max(0) as usize,
+            },
+            st if st.has(Status::BUFFER_TOO_SMALL) => Error::QueueFull {
+                what: "tile cache obstacle request",
+                capacity: MAX_QUEUED,
+            },
+            st => st.error("dtTileCache::addObstacle"),
+        })?;
         self.queued_touches += touched;
         Ok(ObstacleRef(r))
     }
@@ -1787,7 +1798,7 @@ impl TileCache {
     ) -> Result<TileCache> {
         let path = path.as_ref();
         let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-        Self::from_tset_bytes(&bytes, off_mesh_connections)
+        Self::from_tset_bytes(&bytes, off_mesh_connections).map_err(|e| e.in_file(path))
     }
 }
 

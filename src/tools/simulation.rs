@@ -356,8 +356,7 @@ pub const OBSTACLE_BUDGET: std::time::Duration = std::time::Duration::from_milli
 
 /// True for the tile cache's "request queue full: call update first" error.
 fn queue_full(e: &Error) -> bool {
-    matches!(e, Error::Detour { status, .. }
-        if status.0 & crate::status::Status::BUFFER_TOO_SMALL != 0)
+    matches!(e, Error::QueueFull { .. })
 }
 
 /// Runs `scenario` on a tile cache of `geom`, its obstacles carved in first, with its timed
