@@ -57,6 +57,7 @@ pub use build::settings::{BuildSettings, Partition, area, flags};
 pub use builder::{NavMeshBuilder, Progress};
 pub use error::{Error, Result};
 pub use geometry::{Aabb, ConvexVolume, InputGeometry, OffMeshConnection, TriMesh};
+pub use navmesh::TileCoord;
 
 /// The README's examples, compiled as doc tests.
 #[cfg(doctest)]

@@ -9,7 +9,10 @@ use navkit::build::tiled::{TileChange, TiledNavMesh, TiledOptions};
 use navkit::navmesh::NavMesh;
 use navkit::query::{DEFAULT_HALF_EXTENTS, NavMeshQuery, QueryFilter};
 use navkit::tools::testcase::{self, TestCase};
-use navkit::{BuildSettings, ConvexVolume, InputGeometry, OffMeshConnection, TriMesh, area, flags};
+use navkit::{
+    Aabb, BuildSettings, ConvexVolume, InputGeometry, OffMeshConnection, TileCoord, TriMesh, area,
+    flags,
+};
 use rand::SeedableRng;
 
 fn geom(name: &str) -> InputGeometry {
@@ -218,15 +221,15 @@ fn incremental_rebuild_add_and_remove() {
     assert!(complete0);
 
     // Rebuilding a tile from unchanged geometry gives the same bytes.
-    let (tx, tz) = t.grid().tile_at(path0[path0.len() / 2]).unwrap();
-    assert_eq!(t.rebuild_tile(tx, tz).unwrap(), TileChange::Replaced);
+    let mid_tile = t.grid().tile_at(path0[path0.len() / 2]).unwrap();
+    assert_eq!(t.rebuild_tile(mid_tile).unwrap(), TileChange::Replaced);
     assert_eq!(t.data_hash(), hash0);
-    assert!(t.rebuild_tile(-1, 0).is_err());
+    assert!(t.rebuild_tile(TileCoord::new(-1, 0)).is_err());
 
     // Remove the tile at the start: the start has no polygon any more.
-    let (sx, sz) = t.grid().tile_at(a).unwrap();
-    assert!(t.remove_tile(sx, sz).unwrap());
-    assert!(!t.remove_tile(sx, sz).unwrap());
+    let start_tile = t.grid().tile_at(a).unwrap();
+    assert!(t.remove_tile(start_tile).unwrap());
+    assert!(!t.remove_tile(start_tile).unwrap());
     {
         let mut q = NavMeshQuery::new(t.navmesh(), 256).unwrap();
         let f = QueryFilter::default();
@@ -234,7 +237,7 @@ fn incremental_rebuild_add_and_remove() {
         assert!(n.is_err() || !n.unwrap().over_poly);
     }
     // Add it back: identical navmesh data and path.
-    assert_eq!(t.rebuild_tile(sx, sz).unwrap(), TileChange::Added);
+    assert_eq!(t.rebuild_tile(start_tile).unwrap(), TileChange::Added);
     assert_eq!(t.data_hash(), hash0);
     assert_eq!(path_between(t.navmesh(), a, b), (true, path0.clone()));
 
@@ -245,7 +248,9 @@ fn incremental_rebuild_add_and_remove() {
         mid + Vec3::new(2.0, 3.0, 2.0),
     );
     t.set_geometry(with_box(&original, wmin, wmax)).unwrap();
-    let changes = t.rebuild_box(wmin, wmax, &TiledOptions::default()).unwrap();
+    let changes = t
+        .rebuild_box(Aabb::new(wmin, wmax), &TiledOptions::default())
+        .unwrap();
     assert!(!changes.is_empty());
     assert!(
         changes
@@ -260,13 +265,13 @@ fn incremental_rebuild_add_and_remove() {
 
     // Undo the edit: the navmesh is as built.
     t.set_geometry(original).unwrap();
-    t.rebuild_box(wmin, wmax, &TiledOptions { threads: 1 })
+    t.rebuild_box(Aabb::new(wmin, wmax), &TiledOptions { threads: 1 })
         .unwrap();
     assert_eq!(t.data_hash(), hash0);
     assert_eq!(path_between(t.navmesh(), a, b), (true, path0));
 
     // Remove a box of tiles.
-    let n = t.remove_box(wmin, wmax).unwrap();
+    let n = t.remove_box(Aabb::new(wmin, wmax)).unwrap();
     assert!(n >= 1);
     assert_eq!(t.navmesh().tile_count(), t.report().tile_count - n);
 }
@@ -473,7 +478,7 @@ fn dungeon_tiles_give_the_published_counts() {
     ] {
         let data = t
             .navmesh()
-            .tile_data_at(x, z, 0)
+            .tile_data_at(TileCoord::new(x, z))
             .unwrap_or_else(|| panic!("no tile ({x}, {z})"));
         let info = navkit::navmesh::mset::validate_tile_data(data).unwrap();
         assert_eq!(

@@ -42,10 +42,10 @@ use serde::Serialize;
 use crate::build::settings::{BuildSettings, VoxelConfig};
 use crate::build::{Stage, detour_tile, stage_timings, tile_walkable_area};
 use crate::ffi::context::{LogCategory, RecastContext};
-use crate::geometry::InputGeometry;
 use crate::geometry::spatial::ChunkyTriMesh;
-use crate::navmesh::NavMesh;
+use crate::geometry::{Aabb, InputGeometry};
 use crate::navmesh::mset::NavMeshParams;
+use crate::navmesh::{NavMesh, TileCoord};
 use crate::{Error, Result};
 
 /// Triangles per chunk of the spatial index (RecastDemo uses 256).
@@ -117,19 +117,20 @@ impl TileGrid {
         self.tile_size as f32 * self.cell_size
     }
 
-    /// The tile containing `p` (x, z), or `None` outside the grid.
-    pub fn tile_at(&self, p: Vec3) -> Option<(i32, i32)> {
+    /// The tile containing `p`, or `None` outside the grid.
+    pub fn tile_at(&self, p: Vec3) -> Option<TileCoord> {
         let tw = self.tile_width();
         let tx = ((p.x - self.bmin.x) / tw).floor();
         let tz = ((p.z - self.bmin.z) / tw).floor();
         let inside = tx >= 0.0 && tz >= 0.0 && tx < self.tiles_x as f32 && tz < self.tiles_z as f32;
-        inside.then_some((tx as i32, tz as i32))
+        inside.then_some(TileCoord::new(tx as i32, tz as i32))
     }
 
-    /// The xz bounds of tile (x, z) (y from the build area).
-    pub fn tile_bounds(&self, x: i32, z: i32) -> (Vec3, Vec3) {
+    /// The xz bounds of `tile` (y from the build area).
+    pub fn tile_bounds(&self, tile: TileCoord) -> Aabb {
+        let (x, z) = (tile.x, tile.z);
         let tw = self.tile_width();
-        (
+        Aabb::new(
             Vec3::new(
                 self.bmin.x + x as f32 * tw,
                 self.bmin.y,
@@ -143,9 +144,10 @@ impl TileGrid {
         )
     }
 
-    /// The tiles whose xz bounds overlap `bmin`..`bmax`, in grid order (row by row), clamped to
-    /// the grid. Empty if the box is outside the grid or not finite.
-    pub fn tiles_in_box(&self, bmin: Vec3, bmax: Vec3) -> Vec<(i32, i32)> {
+    /// The tiles whose xz bounds overlap `area`, in grid order (row by row), clamped to the
+    /// grid. Empty if the box is outside the grid or not finite.
+    pub fn tiles_in_box(&self, area: Aabb) -> Vec<TileCoord> {
+        let (bmin, bmax) = (area.min, area.max);
         if !bmin.is_finite() || !bmax.is_finite() {
             return Vec::new();
         }
@@ -166,16 +168,16 @@ impl TileGrid {
         }
         for z in z0 as i32..=z1 as i32 {
             for x in x0 as i32..=x1 as i32 {
-                out.push((x, z));
+                out.push(TileCoord::new(x, z));
             }
         }
         out
     }
 
     /// Every tile position, in grid order (row by row, x fastest).
-    pub fn all_tiles(&self) -> Vec<(i32, i32)> {
+    pub fn all_tiles(&self) -> Vec<TileCoord> {
         (0..self.tiles_z)
-            .flat_map(|z| (0..self.tiles_x).map(move |x| (x, z)))
+            .flat_map(|z| (0..self.tiles_x).map(move |x| TileCoord::new(x, z)))
             .collect()
     }
 
@@ -210,10 +212,8 @@ impl TiledOptions {
 /// One built tile.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TileData {
-    /// Tile x.
-    pub x: i32,
-    /// Tile z (Detour's tile y).
-    pub z: i32,
+    /// The tile's position (layer 0).
+    pub tile: TileCoord,
     /// Detour tile data as built.
     pub data: Vec<u8>,
 }
@@ -272,7 +272,7 @@ pub struct TiledReport {
 }
 
 /// FNV-1a 64 over tiles, in the order given: (x, z, length, data) each.
-pub fn data_hash<'a>(tiles: impl IntoIterator<Item = (i32, i32, &'a [u8])>) -> String {
+pub fn data_hash<'a>(tiles: impl IntoIterator<Item = (TileCoord, &'a [u8])>) -> String {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     let mut feed = |bytes: &[u8]| {
         for &b in bytes {
@@ -280,9 +280,9 @@ pub fn data_hash<'a>(tiles: impl IntoIterator<Item = (i32, i32, &'a [u8])>) -> S
             h = h.wrapping_mul(0x0100_0000_01b3);
         }
     };
-    for (x, z, data) in tiles {
-        feed(&x.to_le_bytes());
-        feed(&z.to_le_bytes());
+    for (tile, data) in tiles {
+        feed(&tile.x.to_le_bytes());
+        feed(&tile.z.to_le_bytes());
         feed(&(data.len() as u64).to_le_bytes());
         feed(data);
     }
@@ -333,7 +333,7 @@ impl TileBuilder {
         cfg.border_size = border;
         cfg.width = ts + border * 2;
         cfg.height = ts + border * 2;
-        let (tmin, tmax) = self.grid.tile_bounds(x, z);
+        let (tmin, tmax) = self.grid.tile_bounds(TileCoord::new(x, z)).into();
         let b = border as f32 * cfg.cs;
         cfg.bmin = [tmin.x - b, self.base.bmin[1], tmin.z - b];
         cfg.bmax = [tmax.x + b, self.base.bmax[1], tmax.z + b];
@@ -377,13 +377,13 @@ impl TileBuilder {
     /// `progress(done, total)` after each tile.
     fn build_tiles(
         &self,
-        tiles: &[(i32, i32)],
+        tiles: &[TileCoord],
         progress: &(dyn Fn(usize, usize) + Sync),
     ) -> Result<Vec<Built>> {
         let total = tiles.len();
         let done = AtomicUsize::new(0);
-        let work = |ctx: &mut RecastContext, &(x, z): &(i32, i32)| {
-            let b = self.build_tile(ctx, x, z);
+        let work = |ctx: &mut RecastContext, t: &TileCoord| {
+            let b = self.build_tile(ctx, t.x, t.z);
             progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
             b
         };
@@ -577,10 +577,9 @@ impl TiledNavMesh {
             .all_tiles()
             .into_iter()
             .zip(&self.as_built)
-            .filter_map(|((x, z), d)| {
+            .filter_map(|(tile, d)| {
                 d.as_ref().map(|d| TileData {
-                    x,
-                    z,
+                    tile,
                     data: d.clone(),
                 })
             })
@@ -595,7 +594,7 @@ impl TiledNavMesh {
                 .all_tiles()
                 .into_iter()
                 .zip(&self.as_built)
-                .filter_map(|((x, z), d)| d.as_deref().map(|d| (x, z, d))),
+                .filter_map(|(tile, d)| d.as_deref().map(|d| (tile, d))),
         )
     }
 
@@ -609,8 +608,9 @@ impl TiledNavMesh {
         Ok(())
     }
 
-    /// Rebuilds (or adds) tile (x, z) from the current geometry.
-    pub fn rebuild_tile(&mut self, x: i32, z: i32) -> Result<TileChange> {
+    /// Rebuilds (or adds) `tile` from the current geometry.
+    pub fn rebuild_tile(&mut self, tile: TileCoord) -> Result<TileChange> {
+        let (x, z) = (tile.x, tile.z);
         if !(0..self.grid().tiles_x).contains(&x) || !(0..self.grid().tiles_z).contains(&z) {
             return Err(Error::InvalidArgument(format!(
                 "tile ({x}, {z}) is outside the {} x {} tile grid",
@@ -618,32 +618,31 @@ impl TiledNavMesh {
                 self.grid().tiles_z
             )));
         }
-        Ok(self.rebuild(&[(x, z)], 1)?[0].1)
+        Ok(self.rebuild(&[tile], 1)?[0].1)
     }
 
-    /// Rebuilds (or adds) every tile overlapping `bmin`..`bmax` on `options.threads` workers;
+    /// Rebuilds (or adds) every tile overlapping `area` on `options.threads` workers;
     /// returns each tile position and what happened to it.
     pub fn rebuild_box(
         &mut self,
-        bmin: Vec3,
-        bmax: Vec3,
+        area: Aabb,
         options: &TiledOptions,
-    ) -> Result<Vec<((i32, i32), TileChange)>> {
-        let tiles = self.grid().tiles_in_box(bmin, bmax);
+    ) -> Result<Vec<(TileCoord, TileChange)>> {
+        let tiles = self.grid().tiles_in_box(area);
         self.rebuild(&tiles, options.effective_threads())
     }
 
     fn rebuild(
         &mut self,
-        tiles: &[(i32, i32)],
+        tiles: &[TileCoord],
         threads: usize,
-    ) -> Result<Vec<((i32, i32), TileChange)>> {
+    ) -> Result<Vec<(TileCoord, TileChange)>> {
         // Build everything first, so a failure leaves the navmesh untouched.
         let built = if threads <= 1 {
             let mut ctx = RecastContext::new();
             tiles
                 .iter()
-                .map(|&(x, z)| self.builder.build_tile(&mut ctx, x, z))
+                .map(|t| self.builder.build_tile(&mut ctx, t.x, t.z))
                 .collect::<Result<Vec<_>>>()?
         } else {
             rayon::ThreadPoolBuilder::new()
@@ -667,7 +666,7 @@ impl TiledNavMesh {
         }
         let mut out = Vec::with_capacity(built.len());
         for b in built {
-            let had = self.navmesh.remove_tile(b.x, b.z, 0)?;
+            let had = self.navmesh.remove_tile(TileCoord::new(b.x, b.z))?;
             let slot = self.slot(b.x, b.z);
             self.as_built[slot] = None;
             let change = match (&b.data, had) {
@@ -683,26 +682,26 @@ impl TiledNavMesh {
                 (None, true) => TileChange::Removed,
                 (None, false) => TileChange::Empty,
             };
-            out.push(((b.x, b.z), change));
+            out.push((TileCoord::new(b.x, b.z), change));
         }
         Ok(out)
     }
 
-    /// Removes tile (x, z); returns whether there was one.
-    pub fn remove_tile(&mut self, x: i32, z: i32) -> Result<bool> {
-        let removed = self.navmesh.remove_tile(x, z, 0)?;
+    /// Removes `tile`; returns whether there was one.
+    pub fn remove_tile(&mut self, tile: TileCoord) -> Result<bool> {
+        let removed = self.navmesh.remove_tile(tile.with_layer(0))?;
         if removed {
-            let slot = self.slot(x, z);
+            let slot = self.slot(tile.x, tile.z);
             self.as_built[slot] = None;
         }
         Ok(removed)
     }
 
-    /// Removes every tile overlapping `bmin`..`bmax`; returns how many there were.
-    pub fn remove_box(&mut self, bmin: Vec3, bmax: Vec3) -> Result<usize> {
+    /// Removes every tile overlapping `area`; returns how many there were.
+    pub fn remove_box(&mut self, area: Aabb) -> Result<usize> {
         let mut n = 0;
-        for (x, z) in self.grid().tiles_in_box(bmin, bmax) {
-            n += self.remove_tile(x, z)? as usize;
+        for tile in self.grid().tiles_in_box(area) {
+            n += self.remove_tile(tile)? as usize;
         }
         Ok(n)
     }
@@ -755,14 +754,20 @@ mod tests {
         let g = TileGrid::new(Vec3::ZERO, Vec3::new(20.0, 5.0, 10.0), &s).unwrap();
         // 20 / 0.3 + 0.5 = 67 cells -> 3 tiles of 32; 10 / 0.3 + 0.5 = 33 -> 2.
         assert_eq!((g.tiles_x, g.tiles_z), (3, 2));
-        assert_eq!(g.tile_at(Vec3::new(10.0, 0.0, 1.0)), Some((1, 0)));
+        assert_eq!(
+            g.tile_at(Vec3::new(10.0, 0.0, 1.0)),
+            Some(TileCoord::new(1, 0))
+        );
         assert_eq!(g.tile_at(Vec3::new(-1.0, 0.0, 1.0)), None);
         assert_eq!(
-            g.tiles_in_box(Vec3::new(9.0, 0.0, 9.0), Vec3::new(100.0, 0.0, 100.0)),
-            vec![(0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (2, 1)]
+            g.tiles_in_box(Aabb::new(
+                Vec3::new(9.0, 0.0, 9.0),
+                Vec3::new(100.0, 0.0, 100.0)
+            )),
+            [(0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (2, 1)].map(|(x, z)| TileCoord::new(x, z))
         );
         assert!(
-            g.tiles_in_box(Vec3::splat(f32::NAN), Vec3::splat(1.0))
+            g.tiles_in_box(Aabb::new(Vec3::splat(f32::NAN), Vec3::splat(1.0)))
                 .is_empty()
         );
         assert_eq!(g.ref_bits(), (3, 19));
@@ -772,9 +777,12 @@ mod tests {
 
     #[test]
     fn hash_depends_on_position_and_data() {
-        let a = data_hash([(0, 0, &b"abc"[..])]);
-        assert_ne!(a, data_hash([(1, 0, &b"abc"[..])]));
-        assert_ne!(a, data_hash([(0, 0, &b"abd"[..])]));
-        assert_eq!(a, data_hash([(0, 0, &b"abc"[..])]));
+        let t = TileCoord::new;
+        let a = data_hash([(t(0, 0), &b"abc"[..])]);
+        assert_ne!(a, data_hash([(t(1, 0), &b"abc"[..])]));
+        assert_ne!(a, data_hash([(t(0, 0), &b"abd"[..])]));
+        assert_eq!(a, data_hash([(t(0, 0), &b"abc"[..])]));
+        // The hash of the published format: x, z, length, data (as before TileCoord).
+        assert_eq!(data_hash([(t(0, 0), &b""[..])]).len(), 16);
     }
 }

@@ -1,6 +1,10 @@
 //! [`NavMesh`]: an owned Detour navmesh, built by [`crate::build`] or loaded from an `MSET` file.
 
 pub mod mset;
+pub mod tile_coord;
+
+use crate::geometry::Aabb;
+pub use tile_coord::TileCoord;
 
 use std::path::Path;
 
@@ -116,9 +120,9 @@ impl NavMesh {
             .map_err(|s| detour_err("dtNavMesh::addTile", s))
     }
 
-    /// Removes the tile at grid position (x, y, layer); returns whether there was one.
-    pub fn remove_tile(&mut self, x: i32, y: i32, layer: i32) -> Result<bool> {
-        let r = self.raw.tile_ref_at(x, y, layer);
+    /// Removes the tile at `tile`; returns whether there was one.
+    pub fn remove_tile(&mut self, tile: TileCoord) -> Result<bool> {
+        let r = self.raw.tile_ref_at(tile.x, tile.z, tile.layer);
         if r == 0 {
             return Ok(false);
         }
@@ -126,22 +130,21 @@ impl NavMesh {
         Ok(true)
     }
 
-    /// The Detour data of the tile at grid position (x, y, layer), if there is one.
-    pub fn tile_data_at(&self, x: i32, y: i32, layer: i32) -> Option<&[u8]> {
-        self.raw.tile_data_at(x, y, layer)
+    /// The Detour data of the tile at `tile`, if there is one.
+    pub fn tile_data_at(&self, tile: TileCoord) -> Option<&[u8]> {
+        self.raw.tile_data_at(tile.x, tile.z, tile.layer)
     }
 
-    /// Every tile's grid position (x, y, layer) and bounds, in tile-array order.
-    pub fn tile_bounds(&self) -> Vec<((i32, i32, i32), Vec3, Vec3)> {
+    /// Every tile's grid position and bounds, in tile-array order.
+    pub fn tile_bounds(&self) -> Vec<(TileCoord, Aabb)> {
         self.raw
             .tile_data()
             .into_iter()
             .filter_map(|(_, d)| mset::validate_tile_data(d).ok())
             .map(|i| {
                 (
-                    (i.x, i.y, i.layer),
-                    Vec3::from_array(i.bmin),
-                    Vec3::from_array(i.bmax),
+                    TileCoord::new(i.x, i.y).with_layer(i.layer),
+                    Aabb::new(Vec3::from_array(i.bmin), Vec3::from_array(i.bmax)),
                 )
             })
             .collect()

@@ -91,7 +91,7 @@ impl Scene {
     pub fn add_tile_borders(&mut self, navmesh: &crate::navmesh::NavMesh) {
         let tiles = navmesh.tile_bounds();
         if tiles.len() > 1 {
-            self.tiles = tiles.into_iter().map(|(_, lo, hi)| (lo, hi)).collect();
+            self.tiles = tiles.into_iter().map(|(_, b)| b.into()).collect();
         }
     }
 

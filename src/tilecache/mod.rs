@@ -1146,7 +1146,9 @@ fn tile_config(base: &VoxelConfig, grid: &TileGrid, x: i32, z: i32) -> VoxelConf
     cfg.border_size = border;
     cfg.width = ts + border * 2;
     cfg.height = ts + border * 2;
-    let (tmin, tmax) = grid.tile_bounds(x, z);
+    let (tmin, tmax) = grid
+        .tile_bounds(crate::navmesh::TileCoord::new(x, z))
+        .into();
     let b = border as f32 * cfg.cs;
     cfg.bmin = [tmin.x - b, base.bmin[1], tmin.z - b];
     cfg.bmax = [tmax.x + b, base.bmax[1], tmax.z + b];
@@ -1167,7 +1169,7 @@ fn tile_layers(
     settings: &BuildSettings,
     base: &VoxelConfig,
     grid: &TileGrid,
-    (x, z): (i32, i32),
+    crate::navmesh::TileCoord { x, z, .. }: crate::navmesh::TileCoord,
 ) -> Result<TileLayers> {
     ctx.take_logs();
     let cfg = tile_config(base, grid, x, z);
@@ -1355,7 +1357,7 @@ impl TileCache {
                 .add_tile(data)
                 .map_err(|s| detour_err("dtTileCache::addTile", s))?;
         }
-        let order: Vec<(i32, i32)> = positions;
+        let order: Vec<(i32, i32)> = positions.iter().map(|t| (t.x, t.z)).collect();
         tc.build_navmesh_tiles(&order)?;
         tc.report = TileCacheReport {
             tiles_x: grid.tiles_x,
