@@ -39,6 +39,7 @@
 #![warn(unnameable_types)]
 
 pub mod agents;
+mod atomic_file;
 pub mod build;
 mod builder;
 pub mod error;

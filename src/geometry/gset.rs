@@ -390,7 +390,7 @@ impl InputGeometry {
     /// Writes [`InputGeometry::to_gset_string`] to `path`.
     pub fn save_gset(&self, path: impl AsRef<Path>, mesh_path_in_file: &str) -> Result<()> {
         let path = path.as_ref();
-        std::fs::write(path, self.to_gset_string(mesh_path_in_file)).map_err(|e| Error::io(path, e))
+        crate::atomic_file::write(path, self.to_gset_string(mesh_path_in_file).as_bytes())
     }
 }
 

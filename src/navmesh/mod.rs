@@ -207,7 +207,7 @@ impl NavMesh {
     /// Saves the navmesh in RecastDemo's `MSET` format.
     pub fn save(&self, path: impl AsRef<Path>) -> Result<()> {
         let path = path.as_ref();
-        std::fs::write(path, self.to_mset_bytes()).map_err(|e| Error::io(path, e))
+        crate::atomic_file::write(path, &self.to_mset_bytes())
     }
 
     /// The navmesh parameters (origin, tile size, tile and poly limits).

@@ -629,7 +629,7 @@ pub fn save(scene: &Scene, path: impl AsRef<Path>, width: u32) -> Result<()> {
     } else {
         render_png(scene, width)?
     };
-    std::fs::write(path, bytes).map_err(|e| Error::io(path, e))
+    crate::atomic_file::write(path, &bytes)
 }
 
 /// The turn boundaries of a prepared follower path as segments `half_len` either side of the

@@ -1751,7 +1751,7 @@ impl TileCache {
     /// Saves the cache in RecastDemo's `TSET` format (obstacles are not saved).
     pub fn save(&self, path: impl AsRef<Path>) -> Result<()> {
         let path = path.as_ref();
-        std::fs::write(path, self.to_tset_bytes()).map_err(|e| Error::io(path, e))
+        crate::atomic_file::write(path, &self.to_tset_bytes())
     }
 
     /// Reads a cache from RecastDemo's `TSET` format, validating every byte first

@@ -8,12 +8,11 @@ pub fn gset_path(obj_path: &Path) -> PathBuf {
 }
 
 /// Writes `mesh` as a Wavefront OBJ (`v x y z` lines, then `f a b c` with 1-based indices),
-/// streaming through a buffer. Numbers are written in their shortest form that reads back to
+/// streaming through a buffer into a temporary file that replaces `path` only when complete.
+/// Numbers are written in their shortest form that reads back to
 /// the same `f32`, so [`TriMesh::from_obj`] gives back the same arrays.
 pub fn write_obj(mesh: &TriMesh, path: &Path) -> Result<()> {
-    let file = std::fs::File::create(path).map_err(|e| Error::io(path, e))?;
-    let mut w = std::io::BufWriter::with_capacity(1 << 20, file);
-    let body = |w: &mut std::io::BufWriter<std::fs::File>| -> std::io::Result<()> {
+    crate::atomic_file::write_with(path, |w| {
         writeln!(
             w,
             "# navkit gen world: {} vertices, {} triangles",
@@ -26,9 +25,8 @@ pub fn write_obj(mesh: &TriMesh, path: &Path) -> Result<()> {
         for t in mesh.tris.chunks_exact(3) {
             writeln!(w, "f {} {} {}", t[0] + 1, t[1] + 1, t[2] + 1)?;
         }
-        w.flush()
-    };
-    body(&mut w).map_err(|e| Error::io(path, e))
+        Ok(())
+    })
 }
 
 /// Writes a world: the mesh as the OBJ `obj_path` ([`write_obj`]) and the geometry set (settings,
