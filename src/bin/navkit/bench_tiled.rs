@@ -17,15 +17,34 @@ use navkit::query::{DEFAULT_HALF_EXTENTS, NavMeshQuery, QueryFilter};
 use navkit::tools::worldgen::{WorldSpec, generate, write_world};
 use navkit::{Error, Result};
 
-/// What to run.
+use crate::common::parse_count;
+
+// What to run (`navkit bench-tiled` arguments).
+#[derive(clap::Args)]
 pub struct BenchArgs {
+    /// Target triangle count (`k` and `M` suffixes allowed).
+    #[arg(long, value_parser = parse_count, default_value = "1M")]
     pub tris: usize,
+    /// World seed (and path seed).
+    #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Rounds of (1 thread, all cores) builds; the order alternates.
+    #[arg(long, default_value_t = 3)]
     pub rounds: usize,
+    /// Threads for the parallel builds (default: one per core).
+    #[arg(long, default_value_t = 0)]
     pub threads: usize,
+    /// Long paths to run.
+    #[arg(long, default_value_t = 100)]
     pub paths: usize,
+    /// Tile size in cells (default: the world's .gset, 32).
+    #[arg(long)]
     pub tile_size: Option<u32>,
+    /// Keep the world and navmesh in this directory.
+    #[arg(long)]
     pub keep: Option<PathBuf>,
+    /// Print JSON.
+    #[arg(long)]
     pub json: bool,
 }
 
