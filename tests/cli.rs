@@ -31,8 +31,7 @@ fn build_json_has_the_documented_keys_and_saves() {
     assert!(ok, "{stderr}");
     let v: Value = serde_json::from_str(stdout.trim()).unwrap();
     for key in [
-        "grid_width",
-        "grid_height",
+        "grid",
         "polymesh_verts",
         "polymesh_polys",
         "detail_verts",
@@ -43,6 +42,17 @@ fn build_json_has_the_documented_keys_and_saves() {
     ] {
         assert!(v.get(key).is_some(), "missing {key}: {v}");
     }
+    for key in [
+        "bmin",
+        "bmax",
+        "cell_size_m",
+        "cell_height_m",
+        "cells_x",
+        "cells_z",
+    ] {
+        assert!(v["grid"].get(key).is_some(), "missing grid.{key}: {v}");
+    }
+    assert_eq!(v["grid"]["bmin"].as_array().unwrap().len(), 3);
     assert_eq!(v["polymesh_verts"], 223);
     assert_eq!(v["polymesh_polys"], 118);
     assert_eq!(v["detail_verts"], 513);
@@ -78,7 +88,7 @@ fn path_json_single_and_batch() {
     for key in [
         "status",
         "start_ref",
-        "end_ref",
+        "goal_ref",
         "polys",
         "straight",
         "smooth",
@@ -223,16 +233,16 @@ fn grid_bench_json_totals_and_errors() {
             "problems",
             "solved",
             "mismatches",
-            "max_abs_error",
+            "max_abs_error_cells",
             "expanded",
-            "us_per_query",
+            "mean_query_us",
         ] {
             assert!(v.get(key).is_some(), "{algo}: missing {key}: {v}");
         }
         assert_eq!(v["problems"], 160);
         assert_eq!(v["solved"], 160);
         assert_eq!(v["mismatches"], 0);
-        assert!(v["max_abs_error"].as_f64().unwrap() < 5e-3);
+        assert!(v["max_abs_error_cells"].as_f64().unwrap() < 5e-3);
         assert!(v["expanded"].as_u64().unwrap() > 160);
         assert_eq!(v["algo"], algo);
         assert!(v["buckets"].as_array().unwrap().len() > 5);
@@ -288,18 +298,18 @@ fn compare_single_random_json_and_pictures() {
     assert!(ok, "{stderr}");
     let v: Value = serde_json::from_str(stdout.trim()).unwrap();
     let q = &v["queries"][0];
-    assert_eq!(q["grid"]["status"], "found");
-    assert_eq!(q["navmesh"]["complete"], true);
-    for key in ["length", "cells", "waypoints", "expanded", "time_us"] {
+    assert_eq!(q["grid"]["status"], "complete");
+    assert_eq!(q["navmesh"]["status"], "complete");
+    for key in ["length_m", "cells", "waypoints", "expanded", "time_us"] {
         assert!(q["grid"][key].as_f64().unwrap() > 0.0, "grid {key}: {q}");
     }
     for key in [
-        "straight_length",
+        "straight_length_m",
         "corners",
-        "smooth_length",
+        "smooth_length_m",
         "time_us",
         "smooth_time_us",
-        "spline_length",
+        "spline_length_m",
     ] {
         assert!(
             q["navmesh"][key].as_f64().unwrap() > 0.0,
@@ -309,11 +319,11 @@ fn compare_single_random_json_and_pictures() {
     for side in ["grid", "navmesh"] {
         let f = &q[side]["follower"];
         assert_eq!(f["arrived"], true, "{side}: {f}");
-        assert!(f["travelled"].as_f64().unwrap() > 10.0 && f["time"].as_f64().unwrap() > 1.0);
+        assert!(f["travelled_m"].as_f64().unwrap() > 10.0 && f["time_s"].as_f64().unwrap() > 1.0);
     }
     let (g, n) = (
-        q["grid"]["length"].as_f64().unwrap(),
-        q["navmesh"]["straight_length"].as_f64().unwrap(),
+        q["grid"]["length_m"].as_f64().unwrap(),
+        q["navmesh"]["straight_length_m"].as_f64().unwrap(),
     );
     assert!(g >= n * 0.95 && g <= n * 1.2, "grid {g} straight {n}");
 
@@ -330,7 +340,7 @@ fn compare_single_random_json_and_pictures() {
             .as_array()
             .unwrap()
             .iter()
-            .map(|q| (q["from"].to_string(), q["to"].to_string()))
+            .map(|q| (q["start"].to_string(), q["goal"].to_string()))
             .collect::<Vec<_>>()
     };
     assert_eq!(ends(&a), ends(&b));
@@ -443,8 +453,8 @@ fn simulate_json_trajectories_and_picture() {
         "agents",
         "arrived",
         "stuck",
-        "mean_speed",
-        "min_separation",
+        "mean_speed_m_per_s",
+        "min_separation_m",
         "update_us",
     ] {
         assert!(v.get(key).is_some(), "missing {key}: {v}");
@@ -452,9 +462,9 @@ fn simulate_json_trajectories_and_picture() {
     assert_eq!(v["agents"], 30);
     // Measured: 27 of 30 arrive within 40 s on this seed (2 stuck).
     assert!(v["arrived"].as_u64().unwrap() >= 25, "{v}");
-    let speed = v["mean_speed"].as_f64().unwrap();
+    let speed = v["mean_speed_m_per_s"].as_f64().unwrap();
     assert!(speed > 0.5 && speed <= 3.5 + 1e-3, "{v}");
-    assert!(v["min_separation"].as_f64().unwrap() > 0.0);
+    assert!(v["min_separation_m"].as_f64().unwrap() > 0.0);
     let t: Value = serde_json::from_str(&std::fs::read_to_string(&traj).unwrap()).unwrap();
     assert_eq!(t.as_array().unwrap().len(), 30);
     assert!(t[0]["trajectory"].as_array().unwrap().len() > 100);
@@ -477,8 +487,8 @@ fn simulate_json_trajectories_and_picture() {
     ]);
     let w: Value = serde_json::from_str(again.trim()).unwrap();
     assert_eq!(
-        (w["arrived"].clone(), w["min_separation"].clone()),
-        (v["arrived"].clone(), v["min_separation"].clone())
+        (w["arrived"].clone(), w["min_separation_m"].clone()),
+        (v["arrived"].clone(), v["min_separation_m"].clone())
     );
     // Bad input.
     for args in [
@@ -536,7 +546,7 @@ fn simulate_a_scenario_file_with_behaviours() {
         t.as_array()
             .unwrap()
             .iter()
-            .all(|a| a["arrived_at"].is_number())
+            .all(|a| a["arrived_at_s"].is_number())
     );
     // Malformed scenario files: errors naming the file.
     for bad in [

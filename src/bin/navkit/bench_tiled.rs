@@ -294,6 +294,11 @@ pub fn run(args: BenchArgs) -> Result<()> {
     let nav = NavMesh::load(&saved)?;
     let tiles = nav.tile_count();
     let paths = long_paths(&nav, args.paths, args.seed, extent)?;
+    let mut long_paths_json = crate::json::to_json(&paths);
+    crate::json::rename(
+        &mut long_paths_json,
+        &[("mean_straight_distance", "mean_straight_distance_m")],
+    );
     let summary = serde_json::json!({
         "world_tris": stats.tris,
         "extent_m": [bmax.x - bmin.x, bmax.z - bmin.z],
@@ -301,14 +306,14 @@ pub fn run(args: BenchArgs) -> Result<()> {
         "cores": cores,
         "runs": runs,
         "same_data_hash": same_data,
-        "median_ms_1_thread": t1,
-        "median_ms_all_cores": tn,
+        "median_1_thread_ms": t1,
+        "median_all_cores_ms": tn,
         "speedup": speedup,
         "speedup_per_core": speedup / cores as f64,
-        "median_tile_phase_ms_1_thread": p1,
-        "median_tile_phase_ms_all_cores": pn,
+        "median_tile_phase_1_thread_ms": p1,
+        "median_tile_phase_all_cores_ms": pn,
         "speedup_tile_phase": speedup_tiles,
-        "long_paths": paths,
+        "long_paths": long_paths_json,
     });
     if args.json {
         println!("{summary}");

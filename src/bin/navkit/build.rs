@@ -3,13 +3,15 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use glam::Vec3;
 use serde_json::{Value, json};
 
 use navkit::build::BuildReport;
-use navkit::build::tiled::{TiledNavMesh, TiledOptions};
-use navkit::{InputGeometry, Partition};
+use navkit::build::tiled::{TiledNavMesh, TiledOptions, TiledReport};
+use navkit::{BuildSettings, InputGeometry, Partition};
 
 use crate::common::{build_input, peak_rss_bytes};
+use crate::json::{num32, to_json, v3};
 
 // `navkit build` arguments.
 #[derive(clap::Args)]
@@ -103,12 +105,7 @@ fn build_tiled_cmd(
     }
     let r = tiled.report();
     if json {
-        let mut v = serde_json::to_value(r).unwrap_or(Value::Null);
-        v["tile_count"] = json!(r.tile_count);
-        v["data_hash"] = json!(r.data_hash);
-        v["navmesh_bytes"] = json!(tiled.navmesh().data_size());
-        v["peak_rss_bytes"] = json!(peak_rss_bytes());
-        out!("{v}");
+        out!("{}", tiled_json(r, &settings, tiled.navmesh().data_size()));
     } else {
         let g = &r.grid;
         out!(
@@ -118,6 +115,7 @@ fn build_tiled_cmd(
             g.tile_size,
             g.tile_width()
         );
+        print_bounds(g.bmin, g.bmax);
         out!("Input:         {} tris", r.input_tris);
         out!(
             "Tiles:         {} with polygons of {} built; {} polys (at most {} in a tile)",
@@ -153,16 +151,33 @@ fn build_tiled_cmd(
     Ok(())
 }
 
-pub fn report_json(r: &BuildReport) -> Value {
-    let timings: serde_json::Map<String, Value> = r
-        .timings_ms
+/// Stage timings as an object `{stage: ms, ..., "total": ms}`.
+fn timings(stages: &[(navkit::build::Stage, f64)], total: Option<f64>) -> Value {
+    let map: serde_json::Map<String, Value> = stages
         .iter()
         .map(|(s, ms)| (s.name().to_string(), json!(ms)))
-        .chain(std::iter::once(("total".to_string(), json!(r.total_ms))))
+        .chain(total.map(|t| ("total".to_string(), json!(t))))
         .collect();
+    Value::Object(map)
+}
+
+/// Cells across `bmin..bmax` (`rcCalcGridSize`).
+fn cells(bmin: f32, bmax: f32, cell_size: f32) -> i64 {
+    ((bmax - bmin) / cell_size + 0.5) as i64
+}
+
+/// A solo build's report in the shared vocabulary.
+pub fn report_json(r: &BuildReport) -> Value {
+    let c = &r.config;
     json!({
-        "grid_width": r.grid_width,
-        "grid_height": r.grid_height,
+        "grid": {
+            "bmin": to_json(&c.bmin),
+            "bmax": to_json(&c.bmax),
+            "cell_size_m": num32(c.cs),
+            "cell_height_m": num32(c.ch),
+            "cells_x": r.grid_width,
+            "cells_z": r.grid_height,
+        },
         "input_verts": r.input_verts,
         "input_tris": r.input_tris,
         "polymesh_verts": r.polymesh_verts,
@@ -171,13 +186,74 @@ pub fn report_json(r: &BuildReport) -> Value {
         "detail_tris": r.detail_tris,
         "off_mesh_connections": r.off_mesh_connections,
         "navmesh_bytes": r.navmesh_bytes,
-        "timings_ms": timings,
+        "timings_ms": timings(&r.timings_ms, Some(r.total_ms)),
+        "total_ms": r.total_ms,
         "warnings": r.warnings,
     })
 }
 
+/// A tiled build's report in the shared vocabulary (the solo `grid` with the tiles added).
+fn tiled_json(r: &TiledReport, settings: &BuildSettings, navmesh_bytes: usize) -> Value {
+    let g = &r.grid;
+    let t = &r.tiles;
+    json!({
+        "grid": {
+            "bmin": v3(g.bmin),
+            "bmax": v3(g.bmax),
+            "cell_size_m": num32(g.cell_size),
+            "cell_height_m": num32(settings.cell_height),
+            "cells_x": cells(g.bmin.x, g.bmax.x, g.cell_size),
+            "cells_z": cells(g.bmin.z, g.bmax.z, g.cell_size),
+            "tile_size_cells": g.tile_size,
+            "tiles_x": g.tiles_x,
+            "tiles_z": g.tiles_z,
+            "tile_width_m": num32(g.tile_width()),
+        },
+        "tile_count": r.tile_count,
+        "tile_bits": r.tile_bits,
+        "poly_bits": r.poly_bits,
+        "threads": r.threads,
+        "input_tris": r.input_tris,
+        "tiles": {
+            "built": t.built,
+            "non_empty": t.non_empty,
+            "sum_ms": t.sum_ms,
+            "mean_ms": t.mean_ms,
+            "max_ms": t.max_ms,
+            "polys": t.polys,
+            "max_polys_per_tile": t.max_polys_per_tile,
+            "data_bytes": t.bytes,
+            "timings_ms": timings(&t.stage_ms, None),
+        },
+        "data_hash": r.data_hash,
+        "total_ms": r.total_ms,
+        "tiles_ms": r.tiles_ms,
+        "index_ms": r.index_ms,
+        "navmesh_bytes": navmesh_bytes,
+        "peak_rss_bytes": peak_rss_bytes(),
+        "warnings": r.warnings,
+    })
+}
+
+/// The level's bounds, as text.
+fn print_bounds(bmin: Vec3, bmax: Vec3) {
+    out!(
+        "Bounds:        ({:.3}, {:.3}, {:.3}) to ({:.3}, {:.3}, {:.3})",
+        bmin.x,
+        bmin.y,
+        bmin.z,
+        bmax.x,
+        bmax.y,
+        bmax.z
+    );
+}
+
 pub fn print_report(r: &BuildReport) {
     out!("Grid:          {} x {} cells", r.grid_width, r.grid_height);
+    print_bounds(
+        Vec3::from_array(r.config.bmin),
+        Vec3::from_array(r.config.bmax),
+    );
     out!(
         "Input:         {} verts, {} tris",
         r.input_verts,

@@ -3,7 +3,6 @@
 use std::path::Path;
 
 use glam::Vec3;
-use serde_json::{Value, json};
 
 use navkit::build::tiled::TiledNavMesh;
 use navkit::build::{BuildReport, build_solo};
@@ -123,10 +122,6 @@ pub fn load_navmesh(input: &Path, partition: Option<Partition>) -> navkit::Resul
     } else {
         NavMesh::load(input)
     }
-}
-
-pub fn v3(v: Vec3) -> Value {
-    json!([v.x, v.y, v.z])
 }
 
 pub fn filter_from(include: Option<u16>, exclude: Option<u16>) -> QueryFilter {

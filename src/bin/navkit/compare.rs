@@ -10,6 +10,7 @@ use navkit::Error;
 use navkit::tools::compare::{CompareSettings, Comparer, Comparison};
 
 use crate::common::{is_geometry, navmesh_and_grid, parse_vec3};
+use crate::json::{rename, status, to_json};
 
 // `navkit compare` arguments.
 #[derive(clap::Args)]
@@ -89,7 +90,7 @@ pub fn run(args: CompareArgs) -> navkit::Result<()> {
     if json {
         out!(
             "{}",
-            json!({ "input": input.display().to_string(), "queries": results, "summary": summary })
+            json!({ "input": input.display().to_string(), "queries": results.iter().map(comparison_json).collect::<Vec<_>>(), "summary": summary })
         );
     } else {
         print_comparisons(&results, &summary);
@@ -129,6 +130,46 @@ pub fn run(args: CompareArgs) -> navkit::Result<()> {
     Ok(())
 }
 
+/// One comparison in the shared vocabulary: `start`/`goal`, each side's `status`, lengths in
+/// `_m`, the follower's `travelled_m` and `time_s`.
+pub fn comparison_json(c: &Comparison) -> Value {
+    let mut v = to_json(c);
+    rename(&mut v, &[("from", "start"), ("to", "goal")]);
+    let follower = |side: &mut Value| {
+        if let Some(f) = side.get_mut("follower") {
+            rename(f, &[("travelled", "travelled_m"), ("time", "time_s")]);
+        }
+    };
+    if let (Some(g), Some(side)) = (&c.grid, v.get_mut("grid")) {
+        rename(side, &[("status", "reason"), ("length", "length_m")]);
+        if let Value::Object(m) = side {
+            let found = g.status == navkit::grid::SearchStatus::Found;
+            if found {
+                m.shift_remove("reason");
+            }
+            m.insert(
+                "status".into(),
+                json!(if found { "complete" } else { "failed" }),
+            );
+        }
+        follower(side);
+    }
+    if let (Some(n), Some(side)) = (&c.navmesh, v.get_mut("navmesh")) {
+        rename(
+            side,
+            &[
+                ("complete", "status"),
+                ("straight_length", "straight_length_m"),
+                ("smooth_length", "smooth_length_m"),
+                ("spline_length", "spline_length_m"),
+            ],
+        );
+        side["status"] = json!(status(n.complete));
+        follower(side);
+    }
+    v
+}
+
 /// `dir/name-007.ext` for `dir/name.ext`.
 fn numbered(path: &Path, i: usize) -> PathBuf {
     let stem = path.file_stem().unwrap_or_default().to_string_lossy();
@@ -160,12 +201,12 @@ pub fn compare_summary(results: &[Comparison]) -> Value {
     let arrived = |f: Option<&navkit::tools::compare::FollowerRun>| f.is_some_and(|f| f.arrived);
     json!({
         "queries": results.len(),
-        "both_found": both.len(),
-        "grid_found": results.iter().filter(|c| c.grid.as_ref().is_some_and(|g| g.status == navkit::grid::SearchStatus::Found)).count(),
+        "both_complete": both.len(),
+        "grid_complete": results.iter().filter(|c| c.grid.as_ref().is_some_and(|g| g.status == navkit::grid::SearchStatus::Found)).count(),
         "navmesh_complete": results.iter().filter(|c| c.navmesh.as_ref().is_some_and(|n| n.complete)).count(),
-        "mean_grid_length": mean(&|(g, _)| g.length as f64),
-        "mean_straight_length": mean(&|(_, n)| n.straight_length as f64),
-        "mean_smooth_length": mean(&|(_, n)| n.smooth_length as f64),
+        "mean_grid_length_m": mean(&|(g, _)| g.length as f64),
+        "mean_straight_length_m": mean(&|(_, n)| n.straight_length as f64),
+        "mean_smooth_length_m": mean(&|(_, n)| n.smooth_length as f64),
         "mean_length_ratio_grid_to_straight": mean(&|(g, n)| g.length as f64 / (n.straight_length as f64).max(1e-6)),
         "mean_grid_waypoints": mean(&|(g, _)| g.waypoints as f64),
         "mean_corners": mean(&|(_, n)| n.corners as f64),
@@ -175,8 +216,8 @@ pub fn compare_summary(results: &[Comparison]) -> Value {
         "mean_smooth_us": mean(&|(_, n)| n.smooth_time_us),
         "follower_arrived_grid": both.iter().filter(|(g, _)| arrived(g.follower.as_ref())).count(),
         "follower_arrived_straight": both.iter().filter(|(_, n)| arrived(n.follower.as_ref())).count(),
-        "mean_follower_time_grid": mean(&|(g, _)| g.follower.as_ref().map_or(0.0, |f| f.time as f64)),
-        "mean_follower_time_straight": mean(&|(_, n)| n.follower.as_ref().map_or(0.0, |f| f.time as f64)),
+        "mean_follower_time_grid_s": mean(&|(g, _)| g.follower.as_ref().map_or(0.0, |f| f.time as f64)),
+        "mean_follower_time_straight_s": mean(&|(_, n)| n.follower.as_ref().map_or(0.0, |f| f.time as f64)),
     })
 }
 
@@ -239,10 +280,10 @@ pub fn print_comparisons(results: &[Comparison], summary: &Value) {
     out!(
         "{} queries, both paths found for {}: grid {:.2} vs straight {:.2} vs smooth {:.2} long (grid/straight {:.3}); {:.1} waypoints vs {:.1} corners; grid {:.1} us ({:.0} expanded) vs navmesh {:.1} us (+{:.1} us smooth); follower arrived {}/{} on grid paths ({:.1} s), {}/{} on straight paths ({:.1} s)",
         u("queries"),
-        u("both_found"),
-        f("mean_grid_length"),
-        f("mean_straight_length"),
-        f("mean_smooth_length"),
+        u("both_complete"),
+        f("mean_grid_length_m"),
+        f("mean_straight_length_m"),
+        f("mean_smooth_length_m"),
         f("mean_length_ratio_grid_to_straight"),
         f("mean_grid_waypoints"),
         f("mean_corners"),
@@ -251,10 +292,10 @@ pub fn print_comparisons(results: &[Comparison], summary: &Value) {
         f("mean_navmesh_us"),
         f("mean_smooth_us"),
         u("follower_arrived_grid"),
-        u("both_found"),
-        f("mean_follower_time_grid"),
+        u("both_complete"),
+        f("mean_follower_time_grid_s"),
         u("follower_arrived_straight"),
-        u("both_found"),
-        f("mean_follower_time_straight"),
+        u("both_complete"),
+        f("mean_follower_time_straight_s"),
     );
 }

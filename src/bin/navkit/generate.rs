@@ -4,6 +4,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use crate::common::parse_count;
+use crate::json::{rename, rename_each, to_json, v3};
 
 // `navkit gen` arguments.
 #[derive(clap::Args)]
@@ -57,7 +58,19 @@ fn gen_world(tris: usize, seed: u64, output: &Path, json: bool) -> navkit::Resul
             generate_ms,
             write_ms,
         };
-        out!("{}", serde_json::to_string(&v).unwrap_or_default());
+        let mut v = to_json(&v);
+        rename(
+            &mut v,
+            &[("terrain_cell", "terrain_cell_m"), ("side", "side_m")],
+        );
+        // The extent as the level's bounds, as `build` prints them.
+        if let Some(o) = v.as_object_mut() {
+            o.shift_remove("extent");
+            o.insert("bmin".into(), v3(stats.extent.0));
+            o.insert("bmax".into(), v3(stats.extent.1));
+        }
+        rename_each(&mut v["features"], &[("radius", "radius_m")]);
+        out!("{v}");
         return Ok(());
     }
     let (lo, hi) = stats.extent;

@@ -7,6 +7,8 @@ use serde_json::{Value, json};
 
 use navkit::Error;
 
+use crate::json::{rename, rename_each, to_json};
+
 // `navkit grid-bench` arguments.
 #[derive(clap::Args)]
 pub struct GridBenchArgs {
@@ -35,12 +37,26 @@ pub fn run(args: GridBenchArgs) -> navkit::Result<()> {
     let scenario = movingai::load_scen(&scen)?;
     let report = runner::run_scenarios(&grid, &scenario, algo);
     if json {
-        let mut v = serde_json::to_value(&report).unwrap_or_default();
+        const STATS: &[(&str, &str)] = &[
+            ("max_abs_error", "max_abs_error_cells"),
+            ("us_per_query", "mean_query_us"),
+        ];
+        let mut v = to_json(&report);
+        rename_each(&mut v["buckets"], STATS);
+        rename(&mut v["total"], STATS);
+        rename_each(
+            &mut v["failures"],
+            &[
+                ("expected", "expected_length_cells"),
+                ("found", "found_length_cells"),
+            ],
+        );
+        let total = v["total"].clone();
         if let Some(o) = v.as_object_mut() {
             o.insert("map".into(), json!(map.display().to_string()));
             o.insert("scen".into(), json!(scen.display().to_string()));
             // The totals' keys at the top level too, for scripts.
-            if let Ok(Value::Object(t)) = serde_json::to_value(report.total) {
+            if let Value::Object(t) = total {
                 for (k, val) in t {
                     o.insert(k, val);
                 }

@@ -22,6 +22,7 @@ mod compare;
 mod demo;
 mod generate;
 mod grid_bench;
+mod json;
 mod path;
 mod render;
 mod simulate;

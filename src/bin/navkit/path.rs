@@ -11,7 +11,8 @@ use navkit::query::{NavMeshQuery, PathStatus};
 use navkit::tools::simulation::Scenario;
 use navkit::{Error, Partition};
 
-use crate::common::{filter_from, navmesh_source, parse_hex, parse_vec3, v3};
+use crate::common::{filter_from, navmesh_source, parse_hex, parse_vec3};
+use crate::json::{error_object, num32, status, v3};
 
 // `navkit path` arguments.
 #[derive(clap::Args)]
@@ -93,14 +94,12 @@ pub fn run(args: PathArgs) -> navkit::Result<()> {
                     message: format!("expected `sx sy sz ex ey ez` (6 finite numbers), got `{t}`"),
                 });
             }
-            let r = full_path(
-                &mut q,
+            let (start, goal) = (
                 Vec3::new(nums[0], nums[1], nums[2]),
                 Vec3::new(nums[3], nums[4], nums[5]),
-                &filter,
-                &opts,
             );
-            if writeln!(out, "{}", path_json(&r)).is_err() {
+            let r = full_path(&mut q, start, goal, &filter, &opts);
+            if writeln!(out, "{}", path_json(start, goal, &r)).is_err() {
                 return Ok(()); // stdout closed
             }
         }
@@ -111,7 +110,7 @@ pub fn run(args: PathArgs) -> navkit::Result<()> {
         );
         let r = full_path(&mut q, from, to, &filter, &opts);
         if json {
-            out!("{}", path_json(&r));
+            out!("{}", path_json(from, to, &r));
         } else {
             print_path(&r);
         }
@@ -119,26 +118,37 @@ pub fn run(args: PathArgs) -> navkit::Result<()> {
     Ok(())
 }
 
-pub fn path_json(p: &navkit::Result<FullPath>) -> Value {
+/// One path in the shared vocabulary; a failed one has empty lists and an `error` object.
+pub fn path_json(start: Vec3, goal: Vec3, p: &navkit::Result<FullPath>) -> Value {
     match p {
         Ok(fp) => json!({
-            "status": match fp.path.status { PathStatus::Complete => "complete", PathStatus::Partial => "partial" },
+            "status": status(fp.path.status == PathStatus::Complete),
+            "start": v3(start),
+            "goal": v3(goal),
             "start_ref": fp.start.poly.0,
-            "end_ref": fp.end.poly.0,
+            "goal_ref": fp.end.poly.0,
             "polys": fp.path.polys.iter().map(|p| p.0).collect::<Vec<_>>(),
             "straight": fp.straight.points.iter().map(|p| v3(p.pos)).collect::<Vec<_>>(),
+            "straight_length_m": num32(fp.straight.length()),
             "smooth": fp.smooth.points.iter().map(|&p| v3(p)).collect::<Vec<_>>(),
+            "smooth_length_m": num32(fp.smooth.length()),
             "smooth_stuck": fp.smooth.stuck,
+            "off_mesh_jumps": fp.smooth.off_mesh_jumps,
         }),
         Err(e) => json!({
             "status": "failed",
+            "start": v3(start),
+            "goal": v3(goal),
             "start_ref": 0,
-            "end_ref": 0,
+            "goal_ref": 0,
             "polys": [],
             "straight": [],
+            "straight_length_m": 0,
             "smooth": [],
+            "smooth_length_m": 0,
             "smooth_stuck": false,
-            "error": e.to_string(),
+            "off_mesh_jumps": 0,
+            "error": error_object(e),
         }),
     }
 }
@@ -153,7 +163,7 @@ pub fn print_path(p: &navkit::Result<FullPath>) {
             };
             out!("Path:      {status}, {} polys", fp.path.polys.len());
             out!("Start:     poly {} at {}", fp.start.poly, fp.start.point);
-            out!("End:       poly {} at {}", fp.end.poly, fp.end.point);
+            out!("Goal:      poly {} at {}", fp.end.poly, fp.end.point);
             out!(
                 "Straight:  {} corners, length {:.3}",
                 fp.straight.points.len(),

@@ -9,6 +9,7 @@ use navkit::tools::simulation::Scenario;
 use navkit::{Error, InputGeometry};
 
 use crate::common::{is_geometry, navmesh_source};
+use crate::json::{num32, rename_each, to_json};
 
 // `navkit simulate` arguments.
 #[derive(clap::Args)]
@@ -91,11 +92,17 @@ pub fn run(args: SimulateArgs) -> navkit::Result<()> {
         out!(
             "{}",
             json!({
-                "agents": r.agents, "arrived": r.arrived, "stuck": r.stuck,
-                "mean_speed": r.mean_speed, "min_separation": r.min_separation,
-                "update_us": r.update_us, "collisions": r.collisions, "seconds": r.seconds,
-                "obstacle_events": r.obstacle_events, "tiles_rebuilt": r.tiles_rebuilt,
-                "obstacle_settle_max": r.obstacle_settle_max,
+                "agents": r.agents,
+                "arrived": r.arrived,
+                "stuck": r.stuck,
+                "mean_speed_m_per_s": num32(r.mean_speed),
+                "min_separation_m": num32(r.min_separation),
+                "update_us": r.update_us,
+                "collisions": r.collisions,
+                "simulated_s": num32(r.seconds),
+                "obstacle_events": r.obstacle_events,
+                "tiles_rebuilt": r.tiles_rebuilt,
+                "obstacle_settle_max_s": num32(r.obstacle_settle_max),
             })
         );
     } else {
@@ -112,7 +119,9 @@ pub fn run(args: SimulateArgs) -> navkit::Result<()> {
         );
     }
     if let Some(path) = &trajectories {
-        let text = serde_json::to_string(&r.agents_detail).unwrap_or_default();
+        let mut agents = to_json(&r.agents_detail);
+        rename_each(&mut agents, &[("arrived_at", "arrived_at_s")]);
+        let text = agents.to_string();
         std::fs::write(path, text).map_err(|e| Error::Io {
             path: path.clone(),
             source: e,

@@ -5,8 +5,11 @@ use std::path::PathBuf;
 
 use navkit::build::build_solo;
 use navkit::query::NavMeshQuery;
-use navkit::tools::testcase::{self, TestCase, TestKind};
+use navkit::tools::testcase::{self, TestCase, TestKind, TestResult};
 use navkit::{BuildSettings, InputGeometry};
+use serde_json::{Value, json};
+
+use crate::json::{rename, status, to_json};
 
 // `navkit testcase` arguments.
 #[derive(clap::Args)]
@@ -27,7 +30,7 @@ pub fn run(args: TestcaseArgs) -> navkit::Result<()> {
     let results = testcase::run(&case, &mut q)?;
     if json {
         for r in &results {
-            out!("{}", serde_json::to_string(r).unwrap_or_default());
+            out!("{}", result_json(r));
         }
     } else {
         out!(
@@ -66,4 +69,21 @@ pub fn run(args: TestcaseArgs) -> navkit::Result<()> {
         }
     }
     Ok(())
+}
+
+/// One test-case query in the shared vocabulary: `query.goal`, `goal_ref`, and `status`
+/// (`complete`, `partial`: the path did not reach the goal's polygon or the ray hit a wall,
+/// `failed`: no polygon near the start or the goal).
+fn result_json(r: &TestResult) -> Value {
+    let mut v = to_json(r);
+    if let Some(q) = v.get_mut("query") {
+        rename(q, &[("end", "goal")]);
+    }
+    rename(&mut v, &[("end_ref", "goal_ref"), ("complete", "status")]);
+    v["status"] = if r.start_ref == 0 || r.end_ref == 0 {
+        json!("failed")
+    } else {
+        json!(status(r.complete))
+    };
+    v
 }
