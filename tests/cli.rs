@@ -7,13 +7,24 @@ use std::process::Command;
 use serde_json::Value;
 
 fn navkit(args: &[&str]) -> (bool, String, String) {
+    let (code, stdout, stderr) = navkit_code(args);
+    (code == 0, stdout, stderr)
+}
+
+/// The exit code (documented: 0 success, 1 error, 2 usage, 3 partial or failed path), stdout
+/// and stderr.
+fn navkit_code(args: &[&str]) -> (i32, String, String) {
+    navkit_in(env!("CARGO_MANIFEST_DIR"), args)
+}
+
+fn navkit_in(dir: impl AsRef<std::path::Path>, args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_navkit"))
         .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .current_dir(dir)
         .output()
         .expect("run navkit");
     (
-        out.status.success(),
+        out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
@@ -111,8 +122,9 @@ fn path_json_single_and_batch() {
          1000 0 1000 0 0 0\n",
     )
     .unwrap();
-    let (ok, stdout, stderr) = navkit(&["path", &mesh, "--batch", &s(&batch)]);
-    assert!(ok, "{stderr}");
+    // A partial or failed path makes exit code 3 (the lines are printed all the same).
+    let (code, stdout, stderr) = navkit_code(&["path", &mesh, "--batch", &s(&batch)]);
+    assert_eq!(code, 3, "{stderr}");
     let lines: Vec<Value> = stdout
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
@@ -125,8 +137,8 @@ fn path_json_single_and_batch() {
     // A saved navmesh answers the same.
     let saved = common::temp("cli-nav_test.navmesh");
     assert!(navkit(&["build", &mesh, "-o", &s(&saved)]).0);
-    let (ok, stdout2, _) = navkit(&["path", &s(&saved), "--batch", &s(&batch)]);
-    assert!(ok);
+    let (code, stdout2, _) = navkit_code(&["path", &s(&saved), "--batch", &s(&batch)]);
+    assert_eq!(code, 3);
     assert_eq!(stdout, stdout2);
 
     // Flags: excluding walking leaves nothing to stand on.
@@ -663,9 +675,10 @@ fn path_and_render_with_scenario_obstacles() {
     let path_len = |extra: &[&str]| {
         let mut args = vec!["path", mesh.as_str(), "--from", from, "--to", to, "--json"];
         args.extend_from_slice(extra);
-        let (ok, stdout, stderr) = navkit(&args);
-        assert!(ok, "{stderr}");
+        let (code, stdout, stderr) = navkit_code(&args);
         let v: Value = serde_json::from_str(stdout.trim()).unwrap();
+        let expected = if v["status"] == "complete" { 0 } else { 3 };
+        assert_eq!(code, expected, "{stderr}");
         let pts: Vec<[f64; 3]> = v["straight"]
             .as_array()
             .unwrap()
@@ -767,4 +780,173 @@ fn simulate_with_timed_obstacle_events() {
     std::fs::write(&scenario, r#"{"events": [{"at": 1.0, "remove": "ghost"}]}"#).unwrap();
     let (ok, _, stderr) = navkit(&["simulate", &mesh, "--scenario", &s(&scenario)]);
     assert!(!ok && stderr.contains("removes an obstacle"), "{stderr}");
+}
+
+#[test]
+fn exit_codes_and_errors_as_json() {
+    let mesh = s(&common::mesh("nav_test.obj"));
+    let path = |from: &str, to: &str, extra: &[&str]| {
+        let mut args = vec!["path", mesh.as_str(), "--from", from, "--to", to];
+        args.extend_from_slice(extra);
+        navkit_code(&args)
+    };
+    // 0: a complete path.
+    let (code, stdout, _) = path(
+        "18.13855,-2.370003,-21.319118",
+        "-19.20618,-2.369133,24.802742",
+        &["--json"],
+    );
+    assert_eq!(code, 0);
+    let v: Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(v["status"], "complete");
+    for key in [
+        "start",
+        "goal",
+        "start_ref",
+        "goal_ref",
+        "straight_length_m",
+        "smooth_length_m",
+        "off_mesh_jumps",
+    ] {
+        assert!(v.get(key).is_some(), "missing {key}: {v}");
+    }
+    // 3: a partial path (the goal is on a roof), with or without --json.
+    let (code, stdout, _) = path("20.161,-2.27,-18.1", "-0.629,8.33,-7.66", &["--json"]);
+    assert_eq!(code, 3, "{stdout}");
+    let v: Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(v["status"], "partial");
+    let (code, stdout, _) = path("20.161,-2.27,-18.1", "-0.629,8.33,-7.66", &[]);
+    assert_eq!(code, 3);
+    assert!(stdout.contains("PARTIAL"), "{stdout}");
+    // 3: a failed path (the start is far off the mesh); the error is in the JSON.
+    let (code, stdout, _) = path("1000,0,1000", "0,0,0", &["--json"]);
+    assert_eq!(code, 3);
+    let v: Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(v["status"], "failed");
+    assert_eq!(v["error"]["kind"], "no_polygon_near", "{v}");
+
+    // 1: an input that does not exist, as JSON on stdout with --json, as text on stderr.
+    let (code, stdout, stderr) = navkit_code(&["build", "nowhere.obj", "--json"]);
+    assert_eq!(code, 1);
+    let v: Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert!(v["error"]["kind"].is_string(), "{v}");
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("nowhere.obj"),
+        "{v}"
+    );
+    assert!(stderr.contains("nowhere.obj"), "{stderr}");
+    let (code, stdout, stderr) = navkit_code(&["build", "nowhere.obj"]);
+    assert_eq!(code, 1);
+    assert!(stdout.is_empty() && stderr.contains("nowhere.obj"));
+    // A malformed batch file: a parse error naming the line.
+    let batch = common::temp("bad-batch.txt");
+    std::fs::write(&batch, "1 2 3\n").unwrap();
+    let (code, stdout, _) = navkit_code(&["path", &mesh, "--batch", &s(&batch)]);
+    assert_eq!(code, 1);
+    let v: Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(v["error"]["kind"], "parse", "{v}");
+
+    // 2: usage errors, as JSON with --json.
+    let (code, stdout, stderr) =
+        navkit_code(&["path", &mesh, "--from", "nan,0,0", "--to", "1,1,1"]);
+    assert_eq!(code, 2);
+    assert!(stdout.is_empty() && !stderr.is_empty());
+    let (code, stdout, _) = navkit_code(&["build", &mesh, "--no-such-option", "--json"]);
+    assert_eq!(code, 2);
+    let v: Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(v["error"]["kind"], "usage");
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("--no-such-option"),
+        "{v}"
+    );
+    let gset = "meshes/demo_level.gset";
+    let (code, stdout, _) = navkit_code(&["compare", gset, "--random", "0", "--json"]);
+    assert_eq!(code, 2);
+    let v: Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(v["error"]["kind"], "usage");
+    // The exit codes are in --help.
+    let (code, stdout, _) = navkit_code(&["--help"]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("Exit codes") && stdout.contains("3  incomplete"));
+}
+
+#[test]
+fn output_paths_are_checked_before_the_work() {
+    let gset = "meshes/demo_level.gset";
+    let mesh = s(&common::mesh("dungeon.obj"));
+    let missing = common::temp("no-such-dir").join("out.png");
+    let bad_ext = s(&common::temp("picture.bmp"));
+    let cases: Vec<Vec<String>> = vec![
+        vec!["render".into(), gset.into(), "-o".into(), s(&missing)],
+        vec!["render".into(), gset.into(), "-o".into(), bad_ext.clone()],
+        vec![
+            "compare".into(),
+            gset.into(),
+            "--random".into(),
+            "2".into(),
+            "-o".into(),
+            bad_ext,
+        ],
+        vec![
+            "build".into(),
+            gset.into(),
+            "-o".into(),
+            s(&missing.with_extension("navmesh")),
+        ],
+        vec![
+            "simulate".into(),
+            mesh.clone(),
+            "--trajectories".into(),
+            s(&missing.with_extension("json")),
+        ],
+        vec!["simulate".into(), mesh.clone(), "-o".into(), s(&missing)],
+        vec![
+            "gen".into(),
+            "--tris".into(),
+            "5k".into(),
+            "-o".into(),
+            s(&missing.with_extension("obj")),
+        ],
+        vec![
+            "gen".into(),
+            "--tris".into(),
+            "5k".into(),
+            "-o".into(),
+            s(&common::temp("w.txt")),
+        ],
+        vec![
+            "render".into(),
+            gset.into(),
+            "-o".into(),
+            s(&common::temp("")),
+        ],
+    ];
+    for args in cases {
+        let mut args: Vec<&str> = args.iter().map(String::as_str).collect();
+        args.push("--json");
+        if args[0] == "render" || args[0] == "demo" {
+            args.pop(); // no --json
+        }
+        let started = std::time::Instant::now();
+        let (code, stdout, stderr) = navkit_code(&args);
+        assert_eq!(code, 1, "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("does not exist")
+                || stderr.contains("must end in")
+                || stderr.contains("is a directory"),
+            "{args:?}: {stderr}"
+        );
+        if args.last() == Some(&"--json") {
+            let v: Value = serde_json::from_str(stdout.trim()).unwrap();
+            assert_eq!(v["error"]["kind"], "output_path", "{args:?}");
+        }
+        // Before the work: no build, no simulation.
+        assert!(started.elapsed().as_secs_f64() < 5.0, "{args:?}");
+    }
 }

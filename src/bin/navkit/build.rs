@@ -10,7 +10,9 @@ use navkit::build::BuildReport;
 use navkit::build::tiled::{TiledNavMesh, TiledOptions, TiledReport};
 use navkit::{BuildSettings, InputGeometry, Partition};
 
+use crate::common::check_output_opt;
 use crate::common::{build_input, peak_rss_bytes};
+use crate::exit::{CliResult, Outcome};
 use crate::json::{num32, to_json, v3};
 
 // `navkit build` arguments.
@@ -38,7 +40,7 @@ pub struct BuildArgs {
     pub json: bool,
 }
 
-pub fn run(args: BuildArgs) -> navkit::Result<()> {
+pub fn run(args: BuildArgs) -> CliResult {
     let BuildArgs {
         input,
         partition,
@@ -48,8 +50,10 @@ pub fn run(args: BuildArgs) -> navkit::Result<()> {
         output,
         json,
     } = args;
+    check_output_opt(output.as_deref(), &[], "-o")?;
     if tiled || tile_size.is_some() || threads.is_some() {
-        return build_tiled_cmd(&input, partition, tile_size, threads, output, json);
+        build_tiled_cmd(&input, partition, tile_size, threads, output, json)?;
+        return Ok(Outcome::Success);
     }
     let (navmesh, report) = build_input(&input, partition)?;
     if let Some(out) = &output {
@@ -63,7 +67,7 @@ pub fn run(args: BuildArgs) -> navkit::Result<()> {
             out!("Saved:         {}", out.display());
         }
     }
-    Ok(())
+    Ok(Outcome::Success)
 }
 
 /// `navkit build --tiled`: a parallel tiled build with a progress bar on a terminal.

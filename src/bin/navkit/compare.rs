@@ -9,7 +9,9 @@ use serde_json::{Value, json};
 use navkit::Error;
 use navkit::tools::compare::{CompareSettings, Comparer, Comparison};
 
+use crate::common::{PICTURE, check_output_opt};
 use crate::common::{is_geometry, navmesh_and_grid, parse_vec3};
+use crate::exit::{CliError, CliResult, Outcome};
 use crate::json::{rename, status, to_json};
 
 // `navkit compare` arguments.
@@ -47,7 +49,7 @@ pub struct CompareArgs {
     pub zoom: bool,
 }
 
-pub fn run(args: CompareArgs) -> navkit::Result<()> {
+pub fn run(args: CompareArgs) -> CliResult {
     let CompareArgs {
         input,
         from,
@@ -60,17 +62,18 @@ pub fn run(args: CompareArgs) -> navkit::Result<()> {
         grid_cell_size,
         zoom,
     } = args;
+    check_output_opt(output.as_deref(), PICTURE, "-o")?;
     let ends = from.zip(to);
     let input = input.as_path();
     if !is_geometry(input) {
-        return Err(Error::InvalidArgument(format!(
+        return Err(CliError::from(Error::InvalidArgument(format!(
             "{}: compare needs geometry (.obj or .gset) to build the grid from",
             input.display()
-        )));
+        ))));
     }
     const MAX_RANDOM: usize = 1_000_000;
     if random.is_some_and(|n| n == 0 || n > MAX_RANDOM) {
-        return Err(Error::InvalidArgument(format!(
+        return Err(CliError::Usage(format!(
             "--random {}: must be between 1 and {MAX_RANDOM}",
             random.unwrap_or(0)
         )));
@@ -127,7 +130,7 @@ pub fn run(args: CompareArgs) -> navkit::Result<()> {
             }
         }
     }
-    Ok(())
+    Ok(Outcome::Success)
 }
 
 /// One comparison in the shared vocabulary: `start`/`goal`, each side's `status`, lengths in

@@ -17,6 +17,7 @@ use navkit::tools::compare::{CompareSettings, Comparer};
 
 use crate::build::print_report;
 use crate::compare::{compare_summary, print_comparisons};
+use crate::exit::{CliResult, Outcome};
 use crate::path::print_path;
 
 // `navkit demo` arguments.
@@ -27,8 +28,9 @@ pub struct DemoArgs {
     pub gset: PathBuf,
 }
 
-pub fn run(args: DemoArgs) -> navkit::Result<()> {
-    demo(&args.gset)
+pub fn run(args: DemoArgs) -> CliResult {
+    demo(&args.gset)?;
+    Ok(Outcome::Success)
 }
 
 fn demo(gset: &Path) -> navkit::Result<()> {

@@ -3,7 +3,8 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use crate::common::parse_count;
+use crate::common::{check_output, parse_count};
+use crate::exit::{CliResult, Outcome};
 use crate::json::{rename, rename_each, to_json, v3};
 
 // `navkit gen` arguments.
@@ -23,8 +24,10 @@ pub struct GenArgs {
     pub json: bool,
 }
 
-pub fn run(args: GenArgs) -> navkit::Result<()> {
-    gen_world(args.tris, args.seed, &args.output, args.json)
+pub fn run(args: GenArgs) -> CliResult {
+    check_output(&args.output, &["obj"], "-o")?;
+    gen_world(args.tris, args.seed, &args.output, args.json)?;
+    Ok(Outcome::Success)
 }
 
 /// `navkit gen`: generate a world, write it, print its stats.

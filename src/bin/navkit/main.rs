@@ -6,6 +6,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+use crate::exit::{CliError, CliResult, Outcome};
+
 /// `println!` that ends the program quietly when stdout is closed (e.g. piped into `head`).
 macro_rules! out {
     ($($t:tt)*) => {{
@@ -20,6 +22,7 @@ mod build;
 mod common;
 mod compare;
 mod demo;
+mod exit;
 mod generate;
 mod grid_bench;
 mod json;
@@ -28,11 +31,25 @@ mod render;
 mod simulate;
 mod testcase;
 
+/// Exit codes and the JSON conventions, at the end of `navkit --help`.
+const AFTER_HELP: &str = "\
+Exit codes:
+  0  success
+  1  error: an input missing or malformed, a build failed, an output not writable
+  2  usage: the command line is wrong (unknown option, missing or malformed value)
+  3  incomplete: the results are printed, but a path is partial or failed (path),
+     problems are unsolved or not optimal (grid-bench), builds differ (bench-tiled)
+
+JSON (--json): status is \"complete\", \"partial\" or \"failed\"; endpoints are start and goal;
+keys with a unit end in it (_m, _s, _ms, _us, _bytes, _m_per_s, _cells); with --json an error
+is printed on stdout as {\"error\": {\"kind\": ..., \"message\": ...}} (and on stderr as text).";
+
 #[derive(Parser)]
 #[command(
     name = "navkit",
     version,
-    about = "Navigation meshes and pathfinding (Recast/Detour) from Rust"
+    about = "Navigation meshes and pathfinding (Recast/Detour) from Rust",
+    after_help = AFTER_HELP
 )]
 struct Cli {
     #[command(subcommand)]
@@ -43,7 +60,8 @@ struct Cli {
 enum Command {
     /// Build a navmesh (solo, or tiled on every core) from an OBJ mesh or a RecastDemo .gset file.
     Build(build::BuildArgs),
-    /// Find a path: nearest polys, findPath, findStraightPath and the smooth path.
+    /// Find a path: nearest polys, findPath, findStraightPath and the smooth path. Exits with 3
+    /// if the path (or one of a batch) is partial or failed.
     Path(path::PathArgs),
     /// Run a RecastDemo test-case file (`s`, `f`, `pf`, `rc` lines).
     Testcase(testcase::TestcaseArgs),
@@ -73,7 +91,7 @@ enum Command {
     Gen(generate::GenArgs),
 }
 
-fn run(cli: Cli) -> navkit::Result<()> {
+fn run(cli: Cli) -> CliResult {
     match cli.command {
         Command::Build(args) => build::run(args),
         Command::Path(args) => path::run(args),
@@ -88,13 +106,37 @@ fn run(cli: Cli) -> navkit::Result<()> {
     }
 }
 
+/// True if the output is JSON: `--json`, or `path --batch` (one JSON object per line).
+fn wants_json() -> bool {
+    std::env::args_os().skip(1).any(|a| {
+        let a = a.to_string_lossy();
+        a == "--json" || a == "--batch" || a.starts_with("--batch=")
+    })
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    match run(cli) {
-        Ok(()) => ExitCode::SUCCESS,
+    let json = wants_json();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
         Err(e) => {
-            eprintln!("navkit: error: {e}");
-            ExitCode::FAILURE
+            use clap::error::ErrorKind;
+            let help = matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion);
+            if help || !json {
+                e.exit();
+            }
+            let text = e.render().to_string();
+            let message = text
+                .lines()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or("")
+                .trim_start_matches("error: ")
+                .to_string();
+            return CliError::Usage(message).report(true);
         }
+    };
+    match run(cli) {
+        Ok(Outcome::Success) => ExitCode::from(exit::EXIT_OK),
+        Ok(Outcome::Incomplete) => ExitCode::from(exit::EXIT_INCOMPLETE),
+        Err(e) => e.report(json),
     }
 }

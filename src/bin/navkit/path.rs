@@ -12,6 +12,7 @@ use navkit::tools::simulation::Scenario;
 use navkit::{Error, Partition};
 
 use crate::common::{filter_from, navmesh_source, parse_hex, parse_vec3};
+use crate::exit::{CliError, CliResult, Outcome};
 use crate::json::{error_object, num32, status, v3};
 
 // `navkit path` arguments.
@@ -46,7 +47,7 @@ pub struct PathArgs {
     pub json: bool,
 }
 
-pub fn run(args: PathArgs) -> navkit::Result<()> {
+pub fn run(args: PathArgs) -> CliResult {
     let PathArgs {
         input,
         from,
@@ -64,6 +65,7 @@ pub fn run(args: PathArgs) -> navkit::Result<()> {
     let mut q = NavMeshQuery::new(navmesh, 2048)?;
     let filter = filter_from(include, exclude);
     let opts = SmoothPathOptions::default();
+    let mut incomplete = false;
     if let Some(batch) = batch {
         let file = std::fs::File::open(&batch).map_err(|e| Error::Io {
             path: batch.clone(),
@@ -88,19 +90,20 @@ pub fn run(args: PathArgs) -> navkit::Result<()> {
                 || t.split_whitespace().count() != 6
                 || nums.iter().any(|v| !v.is_finite())
             {
-                return Err(Error::Parse {
+                return Err(CliError::from(Error::Parse {
                     path: batch.clone(),
                     line: i + 1,
                     message: format!("expected `sx sy sz ex ey ez` (6 finite numbers), got `{t}`"),
-                });
+                }));
             }
             let (start, goal) = (
                 Vec3::new(nums[0], nums[1], nums[2]),
                 Vec3::new(nums[3], nums[4], nums[5]),
             );
             let r = full_path(&mut q, start, goal, &filter, &opts);
+            incomplete |= !r.as_ref().is_ok_and(|p| p.path.is_complete());
             if writeln!(out, "{}", path_json(start, goal, &r)).is_err() {
-                return Ok(()); // stdout closed
+                return Ok(Outcome::incomplete_if(incomplete)); // stdout closed
             }
         }
     } else {
@@ -109,13 +112,14 @@ pub fn run(args: PathArgs) -> navkit::Result<()> {
             to.expect("clap requires --to"),
         );
         let r = full_path(&mut q, from, to, &filter, &opts);
+        incomplete = !r.as_ref().is_ok_and(|p| p.path.is_complete());
         if json {
             out!("{}", path_json(from, to, &r));
         } else {
             print_path(&r);
         }
     }
-    Ok(())
+    Ok(Outcome::incomplete_if(incomplete))
 }
 
 /// One path in the shared vocabulary; a failed one has empty lists and an `error` object.

@@ -8,7 +8,9 @@ use glam::Vec3;
 use navkit::tools::compare::{CompareSettings, Comparer};
 use navkit::tools::simulation::Scenario;
 
+use crate::common::{PICTURE, check_output};
 use crate::common::{navmesh_and_grid, navmesh_source, parse_vec3};
+use crate::exit::{CliResult, Outcome};
 
 // `navkit render` arguments.
 #[derive(clap::Args)]
@@ -47,7 +49,7 @@ pub struct RenderArgs {
     pub scenario: Option<PathBuf>,
 }
 
-pub fn run(args: RenderArgs) -> navkit::Result<()> {
+pub fn run(args: RenderArgs) -> CliResult {
     let RenderArgs {
         input,
         from,
@@ -61,6 +63,7 @@ pub fn run(args: RenderArgs) -> navkit::Result<()> {
         tile_size,
         scenario,
     } = args;
+    check_output(&output, PICTURE, "-o")?;
     render(RenderJob {
         input: &input,
         ends: from.zip(to),
@@ -71,7 +74,8 @@ pub fn run(args: RenderArgs) -> navkit::Result<()> {
         grid_cell_size,
         tiled: (tiled || tile_size.is_some()).then_some(tile_size),
         scenario: scenario.as_deref(),
-    })
+    })?;
+    Ok(Outcome::Success)
 }
 
 /// What `navkit render` draws.

@@ -8,7 +8,9 @@ use serde_json::json;
 use navkit::tools::simulation::Scenario;
 use navkit::{Error, InputGeometry};
 
+use crate::common::{PICTURE, check_output_opt};
 use crate::common::{is_geometry, navmesh_source};
+use crate::exit::{CliError, CliResult, Outcome};
 use crate::json::{num32, rename_each, to_json};
 
 // `navkit simulate` arguments.
@@ -46,7 +48,7 @@ pub struct SimulateArgs {
     pub scenario: Option<PathBuf>,
 }
 
-pub fn run(args: SimulateArgs) -> navkit::Result<()> {
+pub fn run(args: SimulateArgs) -> CliResult {
     let SimulateArgs {
         input,
         agents,
@@ -57,6 +59,8 @@ pub fn run(args: SimulateArgs) -> navkit::Result<()> {
         output,
         scenario,
     } = args;
+    check_output_opt(trajectories.as_deref(), &["json"], "--trajectories")?;
+    check_output_opt(output.as_deref(), PICTURE, "-o")?;
     let scenario = scenario.map(Scenario::load).transpose()?;
     let source = navmesh_source(&input, None, scenario.as_ref(), None)?;
     let navmesh = source.navmesh();
@@ -69,10 +73,10 @@ pub fn run(args: SimulateArgs) -> navkit::Result<()> {
     let r = match &scenario {
         Some(s) if !s.events.is_empty() => {
             if !is_geometry(&input) {
-                return Err(Error::InvalidArgument(format!(
+                return Err(CliError::from(Error::InvalidArgument(format!(
                     "{}: obstacle events need the geometry (.obj or .gset)",
                     input.display()
-                )));
+                ))));
             }
             let geom = InputGeometry::load(&input)?;
             let build = geom.settings.clone().unwrap_or_default();
@@ -82,9 +86,9 @@ pub fn run(args: SimulateArgs) -> navkit::Result<()> {
             navkit::tools::simulation::simulate_scenario(navmesh, &s.agents, &settings)?
         }
         Some(s) if s.obstacles.is_empty() => {
-            return Err(Error::InvalidArgument(
+            return Err(CliError::from(Error::InvalidArgument(
                 "the scenario has neither agents nor obstacles".into(),
-            ));
+            )));
         }
         _ => navkit::tools::simulation::simulate(navmesh, &settings)?,
     };
@@ -175,5 +179,5 @@ pub fn run(args: SimulateArgs) -> navkit::Result<()> {
         }
         navkit::render::save(&scene, path, 1200)?;
     }
-    Ok(())
+    Ok(Outcome::Success)
 }

@@ -9,6 +9,7 @@ use navkit::tools::testcase::{self, TestCase, TestKind, TestResult};
 use navkit::{BuildSettings, InputGeometry};
 use serde_json::{Value, json};
 
+use crate::exit::{CliResult, Outcome};
 use crate::json::{rename, status, to_json};
 
 // `navkit testcase` arguments.
@@ -21,7 +22,7 @@ pub struct TestcaseArgs {
     pub json: bool,
 }
 
-pub fn run(args: TestcaseArgs) -> navkit::Result<()> {
+pub fn run(args: TestcaseArgs) -> CliResult {
     let TestcaseArgs { file, json } = args;
     let case = TestCase::load(&file)?;
     let geom = InputGeometry::load(&case.mesh)?;
@@ -68,7 +69,7 @@ pub fn run(args: TestcaseArgs) -> navkit::Result<()> {
             out!("    - straight: {:.4} ms", r.straight_us / 1000.0);
         }
     }
-    Ok(())
+    Ok(Outcome::Success)
 }
 
 /// One test-case query in the shared vocabulary: `query.goal`, `goal_ref`, and `status`
