@@ -661,6 +661,25 @@ fn gen_then_tiled_build_render_and_bench() {
     ]);
     assert!(ok, "{stderr}");
     let v: Value = serde_json::from_str(stdout.trim()).unwrap();
+    for key in [
+        "world_tris",
+        "extent_m",
+        "tiles",
+        "cores",
+        "runs",
+        "median_1_thread_ms",
+        "median_all_cores_ms",
+        "speedup",
+        "median_tile_phase_1_thread_ms",
+        "median_tile_phase_all_cores_ms",
+        "long_paths",
+    ] {
+        assert!(v.get(key).is_some(), "bench-tiled: missing {key}: {v}");
+    }
+    assert!(
+        v["long_paths"]["mean_straight_distance_m"].is_number(),
+        "{v}"
+    );
     assert_eq!(v["same_data_hash"], true);
     assert_eq!(v["runs"].as_array().unwrap().len(), 2);
 }
@@ -926,6 +945,8 @@ fn output_paths_are_checked_before_the_work() {
             "-o".into(),
             s(&common::temp("")),
         ],
+        vec!["demo".into(), "-o".into(), s(&missing)],
+        vec!["demo".into(), "-o".into(), s(&common::temp("demo.gif"))],
     ];
     for args in cases {
         let mut args: Vec<&str> = args.iter().map(String::as_str).collect();
@@ -949,4 +970,300 @@ fn output_paths_are_checked_before_the_work() {
         // Before the work: no build, no simulation.
         assert!(started.elapsed().as_secs_f64() < 5.0, "{args:?}");
     }
+}
+
+#[test]
+fn every_command_prints_the_documented_keys() {
+    let has = |what: &str, v: &Value, keys: &[&str]| {
+        for key in keys {
+            assert!(v.get(*key).is_some(), "{what}: missing {key}: {v}");
+        }
+    };
+    // build, solo and tiled: the same `grid` object (tiled adds the tiles), and the bounds.
+    let gset = "meshes/demo_level.gset";
+    let grid_keys = [
+        "bmin",
+        "bmax",
+        "cell_size_m",
+        "cell_height_m",
+        "cells_x",
+        "cells_z",
+    ];
+    let (ok, stdout, stderr) = navkit(&["build", gset, "--json"]);
+    assert!(ok, "{stderr}");
+    let solo: Value = serde_json::from_str(stdout.trim()).unwrap();
+    has(
+        "build",
+        &solo,
+        &[
+            "grid",
+            "timings_ms",
+            "total_ms",
+            "navmesh_bytes",
+            "warnings",
+        ],
+    );
+    has("build grid", &solo["grid"], &grid_keys);
+    assert_eq!(solo["grid"]["bmin"], serde_json::json!([0.0, 0.0, 0.0]));
+    assert_eq!(solo["grid"]["bmax"], serde_json::json!([40.0, 3.0, 30.0]));
+    let (ok, stdout, stderr) = navkit(&["build", gset, "--tiled", "--json"]);
+    assert!(ok, "{stderr}");
+    let tiled: Value = serde_json::from_str(stdout.trim()).unwrap();
+    has(
+        "build --tiled",
+        &tiled,
+        &[
+            "grid",
+            "tiles",
+            "data_hash",
+            "total_ms",
+            "tiles_ms",
+            "index_ms",
+            "navmesh_bytes",
+            "peak_rss_bytes",
+        ],
+    );
+    has("build --tiled grid", &tiled["grid"], &grid_keys);
+    has(
+        "build --tiled grid",
+        &tiled["grid"],
+        &["tile_size_cells", "tiles_x", "tiles_z", "tile_width_m"],
+    );
+    has(
+        "build --tiled tiles",
+        &tiled["tiles"],
+        &[
+            "built",
+            "sum_ms",
+            "mean_ms",
+            "max_ms",
+            "data_bytes",
+            "timings_ms",
+        ],
+    );
+    for key in grid_keys {
+        assert_eq!(solo["grid"][key], tiled["grid"][key], "{key}");
+    }
+    let (ok, stdout, _) = navkit(&["build", gset]);
+    assert!(
+        ok && stdout.contains("Bounds:        (0.000, 0.000, 0.000) to (40.000, 3.000, 30.000)"),
+        "{stdout}"
+    );
+
+    // testcase: status and start/goal.
+    let tc = s(&common::shared().join("meshes/recastdemo/nav_mesh_test.txt"));
+    let (ok, stdout, _) = navkit(&["testcase", &tc, "--json"]);
+    assert!(ok);
+    for line in stdout.lines() {
+        let v: Value = serde_json::from_str(line).unwrap();
+        has(
+            "testcase",
+            &v,
+            &[
+                "query",
+                "status",
+                "start_ref",
+                "goal_ref",
+                "polys",
+                "straight",
+                "nearest_us",
+                "path_us",
+                "straight_us",
+            ],
+        );
+        has(
+            "testcase query",
+            &v["query"],
+            &["kind", "start", "goal", "line"],
+        );
+        assert!(["complete", "partial", "failed"].contains(&v["status"].as_str().unwrap()));
+    }
+
+    // simulate.
+    let mesh = s(&common::mesh("dungeon.obj"));
+    let (ok, stdout, stderr) = navkit(&[
+        "simulate",
+        &mesh,
+        "--agents",
+        "5",
+        "--seconds",
+        "5",
+        "--json",
+    ]);
+    assert!(ok, "{stderr}");
+    let v: Value = serde_json::from_str(stdout.trim()).unwrap();
+    has(
+        "simulate",
+        &v,
+        &[
+            "agents",
+            "arrived",
+            "stuck",
+            "mean_speed_m_per_s",
+            "min_separation_m",
+            "update_us",
+            "collisions",
+            "simulated_s",
+            "obstacle_events",
+            "tiles_rebuilt",
+            "obstacle_settle_max_s",
+        ],
+    );
+    assert_eq!(v["simulated_s"], 5.0);
+
+    // gen.
+    let dir = common::temp("cli-keys");
+    std::fs::create_dir_all(&dir).unwrap();
+    let obj = s(&dir.join("k.obj"));
+    let (ok, stdout, stderr) = navkit(&["gen", "--tris", "5k", "-o", &obj, "--json"]);
+    assert!(ok, "{stderr}");
+    let v: Value = serde_json::from_str(stdout.trim()).unwrap();
+    has(
+        "gen",
+        &v,
+        &[
+            "seed",
+            "tris",
+            "verts",
+            "side_m",
+            "terrain_cell_m",
+            "bmin",
+            "bmax",
+            "features",
+            "obj",
+            "gset",
+            "obj_bytes",
+            "generate_ms",
+            "write_ms",
+        ],
+    );
+    has(
+        "gen feature",
+        &v["features"][0],
+        &["kind", "point", "radius_m"],
+    );
+
+    // compare: start/goal, each side's status, lengths in _m.
+    let (ok, stdout, _) = navkit(&[
+        "compare", gset, "--from", "2,0,2", "--to", "33,2.5,6", "--json",
+    ]);
+    assert!(ok);
+    let v: Value = serde_json::from_str(stdout.trim()).unwrap();
+    has("compare", &v, &["input", "queries", "summary"]);
+    has(
+        "compare query",
+        &v["queries"][0],
+        &["start", "goal", "grid", "navmesh"],
+    );
+    has(
+        "compare summary",
+        &v["summary"],
+        &[
+            "both_complete",
+            "grid_complete",
+            "navmesh_complete",
+            "mean_grid_length_m",
+            "mean_straight_length_m",
+            "mean_follower_time_grid_s",
+        ],
+    );
+}
+
+#[test]
+fn path_off_the_mesh_reports_the_nearest_walkable_point() {
+    let mesh = s(&common::mesh("nav_test.obj"));
+    let goal = "-19.20618,-2.369133,24.802742";
+    // (18.1, -2.37, -40) is 6.6 units from the nearest polygon: nothing within (2, 4, 2).
+    let (code, stdout, _) = navkit_code(&[
+        "path",
+        &mesh,
+        "--from",
+        "18.1,-2.37,-40",
+        "--to",
+        goal,
+        "--json",
+    ]);
+    assert_eq!(code, 3);
+    let v: Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(v["status"], "failed");
+    assert_eq!(v["error"]["kind"], "no_polygon_near");
+    let n = &v["nearest"]["start"];
+    assert!(v["nearest"].get("goal").is_none(), "{v}");
+    let d = n["distance_m"].as_f64().unwrap();
+    assert!(d > 2.0 && d < 8.0, "{n}");
+    let point: Vec<f64> = n["point"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect();
+    let h: Vec<String> = n["half_extents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap().to_string())
+        .collect();
+    // The text says the same and what to pass.
+    let (code, stdout, _) = navkit_code(&["path", &mesh, "--from", "18.1,-2.37,-40", "--to", goal]);
+    assert_eq!(code, 3);
+    assert!(
+        stdout.contains("nearest walkable point")
+            && stdout.contains(&format!("--half-extents {}", h.join(","))),
+        "{stdout}"
+    );
+    // With that box the path starts at the nearest point, on its polygon.
+    let (code, stdout, stderr) = navkit_code(&[
+        "path",
+        &mesh,
+        "--from",
+        "18.1,-2.37,-40",
+        "--to",
+        goal,
+        "--half-extents",
+        &h.join(","),
+        "--json",
+    ]);
+    assert_ne!(code, 1, "{stderr}");
+    let w: Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_ne!(w["status"], "failed", "{w}");
+    assert_eq!(w["start_ref"], n["poly_ref"]);
+    let first: Vec<f64> = w["straight"][0]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect();
+    for k in 0..3 {
+        assert!((first[k] - point[k]).abs() < 1e-3, "{first:?} vs {point:?}");
+    }
+    assert_eq!(code, if w["status"] == "complete" { 0 } else { 3 });
+    // Malformed half extents are a usage error.
+    let (code, _, _) = navkit_code(&[
+        "path",
+        &mesh,
+        "--from",
+        "18.1,-2.37,-40",
+        "--to",
+        goal,
+        "--half-extents",
+        "1,2",
+    ]);
+    assert_eq!(code, 2);
+}
+
+#[test]
+fn demo_runs_from_any_directory_and_draws_its_path() {
+    let cwd = common::temp("demo-cwd");
+    std::fs::create_dir_all(&cwd).unwrap();
+    let picture = cwd.join("demo.png");
+    let (code, stdout, stderr) = navkit_in(&cwd, &["demo", "-o", "demo.png"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("Path:      complete"), "{stdout}");
+    assert!(stdout.contains("Picture:   demo.png"), "{stdout}");
+    let bytes = std::fs::read(&picture).unwrap();
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+    // A --gset that does not exist: an error naming it.
+    let (code, _, stderr) = navkit_in(&cwd, &["demo", "--gset", "nowhere.gset", "-o", "demo.svg"]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("nowhere.gset"), "{stderr}");
 }

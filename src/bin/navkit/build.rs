@@ -11,7 +11,7 @@ use navkit::build::tiled::{TiledNavMesh, TiledOptions, TiledReport};
 use navkit::{BuildSettings, InputGeometry, Partition};
 
 use crate::common::check_output_opt;
-use crate::common::{build_input, peak_rss_bytes};
+use crate::common::{build_input, peak_rss_bytes, progress};
 use crate::exit::{CliResult, Outcome};
 use crate::json::{num32, to_json, v3};
 
@@ -90,13 +90,10 @@ fn build_tiled_cmd(
     let options = TiledOptions {
         threads: threads.unwrap_or(0),
     };
-    let bar = indicatif::ProgressBar::new(0);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{spinner} tiles {pos}/{len} [{bar:40}] {elapsed} (eta {eta})",
-        )
-        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
-        .progress_chars("=> "),
+    let bar = progress(
+        json,
+        "{spinner} tiles {pos}/{len} [{bar:40}] {elapsed} (eta {eta})",
+        Some(0),
     );
     let tiled = TiledNavMesh::build_with(geom, &settings, &options, &|done, total| {
         bar.set_length(total as u64);

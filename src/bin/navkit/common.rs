@@ -251,3 +251,25 @@ pub fn check_output_opt(path: Option<&Path>, exts: &[&str], what: &str) -> Resul
 
 /// The picture formats `render`, `compare`, `simulate` and `demo` write.
 pub const PICTURE: &[&str] = &["png", "svg"];
+
+/// A progress bar (with a length) or a spinner (without) on stderr: drawn only when stderr is a
+/// terminal and the output is not JSON, hidden otherwise.
+pub fn progress(json: bool, template: &str, len: Option<u64>) -> indicatif::ProgressBar {
+    use std::io::IsTerminal;
+    if json || !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = match len {
+        Some(n) => indicatif::ProgressBar::new(n),
+        None => indicatif::ProgressBar::new_spinner(),
+    };
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(template)
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+            .progress_chars("=> "),
+    );
+    if len.is_none() {
+        bar.enable_steady_tick(std::time::Duration::from_millis(120));
+    }
+    bar
+}

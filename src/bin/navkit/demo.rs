@@ -16,24 +16,62 @@ use navkit::query::{NavMeshQuery, QueryFilter};
 use navkit::tools::compare::{CompareSettings, Comparer};
 
 use crate::build::print_report;
+use crate::common::{PICTURE, check_output};
 use crate::compare::{compare_summary, print_comparisons};
-use crate::exit::{CliResult, Outcome};
+use crate::exit::{CliError, CliResult, Outcome};
 use crate::path::print_path;
 
 // `navkit demo` arguments.
 #[derive(clap::Args)]
 pub struct DemoArgs {
-    /// The geometry set to use.
-    #[arg(long, default_value = "meshes/demo_level.gset")]
-    pub gset: PathBuf,
+    /// The geometry set to use (default: meshes/demo_level.gset, looked for in the current
+    /// directory, then in the navkit sources this program was built from).
+    #[arg(long)]
+    pub gset: Option<PathBuf>,
+    /// Where to write the picture of the demo's path (PNG or SVG; default: navkit-demo.png in
+    /// the system's temporary directory).
+    #[arg(short, long)]
+    pub output: Option<PathBuf>,
 }
 
+/// The sample level, relative to the navkit sources.
+const SAMPLE: &str = "meshes/demo_level.gset";
+
 pub fn run(args: DemoArgs) -> CliResult {
-    demo(&args.gset)?;
+    let picture = args
+        .output
+        .unwrap_or_else(|| std::env::temp_dir().join("navkit-demo.png"));
+    check_output(&picture, PICTURE, "-o")?;
+    let gset = match args.gset {
+        Some(g) => g,
+        None => find_sample()?,
+    };
+    demo(&gset, &picture)?;
     Ok(Outcome::Success)
 }
 
-fn demo(gset: &Path) -> navkit::Result<()> {
+/// The sample level: in the current directory (a checkout's root), beside the sources this
+/// program was built from, or above the executable (`target/release/navkit` in a checkout).
+fn find_sample() -> Result<PathBuf, CliError> {
+    let mut candidates = vec![
+        PathBuf::from(SAMPLE),
+        Path::new(env!("CARGO_MANIFEST_DIR")).join(SAMPLE),
+    ];
+    if let Ok(exe) = std::env::current_exe() {
+        candidates.extend(exe.ancestors().skip(1).take(4).map(|d| d.join(SAMPLE)));
+    }
+    if let Some(found) = candidates.iter().find(|c| c.is_file()) {
+        return Ok(found.clone());
+    }
+    let looked: Vec<String> = candidates.iter().map(|c| c.display().to_string()).collect();
+    Err(CliError::NotFound(format!(
+        "the sample level {SAMPLE} was not found (looked at {}); pass \
+         --gset /path/to/navkit/{SAMPLE} (it is in the navkit repository)",
+        looked.join(", ")
+    )))
+}
+
+fn demo(gset: &Path, picture: &Path) -> navkit::Result<()> {
     let geom = InputGeometry::load(gset)?;
     let settings = geom.settings.clone().unwrap_or_default();
     out!("navkit demo: {}", gset.display());
@@ -71,6 +109,19 @@ fn demo(gset: &Path) -> navkit::Result<()> {
     let mut cmp = Comparer::new(&built.navmesh, Some(&grid), CompareSettings::default())?;
     let results = [cmp.compare(from, to)?];
     print_comparisons(&results, &compare_summary(&results));
+    let mut scene = navkit::render::comparison_scene(
+        &built.navmesh,
+        Some(&grid),
+        Some(&results[0]),
+        format!("navkit demo: {}", gset.display()),
+    );
+    scene.add_tile_borders(&built.navmesh);
+    navkit::render::save(&scene, picture, 1200)?;
+    out!(
+        "Picture:   {} (the navmesh by area, the walkable grid cells, the grid A* path, the \
+         straight and smooth paths, the follower on both)",
+        picture.display()
+    );
     out!(
         "(draw it: navkit compare {} --from {},{},{} --to {},{},{} -o demo.png)",
         gset.display(),
@@ -82,10 +133,21 @@ fn demo(gset: &Path) -> navkit::Result<()> {
         to.z
     );
 
+    obstacle_demo(&geom, &settings, from, to)?;
+    world_demo()
+}
+
+/// A tile cache of the level, a cylinder on the path's longest leg, then removed.
+fn obstacle_demo(
+    geom: &InputGeometry,
+    settings: &navkit::BuildSettings,
+    from: Vec3,
+    to: Vec3,
+) -> navkit::Result<()> {
     // Obstacles: a tile cache of the level, a cylinder on the path's longest leg, then removed.
     let mut cache = navkit::tilecache::TileCache::build(
-        &geom,
-        &settings,
+        geom,
+        settings,
         &navkit::tilecache::TileCacheSettings::default(),
     )?;
     let corners = |nav: &NavMesh| -> navkit::Result<(bool, Vec<Vec3>)> {
@@ -132,6 +194,11 @@ fn demo(gset: &Path) -> navkit::Result<()> {
         }
     );
 
+    Ok(())
+}
+
+/// A large world, tiled on every core.
+fn world_demo() -> navkit::Result<()> {
     // A large world, tiled on every core.
     let (world, stats) =
         navkit::tools::worldgen::generate(&navkit::tools::worldgen::WorldSpec::new(200_000, 1))?;

@@ -49,6 +49,8 @@ pub enum CliError {
     Navkit(navkit::Error),
     /// The command line is wrong.
     Usage(String),
+    /// Something needed was not found (e.g. the demo's sample level).
+    NotFound(String),
     /// An output path that cannot be written (checked before the work starts).
     OutputPath { path: PathBuf, message: String },
 }
@@ -57,7 +59,7 @@ impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             CliError::Navkit(e) => write!(f, "{e}"),
-            CliError::Usage(m) => write!(f, "{m}"),
+            CliError::Usage(m) | CliError::NotFound(m) => write!(f, "{m}"),
             CliError::OutputPath { path, message } => write!(f, "{}: {message}", path.display()),
         }
     }
@@ -70,11 +72,13 @@ impl From<navkit::Error> for CliError {
 }
 
 impl CliError {
-    /// The `kind` in JSON: the library error's variant in snake case, `usage` or `output_path`.
+    /// The `kind` in JSON: the library error's variant in snake case, `usage`, `not_found` or
+    /// `output_path`.
     pub fn kind(&self) -> String {
         match self {
             CliError::Navkit(e) => crate::json::error_kind(e),
             CliError::Usage(_) => "usage".into(),
+            CliError::NotFound(_) => "not_found".into(),
             CliError::OutputPath { .. } => "output_path".into(),
         }
     }

@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use crate::common::{check_output, parse_count};
+use crate::common::{check_output, parse_count, progress};
 use crate::exit::{CliResult, Outcome};
 use crate::json::{rename, rename_each, to_json, v3};
 
@@ -33,11 +33,15 @@ pub fn run(args: GenArgs) -> CliResult {
 /// `navkit gen`: generate a world, write it, print its stats.
 fn gen_world(tris: usize, seed: u64, output: &Path, json: bool) -> navkit::Result<()> {
     use navkit::tools::worldgen::{WorldSpec, generate, gset_path, write_world};
+    let bar = progress(json, "{spinner} {msg} ({elapsed})", None);
+    bar.set_message(format!("generating a world of {tris} triangles"));
     let started = std::time::Instant::now();
     let (geom, stats) = generate(&WorldSpec::new(tris, seed))?;
     let generate_ms = started.elapsed().as_secs_f64() * 1e3;
     let written = std::time::Instant::now();
+    bar.set_message(format!("writing {}", output.display()));
     write_world(&geom, output)?;
+    bar.finish_and_clear();
     let write_ms = written.elapsed().as_secs_f64() * 1e3;
     let gset = gset_path(output);
     let size = |p: &Path| std::fs::metadata(p).map(|m| m.len()).unwrap_or(0);

@@ -125,10 +125,14 @@ fn main() -> ExitCode {
                 e.exit();
             }
             let text = e.render().to_string();
+            // The error's lines, without the usage and the hint that follow.
             let message = text
                 .lines()
-                .find(|l| !l.trim().is_empty())
-                .unwrap_or("")
+                .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .collect::<Vec<_>>()
+                .join(" ")
                 .trim_start_matches("error: ")
                 .to_string();
             return CliError::Usage(message).report(true);

@@ -8,7 +8,7 @@ use serde_json::json;
 use navkit::tools::simulation::Scenario;
 use navkit::{Error, InputGeometry};
 
-use crate::common::{PICTURE, check_output_opt};
+use crate::common::{PICTURE, check_output_opt, progress};
 use crate::common::{is_geometry, navmesh_source};
 use crate::exit::{CliError, CliResult, Outcome};
 use crate::json::{num32, rename_each, to_json};
@@ -70,6 +70,11 @@ pub fn run(args: SimulateArgs) -> CliResult {
         seed,
         ..Default::default()
     };
+    let bar = progress(
+        json,
+        &format!("{{spinner}} simulating {agents} agents for {seconds} s ({{elapsed}})"),
+        None,
+    );
     let r = match &scenario {
         Some(s) if !s.events.is_empty() => {
             if !is_geometry(&input) {
@@ -92,6 +97,7 @@ pub fn run(args: SimulateArgs) -> CliResult {
         }
         _ => navkit::tools::simulation::simulate(navmesh, &settings)?,
     };
+    bar.finish_and_clear();
     if json {
         out!(
             "{}",
