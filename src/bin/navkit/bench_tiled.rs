@@ -201,6 +201,69 @@ fn long_paths(nav: &NavMesh, n: usize, seed: u64, extent: f32) -> Result<PathSta
     Ok(s)
 }
 
+/// The builds, `rounds` times one thread and `cores` threads, the order alternating; the first
+/// build on `cores` threads saves the navmesh to `saved`.
+fn build_rounds(
+    exe: &Path,
+    gset: &Path,
+    cores: usize,
+    args: &BenchArgs,
+    saved: &Path,
+) -> Result<Vec<BuildRun>> {
+    let mut runs = Vec::new();
+    for round in 0..args.rounds.max(1) {
+        let order = if round % 2 == 0 {
+            [1, cores]
+        } else {
+            [cores, 1]
+        };
+        for threads in order {
+            let save = (round == 0 && threads == cores).then_some(saved);
+            let r = child_build(exe, gset, threads, args.tile_size, save)?;
+            eprintln!(
+                "round {round}: {threads} thread(s): {:.0} ms, {:.2} ms/tile, peak {:.0} MB, hash {}",
+                r.total_ms,
+                r.mean_tile_ms,
+                r.peak_rss_bytes as f64 / 1e6,
+                r.data_hash
+            );
+            runs.push(r);
+        }
+    }
+    Ok(runs)
+}
+
+/// The median of `f` over the runs on `threads` threads.
+fn median_of(runs: &[BuildRun], threads: usize, f: impl Fn(&BuildRun) -> f64) -> f64 {
+    median(
+        runs.iter()
+            .filter(|r| r.threads == threads)
+            .map(f)
+            .collect(),
+    )
+}
+
+/// The table of median figures per thread count.
+fn print_table(runs: &[BuildRun], cores: usize) {
+    println!("| threads | median build ms | tile phase ms | index ms | ms per tile | peak MB |");
+    println!("|---:|---:|---:|---:|---:|---:|");
+    for th in [1, cores] {
+        println!(
+            "| {th} | {:.0} | {:.0} | {:.0} | {:.2} | {:.0} |",
+            median_of(runs, th, |r| r.total_ms),
+            median_of(runs, th, |r| r.tiles_ms),
+            median_of(runs, th, |r| r.index_ms),
+            median_of(runs, th, |r| r.mean_tile_ms),
+            runs.iter()
+                .filter(|r| r.threads == th)
+                .map(|r| r.peak_rss_bytes)
+                .max()
+                .unwrap_or(0) as f64
+                / 1e6
+        );
+    }
+}
+
 /// Runs the benchmark and prints its table (or JSON).
 pub fn run(args: BenchArgs) -> CliResult {
     let exe = std::env::current_exe().map_err(|e| Error::Io {
@@ -245,53 +308,14 @@ pub fn run(args: BenchArgs) -> CliResult {
         world.display()
     );
 
-    let mut runs = Vec::new();
     let saved = dir.join("world.mset");
-    for round in 0..args.rounds.max(1) {
-        let order = if round % 2 == 0 {
-            [1, cores]
-        } else {
-            [cores, 1]
-        };
-        for threads in order {
-            let save = (round == 0 && threads == cores).then_some(saved.as_path());
-            let r = child_build(&exe, &gset, threads, args.tile_size, save)?;
-            eprintln!(
-                "round {round}: {threads} thread(s): {:.0} ms, {:.2} ms/tile, peak {:.0} MB, hash {}",
-                r.total_ms,
-                r.mean_tile_ms,
-                r.peak_rss_bytes as f64 / 1e6,
-                r.data_hash
-            );
-            runs.push(r);
-        }
-    }
+    let runs = build_rounds(&exe, &gset, cores, &args, &saved)?;
     let same_data = runs.windows(2).all(|w| w[0].data_hash == w[1].data_hash);
-    let t1 = median(
-        runs.iter()
-            .filter(|r| r.threads == 1)
-            .map(|r| r.total_ms)
-            .collect(),
-    );
-    let tn = median(
-        runs.iter()
-            .filter(|r| r.threads == cores)
-            .map(|r| r.total_ms)
-            .collect(),
-    );
+    let t1 = median_of(&runs, 1, |r| r.total_ms);
+    let tn = median_of(&runs, cores, |r| r.total_ms);
     let speedup = t1 / tn;
-    let p1 = median(
-        runs.iter()
-            .filter(|r| r.threads == 1)
-            .map(|r| r.tiles_ms)
-            .collect(),
-    );
-    let pn = median(
-        runs.iter()
-            .filter(|r| r.threads == cores)
-            .map(|r| r.tiles_ms)
-            .collect(),
-    );
+    let p1 = median_of(&runs, 1, |r| r.tiles_ms);
+    let pn = median_of(&runs, cores, |r| r.tiles_ms);
     let speedup_tiles = p1 / pn;
     let nav = NavMesh::load(&saved)?;
     let tiles = nav.tile_count();
@@ -327,21 +351,7 @@ pub fn run(args: BenchArgs) -> CliResult {
             bmax.z - bmin.z,
             tiles
         );
-        println!(
-            "| threads | median build ms | tile phase ms | index ms | ms per tile | peak MB |"
-        );
-        println!("|---:|---:|---:|---:|---:|---:|");
-        for th in [1, cores] {
-            let rs: Vec<&BuildRun> = runs.iter().filter(|r| r.threads == th).collect();
-            println!(
-                "| {th} | {:.0} | {:.0} | {:.0} | {:.2} | {:.0} |",
-                median(rs.iter().map(|r| r.total_ms).collect()),
-                median(rs.iter().map(|r| r.tiles_ms).collect()),
-                median(rs.iter().map(|r| r.index_ms).collect()),
-                median(rs.iter().map(|r| r.mean_tile_ms).collect()),
-                rs.iter().map(|r| r.peak_rss_bytes).max().unwrap_or(0) as f64 / 1e6
-            );
-        }
+        print_table(&runs, cores);
         println!(
             "speed-up {speedup:.2}x on {cores} cores ({:.2} per core; target 0.9); tile phase alone {speedup_tiles:.2}x; tile data identical in every run: {same_data}",
             speedup / cores as f64

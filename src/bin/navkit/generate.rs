@@ -80,6 +80,19 @@ fn gen_world(tris: usize, seed: u64, output: &Path, json: bool) -> navkit::Resul
         out!("{v}");
         return Ok(());
     }
+    print_stats(&stats, output, &gset, size(output), generate_ms, write_ms);
+    Ok(())
+}
+
+/// The world's figures as text.
+fn print_stats(
+    stats: &navkit::tools::worldgen::WorldStats,
+    output: &Path,
+    gset: &Path,
+    obj_bytes: u64,
+    generate_ms: f64,
+    write_ms: f64,
+) {
     let (lo, hi) = stats.extent;
     let pct = |n: usize| 100.0 * n as f64 / stats.tris.max(1) as f64;
     out!(
@@ -135,9 +148,8 @@ fn gen_world(tris: usize, seed: u64, output: &Path, json: bool) -> navkit::Resul
     out!(
         "Written:    {} ({} bytes), {}",
         output.display(),
-        size(output),
+        obj_bytes,
         gset.display()
     );
     out!("Time:       generate {generate_ms:.1} ms, write {write_ms:.1} ms");
-    Ok(())
 }

@@ -1,15 +1,16 @@
 //! `navkit simulate`: a crowd on a navmesh, random or from a scenario file, with obstacles.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
-use navkit::tools::simulation::Scenario;
+use navkit::navmesh::NavMesh;
+use navkit::tools::simulation::{Scenario, SimReport};
 use navkit::{Error, InputGeometry};
 
+use crate::common::{NavSource, is_geometry, navmesh_source};
 use crate::common::{PICTURE, check_output_opt, progress};
-use crate::common::{is_geometry, navmesh_source};
 use crate::exit::{CliError, CliResult, Outcome};
 use crate::json::{num32, rename_each, to_json};
 
@@ -98,6 +99,24 @@ pub fn run(args: SimulateArgs) -> CliResult {
         _ => navkit::tools::simulation::simulate(navmesh, &settings)?,
     };
     bar.finish_and_clear();
+    print_report(&r, json);
+    if let Some(path) = &trajectories {
+        let mut agents = to_json(&r.agents_detail);
+        rename_each(&mut agents, &[("arrived_at", "arrived_at_s")]);
+        let text = agents.to_string();
+        std::fs::write(path, text).map_err(|e| Error::Io {
+            path: path.clone(),
+            source: e,
+        })?;
+    }
+    if let Some(path) = &output {
+        draw(navmesh, &source, scenario.as_ref(), &r, path)?;
+    }
+    Ok(Outcome::Success)
+}
+
+/// The report, as JSON or as a line of text.
+fn print_report(r: &SimReport, json: bool) {
     if json {
         out!(
             "{}",
@@ -128,62 +147,60 @@ pub fn run(args: SimulateArgs) -> CliResult {
             r.update_us
         );
     }
-    if let Some(path) = &trajectories {
-        let mut agents = to_json(&r.agents_detail);
-        rename_each(&mut agents, &[("arrived_at", "arrived_at_s")]);
-        let text = agents.to_string();
-        std::fs::write(path, text).map_err(|e| Error::Io {
-            path: path.clone(),
-            source: e,
-        })?;
+}
+
+/// The trajectories over the navmesh, goals green (arrived) or red, obstacles outlined.
+fn draw(
+    navmesh: &NavMesh,
+    source: &NavSource,
+    scenario: Option<&Scenario>,
+    r: &SimReport,
+    path: &Path,
+) -> navkit::Result<()> {
+    use navkit::render::{Polyline, Rgb};
+    let mut scene = navkit::render::comparison_scene(
+        navmesh,
+        None,
+        None,
+        format!(
+            "navkit simulate: {} agents, {} s, {} arrived",
+            r.agents, r.seconds, r.arrived
+        ),
+    );
+    scene.add_obstacles(&source.obstacles());
+    if let Some(sc) = scenario {
+        scene
+            .obstacles
+            .extend(sc.events.iter().filter_map(|e| e.add.map(|o| o.outline())));
     }
-    if let Some(path) = &output {
-        use navkit::render::{Polyline, Rgb};
-        let mut scene = navkit::render::comparison_scene(
-            navmesh,
-            None,
-            None,
-            format!(
-                "navkit simulate: {} agents, {} s, {} arrived",
-                r.agents, r.seconds, r.arrived
-            ),
-        );
-        scene.add_obstacles(&source.obstacles());
-        if let Some(sc) = &scenario {
-            scene
-                .obstacles
-                .extend(sc.events.iter().filter_map(|e| e.add.map(|o| o.outline())));
-        }
-        let palette = [
-            Rgb(220, 40, 40),
-            Rgb(30, 30, 160),
-            Rgb(20, 150, 60),
-            Rgb(240, 140, 20),
-            Rgb(150, 30, 170),
-            Rgb(0, 140, 140),
-        ];
-        for (i, a) in r.agents_detail.iter().enumerate() {
-            scene.lines.push(Polyline {
-                label: if i == 0 {
-                    format!("agent trajectories ({})", r.agents)
-                } else {
-                    String::new()
-                },
-                points: a.trajectory.clone(),
-                color: palette[i % palette.len()],
-                width: 1.5,
-                dots: false,
-            });
-            scene.markers.push((
-                a.goal,
-                if a.arrived_at.is_some() {
-                    Rgb(40, 200, 40)
-                } else {
-                    Rgb(220, 40, 40)
-                },
-            ));
-        }
-        navkit::render::save(&scene, path, 1200)?;
+    let palette = [
+        Rgb(220, 40, 40),
+        Rgb(30, 30, 160),
+        Rgb(20, 150, 60),
+        Rgb(240, 140, 20),
+        Rgb(150, 30, 170),
+        Rgb(0, 140, 140),
+    ];
+    for (i, a) in r.agents_detail.iter().enumerate() {
+        scene.lines.push(Polyline {
+            label: if i == 0 {
+                format!("agent trajectories ({})", r.agents)
+            } else {
+                String::new()
+            },
+            points: a.trajectory.clone(),
+            color: palette[i % palette.len()],
+            width: 1.5,
+            dots: false,
+        });
+        scene.markers.push((
+            a.goal,
+            if a.arrived_at.is_some() {
+                Rgb(40, 200, 40)
+            } else {
+                Rgb(220, 40, 40)
+            },
+        ));
     }
-    Ok(Outcome::Success)
+    navkit::render::save(&scene, path, 1200)
 }
