@@ -16,7 +16,7 @@ use navkit::query::{NavMeshQuery, QueryFilter};
 use navkit::tools::compare::{CompareSettings, Comparer};
 
 use crate::build::print_report;
-use crate::common::{PICTURE, check_output};
+use crate::common::{PICTURE, check_output, progress};
 use crate::compare::{compare_summary, print_comparisons};
 use crate::exit::{CliError, CliResult, Outcome};
 use crate::path::print_path;
@@ -203,8 +203,22 @@ fn world_demo() -> navkit::Result<()> {
     let (world, stats) =
         navkit::tools::worldgen::generate(&navkit::tools::worldgen::WorldSpec::new(200_000, 1))?;
     let world_settings = world.settings.clone().unwrap_or_default();
-    let tiled =
-        TiledNavMesh::build_with(world, &world_settings, &TiledOptions::default(), &|_, _| {})?;
+    let bar = progress(
+        false,
+        "{spinner} world tiles {pos}/{len} [{bar:40}] {elapsed}",
+        Some(0),
+    );
+    let tiled = TiledNavMesh::build_with(
+        world,
+        &world_settings,
+        &TiledOptions::default(),
+        &|done, total| {
+            bar.set_length(total as u64);
+            bar.set_position(done as u64);
+        },
+    );
+    bar.finish_and_clear();
+    let tiled = tiled?;
     let r = tiled.report();
     out!(
         "\nA generated world of {} triangles ({:.0} m square: {} buildings, {} bridges, {} jump links): \
