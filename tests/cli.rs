@@ -7,13 +7,24 @@ use std::process::Command;
 use serde_json::Value;
 
 fn navkit(args: &[&str]) -> (bool, String, String) {
+    let (code, stdout, stderr) = navkit_code(args);
+    (code == 0, stdout, stderr)
+}
+
+/// The exit code (documented: 0 success, 1 error, 2 usage, 3 partial or failed path), stdout
+/// and stderr.
+fn navkit_code(args: &[&str]) -> (i32, String, String) {
+    navkit_in(env!("CARGO_MANIFEST_DIR"), args)
+}
+
+fn navkit_in(dir: impl AsRef<std::path::Path>, args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_navkit"))
         .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .current_dir(dir)
         .output()
         .expect("run navkit");
     (
-        out.status.success(),
+        out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
@@ -31,8 +42,7 @@ fn build_json_has_the_documented_keys_and_saves() {
     assert!(ok, "{stderr}");
     let v: Value = serde_json::from_str(stdout.trim()).unwrap();
     for key in [
-        "grid_width",
-        "grid_height",
+        "grid",
         "polymesh_verts",
         "polymesh_polys",
         "detail_verts",
@@ -43,6 +53,17 @@ fn build_json_has_the_documented_keys_and_saves() {
     ] {
         assert!(v.get(key).is_some(), "missing {key}: {v}");
     }
+    for key in [
+        "bmin",
+        "bmax",
+        "cell_size_m",
+        "cell_height_m",
+        "cells_x",
+        "cells_z",
+    ] {
+        assert!(v["grid"].get(key).is_some(), "missing grid.{key}: {v}");
+    }
+    assert_eq!(v["grid"]["bmin"].as_array().unwrap().len(), 3);
     assert_eq!(v["polymesh_verts"], 223);
     assert_eq!(v["polymesh_polys"], 118);
     assert_eq!(v["detail_verts"], 513);
@@ -78,7 +99,7 @@ fn path_json_single_and_batch() {
     for key in [
         "status",
         "start_ref",
-        "end_ref",
+        "goal_ref",
         "polys",
         "straight",
         "smooth",
@@ -101,8 +122,9 @@ fn path_json_single_and_batch() {
          1000 0 1000 0 0 0\n",
     )
     .unwrap();
-    let (ok, stdout, stderr) = navkit(&["path", &mesh, "--batch", &s(&batch)]);
-    assert!(ok, "{stderr}");
+    // A partial or failed path makes exit code 3 (the lines are printed all the same).
+    let (code, stdout, stderr) = navkit_code(&["path", &mesh, "--batch", &s(&batch)]);
+    assert_eq!(code, 3, "{stderr}");
     let lines: Vec<Value> = stdout
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
@@ -115,8 +137,8 @@ fn path_json_single_and_batch() {
     // A saved navmesh answers the same.
     let saved = common::temp("cli-nav_test.navmesh");
     assert!(navkit(&["build", &mesh, "-o", &s(&saved)]).0);
-    let (ok, stdout2, _) = navkit(&["path", &s(&saved), "--batch", &s(&batch)]);
-    assert!(ok);
+    let (code, stdout2, _) = navkit_code(&["path", &s(&saved), "--batch", &s(&batch)]);
+    assert_eq!(code, 3);
     assert_eq!(stdout, stdout2);
 
     // Flags: excluding walking leaves nothing to stand on.
@@ -223,16 +245,16 @@ fn grid_bench_json_totals_and_errors() {
             "problems",
             "solved",
             "mismatches",
-            "max_abs_error",
+            "max_abs_error_cells",
             "expanded",
-            "us_per_query",
+            "mean_query_us",
         ] {
             assert!(v.get(key).is_some(), "{algo}: missing {key}: {v}");
         }
         assert_eq!(v["problems"], 160);
         assert_eq!(v["solved"], 160);
         assert_eq!(v["mismatches"], 0);
-        assert!(v["max_abs_error"].as_f64().unwrap() < 5e-3);
+        assert!(v["max_abs_error_cells"].as_f64().unwrap() < 5e-3);
         assert!(v["expanded"].as_u64().unwrap() > 160);
         assert_eq!(v["algo"], algo);
         assert!(v["buckets"].as_array().unwrap().len() > 5);
@@ -288,18 +310,18 @@ fn compare_single_random_json_and_pictures() {
     assert!(ok, "{stderr}");
     let v: Value = serde_json::from_str(stdout.trim()).unwrap();
     let q = &v["queries"][0];
-    assert_eq!(q["grid"]["status"], "found");
-    assert_eq!(q["navmesh"]["complete"], true);
-    for key in ["length", "cells", "waypoints", "expanded", "time_us"] {
+    assert_eq!(q["grid"]["status"], "complete");
+    assert_eq!(q["navmesh"]["status"], "complete");
+    for key in ["length_m", "cells", "waypoints", "expanded", "time_us"] {
         assert!(q["grid"][key].as_f64().unwrap() > 0.0, "grid {key}: {q}");
     }
     for key in [
-        "straight_length",
+        "straight_length_m",
         "corners",
-        "smooth_length",
+        "smooth_length_m",
         "time_us",
         "smooth_time_us",
-        "spline_length",
+        "spline_length_m",
     ] {
         assert!(
             q["navmesh"][key].as_f64().unwrap() > 0.0,
@@ -309,11 +331,11 @@ fn compare_single_random_json_and_pictures() {
     for side in ["grid", "navmesh"] {
         let f = &q[side]["follower"];
         assert_eq!(f["arrived"], true, "{side}: {f}");
-        assert!(f["travelled"].as_f64().unwrap() > 10.0 && f["time"].as_f64().unwrap() > 1.0);
+        assert!(f["travelled_m"].as_f64().unwrap() > 10.0 && f["time_s"].as_f64().unwrap() > 1.0);
     }
     let (g, n) = (
-        q["grid"]["length"].as_f64().unwrap(),
-        q["navmesh"]["straight_length"].as_f64().unwrap(),
+        q["grid"]["length_m"].as_f64().unwrap(),
+        q["navmesh"]["straight_length_m"].as_f64().unwrap(),
     );
     assert!(g >= n * 0.95 && g <= n * 1.2, "grid {g} straight {n}");
 
@@ -330,7 +352,7 @@ fn compare_single_random_json_and_pictures() {
             .as_array()
             .unwrap()
             .iter()
-            .map(|q| (q["from"].to_string(), q["to"].to_string()))
+            .map(|q| (q["start"].to_string(), q["goal"].to_string()))
             .collect::<Vec<_>>()
     };
     assert_eq!(ends(&a), ends(&b));
@@ -443,8 +465,8 @@ fn simulate_json_trajectories_and_picture() {
         "agents",
         "arrived",
         "stuck",
-        "mean_speed",
-        "min_separation",
+        "mean_speed_m_per_s",
+        "min_separation_m",
         "update_us",
     ] {
         assert!(v.get(key).is_some(), "missing {key}: {v}");
@@ -452,9 +474,9 @@ fn simulate_json_trajectories_and_picture() {
     assert_eq!(v["agents"], 30);
     // Measured: 27 of 30 arrive within 40 s on this seed (2 stuck).
     assert!(v["arrived"].as_u64().unwrap() >= 25, "{v}");
-    let speed = v["mean_speed"].as_f64().unwrap();
+    let speed = v["mean_speed_m_per_s"].as_f64().unwrap();
     assert!(speed > 0.5 && speed <= 3.5 + 1e-3, "{v}");
-    assert!(v["min_separation"].as_f64().unwrap() > 0.0);
+    assert!(v["min_separation_m"].as_f64().unwrap() > 0.0);
     let t: Value = serde_json::from_str(&std::fs::read_to_string(&traj).unwrap()).unwrap();
     assert_eq!(t.as_array().unwrap().len(), 30);
     assert!(t[0]["trajectory"].as_array().unwrap().len() > 100);
@@ -477,8 +499,8 @@ fn simulate_json_trajectories_and_picture() {
     ]);
     let w: Value = serde_json::from_str(again.trim()).unwrap();
     assert_eq!(
-        (w["arrived"].clone(), w["min_separation"].clone()),
-        (v["arrived"].clone(), v["min_separation"].clone())
+        (w["arrived"].clone(), w["min_separation_m"].clone()),
+        (v["arrived"].clone(), v["min_separation_m"].clone())
     );
     // Bad input.
     for args in [
@@ -536,7 +558,7 @@ fn simulate_a_scenario_file_with_behaviours() {
         t.as_array()
             .unwrap()
             .iter()
-            .all(|a| a["arrived_at"].is_number())
+            .all(|a| a["arrived_at_s"].is_number())
     );
     // Malformed scenario files: errors naming the file.
     for bad in [
@@ -639,6 +661,25 @@ fn gen_then_tiled_build_render_and_bench() {
     ]);
     assert!(ok, "{stderr}");
     let v: Value = serde_json::from_str(stdout.trim()).unwrap();
+    for key in [
+        "world_tris",
+        "extent_m",
+        "tiles",
+        "cores",
+        "runs",
+        "median_1_thread_ms",
+        "median_all_cores_ms",
+        "speedup",
+        "median_tile_phase_1_thread_ms",
+        "median_tile_phase_all_cores_ms",
+        "long_paths",
+    ] {
+        assert!(v.get(key).is_some(), "bench-tiled: missing {key}: {v}");
+    }
+    assert!(
+        v["long_paths"]["mean_straight_distance_m"].is_number(),
+        "{v}"
+    );
     assert_eq!(v["same_data_hash"], true);
     assert_eq!(v["runs"].as_array().unwrap().len(), 2);
 }
@@ -653,9 +694,10 @@ fn path_and_render_with_scenario_obstacles() {
     let path_len = |extra: &[&str]| {
         let mut args = vec!["path", mesh.as_str(), "--from", from, "--to", to, "--json"];
         args.extend_from_slice(extra);
-        let (ok, stdout, stderr) = navkit(&args);
-        assert!(ok, "{stderr}");
+        let (code, stdout, stderr) = navkit_code(&args);
         let v: Value = serde_json::from_str(stdout.trim()).unwrap();
+        let expected = if v["status"] == "complete" { 0 } else { 3 };
+        assert_eq!(code, expected, "{stderr}");
         let pts: Vec<[f64; 3]> = v["straight"]
             .as_array()
             .unwrap()
@@ -757,4 +799,471 @@ fn simulate_with_timed_obstacle_events() {
     std::fs::write(&scenario, r#"{"events": [{"at": 1.0, "remove": "ghost"}]}"#).unwrap();
     let (ok, _, stderr) = navkit(&["simulate", &mesh, "--scenario", &s(&scenario)]);
     assert!(!ok && stderr.contains("removes an obstacle"), "{stderr}");
+}
+
+#[test]
+fn exit_codes_and_errors_as_json() {
+    let mesh = s(&common::mesh("nav_test.obj"));
+    let path = |from: &str, to: &str, extra: &[&str]| {
+        let mut args = vec!["path", mesh.as_str(), "--from", from, "--to", to];
+        args.extend_from_slice(extra);
+        navkit_code(&args)
+    };
+    // 0: a complete path.
+    let (code, stdout, _) = path(
+        "18.13855,-2.370003,-21.319118",
+        "-19.20618,-2.369133,24.802742",
+        &["--json"],
+    );
+    assert_eq!(code, 0);
+    let v: Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(v["status"], "complete");
+    for key in [
+        "start",
+        "goal",
+        "start_ref",
+        "goal_ref",
+        "straight_length_m",
+        "smooth_length_m",
+        "off_mesh_jumps",
+    ] {
+        assert!(v.get(key).is_some(), "missing {key}: {v}");
+    }
+    // 3: a partial path (the goal is on a roof), with or without --json.
+    let (code, stdout, _) = path("20.161,-2.27,-18.1", "-0.629,8.33,-7.66", &["--json"]);
+    assert_eq!(code, 3, "{stdout}");
+    let v: Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(v["status"], "partial");
+    let (code, stdout, _) = path("20.161,-2.27,-18.1", "-0.629,8.33,-7.66", &[]);
+    assert_eq!(code, 3);
+    assert!(stdout.contains("PARTIAL"), "{stdout}");
+    // 3: a failed path (the start is far off the mesh); the error is in the JSON.
+    let (code, stdout, _) = path("1000,0,1000", "0,0,0", &["--json"]);
+    assert_eq!(code, 3);
+    let v: Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(v["status"], "failed");
+    assert_eq!(v["error"]["kind"], "no_polygon_near", "{v}");
+
+    // 1: an input that does not exist, as JSON on stdout with --json, as text on stderr.
+    let (code, stdout, stderr) = navkit_code(&["build", "nowhere.obj", "--json"]);
+    assert_eq!(code, 1);
+    let v: Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert!(v["error"]["kind"].is_string(), "{v}");
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("nowhere.obj"),
+        "{v}"
+    );
+    assert!(stderr.contains("nowhere.obj"), "{stderr}");
+    let (code, stdout, stderr) = navkit_code(&["build", "nowhere.obj"]);
+    assert_eq!(code, 1);
+    assert!(stdout.is_empty() && stderr.contains("nowhere.obj"));
+    // A malformed batch file: a parse error naming the line.
+    let batch = common::temp("bad-batch.txt");
+    std::fs::write(&batch, "1 2 3\n").unwrap();
+    let (code, stdout, _) = navkit_code(&["path", &mesh, "--batch", &s(&batch)]);
+    assert_eq!(code, 1);
+    let v: Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(v["error"]["kind"], "parse", "{v}");
+
+    // 2: usage errors, as JSON with --json.
+    let (code, stdout, stderr) =
+        navkit_code(&["path", &mesh, "--from", "nan,0,0", "--to", "1,1,1"]);
+    assert_eq!(code, 2);
+    assert!(stdout.is_empty() && !stderr.is_empty());
+    let (code, stdout, _) = navkit_code(&["build", &mesh, "--no-such-option", "--json"]);
+    assert_eq!(code, 2);
+    let v: Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(v["error"]["kind"], "usage");
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("--no-such-option"),
+        "{v}"
+    );
+    let gset = "meshes/demo_level.gset";
+    let (code, stdout, _) = navkit_code(&["compare", gset, "--random", "0", "--json"]);
+    assert_eq!(code, 2);
+    let v: Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(v["error"]["kind"], "usage");
+    // The exit codes are in --help.
+    let (code, stdout, _) = navkit_code(&["--help"]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("Exit codes") && stdout.contains("3  incomplete"));
+}
+
+#[test]
+fn output_paths_are_checked_before_the_work() {
+    let gset = "meshes/demo_level.gset";
+    let mesh = s(&common::mesh("dungeon.obj"));
+    let missing = common::temp("no-such-dir").join("out.png");
+    let bad_ext = s(&common::temp("picture.bmp"));
+    let cases: Vec<Vec<String>> = vec![
+        vec!["render".into(), gset.into(), "-o".into(), s(&missing)],
+        vec!["render".into(), gset.into(), "-o".into(), bad_ext.clone()],
+        vec![
+            "compare".into(),
+            gset.into(),
+            "--random".into(),
+            "2".into(),
+            "-o".into(),
+            bad_ext,
+        ],
+        vec![
+            "build".into(),
+            gset.into(),
+            "-o".into(),
+            s(&missing.with_extension("navmesh")),
+        ],
+        vec![
+            "simulate".into(),
+            mesh.clone(),
+            "--trajectories".into(),
+            s(&missing.with_extension("json")),
+        ],
+        vec!["simulate".into(), mesh.clone(), "-o".into(), s(&missing)],
+        vec![
+            "gen".into(),
+            "--tris".into(),
+            "5k".into(),
+            "-o".into(),
+            s(&missing.with_extension("obj")),
+        ],
+        vec![
+            "gen".into(),
+            "--tris".into(),
+            "5k".into(),
+            "-o".into(),
+            s(&common::temp("w.txt")),
+        ],
+        vec![
+            "render".into(),
+            gset.into(),
+            "-o".into(),
+            s(&common::temp("")),
+        ],
+        vec!["demo".into(), "-o".into(), s(&missing)],
+        vec!["demo".into(), "-o".into(), s(&common::temp("demo.gif"))],
+    ];
+    for args in cases {
+        let mut args: Vec<&str> = args.iter().map(String::as_str).collect();
+        args.push("--json");
+        if args[0] == "render" || args[0] == "demo" {
+            args.pop(); // no --json
+        }
+        let started = std::time::Instant::now();
+        let (code, stdout, stderr) = navkit_code(&args);
+        assert_eq!(code, 1, "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("does not exist")
+                || stderr.contains("must end in")
+                || stderr.contains("is a directory"),
+            "{args:?}: {stderr}"
+        );
+        if args.last() == Some(&"--json") {
+            let v: Value = serde_json::from_str(stdout.trim()).unwrap();
+            assert_eq!(v["error"]["kind"], "output_path", "{args:?}");
+        }
+        // Before the work: no build, no simulation.
+        assert!(started.elapsed().as_secs_f64() < 5.0, "{args:?}");
+    }
+}
+
+#[test]
+fn every_command_prints_the_documented_keys() {
+    let has = |what: &str, v: &Value, keys: &[&str]| {
+        for key in keys {
+            assert!(v.get(*key).is_some(), "{what}: missing {key}: {v}");
+        }
+    };
+    // build, solo and tiled: the same `grid` object (tiled adds the tiles), and the bounds.
+    let gset = "meshes/demo_level.gset";
+    let grid_keys = [
+        "bmin",
+        "bmax",
+        "cell_size_m",
+        "cell_height_m",
+        "cells_x",
+        "cells_z",
+    ];
+    let (ok, stdout, stderr) = navkit(&["build", gset, "--json"]);
+    assert!(ok, "{stderr}");
+    let solo: Value = serde_json::from_str(stdout.trim()).unwrap();
+    has(
+        "build",
+        &solo,
+        &[
+            "grid",
+            "timings_ms",
+            "total_ms",
+            "navmesh_bytes",
+            "warnings",
+        ],
+    );
+    has("build grid", &solo["grid"], &grid_keys);
+    assert_eq!(solo["grid"]["bmin"], serde_json::json!([0.0, 0.0, 0.0]));
+    assert_eq!(solo["grid"]["bmax"], serde_json::json!([40.0, 3.0, 30.0]));
+    let (ok, stdout, stderr) = navkit(&["build", gset, "--tiled", "--json"]);
+    assert!(ok, "{stderr}");
+    let tiled: Value = serde_json::from_str(stdout.trim()).unwrap();
+    has(
+        "build --tiled",
+        &tiled,
+        &[
+            "grid",
+            "tiles",
+            "data_hash",
+            "total_ms",
+            "tiles_ms",
+            "index_ms",
+            "navmesh_bytes",
+            "peak_rss_bytes",
+        ],
+    );
+    has("build --tiled grid", &tiled["grid"], &grid_keys);
+    has(
+        "build --tiled grid",
+        &tiled["grid"],
+        &["tile_size_cells", "tiles_x", "tiles_z", "tile_width_m"],
+    );
+    has(
+        "build --tiled tiles",
+        &tiled["tiles"],
+        &[
+            "built",
+            "sum_ms",
+            "mean_ms",
+            "max_ms",
+            "data_bytes",
+            "timings_ms",
+        ],
+    );
+    for key in grid_keys {
+        assert_eq!(solo["grid"][key], tiled["grid"][key], "{key}");
+    }
+    let (ok, stdout, _) = navkit(&["build", gset]);
+    assert!(
+        ok && stdout.contains("Bounds:        (0.000, 0.000, 0.000) to (40.000, 3.000, 30.000)"),
+        "{stdout}"
+    );
+
+    // testcase: status and start/goal.
+    let tc = s(&common::shared().join("meshes/recastdemo/nav_mesh_test.txt"));
+    let (ok, stdout, _) = navkit(&["testcase", &tc, "--json"]);
+    assert!(ok);
+    for line in stdout.lines() {
+        let v: Value = serde_json::from_str(line).unwrap();
+        has(
+            "testcase",
+            &v,
+            &[
+                "query",
+                "status",
+                "start_ref",
+                "goal_ref",
+                "polys",
+                "straight",
+                "nearest_us",
+                "path_us",
+                "straight_us",
+            ],
+        );
+        has(
+            "testcase query",
+            &v["query"],
+            &["kind", "start", "goal", "line"],
+        );
+        assert!(["complete", "partial", "failed"].contains(&v["status"].as_str().unwrap()));
+    }
+
+    // simulate.
+    let mesh = s(&common::mesh("dungeon.obj"));
+    let (ok, stdout, stderr) = navkit(&[
+        "simulate",
+        &mesh,
+        "--agents",
+        "5",
+        "--seconds",
+        "5",
+        "--json",
+    ]);
+    assert!(ok, "{stderr}");
+    let v: Value = serde_json::from_str(stdout.trim()).unwrap();
+    has(
+        "simulate",
+        &v,
+        &[
+            "agents",
+            "arrived",
+            "stuck",
+            "mean_speed_m_per_s",
+            "min_separation_m",
+            "update_us",
+            "collisions",
+            "simulated_s",
+            "obstacle_events",
+            "tiles_rebuilt",
+            "obstacle_settle_max_s",
+        ],
+    );
+    assert_eq!(v["simulated_s"], 5.0);
+
+    // gen.
+    let dir = common::temp("cli-keys");
+    std::fs::create_dir_all(&dir).unwrap();
+    let obj = s(&dir.join("k.obj"));
+    let (ok, stdout, stderr) = navkit(&["gen", "--tris", "5k", "-o", &obj, "--json"]);
+    assert!(ok, "{stderr}");
+    let v: Value = serde_json::from_str(stdout.trim()).unwrap();
+    has(
+        "gen",
+        &v,
+        &[
+            "seed",
+            "tris",
+            "verts",
+            "side_m",
+            "terrain_cell_m",
+            "bmin",
+            "bmax",
+            "features",
+            "obj",
+            "gset",
+            "obj_bytes",
+            "generate_ms",
+            "write_ms",
+        ],
+    );
+    has(
+        "gen feature",
+        &v["features"][0],
+        &["kind", "point", "radius_m"],
+    );
+
+    // compare: start/goal, each side's status, lengths in _m.
+    let (ok, stdout, _) = navkit(&[
+        "compare", gset, "--from", "2,0,2", "--to", "33,2.5,6", "--json",
+    ]);
+    assert!(ok);
+    let v: Value = serde_json::from_str(stdout.trim()).unwrap();
+    has("compare", &v, &["input", "queries", "summary"]);
+    has(
+        "compare query",
+        &v["queries"][0],
+        &["start", "goal", "grid", "navmesh"],
+    );
+    has(
+        "compare summary",
+        &v["summary"],
+        &[
+            "both_complete",
+            "grid_complete",
+            "navmesh_complete",
+            "mean_grid_length_m",
+            "mean_straight_length_m",
+            "mean_follower_time_grid_s",
+        ],
+    );
+}
+
+#[test]
+fn path_off_the_mesh_reports_the_nearest_walkable_point() {
+    let mesh = s(&common::mesh("nav_test.obj"));
+    let goal = "-19.20618,-2.369133,24.802742";
+    // (18.1, -2.37, -40) is 6.6 units from the nearest polygon: nothing within (2, 4, 2).
+    let (code, stdout, _) = navkit_code(&[
+        "path",
+        &mesh,
+        "--from",
+        "18.1,-2.37,-40",
+        "--to",
+        goal,
+        "--json",
+    ]);
+    assert_eq!(code, 3);
+    let v: Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(v["status"], "failed");
+    assert_eq!(v["error"]["kind"], "no_polygon_near");
+    let n = &v["nearest"]["start"];
+    assert!(v["nearest"].get("goal").is_none(), "{v}");
+    let d = n["distance_m"].as_f64().unwrap();
+    assert!(d > 2.0 && d < 8.0, "{n}");
+    let point: Vec<f64> = n["point"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect();
+    let h: Vec<String> = n["half_extents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap().to_string())
+        .collect();
+    // The text says the same and what to pass.
+    let (code, stdout, _) = navkit_code(&["path", &mesh, "--from", "18.1,-2.37,-40", "--to", goal]);
+    assert_eq!(code, 3);
+    assert!(
+        stdout.contains("nearest walkable point")
+            && stdout.contains(&format!("--half-extents {}", h.join(","))),
+        "{stdout}"
+    );
+    // With that box the path starts at the nearest point, on its polygon.
+    let (code, stdout, stderr) = navkit_code(&[
+        "path",
+        &mesh,
+        "--from",
+        "18.1,-2.37,-40",
+        "--to",
+        goal,
+        "--half-extents",
+        &h.join(","),
+        "--json",
+    ]);
+    assert_ne!(code, 1, "{stderr}");
+    let w: Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_ne!(w["status"], "failed", "{w}");
+    assert_eq!(w["start_ref"], n["poly_ref"]);
+    let first: Vec<f64> = w["straight"][0]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect();
+    for k in 0..3 {
+        assert!((first[k] - point[k]).abs() < 1e-3, "{first:?} vs {point:?}");
+    }
+    assert_eq!(code, if w["status"] == "complete" { 0 } else { 3 });
+    // Malformed half extents are a usage error.
+    let (code, _, _) = navkit_code(&[
+        "path",
+        &mesh,
+        "--from",
+        "18.1,-2.37,-40",
+        "--to",
+        goal,
+        "--half-extents",
+        "1,2",
+    ]);
+    assert_eq!(code, 2);
+}
+
+#[test]
+fn demo_runs_from_any_directory_and_draws_its_path() {
+    let cwd = common::temp("demo-cwd");
+    std::fs::create_dir_all(&cwd).unwrap();
+    let picture = cwd.join("demo.png");
+    let (code, stdout, stderr) = navkit_in(&cwd, &["demo", "-o", "demo.png"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("Path:      complete"), "{stdout}");
+    assert!(stdout.contains("Picture:   demo.png"), "{stdout}");
+    let bytes = std::fs::read(&picture).unwrap();
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+    // A --gset that does not exist: an error naming it.
+    let (code, _, stderr) = navkit_in(&cwd, &["demo", "--gset", "nowhere.gset", "-o", "demo.svg"]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("nowhere.gset"), "{stderr}");
 }

@@ -1,0 +1,283 @@
+//! `navkit build`: a solo or tiled navmesh from geometry, its report, optionally saved.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use glam::Vec3;
+use serde_json::{Value, json};
+
+use navkit::build::BuildReport;
+use navkit::build::tiled::{TiledNavMesh, TiledOptions, TiledReport};
+use navkit::{BuildSettings, InputGeometry, Partition};
+
+use crate::common::check_output_opt;
+use crate::common::{build_input, peak_rss_bytes, progress};
+use crate::exit::{CliResult, Outcome};
+use crate::json::{num32, to_json, v3};
+
+// `navkit build` arguments.
+#[derive(clap::Args)]
+pub struct BuildArgs {
+    /// The input: MESH.obj or GEOM.gset.
+    pub input: PathBuf,
+    /// Region partitioning (default: the .gset's, else watershed).
+    #[arg(long)]
+    pub partition: Option<Partition>,
+    /// Build a tiled navmesh (RecastDemo's Tile Mesh) instead of a solo one.
+    #[arg(long)]
+    pub tiled: bool,
+    /// Tile size in cells (default: the .gset's, else 32); implies --tiled.
+    #[arg(long)]
+    pub tile_size: Option<u32>,
+    /// Worker threads for a tiled build (default: one per core); implies --tiled.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Save the navmesh here (RecastDemo's MSET format).
+    #[arg(short, long)]
+    pub output: Option<PathBuf>,
+    /// Print the report as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(args: BuildArgs) -> CliResult {
+    let BuildArgs {
+        input,
+        partition,
+        tiled,
+        tile_size,
+        threads,
+        output,
+        json,
+    } = args;
+    check_output_opt(output.as_deref(), &[], "-o")?;
+    if tiled || tile_size.is_some() || threads.is_some() {
+        build_tiled_cmd(&input, partition, tile_size, threads, output, json)?;
+        return Ok(Outcome::Success);
+    }
+    let (navmesh, report) = build_input(&input, partition)?;
+    if let Some(out) = &output {
+        navmesh.save(out)?;
+    }
+    if json {
+        out!("{}", report_json(&report));
+    } else {
+        print_report(&report);
+        if let Some(out) = &output {
+            out!("Saved:         {}", out.display());
+        }
+    }
+    Ok(Outcome::Success)
+}
+
+/// `navkit build --tiled`: a parallel tiled build with a progress bar on a terminal.
+fn build_tiled_cmd(
+    input: &Path,
+    partition: Option<Partition>,
+    tile_size: Option<u32>,
+    threads: Option<usize>,
+    output: Option<PathBuf>,
+    json: bool,
+) -> navkit::Result<()> {
+    let geom = InputGeometry::load(input)?;
+    let mut settings = geom.settings.clone().unwrap_or_default();
+    if let Some(p) = partition {
+        settings.partition = p;
+    }
+    if let Some(ts) = tile_size {
+        settings.tile_size = ts;
+    }
+    let options = TiledOptions {
+        threads: threads.unwrap_or(0),
+    };
+    let bar = progress(
+        json,
+        "{spinner} tiles {pos}/{len} [{bar:40}] {elapsed} (eta {eta})",
+        Some(0),
+    );
+    let tiled = TiledNavMesh::build_with(geom, &settings, &options, &|done, total| {
+        bar.set_length(total as u64);
+        bar.set_position(done as u64);
+    });
+    bar.finish_and_clear();
+    let tiled = tiled?;
+    if let Some(out) = &output {
+        tiled.navmesh().save(out)?;
+    }
+    let r = tiled.report();
+    if json {
+        out!("{}", tiled_json(r, &settings, tiled.navmesh().data_size()));
+    } else {
+        let g = &r.grid;
+        out!(
+            "Grid:          {} x {} tiles of {} cells ({:.2} units)",
+            g.tiles_x,
+            g.tiles_z,
+            g.tile_size,
+            g.tile_width()
+        );
+        print_bounds(g.bmin, g.bmax);
+        out!("Input:         {} tris", r.input_tris);
+        out!(
+            "Tiles:         {} with polygons of {} built; {} polys (at most {} in a tile)",
+            r.tile_count,
+            r.tiles.built,
+            r.tiles.polys,
+            r.tiles.max_polys_per_tile
+        );
+        out!(
+            "Refs:          {} tile bits, {} poly bits",
+            r.tile_bits,
+            r.poly_bits
+        );
+        out!(
+            "Time:          {:.1} ms on {} threads; {:.2} ms per tile (slowest {:.1} ms)",
+            r.total_ms,
+            r.threads,
+            r.tiles.mean_ms,
+            r.tiles.max_ms
+        );
+        out!(
+            "Data:          {} bytes, hash {}",
+            tiled.navmesh().data_size(),
+            r.data_hash
+        );
+        for w in r.warnings.iter().take(10) {
+            out!("Warning:       {w}");
+        }
+        if let Some(out) = &output {
+            out!("Saved:         {}", out.display());
+        }
+    }
+    Ok(())
+}
+
+/// Stage timings as an object `{stage: ms, ..., "total": ms}`.
+fn timings(stages: &[(navkit::build::Stage, f64)], total: Option<f64>) -> Value {
+    let map: serde_json::Map<String, Value> = stages
+        .iter()
+        .map(|(s, ms)| (s.name().to_string(), json!(ms)))
+        .chain(total.map(|t| ("total".to_string(), json!(t))))
+        .collect();
+    Value::Object(map)
+}
+
+/// Cells across `bmin..bmax` (`rcCalcGridSize`).
+fn cells(bmin: f32, bmax: f32, cell_size: f32) -> i64 {
+    ((bmax - bmin) / cell_size + 0.5) as i64
+}
+
+/// A solo build's report in the shared vocabulary.
+pub fn report_json(r: &BuildReport) -> Value {
+    let c = &r.config;
+    json!({
+        "grid": {
+            "bmin": to_json(&c.bmin),
+            "bmax": to_json(&c.bmax),
+            "cell_size_m": num32(c.cs),
+            "cell_height_m": num32(c.ch),
+            "cells_x": r.grid_width,
+            "cells_z": r.grid_height,
+        },
+        "input_verts": r.input_verts,
+        "input_tris": r.input_tris,
+        "polymesh_verts": r.polymesh_verts,
+        "polymesh_polys": r.polymesh_polys,
+        "detail_verts": r.detail_verts,
+        "detail_tris": r.detail_tris,
+        "off_mesh_connections": r.off_mesh_connections,
+        "navmesh_bytes": r.navmesh_bytes,
+        "timings_ms": timings(&r.timings_ms, Some(r.total_ms)),
+        "total_ms": r.total_ms,
+        "warnings": r.warnings,
+    })
+}
+
+/// A tiled build's report in the shared vocabulary (the solo `grid` with the tiles added).
+fn tiled_json(r: &TiledReport, settings: &BuildSettings, navmesh_bytes: usize) -> Value {
+    let g = &r.grid;
+    let t = &r.tiles;
+    json!({
+        "grid": {
+            "bmin": v3(g.bmin),
+            "bmax": v3(g.bmax),
+            "cell_size_m": num32(g.cell_size),
+            "cell_height_m": num32(settings.cell_height),
+            "cells_x": cells(g.bmin.x, g.bmax.x, g.cell_size),
+            "cells_z": cells(g.bmin.z, g.bmax.z, g.cell_size),
+            "tile_size_cells": g.tile_size,
+            "tiles_x": g.tiles_x,
+            "tiles_z": g.tiles_z,
+            "tile_width_m": num32(g.tile_width()),
+        },
+        "tile_count": r.tile_count,
+        "tile_bits": r.tile_bits,
+        "poly_bits": r.poly_bits,
+        "threads": r.threads,
+        "input_tris": r.input_tris,
+        "tiles": {
+            "built": t.built,
+            "non_empty": t.non_empty,
+            "sum_ms": t.sum_ms,
+            "mean_ms": t.mean_ms,
+            "max_ms": t.max_ms,
+            "polys": t.polys,
+            "max_polys_per_tile": t.max_polys_per_tile,
+            "data_bytes": t.bytes,
+            "timings_ms": timings(&t.stage_ms, None),
+        },
+        "data_hash": r.data_hash,
+        "total_ms": r.total_ms,
+        "tiles_ms": r.tiles_ms,
+        "index_ms": r.index_ms,
+        "navmesh_bytes": navmesh_bytes,
+        "peak_rss_bytes": peak_rss_bytes(),
+        "warnings": r.warnings,
+    })
+}
+
+/// The level's bounds, as text.
+fn print_bounds(bmin: Vec3, bmax: Vec3) {
+    out!(
+        "Bounds:        ({:.3}, {:.3}, {:.3}) to ({:.3}, {:.3}, {:.3})",
+        bmin.x,
+        bmin.y,
+        bmin.z,
+        bmax.x,
+        bmax.y,
+        bmax.z
+    );
+}
+
+pub fn print_report(r: &BuildReport) {
+    out!("Grid:          {} x {} cells", r.grid_width, r.grid_height);
+    print_bounds(
+        Vec3::from_array(r.config.bmin),
+        Vec3::from_array(r.config.bmax),
+    );
+    out!(
+        "Input:         {} verts, {} tris",
+        r.input_verts,
+        r.input_tris
+    );
+    out!(
+        "Poly mesh:     {} verts, {} polys",
+        r.polymesh_verts,
+        r.polymesh_polys
+    );
+    out!(
+        "Detail mesh:   {} verts, {} tris",
+        r.detail_verts,
+        r.detail_tris
+    );
+    out!("Off-mesh:      {} connections", r.off_mesh_connections);
+    out!("Navmesh data:  {} bytes", r.navmesh_bytes);
+    out!("Timings (ms):");
+    for (s, ms) in &r.timings_ms {
+        out!("  {:<34}{:>9.3}", s.name(), ms);
+    }
+    out!("  {:<34}{:>9.3}", "total", r.total_ms);
+    for w in &r.warnings {
+        out!("warning: {w}");
+    }
+}

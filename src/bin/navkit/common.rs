@@ -1,0 +1,275 @@
+//! What several commands share: argument parsers, loading or building a navmesh, filters.
+
+use std::path::Path;
+
+use glam::Vec3;
+
+use navkit::build::tiled::TiledNavMesh;
+use navkit::build::{BuildReport, build_solo};
+use navkit::grid::mesh::MeshGrid;
+use navkit::navmesh::NavMesh;
+use navkit::query::QueryFilter;
+use navkit::tilecache::TileCache;
+use navkit::tools::simulation::Scenario;
+use navkit::{BuildSettings, Error, InputGeometry, Partition};
+
+use crate::exit::CliError;
+
+pub fn parse_vec3(s: &str) -> Result<Vec3, String> {
+    let parts: Vec<&str> = s.split(',').map(str::trim).collect();
+    if parts.len() != 3 {
+        return Err(format!("expected X,Y,Z, got `{s}`"));
+    }
+    let mut v = [0f32; 3];
+    for (i, p) in parts.iter().enumerate() {
+        v[i] = p
+            .parse::<f32>()
+            .map_err(|_| format!("`{p}` is not a number"))?;
+        if !v[i].is_finite() {
+            return Err(format!("`{p}` is not a finite number"));
+        }
+    }
+    Ok(Vec3::from_array(v))
+}
+
+pub fn parse_hex(s: &str) -> Result<u16, String> {
+    let t = s.trim_start_matches("0x").trim_start_matches("0X");
+    u16::from_str_radix(t, 16).map_err(|_| format!("`{s}` is not a 16-bit hex number"))
+}
+
+pub fn is_geometry(path: &Path) -> bool {
+    matches!(
+        path.extension()
+            .and_then(|e| e.to_str())
+            .map(|e| e.to_ascii_lowercase())
+            .as_deref(),
+        Some("obj") | Some("gset")
+    )
+}
+
+/// Loads geometry and builds it, with the .gset's settings (if any) and an optional partition.
+pub fn build_input(
+    input: &Path,
+    partition: Option<Partition>,
+) -> navkit::Result<(NavMesh, BuildReport)> {
+    let geom = InputGeometry::load(input)?;
+    let mut settings = geom.settings.clone().unwrap_or_else(BuildSettings::default);
+    if let Some(p) = partition {
+        settings.partition = p;
+    }
+    let built = build_solo(&geom, &settings)?;
+    Ok((built.navmesh, built.report))
+}
+
+/// The process's peak resident memory (VmHWM) in bytes, where /proc tells it.
+pub fn peak_rss_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// A command's navmesh: loaded or built, or, when a scenario has obstacles, a tile cache of the
+/// geometry with them carved in.
+pub enum NavSource {
+    Plain(NavMesh),
+    Cache(Box<TileCache>),
+}
+
+impl NavSource {
+    pub fn navmesh(&self) -> &NavMesh {
+        match self {
+            NavSource::Plain(n) => n,
+            NavSource::Cache(c) => c.navmesh(),
+        }
+    }
+
+    pub fn obstacles(&self) -> Vec<navkit::tilecache::Obstacle> {
+        match self {
+            NavSource::Plain(_) => Vec::new(),
+            NavSource::Cache(c) => c.obstacles(),
+        }
+    }
+}
+
+pub fn navmesh_source(
+    input: &Path,
+    partition: Option<Partition>,
+    scenario: Option<&Scenario>,
+    tile_size: Option<u32>,
+) -> navkit::Result<NavSource> {
+    let Some(s) = scenario.filter(|s| !s.obstacles.is_empty()) else {
+        return Ok(NavSource::Plain(load_navmesh(input, partition)?));
+    };
+    if !is_geometry(input) {
+        return Err(Error::InvalidArgument(format!(
+            "{}: obstacles need the geometry (.obj or .gset) to build a tile cache from",
+            input.display()
+        )));
+    }
+    let geom = InputGeometry::load(input)?;
+    let mut settings = geom.settings.clone().unwrap_or_default();
+    if let Some(p) = partition {
+        settings.partition = p;
+    }
+    if let Some(ts) = tile_size {
+        settings.tile_size = ts;
+    }
+    Ok(NavSource::Cache(Box::new(s.tile_cache(&geom, &settings)?)))
+}
+
+pub fn load_navmesh(input: &Path, partition: Option<Partition>) -> navkit::Result<NavMesh> {
+    if is_geometry(input) {
+        Ok(build_input(input, partition)?.0)
+    } else {
+        NavMesh::load(input)
+    }
+}
+
+pub fn filter_from(include: Option<u16>, exclude: Option<u16>) -> QueryFilter {
+    let mut f = QueryFilter::default();
+    if let Some(i) = include {
+        f.set_include_flags(i);
+    }
+    if let Some(e) = exclude {
+        f.set_exclude_flags(e);
+    }
+    f
+}
+
+/// The navmesh of an input and, for geometry (unless `no_grid`), the mesh-derived grid built
+/// with the same settings (but for the cell size, if `grid_cell_size` is given).
+pub fn navmesh_and_grid(
+    input: &Path,
+    no_grid: bool,
+    grid_cell_size: Option<f32>,
+    tiled: Option<Option<u32>>,
+) -> navkit::Result<(NavMesh, Option<MeshGrid>)> {
+    if !is_geometry(input) {
+        return Ok((NavMesh::load(input)?, None));
+    }
+    let geom = InputGeometry::load(input)?;
+    let mut settings = geom.settings.clone().unwrap_or_default();
+    let navmesh = match tiled {
+        Some(tile_size) => {
+            if let Some(ts) = tile_size {
+                settings.tile_size = ts;
+            }
+            TiledNavMesh::build(geom.clone(), &settings)?.into_navmesh()
+        }
+        None => build_solo(&geom, &settings)?.navmesh,
+    };
+    let grid = if no_grid {
+        None
+    } else {
+        let mut grid_settings = settings.clone();
+        if let Some(cs) = grid_cell_size {
+            grid_settings.cell_size = cs;
+        }
+        Some(MeshGrid::build(&geom, &grid_settings)?)
+    };
+    Ok((navmesh, grid))
+}
+
+/// A count with an optional `k` (thousand) or `M` (million) suffix: `250000`, `250k`, `1.5M`.
+pub fn parse_count(s: &str) -> Result<usize, String> {
+    let t = s.trim().replace('_', "");
+    let (num, mult) = match t.char_indices().last() {
+        Some((i, 'k' | 'K')) => (&t[..i], 1e3),
+        Some((i, 'm' | 'M')) => (&t[..i], 1e6),
+        _ => (t.as_str(), 1.0),
+    };
+    match num.parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 && v * mult <= 1e15 => Ok((v * mult).round() as usize),
+        _ => Err(format!("`{s}` is not a count (e.g. 20000, 250k, 1M)")),
+    }
+}
+
+/// Checks, before any work starts, that `path` can be written: not a directory, an extension
+/// among `exts` (any if empty), its directory exists and is writable (and the file itself, if
+/// it exists). `what` names the output in the message (`-o`, `--trajectories` ...).
+pub fn check_output(path: &Path, exts: &[&str], what: &str) -> Result<(), CliError> {
+    let fail = |message: String| {
+        Err(CliError::OutputPath {
+            path: path.to_path_buf(),
+            message,
+        })
+    };
+    if path.is_dir() {
+        return fail(format!("{what} is a directory; give a file name"));
+    }
+    if !exts.is_empty() {
+        let ext = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase);
+        if !ext.as_deref().is_some_and(|e| exts.contains(&e)) {
+            let list: Vec<String> = exts.iter().map(|e| format!(".{e}")).collect();
+            return fail(format!(
+                "{what} must end in {} (the format is chosen by the extension)",
+                list.join(" or ")
+            ));
+        }
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    if !dir.is_dir() {
+        return fail(format!(
+            "{what}: the directory {} does not exist",
+            dir.display()
+        ));
+    }
+    if path.exists() {
+        if let Err(e) = std::fs::OpenOptions::new().append(true).open(path) {
+            return fail(format!("{what}: the file cannot be written ({e})"));
+        }
+        return Ok(());
+    }
+    let probe = dir.join(format!(".navkit-write-check-{}", std::process::id()));
+    match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&probe)
+    {
+        Ok(_) => {
+            let _ = std::fs::remove_file(&probe);
+            Ok(())
+        }
+        Err(e) => fail(format!(
+            "{what}: the directory {} is not writable ({e})",
+            dir.display()
+        )),
+    }
+}
+
+/// [`check_output`] for an optional path.
+pub fn check_output_opt(path: Option<&Path>, exts: &[&str], what: &str) -> Result<(), CliError> {
+    path.map_or(Ok(()), |p| check_output(p, exts, what))
+}
+
+/// The picture formats `render`, `compare`, `simulate` and `demo` write.
+pub const PICTURE: &[&str] = &["png", "svg"];
+
+/// A progress bar (with a length) or a spinner (without) on stderr: drawn only when stderr is a
+/// terminal and the output is not JSON, hidden otherwise.
+pub fn progress(json: bool, template: &str, len: Option<u64>) -> indicatif::ProgressBar {
+    use std::io::IsTerminal;
+    if json || !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = match len {
+        Some(n) => indicatif::ProgressBar::new(n),
+        None => indicatif::ProgressBar::new_spinner(),
+    };
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(template)
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+            .progress_chars("=> "),
+    );
+    if len.is_none() {
+        bar.enable_steady_tick(std::time::Duration::from_millis(120));
+    }
+    bar
+}

@@ -1,0 +1,358 @@
+//! `navkit path`: one path (or a batch of them) with the corridor, straight and smooth paths.
+
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+
+use glam::Vec3;
+use serde_json::{Value, json};
+
+use navkit::query::smooth::{FullPath, SmoothPathOptions, full_path};
+use navkit::query::{DEFAULT_HALF_EXTENTS, NavMeshQuery, PathStatus, QueryFilter};
+use navkit::tools::simulation::Scenario;
+use navkit::{Error, Partition};
+
+use crate::common::{filter_from, navmesh_source, parse_hex, parse_vec3};
+use crate::exit::{CliError, CliResult, Outcome};
+use crate::json::{error_object, num32, status, v3};
+
+// `navkit path` arguments.
+#[derive(clap::Args)]
+pub struct PathArgs {
+    /// MESH.obj, GEOM.gset (built first) or a saved navmesh.
+    pub input: PathBuf,
+    /// Start point `X,Y,Z`.
+    #[arg(long, value_parser = parse_vec3, allow_hyphen_values = true, required_unless_present = "batch")]
+    pub from: Option<Vec3>,
+    /// End point `X,Y,Z`.
+    #[arg(long, value_parser = parse_vec3, allow_hyphen_values = true, required_unless_present = "batch")]
+    pub to: Option<Vec3>,
+    /// Include flags (hex; default: all but disabled).
+    #[arg(long, value_parser = parse_hex)]
+    pub include: Option<u16>,
+    /// Exclude flags (hex; default 0).
+    #[arg(long, value_parser = parse_hex)]
+    pub exclude: Option<u16>,
+    /// Half extents `X,Y,Z` of the box searched for the polygons nearest the start and goal
+    /// (default 2,4,2, RecastDemo's); the path then runs between the nearest points found.
+    #[arg(long, value_parser = parse_vec3, value_name = "X,Y,Z")]
+    pub half_extents: Option<Vec3>,
+    /// A file of queries, one `sx sy sz ex ey ez` per line; prints one JSON object per line.
+    #[arg(long, conflicts_with_all = ["from", "to"])]
+    pub batch: Option<PathBuf>,
+    /// Region partitioning when building.
+    #[arg(long)]
+    pub partition: Option<Partition>,
+    /// A scenario file whose obstacles are carved into the navmesh first (through a tile
+    /// cache of the geometry; see `simulate --scenario` for the format).
+    #[arg(long, value_name = "FILE")]
+    pub scenario: Option<PathBuf>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(args: PathArgs) -> CliResult {
+    let PathArgs {
+        input,
+        from,
+        to,
+        include,
+        exclude,
+        batch,
+        partition,
+        scenario,
+        json,
+        half_extents,
+    } = args;
+    let scenario = scenario.map(Scenario::load).transpose()?;
+    let source = navmesh_source(&input, partition, scenario.as_ref(), None)?;
+    let navmesh = source.navmesh();
+    let mut q = NavMeshQuery::new(navmesh, 2048)?;
+    let filter = filter_from(include, exclude);
+    let mut incomplete = false;
+    if let Some(batch) = batch {
+        let file = std::fs::File::open(&batch).map_err(|e| Error::Io {
+            path: batch.clone(),
+            source: e,
+        })?;
+        let stdout = std::io::stdout();
+        let mut out = stdout.lock();
+        for (i, line) in std::io::BufReader::new(file).lines().enumerate() {
+            let line = line.map_err(|e| Error::Io {
+                path: batch.clone(),
+                source: e,
+            })?;
+            let t = line.trim();
+            if t.is_empty() || t.starts_with('#') {
+                continue;
+            }
+            let nums: Vec<f32> = t
+                .split_whitespace()
+                .filter_map(|s| s.parse().ok())
+                .collect();
+            if nums.len() != 6
+                || t.split_whitespace().count() != 6
+                || nums.iter().any(|v| !v.is_finite())
+            {
+                return Err(CliError::from(Error::Parse {
+                    path: batch.clone(),
+                    line: i + 1,
+                    message: format!("expected `sx sy sz ex ey ez` (6 finite numbers), got `{t}`"),
+                }));
+            }
+            let (start, goal) = (
+                Vec3::new(nums[0], nums[1], nums[2]),
+                Vec3::new(nums[3], nums[4], nums[5]),
+            );
+            let a = find(&mut q, start, goal, &filter, half_extents);
+            incomplete |= !a.is_complete();
+            if writeln!(out, "{}", a.to_json()).is_err() {
+                return Ok(Outcome::incomplete_if(incomplete)); // stdout closed
+            }
+        }
+    } else {
+        let (from, to) = (
+            from.expect("clap requires --from"),
+            to.expect("clap requires --to"),
+        );
+        let a = find(&mut q, from, to, &filter, half_extents);
+        incomplete = !a.is_complete();
+        if json {
+            out!("{}", a.to_json());
+        } else {
+            print_path(&a.result);
+            for n in &a.nearest {
+                print_nearest(n);
+            }
+        }
+    }
+    Ok(Outcome::incomplete_if(incomplete))
+}
+
+/// A path query's answer: the path, and for an endpoint off the navmesh its nearest walkable
+/// point.
+pub struct Answer {
+    start: Vec3,
+    goal: Vec3,
+    result: navkit::Result<FullPath>,
+    nearest: Vec<Nearest>,
+}
+
+impl Answer {
+    fn is_complete(&self) -> bool {
+        self.result.as_ref().is_ok_and(|p| p.path.is_complete())
+    }
+
+    fn to_json(&self) -> Value {
+        let mut v = path_json(self.start, self.goal, &self.result);
+        if !self.nearest.is_empty() {
+            let map: serde_json::Map<String, Value> = self
+                .nearest
+                .iter()
+                .map(|n| (n.endpoint.to_string(), n.to_json()))
+                .collect();
+            v["nearest"] = Value::Object(map);
+        }
+        v
+    }
+}
+
+/// The walkable point nearest an endpoint that has no polygon within the search box.
+pub struct Nearest {
+    /// `start` or `goal`.
+    endpoint: &'static str,
+    /// The box it was searched with.
+    searched: Vec3,
+    /// The point, its polygon, its distance and the half extents of the box it was found in;
+    /// `None` if none was found even in the widest box.
+    found: Option<(Vec3, u32, f32, Vec3)>,
+}
+
+impl Nearest {
+    fn to_json(&self) -> Value {
+        match self.found {
+            Some((p, poly, d, h)) => json!({
+                "point": v3(p),
+                "poly_ref": poly,
+                "distance_m": num32(d),
+                "half_extents": v3(h),
+            }),
+            None => Value::Null,
+        }
+    }
+}
+
+/// How many times the search box doubles when looking for the nearest walkable point.
+const WIDENINGS: usize = 16;
+
+/// The walkable point nearest `p`: boxes doubling from `half_extents` until one holds a polygon.
+fn nearest_walkable(
+    q: &mut NavMeshQuery<'_>,
+    p: Vec3,
+    half_extents: Vec3,
+    filter: &QueryFilter,
+) -> Option<(Vec3, u32, f32, Vec3)> {
+    let mut h = half_extents.max(Vec3::splat(0.25));
+    for _ in 0..WIDENINGS {
+        h *= 2.0;
+        match q.find_nearest_poly(p, h, filter) {
+            Ok(n) => return Some((n.point, n.poly.0, n.point.distance(p), h)),
+            Err(Error::NoPolygonNear { .. }) => continue,
+            Err(_) => return None, // the box grew too big for the navmesh
+        }
+    }
+    None
+}
+
+/// The polygons nearest `start` and `goal` within `half_extents` (default (2, 4, 2)), then the
+/// full path. With explicit half extents the path runs between the nearest points found (with
+/// the default it is [`full_path`] exactly, as RecastDemo computes it). An endpoint with no
+/// polygon in its box fails the path and gets its nearest walkable point.
+pub fn find(
+    q: &mut NavMeshQuery<'_>,
+    start: Vec3,
+    goal: Vec3,
+    filter: &QueryFilter,
+    half_extents: Option<Vec3>,
+) -> Answer {
+    let h = half_extents.unwrap_or(DEFAULT_HALF_EXTENTS);
+    let mut snapped = [start, goal];
+    let mut nearest = Vec::new();
+    let mut error = None;
+    for (i, (endpoint, p)) in [("start", start), ("goal", goal)].into_iter().enumerate() {
+        match q.find_nearest_poly(p, h, filter) {
+            Ok(n) => snapped[i] = n.point,
+            Err(e) => {
+                if matches!(e, Error::NoPolygonNear { .. }) {
+                    nearest.push(Nearest {
+                        endpoint,
+                        searched: h,
+                        found: nearest_walkable(q, p, h, filter),
+                    });
+                }
+                error.get_or_insert(e);
+            }
+        }
+    }
+    let result = match error {
+        Some(e) => Err(e),
+        None if half_extents.is_some() => full_path(
+            q,
+            snapped[0],
+            snapped[1],
+            filter,
+            &SmoothPathOptions::default(),
+        ),
+        None => full_path(q, start, goal, filter, &SmoothPathOptions::default()),
+    };
+    Answer {
+        start,
+        goal,
+        result,
+        nearest,
+    }
+}
+
+/// The text for an endpoint off the navmesh.
+fn print_nearest(n: &Nearest) {
+    let h = n.searched;
+    let label = if n.endpoint == "start" {
+        "Start:"
+    } else {
+        "Goal: "
+    };
+    match n.found {
+        Some((p, poly, d, wide)) => out!(
+            "{label}     off the navmesh (no polygon within ({}, {}, {})); nearest walkable point \
+             ({:.3}, {:.3}, {:.3}) on poly {poly}, {d:.3} away: move the point there, or pass \
+             --half-extents {},{},{}",
+            h.x,
+            h.y,
+            h.z,
+            p.x,
+            p.y,
+            p.z,
+            wide.x,
+            wide.y,
+            wide.z
+        ),
+        None => out!(
+            "{label}     off the navmesh: no walkable polygon near it at all (searched up to \
+             {}x the box ({}, {}, {}))",
+            1u32 << WIDENINGS,
+            h.x,
+            h.y,
+            h.z
+        ),
+    }
+}
+
+/// One path in the shared vocabulary; a failed one has empty lists and an `error` object.
+pub fn path_json(start: Vec3, goal: Vec3, p: &navkit::Result<FullPath>) -> Value {
+    match p {
+        Ok(fp) => json!({
+            "status": status(fp.path.status == PathStatus::Complete),
+            "start": v3(start),
+            "goal": v3(goal),
+            "start_ref": fp.start.poly.0,
+            "goal_ref": fp.end.poly.0,
+            "polys": fp.path.polys.iter().map(|p| p.0).collect::<Vec<_>>(),
+            "straight": fp.straight.points.iter().map(|p| v3(p.pos)).collect::<Vec<_>>(),
+            "straight_length_m": num32(fp.straight.length()),
+            "smooth": fp.smooth.points.iter().map(|&p| v3(p)).collect::<Vec<_>>(),
+            "smooth_length_m": num32(fp.smooth.length()),
+            "smooth_stuck": fp.smooth.stuck,
+            "off_mesh_jumps": fp.smooth.off_mesh_jumps,
+        }),
+        Err(e) => json!({
+            "status": "failed",
+            "start": v3(start),
+            "goal": v3(goal),
+            "start_ref": 0,
+            "goal_ref": 0,
+            "polys": [],
+            "straight": [],
+            "straight_length_m": 0,
+            "smooth": [],
+            "smooth_length_m": 0,
+            "smooth_stuck": false,
+            "off_mesh_jumps": 0,
+            "error": error_object(e),
+        }),
+    }
+}
+
+pub fn print_path(p: &navkit::Result<FullPath>) {
+    match p {
+        Ok(fp) => {
+            let status = if fp.path.is_complete() {
+                "complete"
+            } else {
+                "PARTIAL (goal not reachable)"
+            };
+            out!("Path:      {status}, {} polys", fp.path.polys.len());
+            out!("Start:     poly {} at {}", fp.start.poly, fp.start.point);
+            out!("Goal:      poly {} at {}", fp.end.poly, fp.end.point);
+            out!(
+                "Straight:  {} corners, length {:.3}",
+                fp.straight.points.len(),
+                fp.straight.length()
+            );
+            for p in &fp.straight.points {
+                out!("  ({:9.4}, {:9.4}, {:9.4})", p.pos.x, p.pos.y, p.pos.z);
+            }
+            out!(
+                "Smooth:    {} points, length {:.3}, {} off-mesh jumps{}",
+                fp.smooth.points.len(),
+                fp.smooth.length(),
+                fp.smooth.off_mesh_jumps,
+                if fp.smooth.stuck {
+                    ", STUCK (stopped where RecastDemo would repeat a point)"
+                } else {
+                    ""
+                }
+            );
+        }
+        Err(e) => out!("Path:      failed: {e}"),
+    }
+}

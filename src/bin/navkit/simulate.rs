@@ -1,0 +1,206 @@
+//! `navkit simulate`: a crowd on a navmesh, random or from a scenario file, with obstacles.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde_json::json;
+
+use navkit::navmesh::NavMesh;
+use navkit::tools::simulation::{Scenario, SimReport};
+use navkit::{Error, InputGeometry};
+
+use crate::common::{NavSource, is_geometry, navmesh_source};
+use crate::common::{PICTURE, check_output_opt, progress};
+use crate::exit::{CliError, CliResult, Outcome};
+use crate::json::{num32, rename_each, to_json};
+
+// `navkit simulate` arguments.
+#[derive(clap::Args)]
+pub struct SimulateArgs {
+    /// MESH.obj, GEOM.gset or a saved navmesh.
+    pub input: PathBuf,
+    /// Number of agents.
+    #[arg(long, default_value_t = 50)]
+    pub agents: usize,
+    /// Simulated seconds.
+    #[arg(long, default_value_t = 60.0)]
+    pub seconds: f32,
+    /// Seed for the starts and goals.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Print JSON (`agents`, `arrived`, `stuck`, `mean_speed`, `min_separation`,
+    /// `update_us`, `collisions`).
+    #[arg(long)]
+    pub json: bool,
+    /// Write every agent's start, goal, arrival time and trajectory as JSON here.
+    #[arg(long, value_name = "FILE")]
+    pub trajectories: Option<PathBuf>,
+    /// Draw the trajectories over the navmesh (PNG or SVG).
+    #[arg(short, long)]
+    pub output: Option<PathBuf>,
+    /// Run the agents of this scenario file instead of random ones, around its obstacles
+    /// (JSON: `{"agents": [{"start": [x,y,z], "goal": [x,y,z], "behaviour":
+    /// "direct"|"wander", "seed": N}], "obstacles": [{"kind": "cylinder", "pos": [x,y,z],
+    /// "radius": R, "height": H}, {"kind": "box", "bmin": [..], "bmax": [..]}, {"kind":
+    /// "oriented_box", "center": [..], "half_extents": [..], "y_angle": A}], "events": [{"at":
+    /// T, "add": {obstacle}, "name": "N"}, {"at": T, "remove": "N"}]}`; all lists optional;
+    /// events are applied while the agents walk).
+    #[arg(long, value_name = "FILE")]
+    pub scenario: Option<PathBuf>,
+}
+
+pub fn run(args: SimulateArgs) -> CliResult {
+    let SimulateArgs {
+        input,
+        agents,
+        seconds,
+        seed,
+        json,
+        trajectories,
+        output,
+        scenario,
+    } = args;
+    check_output_opt(trajectories.as_deref(), &["json"], "--trajectories")?;
+    check_output_opt(output.as_deref(), PICTURE, "-o")?;
+    let scenario = scenario.map(Scenario::load).transpose()?;
+    let source = navmesh_source(&input, None, scenario.as_ref(), None)?;
+    let navmesh = source.navmesh();
+    let settings = navkit::tools::simulation::SimSettings {
+        agents,
+        seconds,
+        seed,
+        ..Default::default()
+    };
+    let bar = progress(
+        json,
+        &format!("{{spinner}} simulating {agents} agents for {seconds} s ({{elapsed}})"),
+        None,
+    );
+    let r = match &scenario {
+        Some(s) if !s.events.is_empty() => {
+            if !is_geometry(&input) {
+                return Err(CliError::from(Error::InvalidArgument(format!(
+                    "{}: obstacle events need the geometry (.obj or .gset)",
+                    input.display()
+                ))));
+            }
+            let geom = InputGeometry::load(&input)?;
+            let build = geom.settings.clone().unwrap_or_default();
+            navkit::tools::simulation::simulate_dynamic(&geom, &build, s, &settings)?
+        }
+        Some(s) if !s.agents.is_empty() => {
+            navkit::tools::simulation::simulate_scenario(navmesh, &s.agents, &settings)?
+        }
+        Some(s) if s.obstacles.is_empty() => {
+            return Err(CliError::from(Error::InvalidArgument(
+                "the scenario has neither agents nor obstacles".into(),
+            )));
+        }
+        _ => navkit::tools::simulation::simulate(navmesh, &settings)?,
+    };
+    bar.finish_and_clear();
+    print_report(&r, json);
+    if let Some(path) = &trajectories {
+        let mut agents = to_json(&r.agents_detail);
+        rename_each(&mut agents, &[("arrived_at", "arrived_at_s")]);
+        let text = agents.to_string();
+        std::fs::write(path, text).map_err(|e| Error::Io {
+            path: path.clone(),
+            source: e,
+        })?;
+    }
+    if let Some(path) = &output {
+        draw(navmesh, &source, scenario.as_ref(), &r, path)?;
+    }
+    Ok(Outcome::Success)
+}
+
+/// The report, as JSON or as a line of text.
+fn print_report(r: &SimReport, json: bool) {
+    if json {
+        out!(
+            "{}",
+            json!({
+                "agents": r.agents,
+                "arrived": r.arrived,
+                "stuck": r.stuck,
+                "mean_speed_m_per_s": num32(r.mean_speed),
+                "min_separation_m": num32(r.min_separation),
+                "update_us": r.update_us,
+                "collisions": r.collisions,
+                "simulated_s": num32(r.seconds),
+                "obstacle_events": r.obstacle_events,
+                "tiles_rebuilt": r.tiles_rebuilt,
+                "obstacle_settle_max_s": num32(r.obstacle_settle_max),
+            })
+        );
+    } else {
+        out!(
+            "{} agents, {} s: {} arrived, {} stuck, mean speed {:.2}, min separation {:.3}, {} colliding pair-frames, {:.1} us per update",
+            r.agents,
+            r.seconds,
+            r.arrived,
+            r.stuck,
+            r.mean_speed,
+            r.min_separation,
+            r.collisions,
+            r.update_us
+        );
+    }
+}
+
+/// The trajectories over the navmesh, goals green (arrived) or red, obstacles outlined.
+fn draw(
+    navmesh: &NavMesh,
+    source: &NavSource,
+    scenario: Option<&Scenario>,
+    r: &SimReport,
+    path: &Path,
+) -> navkit::Result<()> {
+    use navkit::render::{Polyline, Rgb};
+    let mut scene = navkit::render::comparison_scene(
+        navmesh,
+        None,
+        None,
+        format!(
+            "navkit simulate: {} agents, {} s, {} arrived",
+            r.agents, r.seconds, r.arrived
+        ),
+    );
+    scene.add_obstacles(&source.obstacles());
+    if let Some(sc) = scenario {
+        scene
+            .obstacles
+            .extend(sc.events.iter().filter_map(|e| e.add.map(|o| o.outline())));
+    }
+    let palette = [
+        Rgb(220, 40, 40),
+        Rgb(30, 30, 160),
+        Rgb(20, 150, 60),
+        Rgb(240, 140, 20),
+        Rgb(150, 30, 170),
+        Rgb(0, 140, 140),
+    ];
+    for (i, a) in r.agents_detail.iter().enumerate() {
+        scene.lines.push(Polyline {
+            label: if i == 0 {
+                format!("agent trajectories ({})", r.agents)
+            } else {
+                String::new()
+            },
+            points: a.trajectory.clone(),
+            color: palette[i % palette.len()],
+            width: 1.5,
+            dots: false,
+        });
+        scene.markers.push((
+            a.goal,
+            if a.arrived_at.is_some() {
+                Rgb(40, 200, 40)
+            } else {
+                Rgb(220, 40, 40)
+            },
+        ));
+    }
+    navkit::render::save(&scene, path, 1200)
+}
