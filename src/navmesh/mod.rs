@@ -1,6 +1,11 @@
 //! [`NavMesh`]: an owned Detour navmesh, built by [`crate::build`] or loaded from an `MSET` file.
 
+pub(crate) mod bytes;
 pub mod mset;
+pub mod params;
+#[cfg(test)]
+mod tests;
+pub mod validate;
 
 use std::path::Path;
 
