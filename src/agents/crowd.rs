@@ -31,6 +31,7 @@
 use glam::Vec3;
 use serde::Serialize;
 
+pub use crate::ffi::crowd::{AgentParams, AvoidanceParams};
 use crate::ffi::crowd::{RawAgentState, RawCrowd};
 use crate::navmesh::NavMesh;
 use crate::query::{DEFAULT_HALF_EXTENTS, NavMeshQuery, QueryFilter};
@@ -55,31 +56,6 @@ pub mod update_flags {
 
 /// The most agents a crowd may be made for.
 pub const MAX_AGENTS: usize = 65_536;
-
-/// One agent's parameters (`dtCrowdAgentParams`).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct AgentParams {
-    /// Radius.
-    pub radius: f32,
-    /// Height.
-    pub height: f32,
-    /// Maximum acceleration.
-    pub max_acceleration: f32,
-    /// Maximum speed.
-    pub max_speed: f32,
-    /// How far around it other agents are considered.
-    pub collision_query_range: f32,
-    /// How far ahead the path is shortcut.
-    pub path_optimization_range: f32,
-    /// How strongly it keeps apart from others.
-    pub separation_weight: f32,
-    /// [`update_flags`].
-    pub update_flags: u8,
-    /// The obstacle-avoidance preset (0..8, see [`AvoidanceQuality`]).
-    pub obstacle_avoidance_type: u8,
-    /// The query filter type (0..16, see [`Crowd::set_filter`]).
-    pub query_filter_type: u8,
-}
 
 impl Default for AgentParams {
     /// RecastDemo's: radius 0.6, height 2.0, max acceleration 8.0, max speed 3.5, collision
@@ -160,31 +136,6 @@ pub enum AvoidanceQuality {
     Good = 2,
     /// 7 divisions, 3 rings, depth 3.
     High = 3,
-}
-
-/// Obstacle-avoidance parameters (`dtObstacleAvoidanceParams`).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct AvoidanceParams {
-    /// Velocity bias.
-    pub vel_bias: f32,
-    /// Weight of the desired velocity.
-    pub weight_des_vel: f32,
-    /// Weight of the current velocity.
-    pub weight_cur_vel: f32,
-    /// Weight of the side preference.
-    pub weight_side: f32,
-    /// Weight of the time of impact.
-    pub weight_toi: f32,
-    /// Time horizon.
-    pub horiz_time: f32,
-    /// Grid size (grid sampling).
-    pub grid_size: u8,
-    /// Adaptive divisions.
-    pub adaptive_divs: u8,
-    /// Adaptive rings.
-    pub adaptive_rings: u8,
-    /// Adaptive depth.
-    pub adaptive_depth: u8,
 }
 
 impl AvoidanceParams {

@@ -6,7 +6,60 @@ use recastnavigation_sys as sys;
 
 use super::RawPolyRef;
 use super::detour::{RawFilter, RawNavMesh};
-use crate::agents::crowd::{AgentParams, AvoidanceParams};
+
+// The parameter types are plain data defined here, at the bottom of the crate, so that this
+// layer imports nothing from above it; `crate::agents::crowd` re-exports them and adds their
+// methods (defaults, presets, checks).
+
+/// One agent's parameters (`dtCrowdAgentParams`).
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct AgentParams {
+    /// Radius.
+    pub radius: f32,
+    /// Height.
+    pub height: f32,
+    /// Maximum acceleration.
+    pub max_acceleration: f32,
+    /// Maximum speed.
+    pub max_speed: f32,
+    /// How far around it other agents are considered.
+    pub collision_query_range: f32,
+    /// How far ahead the path is shortcut.
+    pub path_optimization_range: f32,
+    /// How strongly it keeps apart from others.
+    pub separation_weight: f32,
+    /// [`update_flags`](crate::agents::crowd::update_flags).
+    pub update_flags: u8,
+    /// The obstacle-avoidance preset (0..8, see [`AvoidanceQuality`](crate::agents::crowd::AvoidanceQuality)).
+    pub obstacle_avoidance_type: u8,
+    /// The query filter type (0..16, see [`Crowd::set_filter`](crate::agents::crowd::Crowd::set_filter)).
+    pub query_filter_type: u8,
+}
+
+/// Obstacle-avoidance parameters (`dtObstacleAvoidanceParams`).
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct AvoidanceParams {
+    /// Velocity bias.
+    pub vel_bias: f32,
+    /// Weight of the desired velocity.
+    pub weight_des_vel: f32,
+    /// Weight of the current velocity.
+    pub weight_cur_vel: f32,
+    /// Weight of the side preference.
+    pub weight_side: f32,
+    /// Weight of the time of impact.
+    pub weight_toi: f32,
+    /// Time horizon.
+    pub horiz_time: f32,
+    /// Grid size (grid sampling).
+    pub grid_size: u8,
+    /// Adaptive divisions.
+    pub adaptive_divs: u8,
+    /// Adaptive rings.
+    pub adaptive_rings: u8,
+    /// Adaptive depth.
+    pub adaptive_depth: u8,
+}
 
 /// `dtCrowdAgentParams` (without user data) of the safe layer's parameters.
 fn to_sys(p: AgentParams) -> sys::dtCrowdAgentParams {

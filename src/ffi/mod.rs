@@ -14,8 +14,28 @@ pub(crate) mod tilecache;
 /// Detour's polygon reference type (32-bit: this build does not enable 64-bit refs).
 pub(crate) type RawPolyRef = recastnavigation_sys::dtPolyRef;
 
+/// A polygon reference (`dtPolyRef`): tile salt, tile index and poly index packed in 32 bits.
+///
+/// Defined here, beside the raw type it wraps, and re-exported as [`crate::query::PolyRef`].
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Default,
+    serde::Serialize,
+    serde::Deserialize,
+)]
+#[serde(transparent)]
+#[repr(transparent)]
+pub struct PolyRef(pub u32);
+
 /// A `PolyRef` slice as Detour's `dtPolyRef` array, without copying.
-pub(crate) fn poly_refs(refs: &[crate::query::PolyRef]) -> &[RawPolyRef] {
+pub(crate) fn poly_refs(refs: &[PolyRef]) -> &[RawPolyRef] {
     // SAFETY: `PolyRef` is `#[repr(transparent)]` over `u32`, which is `dtPolyRef` here, so the
     // slice has the same layout, length and lifetime.
     unsafe { std::slice::from_raw_parts(refs.as_ptr() as *const RawPolyRef, refs.len()) }

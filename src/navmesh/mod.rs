@@ -15,7 +15,9 @@ use crate::ffi::detour::{RawNavMesh, RawParams};
 use crate::query::PolyRef;
 use crate::status::Status;
 use crate::{Error, Result};
-use mset::{NavMeshParams, NavMeshSet, TileRecord};
+use mset::{NavMeshSet, TileRecord};
+use params::NavMeshParams;
+use validate::validate_tile_data;
 
 /// A Detour navigation mesh (`dtNavMesh`), owned.
 ///
@@ -56,7 +58,7 @@ impl NavMesh {
     /// at the tile's minimum, one tile, as many polys as the tile has). The data is validated
     /// first all the same.
     pub fn from_tile_data(data: &[u8]) -> Result<NavMesh> {
-        let info = mset::validate_tile_data(data)?;
+        let info = validate_tile_data(data)?;
         let params = NavMeshParams {
             origin: info.bmin,
             tile_width: info.bmax[0] - info.bmin[0],
@@ -77,7 +79,7 @@ impl NavMesh {
     /// [`NavMesh::add_tile`].
     ///
     /// ```
-    /// use navkit::navmesh::{NavMesh, mset::NavMeshParams};
+    /// use navkit::navmesh::{NavMesh, params::NavMeshParams};
     /// let nav = NavMesh::new(&NavMeshParams {
     ///     origin: [0.0; 3], tile_width: 9.6, tile_height: 9.6, max_tiles: 256, max_polys: 16384,
     /// })?;
@@ -96,7 +98,7 @@ impl NavMesh {
     /// navmesh: no more polygons than the poly bits of its refs can address, and no tile already
     /// at that position.
     pub fn add_tile(&mut self, data: &[u8]) -> Result<u32> {
-        let info = mset::validate_tile_data(data)?;
+        let info = validate_tile_data(data)?;
         let layout = self.params().ref_layout();
         if info.poly_count > 1usize << layout.poly_bits {
             return Err(Error::Build {
@@ -141,7 +143,7 @@ impl NavMesh {
         self.raw
             .tile_data()
             .into_iter()
-            .filter_map(|(_, d)| mset::validate_tile_data(d).ok())
+            .filter_map(|(_, d)| validate_tile_data(d).ok())
             .map(|i| {
                 (
                     (i.x, i.y, i.layer),
@@ -154,7 +156,7 @@ impl NavMesh {
 
     /// A navmesh from a parsed (and therefore validated) navmesh set.
     fn from_set(set: &NavMeshSet) -> Result<NavMesh> {
-        mset::validate_params(&set.params)?;
+        params::validate_params(&set.params)?;
         let p = &set.params;
         let mut raw = RawNavMesh::new(&RawParams {
             orig: p.origin,
@@ -166,7 +168,7 @@ impl NavMesh {
         .map_err(|s| detour_err("dtNavMesh::init", s))?;
         for t in &set.tiles {
             // Every tile's data was checked by `mset` before Detour sees it.
-            mset::validate_tile_data(&t.data)?;
+            validate_tile_data(&t.data)?;
             raw.add_tile_trusted(&t.data, t.tile_ref)
                 .map_err(|s| detour_err("dtNavMesh::addTile", s))?;
         }

@@ -15,13 +15,7 @@ use crate::navmesh::NavMesh;
 use crate::status::Status;
 use crate::{Error, Result, area, flags};
 
-/// A polygon reference (`dtPolyRef`): tile salt, tile index and poly index packed in 32 bits.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize,
-)]
-#[serde(transparent)]
-#[repr(transparent)]
-pub struct PolyRef(pub u32);
+pub use crate::ffi::PolyRef;
 
 impl std::fmt::Display for PolyRef {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

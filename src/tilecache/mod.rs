@@ -87,7 +87,7 @@ use crate::ffi::tilecache::{Compressor, LAYER_HEADER_SIZE, RawTileCache};
 use crate::geometry::spatial::ChunkyTriMesh;
 use crate::geometry::{InputGeometry, OffMeshConnection};
 use crate::navmesh::NavMesh;
-use crate::navmesh::mset::{self, MAX_COORDINATE, MAX_TILES_LIMIT, NavMeshParams};
+use crate::navmesh::params::{self, MAX_COORDINATE, MAX_TILES_LIMIT, NavMeshParams};
 use crate::status::Status;
 use crate::{Error, Result};
 
@@ -352,7 +352,7 @@ impl TileCache {
         params: &TileCacheParams,
         off: &OffMeshArrays,
     ) -> Result<TileCache> {
-        mset::validate_params(nav_params)?;
+        params::validate_params(nav_params)?;
         validate_cache_params(params)?;
         let navmesh = NavMesh::new(nav_params)?;
         let raw = RawTileCache::new(&params.to_dt(), &flag_table(), &off.input())

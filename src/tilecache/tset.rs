@@ -7,7 +7,8 @@ use recastnavigation_sys as sys;
 
 use super::*;
 use crate::ffi::tilecache::{Compressor, LAYER_HEADER_SIZE};
-use crate::navmesh::mset::{self, NavMeshParams};
+use crate::navmesh::mset;
+use crate::navmesh::params::NavMeshParams;
 use crate::{Error, Result};
 
 /// RecastDemo's `TILECACHESET_MAGIC`, `'T'<<24 | 'S'<<16 | 'E'<<8 | 'T'`.
@@ -58,7 +59,7 @@ pub struct TileCacheSet {
 /// Parses and validates a `TSET` file.
 ///
 /// Checks the header (magic, version, tile count within both caches' limits and the file), the
-/// navmesh parameters ([`mset::validate_params`]), the tile cache parameters
+/// navmesh parameters ([`crate::navmesh::params::validate_params`]), the tile cache parameters
 /// ([`validate_cache_params`]) and that both describe the same tile grid, every tile header (ref
 /// non-zero, decoding to a distinct tile index below `maxTiles` with a non-zero salt, data size
 /// within the file), every layer (see the module docs: magic, version, position, dimensions,

@@ -5,7 +5,7 @@ use recastnavigation_sys as sys;
 
 use super::*;
 use crate::ffi::tilecache::{Compressor, LAYER_HEADER_SIZE, layer_regions_fit};
-use crate::navmesh::mset::{MAX_COORDINATE, MAX_TILES_LIMIT};
+use crate::navmesh::params::{MAX_COORDINATE, MAX_TILES_LIMIT};
 use crate::{Error, Result};
 
 /// A finite float within [`MAX_COORDINATE`], or an error naming it and its offset.

@@ -5,8 +5,8 @@
 //! index Detour follows, every float it computes with, and every structural invariant that
 //! `dtCreateNavMeshData` guarantees, so that data which passes can be handed to `addTile`.
 //! The checks are split by what they look at: the header, counts and section layout
-//! ([`header`]), vertices and polygons ([`polys`]), detail meshes ([`detail`]), the BV tree
-//! ([`bvtree`]) and off-mesh connections ([`offmesh`]).
+//! (`header`), vertices and polygons (`polys`), detail meshes (`detail`), the BV tree
+//! (`bvtree`) and off-mesh connections (`offmesh`).
 //!
 //! Error offsets are byte offsets relative to the start of the tile data.
 
@@ -122,7 +122,7 @@ struct Header {
 /// - `1 <= offMeshBase <= polyCount`, `offMeshConCount == polyCount - offMeshBase`,
 ///   `detailMeshCount == offMeshBase`, `maxLinkCount >= 1`,
 ///   `vertCount >= 2 * offMeshConCount`;
-/// - header floats finite and within [`MAX_COORDINATE`], walkable values `>= 0`,
+/// - header floats finite and within [`MAX_COORDINATE`](crate::navmesh::params::MAX_COORDINATE), walkable values `>= 0`,
 ///   `bmin <= bmax`, `bvQuantFactor` finite `> 0` and (with a BV tree) small enough that the
 ///   quantised tile extent fits 16 bits; every vertex and detail vertex finite and bounded;
 /// - polys `[0, offMeshBase)` are ground with 3..=6 vertices indexing the ground vertices
