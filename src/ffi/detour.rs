@@ -4,7 +4,9 @@
 //! word; the `navmesh` and `query` modules give them meaning and map statuses to `Result`s.
 
 use std::cell::RefCell;
+use std::marker::PhantomData;
 use std::ptr::NonNull;
+use std::sync::Arc;
 
 use recastnavigation_sys as sys;
 
@@ -100,14 +102,32 @@ pub(crate) fn create_nav_mesh_data(
     Some(out)
 }
 
-/// Owner of a `dtNavMesh`.
-pub(crate) struct RawNavMesh(NonNull<sys::dtNavMesh>);
+/// The `dtNavMesh` allocation itself, freed when the last handle to it goes.
+struct NavBox(NonNull<sys::dtNavMesh>);
 
-// SAFETY: the navmesh is heap data owned by this value. Detour's `const` methods only read it,
-// and every mutating call here takes `&mut self`, so shared references may cross threads.
-unsafe impl Send for RawNavMesh {}
-// SAFETY: see above: `&RawNavMesh` gives read-only access only.
-unsafe impl Sync for RawNavMesh {}
+// SAFETY: the navmesh is heap data with no thread affinity. Detour's `const` methods only read
+// it; writes go through `&mut RawNavMesh` (its unique owner) and, for a crowd that owns the
+// navmesh's owner, only while that crowd is exclusively borrowed (see `RawCrowd::owning`).
+unsafe impl Send for NavBox {}
+// SAFETY: see above: shared handles give read-only access only.
+unsafe impl Sync for NavBox {}
+
+impl Drop for NavBox {
+    fn drop(&mut self) {
+        // SAFETY: allocated by dtAllocNavMesh, freed once, when the owner and every keep-alive
+        // handle (crowds over it) are gone; queries borrowing it are gone too.
+        unsafe { sys::dtFreeNavMesh(self.0.as_ptr()) }
+    }
+}
+
+/// Owner of a `dtNavMesh`. `Send` and `Sync`: Detour's `const` methods only read it, and every
+/// mutating call here takes `&mut self`.
+pub(crate) struct RawNavMesh(Arc<NavBox>);
+
+/// A handle that keeps a `dtNavMesh` allocated (not usable to reach it): held by a crowd that
+/// owns the navmesh's owner, so that replacing the navmesh inside that owner cannot free the
+/// `dtNavMesh` the crowd points to.
+pub(crate) struct NavKeepAlive(#[allow(dead_code)] Arc<NavBox>);
 
 /// Navmesh parameters (`dtNavMeshParams`).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -133,7 +153,7 @@ impl RawNavMesh {
         // SAFETY: dtAllocNavMesh returns a constructed object or null.
         let nav = NonNull::new(unsafe { sys::dtAllocNavMesh() })
             .ok_or(sys::DT_FAILURE | sys::DT_OUT_OF_MEMORY)?;
-        let nav = RawNavMesh(nav);
+        let nav = RawNavMesh(Arc::new(NavBox(nav)));
         let params = sys::dtNavMeshParams {
             orig: p.orig,
             tileWidth: p.tile_width,
@@ -142,7 +162,7 @@ impl RawNavMesh {
             maxPolys: p.max_polys,
         };
         // SAFETY: live navmesh; Detour copies the params.
-        let status = unsafe { sys::dtNavMesh_init(nav.0.as_ptr(), &params) };
+        let status = unsafe { sys::dtNavMesh_init(nav.as_ptr() as *mut sys::dtNavMesh, &params) };
         if status & sys::DT_FAILURE != 0 {
             return Err(status);
         }
@@ -151,7 +171,7 @@ impl RawNavMesh {
 
     pub(crate) fn params(&self) -> RawParams {
         // SAFETY: live navmesh; getParams returns a pointer into it.
-        let p = unsafe { &*sys::dtNavMesh_getParams(self.0.as_ptr()) };
+        let p = unsafe { &*sys::dtNavMesh_getParams(self.ptr()) };
         RawParams {
             orig: p.orig,
             tile_width: p.tileWidth,
@@ -179,7 +199,7 @@ impl RawNavMesh {
         // SAFETY: live navmesh; `buf` holds valid tile data (caller's contract).
         let status = unsafe {
             sys::dtNavMesh_addTile(
-                self.0.as_ptr(),
+                self.ptr(),
                 buf,
                 data.len() as i32,
                 sys::dtTileFlags_DT_TILE_FREE_DATA as i32,
@@ -198,13 +218,13 @@ impl RawNavMesh {
     /// The ref of the tile at grid position (x, y, layer); 0 if there is none.
     pub(crate) fn tile_ref_at(&self, x: i32, y: i32, layer: i32) -> u32 {
         // SAFETY: live navmesh; a pure lookup.
-        unsafe { sys::dtNavMesh_getTileRefAt(self.0.as_ptr(), x, y, layer) }
+        unsafe { sys::dtNavMesh_getTileRefAt(self.ptr(), x, y, layer) }
     }
 
     /// The data of the tile at grid position (x, y, layer), if there is one.
     pub(crate) fn tile_data_at(&self, x: i32, y: i32, layer: i32) -> Option<&[u8]> {
         // SAFETY: live navmesh; getTileAt returns null or a tile of this navmesh.
-        let t = unsafe { sys::dtNavMesh_getTileAt(self.0.as_ptr(), x, y, layer).as_ref()? };
+        let t = unsafe { sys::dtNavMesh_getTileAt(self.ptr(), x, y, layer).as_ref()? };
         if t.header.is_null() || t.data.is_null() || t.dataSize <= 0 {
             return None;
         }
@@ -218,7 +238,7 @@ impl RawNavMesh {
         // frees it and writes nothing through the null out-pointers.
         unsafe {
             sys::dtNavMesh_removeTile(
-                self.0.as_ptr(),
+                self.ptr(),
                 tile_ref,
                 std::ptr::null_mut(),
                 std::ptr::null_mut(),
@@ -228,7 +248,7 @@ impl RawNavMesh {
 
     fn tile(&self, i: i32) -> Option<&sys::dtMeshTile> {
         // SAFETY: getTile returns null or a pointer into the navmesh's tile array for 0 <= i < max.
-        let t = unsafe { sys::dtNavMesh_getTile(self.0.as_ptr(), i) };
+        let t = unsafe { sys::dtNavMesh_getTile(self.ptr(), i) };
         // SAFETY: non-null tile pointers stay valid while `self` is borrowed.
         let t = unsafe { t.as_ref()? };
         if t.header.is_null() || t.data.is_null() || t.dataSize <= 0 {
@@ -240,7 +260,7 @@ impl RawNavMesh {
 
     fn tiles(&self) -> impl Iterator<Item = &sys::dtMeshTile> {
         // SAFETY: live navmesh.
-        let max = unsafe { sys::dtNavMesh_getMaxTiles(self.0.as_ptr()) };
+        let max = unsafe { sys::dtNavMesh_getMaxTiles(self.ptr()) };
         (0..max).filter_map(move |i| self.tile(i))
     }
 
@@ -249,7 +269,7 @@ impl RawNavMesh {
         self.tiles()
             .map(|t| {
                 // SAFETY: live tile of this navmesh.
-                let r = unsafe { sys::dtNavMesh_getTileRef(self.0.as_ptr(), t) };
+                let r = unsafe { sys::dtNavMesh_getTileRef(self.ptr(), t) };
                 // SAFETY: a tile in use owns `dataSize` bytes at `data`.
                 (r, unsafe {
                     std::slice::from_raw_parts(t.data, t.dataSize as usize)
@@ -265,7 +285,7 @@ impl RawNavMesh {
             // SAFETY: live tile; header, polys and verts are arrays sized by the header counts.
             unsafe {
                 let h = &*t.header;
-                let base = sys::dtNavMesh_getPolyRefBase(self.0.as_ptr(), t);
+                let base = sys::dtNavMesh_getPolyRefBase(self.ptr(), t);
                 let verts = std::slice::from_raw_parts(t.verts, h.vertCount.max(0) as usize * 3);
                 let polys = std::slice::from_raw_parts(t.polys, h.polyCount.max(0) as usize);
                 for (i, p) in polys.iter().enumerate() {
@@ -296,8 +316,7 @@ impl RawNavMesh {
         let mut tile: *const sys::dtMeshTile = std::ptr::null();
         let mut poly: *const sys::dtPoly = std::ptr::null();
         // SAFETY: live navmesh; the call validates `r` before writing the pointers.
-        let st =
-            unsafe { sys::dtNavMesh_getTileAndPolyByRef(self.0.as_ptr(), r, &mut tile, &mut poly) };
+        let st = unsafe { sys::dtNavMesh_getTileAndPolyByRef(self.ptr(), r, &mut tile, &mut poly) };
         if st & sys::DT_FAILURE != 0 || tile.is_null() || poly.is_null() {
             return false;
         }
@@ -322,7 +341,7 @@ impl RawNavMesh {
 
     pub(crate) fn is_valid_ref(&self, r: RawPolyRef) -> bool {
         // SAFETY: live navmesh; the call only decodes and bounds-checks the ref.
-        unsafe { sys::dtNavMesh_isValidPolyRef(self.0.as_ptr(), r) }
+        unsafe { sys::dtNavMesh_isValidPolyRef(self.ptr(), r) }
     }
 
     pub(crate) fn off_mesh_endpoints(
@@ -335,7 +354,7 @@ impl RawNavMesh {
         // SAFETY: live navmesh; Detour validates both refs and writes 3 floats to each output.
         let st = unsafe {
             sys::dtNavMesh_getOffMeshConnectionPolyEndPoints(
-                self.0.as_ptr(),
+                self.ptr(),
                 prev,
                 r,
                 a.as_mut_ptr(),
@@ -352,7 +371,7 @@ impl RawNavMesh {
     pub(crate) fn poly_flags(&self, r: RawPolyRef) -> Result<u16, u32> {
         let mut f = 0u16;
         // SAFETY: live navmesh; Detour validates the ref.
-        let st = unsafe { sys::dtNavMesh_getPolyFlags(self.0.as_ptr(), r, &mut f) };
+        let st = unsafe { sys::dtNavMesh_getPolyFlags(self.ptr(), r, &mut f) };
         if st & sys::DT_FAILURE != 0 {
             Err(st)
         } else {
@@ -362,13 +381,13 @@ impl RawNavMesh {
 
     pub(crate) fn set_poly_flags(&mut self, r: RawPolyRef, flags: u16) -> u32 {
         // SAFETY: live navmesh, exclusively borrowed; Detour validates the ref.
-        unsafe { sys::dtNavMesh_setPolyFlags(self.0.as_ptr(), r, flags) }
+        unsafe { sys::dtNavMesh_setPolyFlags(self.ptr(), r, flags) }
     }
 
     pub(crate) fn poly_area(&self, r: RawPolyRef) -> Result<u8, u32> {
         let mut a = 0u8;
         // SAFETY: live navmesh; Detour validates the ref.
-        let st = unsafe { sys::dtNavMesh_getPolyArea(self.0.as_ptr(), r, &mut a) };
+        let st = unsafe { sys::dtNavMesh_getPolyArea(self.ptr(), r, &mut a) };
         if st & sys::DT_FAILURE != 0 {
             Err(st)
         } else {
@@ -378,18 +397,21 @@ impl RawNavMesh {
 
     pub(crate) fn set_poly_area(&mut self, r: RawPolyRef, area: u8) -> u32 {
         // SAFETY: live navmesh, exclusively borrowed; Detour validates the ref.
-        unsafe { sys::dtNavMesh_setPolyArea(self.0.as_ptr(), r, area) }
+        unsafe { sys::dtNavMesh_setPolyArea(self.ptr(), r, area) }
     }
 
     pub(crate) fn as_ptr(&self) -> *const sys::dtNavMesh {
-        self.0.as_ptr()
+        self.0.0.as_ptr()
     }
-}
 
-impl Drop for RawNavMesh {
-    fn drop(&mut self) {
-        // SAFETY: allocated by dtAllocNavMesh, freed once; queries borrowing it are gone.
-        unsafe { sys::dtFreeNavMesh(self.0.as_ptr()) }
+    /// The navmesh pointer for Detour calls (mutable in the C API, even for reads).
+    fn ptr(&self) -> *mut sys::dtNavMesh {
+        self.0.0.as_ptr()
+    }
+
+    /// A handle that keeps this `dtNavMesh` allocated.
+    pub(crate) fn keep_alive(&self) -> NavKeepAlive {
+        NavKeepAlive(Arc::clone(&self.0))
     }
 }
 
@@ -422,11 +444,13 @@ unsafe extern "C" fn frand_trampoline() -> f32 {
         .unwrap_or(0.5)
 }
 
-/// Owner of a `dtNavMeshQuery`, bound to one `RawNavMesh` by the caller's lifetimes.
-pub(crate) struct RawQuery(NonNull<sys::dtNavMeshQuery>);
+/// Owner of a `dtNavMeshQuery` over a `RawNavMesh` it borrows for `'nav`: the navmesh cannot be
+/// dropped or changed (its `&mut` methods cannot be called) while the query lives.
+pub(crate) struct RawQuery<'nav>(NonNull<sys::dtNavMeshQuery>, PhantomData<&'nav RawNavMesh>);
 
-// SAFETY: the query object has no thread affinity; it is used through `&mut self` only.
-unsafe impl Send for RawQuery {}
+// SAFETY: the query object has no thread affinity; it is used through `&mut self` only, and the
+// navmesh it reads is `Sync` and borrowed shared for `'nav`.
+unsafe impl Send for RawQuery<'_> {}
 
 /// The outputs of findStraightPath.
 #[derive(Default, Clone)]
@@ -442,16 +466,16 @@ macro_rules! failed {
     };
 }
 
-impl RawQuery {
-    /// # Contract
-    /// `nav` must outlive the query and not be mutated while the query is used (the public
-    /// `NavMeshQuery<'a>` borrows the `NavMesh` for `'a` to enforce this).
-    pub(crate) fn new(nav: &RawNavMesh, max_nodes: i32) -> Result<Self, u32> {
+impl<'nav> RawQuery<'nav> {
+    /// `dtAllocNavMeshQuery` + `init` over `nav`, which stays borrowed (shared, so unchanged and
+    /// alive) for as long as the query.
+    pub(crate) fn new(nav: &'nav RawNavMesh, max_nodes: i32) -> Result<Self, u32> {
         // SAFETY: dtAllocNavMeshQuery returns a constructed object or null.
         let q = NonNull::new(unsafe { sys::dtAllocNavMeshQuery() })
             .ok_or(sys::DT_FAILURE | sys::DT_OUT_OF_MEMORY)?;
-        let q = RawQuery(q);
-        // SAFETY: live query and navmesh.
+        let q = RawQuery(q, PhantomData);
+        // SAFETY: live query and navmesh; the navmesh outlives the query and is not mutated
+        // while it lives (borrowed for `'nav`).
         let st = unsafe { sys::dtNavMeshQuery_init(q.0.as_ptr(), nav.as_ptr(), max_nodes) };
         if failed!(st) {
             return Err(st);
@@ -742,7 +766,7 @@ impl RawQuery {
     }
 }
 
-impl Drop for RawQuery {
+impl Drop for RawQuery<'_> {
     fn drop(&mut self) {
         // SAFETY: allocated by dtAllocNavMeshQuery, freed once.
         unsafe { sys::dtFreeNavMeshQuery(self.0.as_ptr()) }

@@ -68,22 +68,34 @@ owner!(
     sys::rcFreePolyMeshDetail
 );
 
-/// Slice over a Recast-owned array, empty for null pointers.
-fn slice<'a, T>(ptr: *const T, len: usize) -> &'a [T] {
+/// Slice over a Recast-owned array, empty for null pointers, borrowed for as long as `_owner`.
+///
+/// # Safety
+/// Unless `ptr` is null or `len` is 0, `ptr` must point to `len` initialised `T`s that belong to
+/// `_owner` (an object Recast filled, which frees them only when it is dropped) and are not
+/// written while the returned borrow of `_owner` lasts.
+unsafe fn slice<T, O: ?Sized>(_owner: &O, ptr: *const T, len: usize) -> &[T] {
     if ptr.is_null() || len == 0 {
         &[]
     } else {
-        // SAFETY: callers pass a pointer and element count Recast filled together.
+        // SAFETY: the caller passes a pointer and element count Recast filled together, owned by
+        // `_owner`, whose shared borrow bounds the slice's life.
         unsafe { std::slice::from_raw_parts(ptr, len) }
     }
 }
 
-fn slice_mut<'a, T>(ptr: *mut T, len: usize) -> &'a mut [T] {
+/// Mutable slice over a Recast-owned array, empty for null pointers, borrowed for as long as
+/// the exclusive borrow of `_owner`.
+///
+/// # Safety
+/// Unless `ptr` is null or `len` is 0, `ptr` must point to `len` initialised `T`s that belong to
+/// `_owner` and that nothing else reads or writes while the returned borrow lasts.
+unsafe fn slice_mut<T, O: ?Sized>(_owner: &mut O, ptr: *mut T, len: usize) -> &mut [T] {
     if ptr.is_null() || len == 0 {
         &mut []
     } else {
-        // SAFETY: callers pass a pointer and element count Recast filled together; the borrow is
-        // tied to `&mut self` of the owner by the callers' signatures.
+        // SAFETY: the caller passes a pointer and element count Recast filled together, owned by
+        // `_owner`, whose exclusive borrow bounds the slice's life and excludes other access.
         unsafe { std::slice::from_raw_parts_mut(ptr, len) }
     }
 }
@@ -347,20 +359,29 @@ impl PolyMesh {
     }
     /// Quantized vertices (x, y, z per vertex).
     pub(crate) fn verts(&self) -> &[u16] {
-        slice(self.raw().verts, self.nverts() * 3)
+        // SAFETY: rcBuildPolyMesh allocated `nverts * 3` coordinates at `verts`, owned by `self`.
+        unsafe { slice(self, self.raw().verts, self.nverts() * 3) }
     }
     /// Polygons: `nvp` vertex indices then `nvp` neighbour entries each.
     pub(crate) fn polys(&self) -> &[u16] {
-        slice(self.raw().polys, self.npolys() * self.nvp() * 2)
+        // SAFETY: rcBuildPolyMesh allocated `npolys * nvp * 2` entries at `polys`, owned by `self`.
+        unsafe { slice(self, self.raw().polys, self.npolys() * self.nvp() * 2) }
     }
     pub(crate) fn areas_mut(&mut self) -> &mut [u8] {
-        slice_mut(self.raw().areas, self.npolys())
+        let (ptr, n) = (self.raw().areas, self.npolys());
+        // SAFETY: rcBuildPolyMesh allocated `npolys` areas at `areas`, owned by `self`, which is
+        // exclusively borrowed.
+        unsafe { slice_mut(self, ptr, n) }
     }
     pub(crate) fn areas(&self) -> &[u8] {
-        slice(self.raw().areas, self.npolys())
+        // SAFETY: rcBuildPolyMesh allocated `npolys` areas at `areas`, owned by `self`.
+        unsafe { slice(self, self.raw().areas, self.npolys()) }
     }
     pub(crate) fn flags_mut(&mut self) -> &mut [u16] {
-        slice_mut(self.raw().flags, self.npolys())
+        let (ptr, n) = (self.raw().flags, self.npolys());
+        // SAFETY: rcBuildPolyMesh allocated `npolys` flags at `flags`, owned by `self`, which is
+        // exclusively borrowed.
+        unsafe { slice_mut(self, ptr, n) }
     }
 }
 
@@ -396,13 +417,18 @@ impl PolyMeshDetail {
         self.raw().ntris.max(0) as usize
     }
     pub(crate) fn meshes(&self) -> &[u32] {
-        slice(self.raw().meshes, self.nmeshes() * 4)
+        // SAFETY: rcBuildPolyMeshDetail allocated `nmeshes * 4` entries at `meshes`, owned by
+        // `self`.
+        unsafe { slice(self, self.raw().meshes, self.nmeshes() * 4) }
     }
     pub(crate) fn verts(&self) -> &[f32] {
-        slice(self.raw().verts, self.nverts() * 3)
+        // SAFETY: rcBuildPolyMeshDetail allocated `nverts * 3` coordinates at `verts`, owned by
+        // `self`.
+        unsafe { slice(self, self.raw().verts, self.nverts() * 3) }
     }
     pub(crate) fn tris(&self) -> &[u8] {
-        slice(self.raw().tris, self.ntris() * 4)
+        // SAFETY: rcBuildPolyMeshDetail allocated `ntris * 4` bytes at `tris`, owned by `self`.
+        unsafe { slice(self, self.raw().tris, self.ntris() * 4) }
     }
 }
 
@@ -425,9 +451,15 @@ impl CompactHeightfield {
     pub(crate) fn export(&self) -> (Vec<(u32, u8)>, Vec<RawSpan>) {
         let r = self.raw();
         let (w, h) = (r.width.max(0) as usize, r.height.max(0) as usize);
-        let cells = slice(r.cells, w * h);
-        let spans = slice(r.spans, r.spanCount.max(0) as usize);
-        let areas = slice(r.areas, r.spanCount.max(0) as usize);
+        // SAFETY: rcBuildCompactHeightfield allocated `width * height` cells and `spanCount` spans
+        // and areas, owned by `self`.
+        let (cells, spans, areas) = unsafe {
+            (
+                slice(self, r.cells, w * h),
+                slice(self, r.spans, r.spanCount.max(0) as usize),
+                slice(self, r.areas, r.spanCount.max(0) as usize),
+            )
+        };
         let cell_list: Vec<(u32, u8)> =
             cells.iter().map(|c| (c.index(), c.count() as u8)).collect();
         const DX: [i32; 4] = [-1, 0, 1, 0];
@@ -532,10 +564,20 @@ impl HeightfieldLayerSet {
     /// The layers, with their grids (`width * height` bytes each).
     pub(crate) fn layers(&self) -> Vec<HeightfieldLayer<'_>> {
         let r = self.raw();
-        slice(r.layers, r.nlayers.max(0) as usize)
+        // SAFETY: rcBuildHeightfieldLayers allocated `nlayers` layers at `layers`, owned by `self`.
+        unsafe { slice(self, r.layers, r.nlayers.max(0) as usize) }
             .iter()
             .map(|l| {
                 let cells = l.width.max(0) as usize * l.height.max(0) as usize;
+                // SAFETY: each layer owns `width * height` heights, areas and connections,
+                // allocated by rcBuildHeightfieldLayers and freed with the set, `self`.
+                let (heights, areas, cons) = unsafe {
+                    (
+                        slice(self, l.heights, cells),
+                        slice(self, l.areas, cells),
+                        slice(self, l.cons, cells),
+                    )
+                };
                 HeightfieldLayer {
                     bmin: l.bmin,
                     bmax: l.bmax,
@@ -547,9 +589,9 @@ impl HeightfieldLayerSet {
                     maxy: l.maxy,
                     hmin: l.hmin,
                     hmax: l.hmax,
-                    heights: slice(l.heights, cells),
-                    areas: slice(l.areas, cells),
-                    cons: slice(l.cons, cells),
+                    heights,
+                    areas,
+                    cons,
                 }
             })
             .collect()

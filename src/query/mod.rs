@@ -312,7 +312,7 @@ fn check_status(op: &'static str, st: u32) -> Result<Status> {
 /// # }
 /// ```
 pub struct NavMeshQuery<'a> {
-    raw: RawQuery,
+    raw: RawQuery<'a>,
     nav: &'a NavMesh,
     straight: StraightOut,
     refs: Vec<u32>,
@@ -692,7 +692,7 @@ impl<'a> NavMeshQuery<'a> {
             .collect())
     }
 
-    pub(crate) fn raw_mut(&mut self) -> &mut RawQuery {
+    pub(crate) fn raw_mut(&mut self) -> &mut RawQuery<'a> {
         &mut self.raw
     }
 
