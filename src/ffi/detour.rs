@@ -12,6 +12,7 @@ use recastnavigation_sys as sys;
 
 use super::RawPolyRef;
 use super::recast::{PolyMesh, PolyMeshDetail};
+use super::validate::ValidTileData;
 
 /// Inputs of `dtCreateNavMeshData` that do not come from the poly meshes.
 pub(crate) struct OffMeshInput<'a> {
@@ -181,9 +182,10 @@ impl RawNavMesh {
         }
     }
 
-    /// Adds a tile. The caller must have validated `data` (see `mset::validate_tile_data`), or
-    /// built it with `create_nav_mesh_data`: Detour trusts tile data completely.
-    pub(crate) fn add_tile_trusted(&mut self, data: &[u8], tile_ref: u32) -> Result<u32, u32> {
+    /// Adds a tile (a copy of its data, which Detour then owns), restoring `tile_ref` if it is
+    /// not 0. Detour trusts tile data completely, so only validated data is accepted.
+    pub(crate) fn add_tile(&mut self, data: ValidTileData<'_>, tile_ref: u32) -> Result<u32, u32> {
+        let data = data.bytes();
         if data.is_empty() || data.len() > i32::MAX as usize {
             return Err(sys::DT_FAILURE | sys::DT_INVALID_PARAM);
         }
@@ -196,7 +198,8 @@ impl RawNavMesh {
         // SAFETY: `buf` has room for `data.len()` bytes and does not overlap `data`.
         unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), buf, data.len()) };
         let mut result: sys::dtTileRef = 0;
-        // SAFETY: live navmesh; `buf` holds valid tile data (caller's contract).
+        // SAFETY: live navmesh; `buf` holds a copy of tile data that passed `validate_tile_data`
+        // (the only way to make a `ValidTileData`).
         let status = unsafe {
             sys::dtNavMesh_addTile(
                 self.ptr(),

@@ -5,11 +5,13 @@
 //! Rust (`#![deny(unsafe_code)]` at the crate root, allowed only here).
 #![allow(unsafe_code)]
 
+pub(crate) mod bytes;
 pub(crate) mod context;
 pub(crate) mod crowd;
 pub(crate) mod detour;
 pub(crate) mod recast;
 pub(crate) mod tilecache;
+pub(crate) mod validate;
 
 /// Detour's polygon reference type (32-bit: this build does not enable 64-bit refs).
 pub(crate) type RawPolyRef = recastnavigation_sys::dtPolyRef;

@@ -13,6 +13,7 @@ use std::ptr::NonNull;
 use recastnavigation_sys as sys;
 
 use super::detour::{OffMeshInput, RawNavMesh};
+use super::validate::ValidLayer;
 
 type MaxSizeFn = unsafe extern "C" fn(c_int) -> c_int;
 type Lz4Fn = unsafe extern "C" fn(*const u8, c_int, *mut u8, c_int, *mut c_int) -> c_int;
@@ -371,14 +372,15 @@ pub(crate) const LAYER_HEADER_SIZE: usize =
     (std::mem::size_of::<sys::dtTileCacheLayerHeader>() + 3) & !3;
 
 /// `dtBuildTileCacheLayer`: the header followed by the compressed grids (heights, areas,
-/// connections, `width * height` bytes each).
+/// connections, `width * height` bytes each), valid by construction (Detour's own output from
+/// grids of the header's size).
 pub(crate) fn build_layer(
     comp: &mut Compressor,
     header: &sys::dtTileCacheLayerHeader,
     heights: &[u8],
     areas: &[u8],
     cons: &[u8],
-) -> Result<Vec<u8>, u32> {
+) -> Result<ValidLayer, u32> {
     let cells = header.width as usize * header.height as usize;
     if heights.len() != cells || areas.len() != cells || cons.len() != cells {
         return Err(FAILURE | sys::DT_INVALID_PARAM);
@@ -410,7 +412,7 @@ pub(crate) fn build_layer(
     let out = unsafe { std::slice::from_raw_parts(data, size as usize) }.to_vec();
     // SAFETY: allocated by dtAlloc inside dtBuildTileCacheLayer.
     unsafe { sys::dtFree(data as *mut c_void) };
-    Ok(out)
+    Ok(ValidLayer::built_by_detour(out))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -515,10 +517,12 @@ impl RawTileCache {
     }
 
     /// Adds a compressed layer (copied into Detour's allocation, which the cache then owns).
-    /// The caller must have built it with [`build_layer`] or validated it: header magic and
-    /// version, grids of the cache's size that decompress to exactly 3 bytes per cell, and
-    /// connections that point inside the layer.
-    pub(crate) fn add_tile(&mut self, data: &[u8]) -> Result<u32, u32> {
+    /// Detour trusts layers completely, so only a [`ValidLayer`] is accepted: one Detour built
+    /// ([`build_layer`]) or one that passed `validate_layer` (header magic and version, grids of
+    /// the cache's size that decompress to exactly 3 bytes per cell, connections that point
+    /// inside the layer, regions that fit Detour's lists).
+    pub(crate) fn add_tile(&mut self, layer: &ValidLayer) -> Result<u32, u32> {
+        let data = layer.bytes();
         if data.len() < LAYER_HEADER_SIZE || data.len() > c_int::MAX as usize {
             return Err(FAILURE | sys::DT_INVALID_PARAM);
         }
@@ -530,7 +534,7 @@ impl RawTileCache {
         // SAFETY: `buf` has room for `data.len()` bytes and does not overlap `data`.
         unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), buf, data.len()) };
         let mut r = 0;
-        // SAFETY: live tile cache; `buf` holds a valid layer (caller's contract), dtAlloc'd so
+        // SAFETY: live tile cache; `buf` holds a copy of a `ValidLayer`, dtAlloc'd so
         // that DT_COMPRESSEDTILE_FREE_DATA frees it with dtFree.
         let st = unsafe {
             sys::dtTileCache_addTile(

@@ -1,6 +1,5 @@
 //! [`NavMesh`]: an owned Detour navmesh, built by [`crate::build`] or loaded from an `MSET` file.
 
-pub(crate) mod bytes;
 pub mod mset;
 pub mod params;
 #[cfg(test)]
@@ -12,6 +11,7 @@ use std::path::Path;
 use glam::Vec3;
 
 use crate::ffi::detour::{RawNavMesh, RawParams};
+use crate::ffi::validate::ValidTileData;
 use crate::query::PolyRef;
 use crate::status::Status;
 use crate::{Error, Result};
@@ -98,7 +98,7 @@ impl NavMesh {
     /// navmesh: no more polygons than the poly bits of its refs can address, and no tile already
     /// at that position.
     pub fn add_tile(&mut self, data: &[u8]) -> Result<u32> {
-        let info = validate_tile_data(data)?;
+        let (data, info) = ValidTileData::new(data)?;
         let layout = self.params().ref_layout();
         if info.poly_count > 1usize << layout.poly_bits {
             return Err(Error::Build {
@@ -119,7 +119,7 @@ impl NavMesh {
             )));
         }
         self.raw
-            .add_tile_trusted(data, 0)
+            .add_tile(data, 0)
             .map_err(|s| detour_err("dtNavMesh::addTile", s))
     }
 
@@ -167,9 +167,9 @@ impl NavMesh {
         })
         .map_err(|s| detour_err("dtNavMesh::init", s))?;
         for t in &set.tiles {
-            // Every tile's data was checked by `mset` before Detour sees it.
-            validate_tile_data(&t.data)?;
-            raw.add_tile_trusted(&t.data, t.tile_ref)
+            // Every tile's data is checked before Detour sees it (`read_mset` did too).
+            let (data, _) = ValidTileData::new(&t.data)?;
+            raw.add_tile(data, t.tile_ref)
                 .map_err(|s| detour_err("dtNavMesh::addTile", s))?;
         }
         Ok(NavMesh { raw })

@@ -22,9 +22,9 @@ pub use super::params::{
 };
 pub use super::validate::{TileInfo, validate_tile_data};
 
-use super::bytes::{f32_at, i32_at, u32_at};
 use super::params::{P_MAX_POLYS, P_MAX_TILES, P_ORIG, P_TILE_HEIGHT, P_TILE_WIDTH};
-use super::validate::offsets::h;
+use crate::ffi::bytes::{f32_at, i32_at, u32_at};
+use crate::ffi::validate::tile::offsets::h;
 use crate::{Error, Result};
 use recastnavigation_sys::dtNavMeshParams;
 use std::collections::HashMap;

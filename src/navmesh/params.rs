@@ -4,18 +4,13 @@
 //! Offsets in [`validate_params`] errors are relative to the start of the `dtNavMeshParams`
 //! struct.
 
-use super::bytes::check_coord;
+use crate::ffi::bytes::check_coord;
 use crate::{Error, Result};
 use recastnavigation_sys::dtNavMeshParams;
 use serde::{Deserialize, Serialize};
 use std::mem::offset_of;
 
-/// Largest accepted magnitude of any coordinate, extent or radius in navmesh data.
-///
-/// Detour squares coordinate differences (e.g. in `dtDistancePtSegSqr2D`) and relies on
-/// the results being finite and below `FLT_MAX`; with every stored coordinate (and every
-/// query coordinate) bounded by this value that holds with a wide margin.
-pub const MAX_COORDINATE: f32 = 1.0e9;
+pub use crate::ffi::validate::MAX_COORDINATE;
 /// Largest accepted `max_tiles`: `dtNavMesh::init` allocates a `dtMeshTile` (about 100
 /// bytes) per tile up front, so this caps that allocation at about 100 MiB.
 pub const MAX_TILES_LIMIT: i32 = 1 << 20;

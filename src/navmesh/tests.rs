@@ -2,7 +2,7 @@
 
 use super::mset::*;
 use super::params::{dt_ilog2, dt_next_pow2};
-use super::validate::offsets::{bv, h, om, p, pd};
+use crate::ffi::validate::tile::offsets::{bv, h, om, p, pd};
 use crate::{Error, Result};
 use recastnavigation_sys::{
     DT_EXT_LINK, DT_NAVMESH_MAGIC, DT_NAVMESH_VERSION, DT_OFFMESH_CON_BIDIR, dtBVNode, dtLink,

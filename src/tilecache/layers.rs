@@ -1,8 +1,6 @@
 //! Building a tile's heightfield layers and compressing them (RecastDemo's
 //! `rasterizeTileLayers`), and the layer header as bytes.
 
-use std::mem::offset_of;
-
 use recastnavigation_sys as sys;
 
 use super::*;
@@ -12,66 +10,11 @@ use crate::build::tiled::TileGrid;
 use crate::ffi::context::{LogCategory, RecastContext};
 use crate::ffi::recast::HeightfieldLayerSet;
 use crate::ffi::tilecache::{Compressor, build_layer};
+use crate::ffi::validate::ValidLayer;
+use crate::ffi::validate::layer::LayerHeader;
 use crate::geometry::InputGeometry;
 use crate::geometry::spatial::ChunkyTriMesh;
 use crate::{Error, Result};
-
-/// Offsets of `dtTileCacheLayerHeader` fields.
-pub(super) mod lh {
-    use super::*;
-    pub const MAGIC: usize = offset_of!(sys::dtTileCacheLayerHeader, magic);
-    pub const VERSION: usize = offset_of!(sys::dtTileCacheLayerHeader, version);
-    pub const TX: usize = offset_of!(sys::dtTileCacheLayerHeader, tx);
-    pub const TY: usize = offset_of!(sys::dtTileCacheLayerHeader, ty);
-    pub const TLAYER: usize = offset_of!(sys::dtTileCacheLayerHeader, tlayer);
-    pub const BMIN: usize = offset_of!(sys::dtTileCacheLayerHeader, bmin);
-    pub const BMAX: usize = offset_of!(sys::dtTileCacheLayerHeader, bmax);
-    pub const HMIN: usize = offset_of!(sys::dtTileCacheLayerHeader, hmin);
-    pub const HMAX: usize = offset_of!(sys::dtTileCacheLayerHeader, hmax);
-    pub const WIDTH: usize = offset_of!(sys::dtTileCacheLayerHeader, width);
-    pub const HEIGHT: usize = offset_of!(sys::dtTileCacheLayerHeader, height);
-    pub const MINX: usize = offset_of!(sys::dtTileCacheLayerHeader, minx);
-    pub const MAXX: usize = offset_of!(sys::dtTileCacheLayerHeader, maxx);
-    pub const MINY: usize = offset_of!(sys::dtTileCacheLayerHeader, miny);
-    pub const MAXY: usize = offset_of!(sys::dtTileCacheLayerHeader, maxy);
-}
-
-/// The layer header fields, read from (or written to) bytes.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) struct LayerHeader {
-    pub(super) tx: i32,
-    pub(super) ty: i32,
-    pub(super) tlayer: i32,
-    pub(super) bmin: [f32; 3],
-    pub(super) bmax: [f32; 3],
-    pub(super) hmin: u16,
-    pub(super) hmax: u16,
-    pub(super) width: u8,
-    pub(super) height: u8,
-    pub(super) minx: u8,
-    pub(super) maxx: u8,
-    pub(super) miny: u8,
-    pub(super) maxy: u8,
-}
-
-pub(super) fn read_layer_header(data: &[u8], base: usize) -> Result<LayerHeader> {
-    let f = |o: usize| f32_at(data, base + o);
-    Ok(LayerHeader {
-        tx: i32_at(data, base + lh::TX)?,
-        ty: i32_at(data, base + lh::TY)?,
-        tlayer: i32_at(data, base + lh::TLAYER)?,
-        bmin: [f(lh::BMIN)?, f(lh::BMIN + 4)?, f(lh::BMIN + 8)?],
-        bmax: [f(lh::BMAX)?, f(lh::BMAX + 4)?, f(lh::BMAX + 8)?],
-        hmin: u16_at(data, base + lh::HMIN)?,
-        hmax: u16_at(data, base + lh::HMAX)?,
-        width: u8_at(data, base + lh::WIDTH)?,
-        height: u8_at(data, base + lh::HEIGHT)?,
-        minx: u8_at(data, base + lh::MINX)?,
-        maxx: u8_at(data, base + lh::MAXX)?,
-        miny: u8_at(data, base + lh::MINY)?,
-        maxy: u8_at(data, base + lh::MAXY)?,
-    })
-}
 
 pub(super) fn layer_header_to_dt(h: &LayerHeader) -> sys::dtTileCacheLayerHeader {
     sys::dtTileCacheLayerHeader {
@@ -134,7 +77,7 @@ pub(super) fn tile_config(base: &VoxelConfig, grid: &TileGrid, x: i32, z: i32) -
 }
 
 /// A tile's compressed layers (in layer order) and Recast's warnings.
-pub(super) type TileLayers = (Vec<Vec<u8>>, Vec<String>);
+pub(super) type TileLayers = (Vec<ValidLayer>, Vec<String>);
 
 /// Rasterizes tile (x, z) into heightfield layers and compresses each: the layers' data, in
 /// layer order, and Recast's warnings.

@@ -66,9 +66,9 @@ pub use settings::{TileCacheParams, TileCacheSettings};
 pub use tset::{TSET_MAGIC, TSET_VERSION, TileCacheSet, read_tset, write_tset};
 pub use validate::validate_cache_params;
 
+use crate::ffi::validate::layer::lh;
 use layers::*;
 use tset::*;
-use validate::*;
 
 use std::collections::HashSet;
 use std::mem::offset_of;
@@ -101,8 +101,7 @@ pub const MAX_OBSTACLES_LIMIT: i32 = 0xffff;
 pub const MAX_TILE_SIZE: i32 = 255;
 /// The smallest tile size, in cells.
 pub const MIN_TILE_SIZE: i32 = 8;
-/// The most layers one tile may have (a layer index is a byte).
-pub const MAX_LAYERS_PER_TILE: usize = 255;
+pub use crate::ffi::validate::layer::MAX_LAYERS_PER_TILE;
 
 /// What an [`TileCache::update`] call did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -234,7 +233,7 @@ impl OffMeshArrays {
 }
 
 // Byte readers that never panic.
-use crate::navmesh::bytes::{f32_at, i32_at, u8_at, u16_at};
+use crate::ffi::bytes::{f32_at, i32_at};
 
 /// Offset of `polyCount` in a navmesh tile's header.
 const MESH_POLY_COUNT: usize = offset_of!(sys::dtMeshHeader, polyCount);
@@ -324,9 +323,9 @@ impl TileCache {
         };
         let off = OffMeshArrays::new(&geom.off_mesh_connections)?;
         let mut tc = Self::empty(&nav_params, &params, &off)?;
-        for data in &layers {
+        for layer in &layers {
             tc.raw
-                .add_tile(data)
+                .add_tile(layer)
                 .map_err(|s| detour_err("dtTileCache::addTile", s))?;
         }
         let order: Vec<(i32, i32)> = positions;
@@ -335,7 +334,7 @@ impl TileCache {
             tiles_x: grid.tiles_x,
             tiles_z: grid.tiles_z,
             layers: layers.len(),
-            compressed_bytes: layers.iter().map(Vec::len).sum(),
+            compressed_bytes: layers.iter().map(|l| l.bytes().len()).sum(),
             raw_bytes: layers.len()
                 * (LAYER_HEADER_SIZE + 4 * (grid.tile_size * grid.tile_size) as usize),
             navmesh_tiles: tc.navmesh.tile_count(),
@@ -534,14 +533,15 @@ impl TileCache {
         off_mesh_connections: &[OffMeshConnection],
     ) -> Result<TileCache> {
         let started = Instant::now();
-        let set = read_tset(bytes)?;
+        let set = read_valid_tset(bytes)?;
         let off = OffMeshArrays::new(off_mesh_connections)?;
         let mut tc = Self::empty(&set.navmesh, &set.cache, &off)?;
         let mut positions: Vec<(i32, i32)> = Vec::new();
-        for (_, data) in &set.tiles {
+        for (_, layer) in &set.tiles {
             tc.raw
-                .add_tile(data)
+                .add_tile(layer)
                 .map_err(|s| detour_err("dtTileCache::addTile", s))?;
+            let data = layer.bytes();
             positions.push((i32_at(data, lh::TX)?, i32_at(data, lh::TY)?));
         }
         positions.sort_by_key(|&(x, z)| (z, x));
@@ -553,7 +553,7 @@ impl TileCache {
             tiles_x: positions.iter().map(|p| p.0 + 1).max().unwrap_or(0),
             tiles_z: positions.iter().map(|p| p.1 + 1).max().unwrap_or(0),
             layers: set.tiles.len(),
-            compressed_bytes: set.tiles.iter().map(|(_, d)| d.len()).sum(),
+            compressed_bytes: set.tiles.iter().map(|(_, l)| l.bytes().len()).sum(),
             raw_bytes: set.tiles.len() * (LAYER_HEADER_SIZE + 4 * cells),
             navmesh_tiles: tc.navmesh.tile_count(),
             ref_bits: (layout.tile_bits, layout.poly_bits),

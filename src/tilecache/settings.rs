@@ -123,11 +123,6 @@ impl TileCacheParams {
         }
     }
 
-    /// Agent climb in cell heights, as `dtTileCache` computes it.
-    pub(super) fn climb_voxels(&self) -> i32 {
-        (self.walkable_climb / self.cell_height) as i32
-    }
-
     /// World width of a tile.
     pub(super) fn tile_world_size(&self) -> (f32, f32) {
         (

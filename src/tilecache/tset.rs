@@ -7,6 +7,7 @@ use recastnavigation_sys as sys;
 
 use super::*;
 use crate::ffi::tilecache::{Compressor, LAYER_HEADER_SIZE};
+use crate::ffi::validate::ValidLayer;
 use crate::navmesh::mset;
 use crate::navmesh::params::NavMeshParams;
 use crate::{Error, Result};
@@ -66,6 +67,30 @@ pub struct TileCacheSet {
 /// exact decompressed size, areas, connections, region partition), that no two layers share a
 /// position, and that nothing follows the last tile. Offsets in errors are file offsets.
 pub fn read_tset(bytes: &[u8]) -> Result<TileCacheSet> {
+    let set = read_valid_tset(bytes)?;
+    Ok(TileCacheSet {
+        navmesh: set.navmesh,
+        cache: set.cache,
+        tiles: set
+            .tiles
+            .into_iter()
+            .map(|(r, layer)| (r, layer.into_bytes()))
+            .collect(),
+    })
+}
+
+/// A `TSET` file's contents with its layers as checked ([`ValidLayer`]), for loading.
+pub(super) struct ValidTileCacheSet {
+    /// The navmesh parameters.
+    pub(super) navmesh: NavMeshParams,
+    /// The tile cache parameters.
+    pub(super) cache: TileCacheParams,
+    /// The compressed tiles in file order: the ref they had and their layer.
+    pub(super) tiles: Vec<(u32, ValidLayer)>,
+}
+
+/// [`read_tset`], keeping the layers as [`ValidLayer`]s.
+pub(super) fn read_valid_tset(bytes: &[u8]) -> Result<ValidTileCacheSet> {
     let num_tiles =
         mset::read_set_header(bytes, TSET_HEADER_SIZE, TSET_MAGIC, TSET_VERSION, "TSET")?;
     let n = TSET_NAV_PARAMS;
@@ -173,7 +198,7 @@ pub fn read_tset(bytes: &[u8]) -> Result<TileCacheSet> {
             ));
         }
         let size = data.len();
-        let h = validate_layer(data, &cache, &mut comp).map_err(|e| match e {
+        let (layer, h) = ValidLayer::new(data, &cache.to_dt(), &mut comp).map_err(|e| match e {
             Error::NavMeshData { offset, message } => Error::data(
                 pos + offset,
                 format!("tile {t} (data at byte {pos}): {message}"),
@@ -189,11 +214,11 @@ pub fn read_tset(bytes: &[u8]) -> Result<TileCacheSet> {
                 ),
             ));
         }
-        tiles.push((tile_ref, data.to_vec()));
+        tiles.push((tile_ref, layer));
         pos += size;
     }
     mset::check_no_trailing(bytes, pos, num_tiles)?;
-    Ok(TileCacheSet {
+    Ok(ValidTileCacheSet {
         navmesh,
         cache,
         tiles,

@@ -2,7 +2,7 @@
 
 use super::offsets::om;
 use super::{Header, TileInfo};
-use crate::navmesh::bytes::{coord_at, u8_at, u16_at, vec3_at};
+use crate::ffi::bytes::{coord_at, u8_at, u16_at, vec3_at};
 use crate::{Error, Result};
 use recastnavigation_sys::{DT_OFFMESH_CON_BIDIR, dtOffMeshConnection};
 use std::mem::size_of;

@@ -2,7 +2,7 @@
 
 use super::offsets::pd;
 use super::{ANY_BOUNDARY_EDGE, Header, PolyRec, TileInfo};
-use crate::navmesh::bytes::{u8_at, u32_at, vec3_at};
+use crate::ffi::bytes::{u8_at, u32_at, vec3_at};
 use crate::{Error, Result};
 use recastnavigation_sys::dtPolyDetail;
 use std::mem::size_of;

@@ -3,7 +3,7 @@
 
 use super::offsets::bv;
 use super::{Header, TileInfo};
-use crate::navmesh::bytes::{i32_at, u16_at};
+use crate::ffi::bytes::{i32_at, u16_at};
 use crate::{Error, Result};
 use recastnavigation_sys::dtBVNode;
 use std::mem::size_of;

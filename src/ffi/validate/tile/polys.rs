@@ -2,7 +2,7 @@
 
 use super::offsets::p;
 use super::{Header, NVP, POLYTYPE_GROUND, POLYTYPE_OFFMESH, PolyRec, TileInfo};
-use crate::navmesh::bytes::{u8_at, u16_at, vec3_at};
+use crate::ffi::bytes::{u8_at, u16_at, vec3_at};
 use crate::{Error, Result};
 use recastnavigation_sys::{DT_EXT_LINK, dtPoly};
 use std::mem::size_of;

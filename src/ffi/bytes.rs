@@ -1,7 +1,7 @@
 //! Little-endian field readers for navmesh and tile cache data: they never panic, and report
 //! the byte offset of a short read or a bad coordinate.
 
-use super::params::MAX_COORDINATE;
+use super::validate::MAX_COORDINATE;
 use crate::{Error, Result};
 
 /// Detour's `dtAlign4`, on `usize` with overflow checking.
@@ -69,6 +69,17 @@ pub(crate) fn vec3_at(data: &[u8], off: usize, what: &dyn Fn() -> String) -> Res
     for (a, out) in v.iter_mut().enumerate() {
         let o = off + 4 * a;
         *out = coord_at(data, o, || format!("{}[{a}]", what()))?;
+    }
+    Ok(v)
+}
+
+/// A finite float within [`MAX_COORDINATE`], or an error naming it and its offset.
+pub(crate) fn coord(v: f32, off: usize, what: &str) -> Result<f32> {
+    if !v.is_finite() || v.abs() > MAX_COORDINATE {
+        return Err(Error::data(
+            off,
+            format!("{what} is {v}, must be finite and within +-{MAX_COORDINATE:e}"),
+        ));
     }
     Ok(v)
 }
