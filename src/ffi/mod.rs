@@ -16,6 +16,15 @@ pub(crate) mod validate;
 /// Detour's polygon reference type (32-bit: this build does not enable 64-bit refs).
 pub(crate) type RawPolyRef = recastnavigation_sys::dtPolyRef;
 
+// `PolyRef` wraps a `u32`, every ref split (`RefLayout`) assumes 32 bits, and `poly_refs`
+// reinterprets `&[PolyRef]` as `&[dtPolyRef]`: a build of Detour with `DT_POLYREF64` must not
+// compile.
+const _: () = assert!(
+    std::mem::size_of::<RawPolyRef>() == 4 && std::mem::align_of::<RawPolyRef>() == 4,
+    "navkit assumes 32-bit dtPolyRef (Detour built without DT_POLYREF64)"
+);
+const _: () = assert!(std::mem::size_of::<recastnavigation_sys::dtTileRef>() == 4);
+
 /// A polygon reference (`dtPolyRef`): tile salt, tile index and poly index packed in 32 bits.
 ///
 /// Defined here, beside the raw type it wraps, and re-exported as [`crate::query::PolyRef`].
@@ -35,6 +44,11 @@ pub(crate) type RawPolyRef = recastnavigation_sys::dtPolyRef;
 #[serde(transparent)]
 #[repr(transparent)]
 pub struct PolyRef(pub u32);
+
+const _: () = assert!(
+    std::mem::size_of::<PolyRef>() == std::mem::size_of::<RawPolyRef>()
+        && std::mem::align_of::<PolyRef>() == std::mem::align_of::<RawPolyRef>()
+);
 
 /// A `PolyRef` slice as Detour's `dtPolyRef` array, without copying.
 pub(crate) fn poly_refs(refs: &[PolyRef]) -> &[RawPolyRef] {
