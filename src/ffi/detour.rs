@@ -439,12 +439,16 @@ thread_local! {
 
 unsafe extern "C" fn frand_trampoline() -> f32 {
     use rand::Rng;
-    RANDOM
-        .try_with(|r| match r.try_borrow_mut() {
-            Ok(mut g) => g.as_mut().map(|rng| rng.r#gen::<f32>()).unwrap_or(0.5),
-            Err(_) => 0.5,
-        })
-        .unwrap_or(0.5)
+    // A panic here is raised again once `findRandomPoint` returns (see `super::panic`).
+    super::panic::wrap(|| {
+        RANDOM
+            .try_with(|r| match r.try_borrow_mut() {
+                Ok(mut g) => g.as_mut().map(|rng| rng.r#gen::<f32>()).unwrap_or(0.5),
+                Err(_) => 0.5,
+            })
+            .unwrap_or(0.5)
+    })
+    .unwrap_or(0.5)
 }
 
 /// Owner of a `dtNavMeshQuery` over a `RawNavMesh` it borrows for `'nav`: the navmesh cannot be
@@ -765,6 +769,7 @@ impl<'nav> RawQuery<'nav> {
         if let Some(advanced) = RANDOM.with(|g| g.borrow_mut().take()) {
             *rng = advanced;
         }
+        super::panic::raise_pending();
         (st, r, pt)
     }
 }

@@ -123,9 +123,9 @@ impl Heightfield {
         ch: f32,
     ) -> bool {
         // SAFETY: live context and heightfield; bounds arrays hold 3 floats each.
-        unsafe {
+        ctx.call(|c| unsafe {
             sys::rcCreateHeightfield(
-                ctx.as_ptr(),
+                c,
                 self.0.as_ptr(),
                 width,
                 height,
@@ -134,7 +134,7 @@ impl Heightfield {
                 cs,
                 ch,
             )
-        }
+        })
     }
 
     /// `rcRasterizeTriangles` with one area id per triangle.
@@ -151,9 +151,9 @@ impl Heightfield {
         }
         // SAFETY: every index was checked against the vertex count and `areas` has one entry per
         // triangle, so Recast reads only inside the slices.
-        unsafe {
+        ctx.call(|c| unsafe {
             sys::rcRasterizeTriangles(
-                ctx.as_ptr(),
+                c,
                 verts.as_ptr(),
                 (verts.len() / 3) as i32,
                 tris.as_ptr(),
@@ -162,17 +162,17 @@ impl Heightfield {
                 self.0.as_ptr(),
                 flag_merge_threshold,
             )
-        }
+        })
     }
 
     pub(crate) fn filter_low_hanging_obstacles(&mut self, ctx: &mut RecastContext, climb: i32) {
         // SAFETY: live context and heightfield.
-        unsafe { sys::rcFilterLowHangingWalkableObstacles(ctx.as_ptr(), climb, self.0.as_ptr()) }
+        ctx.call(|c| unsafe { sys::rcFilterLowHangingWalkableObstacles(c, climb, self.0.as_ptr()) })
     }
 
     pub(crate) fn filter_ledge_spans(&mut self, ctx: &mut RecastContext, height: i32, climb: i32) {
         // SAFETY: live context and heightfield.
-        unsafe { sys::rcFilterLedgeSpans(ctx.as_ptr(), height, climb, self.0.as_ptr()) }
+        ctx.call(|c| unsafe { sys::rcFilterLedgeSpans(c, height, climb, self.0.as_ptr()) })
     }
 
     pub(crate) fn filter_walkable_low_height_spans(
@@ -181,12 +181,12 @@ impl Heightfield {
         height: i32,
     ) {
         // SAFETY: live context and heightfield.
-        unsafe { sys::rcFilterWalkableLowHeightSpans(ctx.as_ptr(), height, self.0.as_ptr()) }
+        ctx.call(|c| unsafe { sys::rcFilterWalkableLowHeightSpans(c, height, self.0.as_ptr()) })
     }
 
     pub(crate) fn span_count(&self, ctx: &mut RecastContext) -> i32 {
         // SAFETY: live context and heightfield.
-        unsafe { sys::rcGetHeightFieldSpanCount(ctx.as_ptr(), self.0.as_ptr()) }
+        ctx.call(|c| unsafe { sys::rcGetHeightFieldSpanCount(c, self.0.as_ptr()) })
     }
 }
 
@@ -202,9 +202,9 @@ pub(crate) fn mark_walkable_triangles(
     }
     let mut areas = vec![0u8; tris.len() / 3];
     // SAFETY: indices checked; `areas` has one entry per triangle.
-    unsafe {
+    ctx.call(|c| unsafe {
         sys::rcMarkWalkableTriangles(
-            ctx.as_ptr(),
+            c,
             slope,
             verts.as_ptr(),
             (verts.len() / 3) as i32,
@@ -212,7 +212,7 @@ pub(crate) fn mark_walkable_triangles(
             (tris.len() / 3) as i32,
             areas.as_mut_ptr(),
         )
-    };
+    });
     Some(areas)
 }
 
@@ -225,20 +225,20 @@ impl CompactHeightfield {
         hf: &Heightfield,
     ) -> bool {
         // SAFETY: live objects; Recast only reads the heightfield.
-        unsafe {
+        ctx.call(|c| unsafe {
             sys::rcBuildCompactHeightfield(
-                ctx.as_ptr(),
+                c,
                 walkable_height,
                 walkable_climb,
                 hf.0.as_ptr(),
                 self.0.as_ptr(),
             )
-        }
+        })
     }
 
     pub(crate) fn erode(&mut self, ctx: &mut RecastContext, radius: i32) -> bool {
         // SAFETY: live objects.
-        unsafe { sys::rcErodeWalkableArea(ctx.as_ptr(), radius, self.0.as_ptr()) }
+        ctx.call(|c| unsafe { sys::rcErodeWalkableArea(c, radius, self.0.as_ptr()) })
     }
 
     pub(crate) fn mark_convex_poly_area(
@@ -253,9 +253,9 @@ impl CompactHeightfield {
             return;
         }
         // SAFETY: `verts` holds `len/3` points of 3 floats.
-        unsafe {
+        ctx.call(|c| unsafe {
             sys::rcMarkConvexPolyArea(
-                ctx.as_ptr(),
+                c,
                 verts.as_ptr(),
                 (verts.len() / 3) as i32,
                 hmin,
@@ -263,12 +263,12 @@ impl CompactHeightfield {
                 area,
                 self.0.as_ptr(),
             )
-        }
+        })
     }
 
     pub(crate) fn build_distance_field(&mut self, ctx: &mut RecastContext) -> bool {
         // SAFETY: live objects.
-        unsafe { sys::rcBuildDistanceField(ctx.as_ptr(), self.0.as_ptr()) }
+        ctx.call(|c| unsafe { sys::rcBuildDistanceField(c, self.0.as_ptr()) })
     }
 
     pub(crate) fn build_regions(
@@ -279,7 +279,7 @@ impl CompactHeightfield {
         merge: i32,
     ) -> bool {
         // SAFETY: live objects.
-        unsafe { sys::rcBuildRegions(ctx.as_ptr(), self.0.as_ptr(), border, min, merge) }
+        ctx.call(|c| unsafe { sys::rcBuildRegions(c, self.0.as_ptr(), border, min, merge) })
     }
 
     pub(crate) fn build_regions_monotone(
@@ -290,7 +290,7 @@ impl CompactHeightfield {
         merge: i32,
     ) -> bool {
         // SAFETY: live objects.
-        unsafe { sys::rcBuildRegionsMonotone(ctx.as_ptr(), self.0.as_ptr(), border, min, merge) }
+        ctx.call(|c| unsafe { sys::rcBuildRegionsMonotone(c, self.0.as_ptr(), border, min, merge) })
     }
 
     pub(crate) fn build_layer_regions(
@@ -300,7 +300,7 @@ impl CompactHeightfield {
         min: i32,
     ) -> bool {
         // SAFETY: live objects.
-        unsafe { sys::rcBuildLayerRegions(ctx.as_ptr(), self.0.as_ptr(), border, min) }
+        ctx.call(|c| unsafe { sys::rcBuildLayerRegions(c, self.0.as_ptr(), border, min) })
     }
 
     /// Grid size and span count.
@@ -319,16 +319,16 @@ impl ContourSet {
         max_edge_len: i32,
     ) -> bool {
         // SAFETY: live objects; default build flags as RecastDemo (RC_CONTOUR_TESS_WALL_EDGES).
-        unsafe {
+        ctx.call(|c| unsafe {
             sys::rcBuildContours(
-                ctx.as_ptr(),
+                c,
                 chf.0.as_ptr(),
                 max_error,
                 max_edge_len,
                 self.0.as_ptr(),
                 sys::rcBuildContoursFlags_RC_CONTOUR_TESS_WALL_EDGES as i32,
             )
-        }
+        })
     }
 
     pub(crate) fn count(&self) -> i32 {
@@ -339,7 +339,7 @@ impl ContourSet {
 impl PolyMesh {
     pub(crate) fn build(&mut self, ctx: &mut RecastContext, cset: &ContourSet, nvp: i32) -> bool {
         // SAFETY: live objects.
-        unsafe { sys::rcBuildPolyMesh(ctx.as_ptr(), cset.0.as_ptr(), nvp, self.0.as_ptr()) }
+        ctx.call(|c| unsafe { sys::rcBuildPolyMesh(c, cset.0.as_ptr(), nvp, self.0.as_ptr()) })
     }
 
     pub(crate) fn nverts(&self) -> usize {
@@ -395,16 +395,16 @@ impl PolyMeshDetail {
         sample_max_error: f32,
     ) -> bool {
         // SAFETY: live objects.
-        unsafe {
+        ctx.call(|c| unsafe {
             sys::rcBuildPolyMeshDetail(
-                ctx.as_ptr(),
+                c,
                 pmesh.0.as_ptr(),
                 chf.0.as_ptr(),
                 sample_dist,
                 sample_max_error,
                 self.0.as_ptr(),
             )
-        }
+        })
     }
 
     pub(crate) fn nmeshes(&self) -> usize {
@@ -550,15 +550,15 @@ impl HeightfieldLayerSet {
         walkable_height: i32,
     ) -> bool {
         // SAFETY: live objects; Recast only reads the compact heightfield.
-        unsafe {
+        ctx.call(|c| unsafe {
             sys::rcBuildHeightfieldLayers(
-                ctx.as_ptr(),
+                c,
                 chf.0.as_ptr(),
                 border,
                 walkable_height,
                 self.0.as_ptr(),
             )
-        }
+        })
     }
 
     /// The layers, with their grids (`width * height` bytes each).

@@ -83,11 +83,15 @@ unsafe extern "C" fn lz4_max_size(n: c_int) -> c_int {
     if n < 0 {
         return 0;
     }
-    c_int::try_from(lz4_flex::block::get_maximum_output_size(n as usize)).unwrap_or(c_int::MAX)
+    super::panic::wrap(|| {
+        c_int::try_from(lz4_flex::block::get_maximum_output_size(n as usize)).unwrap_or(c_int::MAX)
+    })
+    .unwrap_or(0)
 }
 
 /// Runs `f` on the input and output buffers the C++ side passed, after checking them; 1 with
-/// `*out_size` set on success, 0 on any failure (including a panic, which never crosses FFI).
+/// `*out_size` set on success, 0 on any failure. A panic never crosses FFI: it is caught, the
+/// callback fails, and it is raised again once the Detour call returns ([`super::panic`]).
 ///
 /// # Safety
 /// `input` must point to `n` readable bytes and `out` to `cap` writable bytes (or be null).
@@ -118,8 +122,12 @@ unsafe fn with_buffers(
         // overlapping `input` (Detour's buffers are separate allocations).
         unsafe { std::slice::from_raw_parts_mut(out, cap) }
     };
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(input, out))) {
-        Ok(Some(written)) if written <= cap => {
+    let result = super::panic::wrap(|| {
+        super::panic::test_hook();
+        f(input, out)
+    });
+    match result {
+        Some(Some(written)) if written <= cap => {
             // SAFETY: checked non-null above; a single int.
             unsafe { *out_size = written as c_int };
             1
@@ -191,11 +199,12 @@ impl Compressor {
     pub(crate) fn compress(&mut self, data: &[u8]) -> Result<Vec<u8>, u32> {
         let n = c_int::try_from(data.len()).map_err(|_| FAILURE | sys::DT_INVALID_PARAM)?;
         // SAFETY: live compressor.
-        let cap = unsafe { navkit_tc_compressor_max_size(self.base(), n) }.max(0);
+        let cap =
+            super::panic::call(|| unsafe { navkit_tc_compressor_max_size(self.base(), n) }).max(0);
         let mut out = vec![0u8; cap as usize];
         let mut size = 0;
         // SAFETY: `data` holds `n` bytes, `out` holds `cap` bytes.
-        let st = unsafe {
+        let st = super::panic::call(|| unsafe {
             navkit_tc_compressor_compress(
                 self.base(),
                 data.as_ptr(),
@@ -204,7 +213,7 @@ impl Compressor {
                 cap,
                 &mut size,
             )
-        };
+        });
         if st & FAILURE != 0 || size < 0 || size > cap {
             return Err(st | FAILURE);
         }
@@ -224,7 +233,7 @@ impl Compressor {
         let mut out = vec![0u8; cap as usize];
         let mut size = 0;
         // SAFETY: `data` holds `n` bytes, `out` holds `cap` bytes.
-        let st = unsafe {
+        let st = super::panic::call(|| unsafe {
             navkit_tc_compressor_decompress(
                 self.base(),
                 data.as_ptr(),
@@ -233,7 +242,7 @@ impl Compressor {
                 cap,
                 &mut size,
             )
-        };
+        });
         if st & FAILURE != 0 || size as usize != cells * 3 {
             return Err(st | FAILURE);
         }
@@ -390,7 +399,7 @@ pub(crate) fn build_layer(
     let mut size: c_int = 0;
     // SAFETY: the grids hold width*height bytes each (checked); Detour copies the header and
     // allocates `data` with dtAlloc, which we free after copying.
-    let st = unsafe {
+    let st = super::panic::call(|| unsafe {
         sys::dtBuildTileCacheLayer(
             comp.base(),
             &mut header,
@@ -400,7 +409,7 @@ pub(crate) fn build_layer(
             &mut data,
             &mut size,
         )
-    };
+    });
     if st & FAILURE != 0 || data.is_null() || size <= 0 {
         if !data.is_null() {
             // SAFETY: allocated by dtAlloc inside dtBuildTileCacheLayer.
@@ -556,14 +565,14 @@ impl RawTileCache {
     /// `buildNavMeshTilesAt`: (re)builds every layer of tile (`tx`, `ty`) into `nav`.
     pub(crate) fn build_tiles_at(&mut self, tx: i32, ty: i32, nav: &mut RawNavMesh) -> u32 {
         // SAFETY: live tile cache and navmesh, both exclusively borrowed.
-        unsafe {
+        super::panic::call(|| unsafe {
             sys::dtTileCache_buildNavMeshTilesAt(
                 self.tc.as_ptr(),
                 tx,
                 ty,
                 nav.as_ptr() as *mut sys::dtNavMesh,
             )
-        }
+        })
     }
 
     /// One `dtTileCache::update` step: (status, up to date).
@@ -571,14 +580,14 @@ impl RawTileCache {
         let mut up_to_date = false;
         // SAFETY: live tile cache and navmesh, both exclusively borrowed (no query can hold the
         // navmesh: the safe layer's queries borrow it).
-        let st = unsafe {
+        let st = super::panic::call(|| unsafe {
             sys::dtTileCache_update(
                 self.tc.as_ptr(),
                 0.0,
                 nav.as_ptr() as *mut sys::dtNavMesh,
                 &mut up_to_date,
             )
-        };
+        });
         (st, up_to_date)
     }
 
@@ -769,5 +778,33 @@ impl Drop for RawTileCache {
         // SAFETY: allocated by dtAllocTileCache, freed once (with the tile data it owns); the
         // callback objects are freed after it.
         unsafe { sys::dtFreeTileCache(self.tc.as_ptr()) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compressor_round_trips() {
+        let mut comp = Compressor::new();
+        let grids: Vec<u8> = (0..300u32).map(|i| (i % 7) as u8).collect();
+        let packed = comp.compress(&grids).unwrap();
+        assert_eq!(comp.decompress_grids(&packed, 100).unwrap(), grids);
+    }
+
+    #[test]
+    fn a_panic_in_the_compressor_callback_surfaces_after_the_call() {
+        let mut comp = Compressor::new();
+        crate::ffi::panic::PANIC_IN_CALLBACK.with(|p| p.set(true));
+        let caught =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| comp.compress(&[1, 2, 3])));
+        let payload = caught.expect_err("the callback's panic must reach the Rust caller");
+        assert_eq!(
+            payload.downcast_ref::<&str>().copied(),
+            Some("test panic inside a C callback")
+        );
+        // Not swallowed into a failure status, nothing left pending, and the compressor works on.
+        assert!(comp.compress(&[1, 2, 3]).is_ok());
     }
 }
