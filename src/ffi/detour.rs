@@ -10,9 +10,9 @@ use std::sync::Arc;
 
 use recastnavigation_sys as sys;
 
-use super::RawPolyRef;
 use super::recast::{PolyMesh, PolyMeshDetail};
 use super::validate::ValidTileData;
+use super::{PolyRef, RawPolyRef};
 
 /// Inputs of `dtCreateNavMeshData` that do not come from the poly meshes.
 pub(crate) struct OffMeshInput<'a> {
@@ -314,7 +314,7 @@ impl RawNavMesh {
     }
 
     /// The polygons linked to `r` (its neighbours, in link order, as `fixupShortcuts` reads them).
-    pub(crate) fn neighbours(&self, r: RawPolyRef, out: &mut Vec<RawPolyRef>) -> bool {
+    pub(crate) fn neighbours(&self, r: RawPolyRef, out: &mut Vec<PolyRef>) -> bool {
         out.clear();
         let mut tile: *const sys::dtMeshTile = std::ptr::null();
         let mut poly: *const sys::dtPoly = std::ptr::null();
@@ -333,7 +333,7 @@ impl RawNavMesh {
             while k != sys::DT_NULL_LINK && k < max_links && steps <= max_links {
                 let link = &*tile.links.add(k as usize);
                 if link.ref_ != 0 {
-                    out.push(link.ref_);
+                    out.push(PolyRef(link.ref_));
                 }
                 k = link.next;
                 steps += 1;
@@ -783,7 +783,7 @@ impl Drop for RawQuery<'_> {
 
 /// `dtMergeCorridorStartMoved` over a Rust vector (the corridor), capped at `max` polys.
 pub(crate) fn merge_corridor_start_moved(
-    path: &mut Vec<RawPolyRef>,
+    path: &mut Vec<PolyRef>,
     max: usize,
     visited: &[RawPolyRef],
 ) {
@@ -791,10 +791,10 @@ pub(crate) fn merge_corridor_start_moved(
     let cap = max.max(n);
     path.reserve(cap - n);
     // SAFETY: `path` has capacity for `cap` refs, the first `n` initialized; Detour reads those
-    // and writes at most `cap`; `visited` is read only.
+    // and writes at most `cap` (`PolyRef` is `dtPolyRef`, transparently); `visited` is read only.
     let m = unsafe {
         sys::dtMergeCorridorStartMoved(
-            path.as_mut_ptr(),
+            path.as_mut_ptr() as *mut RawPolyRef,
             n as i32,
             cap as i32,
             visited.as_ptr(),

@@ -301,7 +301,13 @@ impl NavMesh {
     pub fn neighbours(&self, poly: PolyRef) -> Vec<PolyRef> {
         let mut v = Vec::new();
         self.raw.neighbours(poly.0, &mut v);
-        v.into_iter().map(PolyRef).collect()
+        v
+    }
+
+    /// [`NavMesh::neighbours`] into `out` (cleared first), reusing its buffer; false for an
+    /// invalid ref. For loops that must not allocate (the smooth path).
+    pub(crate) fn neighbours_into(&self, poly: PolyRef, out: &mut Vec<PolyRef>) -> bool {
+        self.raw.neighbours(poly.0, out)
     }
 
     pub(crate) fn raw(&self) -> &RawNavMesh {

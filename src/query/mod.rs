@@ -316,16 +316,7 @@ pub struct NavMeshQuery<'a> {
     nav: &'a NavMesh,
     straight: StraightOut,
     refs: Vec<u32>,
-    pub(crate) scratch: SmoothScratch,
-}
-
-/// Buffers the smooth-path loop reuses between calls.
-#[derive(Default)]
-pub(crate) struct SmoothScratch {
-    pub(crate) polys: Vec<u32>,
-    pub(crate) saved: Vec<u32>,
-    pub(crate) neis: Vec<u32>,
-    pub(crate) steer: StraightOut,
+    smooth_scratch: smooth::SmoothScratch,
 }
 
 impl<'a> NavMeshQuery<'a> {
@@ -345,7 +336,7 @@ impl<'a> NavMeshQuery<'a> {
             nav,
             straight: StraightOut::default(),
             refs: Vec::new(),
-            scratch: SmoothScratch::default(),
+            smooth_scratch: smooth::SmoothScratch::default(),
         })
     }
 
@@ -692,8 +683,39 @@ impl<'a> NavMeshQuery<'a> {
             .collect())
     }
 
-    pub(crate) fn raw_mut(&mut self) -> &mut RawQuery<'a> {
-        &mut self.raw
+    /// Moves along the surface from the first polygon of `corridor` at `start_pos` toward
+    /// `end_pos` (`moveAlongSurface`, at most 16 polygons visited) and merges the visited
+    /// polygons into the front of the corridor (`dtMergeCorridorStartMoved`, keeping at most
+    /// `max_polys`), as RecastDemo's follow loop does; the new position. The corridor is
+    /// unchanged if the move fails (an empty corridor fails). No allocation once `corridor`
+    /// has room for `max_polys`.
+    pub(crate) fn move_corridor_start(
+        &mut self,
+        corridor: &mut Vec<PolyRef>,
+        max_polys: usize,
+        start_pos: Vec3,
+        end_pos: Vec3,
+        filter: &QueryFilter,
+    ) -> Result<Vec3> {
+        let Some(&start) = corridor.first() else {
+            return Err(Error::InvalidArgument("empty corridor".into()));
+        };
+        let sp = check_point("start", start_pos)?;
+        let ep = check_point("end", end_pos)?;
+        let mut visited = [0u32; 16];
+        let (st, pos, n) = self
+            .raw
+            .move_along_surface(start.0, sp, ep, &filter.raw, &mut visited);
+        check_status("moveAlongSurface", st)?;
+        crate::ffi::detour::merge_corridor_start_moved(corridor, max_polys, &visited[..n]);
+        Ok(Vec3::from_array(pos))
+    }
+
+    /// The buffers the smooth-path loop ([`smooth::smooth_path_into`]) keeps between calls on
+    /// this query, so that it does not allocate once warm. They belong to `smooth`; the query
+    /// only holds them.
+    pub(crate) fn smooth_scratch(&mut self) -> &mut smooth::SmoothScratch {
+        &mut self.smooth_scratch
     }
 
     pub(crate) fn raw_filter(filter: &QueryFilter) -> &RawFilter {
