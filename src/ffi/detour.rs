@@ -149,8 +149,33 @@ pub(crate) struct RawPoly {
     pub off_mesh: bool,
 }
 
+/// The most tiles a navmesh may have here (`navmesh::params::MAX_TILES_LIMIT`).
+const MAX_TILES: i32 = 1 << 20;
+
+/// True if `dtNavMesh::init` may be given `p`: finite origin, finite positive tile size, at
+/// least one tile (at most [`MAX_TILES`]) and poly, and at least 10 salt bits left in a 32-bit
+/// ref. (`init` computes the salt bits in unsigned arithmetic and would accept tile and poly
+/// bits beyond 32, whose shifts are undefined.) The safe layer checks the same with errors that
+/// name the field (`navmesh::params::validate_params`).
+fn params_ok(p: &RawParams) -> bool {
+    let bits = |n: i32| (n as u32).next_power_of_two().trailing_zeros();
+    p.orig.iter().all(|v| v.is_finite())
+        && p.tile_width.is_finite()
+        && p.tile_width > 0.0
+        && p.tile_height.is_finite()
+        && p.tile_height > 0.0
+        && (1..=MAX_TILES).contains(&p.max_tiles)
+        && p.max_polys >= 1
+        && bits(p.max_tiles) + bits(p.max_polys) <= 22
+}
+
 impl RawNavMesh {
+    /// `dtAllocNavMesh` + `init`; fails with `DT_INVALID_PARAM` for parameters `init` must not be
+    /// given (see `params_ok`).
     pub(crate) fn new(p: &RawParams) -> Result<Self, u32> {
+        if !params_ok(p) {
+            return Err(sys::DT_FAILURE | sys::DT_INVALID_PARAM);
+        }
         // SAFETY: dtAllocNavMesh returns a constructed object or null.
         let nav = NonNull::new(unsafe { sys::dtAllocNavMesh() })
             .ok_or(sys::DT_FAILURE | sys::DT_OUT_OF_MEMORY)?;
@@ -162,7 +187,7 @@ impl RawNavMesh {
             maxTiles: p.max_tiles,
             maxPolys: p.max_polys,
         };
-        // SAFETY: live navmesh; Detour copies the params.
+        // SAFETY: live navmesh; Detour copies the params, which `params_ok` checked.
         let status = unsafe { sys::dtNavMesh_init(nav.as_ptr() as *mut sys::dtNavMesh, &params) };
         if status & sys::DT_FAILURE != 0 {
             return Err(status);
@@ -803,4 +828,30 @@ pub(crate) fn merge_corridor_start_moved(
     };
     // SAFETY: Detour initialized the first `m` (<= cap <= capacity) entries.
     unsafe { path.set_len(m.clamp(0, cap as i32) as usize) };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn params(max_tiles: i32, max_polys: i32, tile_width: f32) -> RawParams {
+        RawParams {
+            orig: [0.0; 3],
+            tile_width,
+            tile_height: 1.0,
+            max_tiles,
+            max_polys,
+        }
+    }
+
+    #[test]
+    fn init_gets_only_parameters_it_handles() {
+        assert!(RawNavMesh::new(&params(1 << 10, 1 << 12, 1.0)).is_ok());
+        // 16 + 16 bits leave no salt: init would accept them (unsigned wrap) and shift past 32.
+        assert!(RawNavMesh::new(&params(1 << 16, 1 << 16, 1.0)).is_err());
+        assert!(RawNavMesh::new(&params(0, 1, 1.0)).is_err());
+        assert!(RawNavMesh::new(&params(1, 0, 1.0)).is_err());
+        assert!(RawNavMesh::new(&params(1, 1, f32::NAN)).is_err());
+        assert!(RawNavMesh::new(&params(1, 1, -1.0)).is_err());
+    }
 }

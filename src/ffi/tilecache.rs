@@ -3,8 +3,8 @@
 //!
 //! The compressor's work is done here, in Rust, by `lz4_flex` (LZ4 block format) through
 //! callbacks the glue holds. Everything else returns Detour's status word; `crate::tilecache`
-//! gives it meaning. Tile data handed to [`RawTileCache::add_tile`] must have been validated (or
-//! built by [`build_layer`]): Detour trusts it.
+//! gives it meaning. Detour trusts tile data, so [`RawTileCache::add_tile`] takes only a
+//! `ValidLayer` (validated, or built by [`build_layer`]).
 
 use std::ffi::c_void;
 use std::os::raw::c_int;
@@ -75,6 +75,11 @@ unsafe extern "C" {
 }
 
 const FAILURE: u32 = sys::DT_FAILURE;
+
+/// How far from the tile grid's origin, in cells, obstacle coordinates may be: far inside
+/// `int` range for Detour's cell and tile conversions. (The safe layer admits obstacles only
+/// within 1e8 cells.)
+const GRID_LIMIT_CELLS: f32 = 1.0e9;
 
 // ---------------------------------------------------------------------------------------------
 // LZ4 callbacks (called by the C++ compressor).
@@ -460,6 +465,28 @@ pub(crate) const OBSTACLE_PROCESSING: u8 = sys::ObstacleState_DT_OBSTACLE_PROCES
 pub(crate) const OBSTACLE_PROCESSED: u8 = sys::ObstacleState_DT_OBSTACLE_PROCESSED as u8;
 pub(crate) const OBSTACLE_REMOVING: u8 = sys::ObstacleState_DT_OBSTACLE_REMOVING as u8;
 
+/// True if `dtTileCache::init` and the tile builds may be given `p`: finite origin and sizes,
+/// positive cell size and height, layers of 1..=255 cells a side (layer dimensions are bytes),
+/// an agent climb of at most 255 cell heights, 1..=2^20 tiles and 1..=0xffff obstacles
+/// (obstacle refs keep 16 bits for the index).
+fn cache_params_ok(p: &sys::dtTileCacheParams) -> bool {
+    let finite_non_negative = |v: f32| v.is_finite() && v >= 0.0;
+    p.orig.iter().all(|v| v.is_finite())
+        && p.cs.is_finite()
+        && p.cs > 0.0
+        && p.ch.is_finite()
+        && p.ch > 0.0
+        && (1..=255).contains(&p.width)
+        && (1..=255).contains(&p.height)
+        && finite_non_negative(p.walkableHeight)
+        && finite_non_negative(p.walkableRadius)
+        && finite_non_negative(p.walkableClimb)
+        && p.walkableClimb / p.ch <= 255.0
+        && finite_non_negative(p.maxSimplificationError)
+        && (1..=1 << 20).contains(&p.maxTiles)
+        && (1..=0xffff).contains(&p.maxObstacles)
+}
+
 /// Owner of a `dtTileCache` and of the callback objects it points to.
 pub(crate) struct RawTileCache {
     tc: NonNull<sys::dtTileCache>,
@@ -477,13 +504,18 @@ unsafe impl Send for RawTileCache {}
 unsafe impl Sync for RawTileCache {}
 
 impl RawTileCache {
-    /// A tile cache with `params` (which the caller has checked: `dtTileCache::init` trusts
-    /// them), RecastDemo's area -> flags table and the level's off-mesh connections.
+    /// A tile cache with `params`, RecastDemo's area -> flags table and the level's off-mesh
+    /// connections. `dtTileCache::init` and the tile builds trust the parameters, so ones they
+    /// must not be given fail with `DT_INVALID_PARAM` (see `cache_params_ok`; the safe layer's
+    /// `validate_cache_params` checks more, with errors that name the field).
     pub(crate) fn new(
         params: &sys::dtTileCacheParams,
         flag_table: &[u16; 64],
         off: &OffMeshInput<'_>,
     ) -> Result<Self, u32> {
+        if !cache_params_ok(params) {
+            return Err(FAILURE | sys::DT_INVALID_PARAM);
+        }
         let alloc = TileCacheAlloc::new(params.walkableClimb, params.ch);
         let comp = Compressor::new();
         let mut process = MeshProcess::new(flag_table);
@@ -499,8 +531,9 @@ impl RawTileCache {
             comp,
             _process: process,
         };
-        // SAFETY: live tile cache; Detour copies the params and keeps the three pointers, which
-        // live as long as `cache` (freed after the dtTileCache in Drop).
+        // SAFETY: live tile cache; Detour copies the params (checked by `cache_params_ok`) and
+        // keeps the three pointers, which live as long as `cache` (freed after the dtTileCache
+        // in Drop).
         let st = unsafe {
             sys::dtTileCache_init(
                 cache.tc.as_ptr(),
@@ -591,13 +624,34 @@ impl RawTileCache {
         (st, up_to_date)
     }
 
-    /// Queues a cylinder obstacle. Inputs must be finite (checked by the caller).
+    /// True if every point is finite and within [`GRID_LIMIT_CELLS`] cells of the grid origin
+    /// on each axis, so that Detour's float-to-int conversions of cell and tile coordinates (in
+    /// `queryTiles` and when obstacles are carved) are defined.
+    fn near_grid(&self, points: &[[f32; 3]]) -> bool {
+        let p = &self.raw().m_params;
+        let unit = p.cs.min(p.ch);
+        points.iter().all(|v| {
+            (0..3).all(|a| {
+                let cells = (v[a] - p.orig[a]).abs() / unit;
+                cells.is_finite() && cells < GRID_LIMIT_CELLS
+            })
+        })
+    }
+
+    /// Queues a cylinder obstacle; fails (`DT_INVALID_PARAM`) unless its bounds are finite and
+    /// near the grid.
     pub(crate) fn add_cylinder(
         &mut self,
         pos: [f32; 3],
         radius: f32,
         height: f32,
     ) -> Result<u32, u32> {
+        let (r, h) = (radius.abs(), height.abs());
+        let bmin = [pos[0] - r, pos[1] - h, pos[2] - r];
+        let bmax = [pos[0] + r, pos[1] + h, pos[2] + r];
+        if !self.near_grid(&[bmin, bmax]) {
+            return Err(FAILURE | sys::DT_INVALID_PARAM);
+        }
         let mut r = 0;
         // SAFETY: live tile cache; 3-float position.
         let st = unsafe {
@@ -606,8 +660,12 @@ impl RawTileCache {
         if st & FAILURE != 0 { Err(st) } else { Ok(r) }
     }
 
-    /// Queues an axis-aligned box obstacle.
+    /// Queues an axis-aligned box obstacle; fails (`DT_INVALID_PARAM`) unless it is finite and
+    /// near the grid.
     pub(crate) fn add_box(&mut self, bmin: [f32; 3], bmax: [f32; 3]) -> Result<u32, u32> {
+        if !self.near_grid(&[bmin, bmax]) {
+            return Err(FAILURE | sys::DT_INVALID_PARAM);
+        }
         let mut r = 0;
         // SAFETY: live tile cache; 3-float corners.
         let st = unsafe {
@@ -616,13 +674,22 @@ impl RawTileCache {
         if st & FAILURE != 0 { Err(st) } else { Ok(r) }
     }
 
-    /// Queues a box obstacle rotated by `y_angle` radians about y.
+    /// Queues a box obstacle rotated by `y_angle` radians about y; fails (`DT_INVALID_PARAM`)
+    /// unless its bounds (at any angle) are finite and near the grid.
     pub(crate) fn add_oriented_box(
         &mut self,
         center: [f32; 3],
         half: [f32; 3],
         y_angle: f32,
     ) -> Result<u32, u32> {
+        // Detour bounds the box by 1.41 x its larger horizontal half extent; 2 x covers that.
+        let e = 2.0 * half[0].abs().max(half[2].abs());
+        let h = half[1].abs();
+        let bmin = [center[0] - e, center[1] - h, center[2] - e];
+        let bmax = [center[0] + e, center[1] + h, center[2] + e];
+        if !y_angle.is_finite() || !self.near_grid(&[bmin, bmax]) {
+            return Err(FAILURE | sys::DT_INVALID_PARAM);
+        }
         let mut r = 0;
         // SAFETY: live tile cache; 3-float centre and half extents.
         let st = unsafe {
@@ -708,13 +775,18 @@ impl RawTileCache {
             .collect()
     }
 
-    /// How many tile layers overlap the box (what an obstacle there would touch), up to `max`.
+    /// How many tile layers overlap the box (what an obstacle there would touch), up to `max`;
+    /// `max` for a box that is not finite or not near the grid (not queried). A box spanning
+    /// many tiles costs time (Detour visits every tile position in it), never memory safety.
     pub(crate) fn count_tiles_touching(&self, bmin: [f32; 3], bmax: [f32; 3], max: usize) -> usize {
         let max = max.clamp(1, 1024);
+        if !self.near_grid(&[bmin, bmax]) {
+            return max;
+        }
         let mut out = vec![0u32; max];
         let mut n: c_int = 0;
-        // SAFETY: live tile cache; `out` holds `max` refs; the caller bounded the box so the
-        // tile range it spans is small and its coordinates convert to int.
+        // SAFETY: live tile cache; `out` holds `max` refs; the box is finite and near the grid
+        // (checked above), so its tile coordinates convert to int.
         unsafe {
             sys::dtTileCache_queryTiles(
                 self.tc.as_ptr(),
