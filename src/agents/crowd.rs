@@ -31,6 +31,7 @@
 use glam::Vec3;
 use serde::Serialize;
 
+pub use crate::ffi::crowd::{AgentParams, AvoidanceParams};
 use crate::ffi::crowd::{RawAgentState, RawCrowd};
 use crate::navmesh::NavMesh;
 use crate::query::{DEFAULT_HALF_EXTENTS, NavMeshQuery, QueryFilter};
@@ -55,31 +56,6 @@ pub mod update_flags {
 
 /// The most agents a crowd may be made for.
 pub const MAX_AGENTS: usize = 65_536;
-
-/// One agent's parameters (`dtCrowdAgentParams`).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct AgentParams {
-    /// Radius.
-    pub radius: f32,
-    /// Height.
-    pub height: f32,
-    /// Maximum acceleration.
-    pub max_acceleration: f32,
-    /// Maximum speed.
-    pub max_speed: f32,
-    /// How far around it other agents are considered.
-    pub collision_query_range: f32,
-    /// How far ahead the path is shortcut.
-    pub path_optimization_range: f32,
-    /// How strongly it keeps apart from others.
-    pub separation_weight: f32,
-    /// [`update_flags`].
-    pub update_flags: u8,
-    /// The obstacle-avoidance preset (0..8, see [`AvoidanceQuality`]).
-    pub obstacle_avoidance_type: u8,
-    /// The query filter type (0..16, see [`Crowd::set_filter`]).
-    pub query_filter_type: u8,
-}
 
 impl Default for AgentParams {
     /// RecastDemo's: radius 0.6, height 2.0, max acceleration 8.0, max speed 3.5, collision
@@ -160,31 +136,6 @@ pub enum AvoidanceQuality {
     Good = 2,
     /// 7 divisions, 3 rings, depth 3.
     High = 3,
-}
-
-/// Obstacle-avoidance parameters (`dtObstacleAvoidanceParams`).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct AvoidanceParams {
-    /// Velocity bias.
-    pub vel_bias: f32,
-    /// Weight of the desired velocity.
-    pub weight_des_vel: f32,
-    /// Weight of the current velocity.
-    pub weight_cur_vel: f32,
-    /// Weight of the side preference.
-    pub weight_side: f32,
-    /// Weight of the time of impact.
-    pub weight_toi: f32,
-    /// Time horizon.
-    pub horiz_time: f32,
-    /// Grid size (grid sampling).
-    pub grid_size: u8,
-    /// Adaptive divisions.
-    pub adaptive_divs: u8,
-    /// Adaptive rings.
-    pub adaptive_rings: u8,
-    /// Adaptive depth.
-    pub adaptive_depth: u8,
 }
 
 impl AvoidanceParams {
@@ -282,30 +233,37 @@ pub struct AgentState {
     pub params: AgentParams,
 }
 
-/// Where a crowd's navmesh lives.
+/// Where a crowd's navmesh lives: kept by the raw crowd (`ffi::crowd::RawCrowd`), which frees
+/// the `dtCrowd` before it.
 ///
-/// Why the owned case is sound (the `unsafe` is in `ffi::crowd`, whose contract this meets):
-/// - the `dtNavMesh` is a heap object owned through a pointer (`RawNavMesh`), so it stays at
-///   one address however the `TileCache` or the crowd moves; the cache is only ever lent as
-///   `&TileCache` or as a [`TileCacheMut`], never as `&mut TileCache`, so it cannot be swapped
-///   out or replaced while the `dtCrowd` points to its navmesh, and [`Crowd::into_tile_cache`]
-///   frees the `dtCrowd` before giving the cache back;
-/// - `raw` is declared before `nav` in [`Crowd`], so on drop the `dtCrowd` (and its
-///   `dtNavMeshQuery`s) are freed before the navmesh;
-/// - tiles change only inside `&mut self` calls of the cache (through `&mut Crowd`), so no
-///   Detour call of the crowd runs meanwhile, and no Rust reference into navmesh memory (a
-///   `&NavMesh`, a query borrowing it) can be alive: every one is tied to a borrow of the
-///   crowd. The snapping query is made afresh per call for that reason;
-/// - between calls the `dtCrowd` keeps only poly refs and copied positions, never pointers into
-///   tile memory. A rebuilt tile gets a new salt, so stale refs fail `isValidPolyRef` and the
-///   checked `getTileAndPolyByRef` lookups (sliced path queries fail on a vanished polygon,
-///   corridors are re-validated and replanned every update) rather than being dereferenced:
-///   what RecastDemo's Temp Obstacles sample relies on.
+/// Why the owned case is sound (the `unsafe` is in `ffi::crowd`, whose contract this meets by
+/// construction): `RawCrowd::owning` takes the tile cache into the crowd with a keep-alive handle
+/// of its `dtNavMesh`, so the navmesh the `dtCrowd` points to stays allocated for the crowd's
+/// life whatever happens to the cache; the cache is reachable only through `&mut Crowd`, so tiles
+/// change only between crowd calls, and no Rust reference into navmesh memory (a `&NavMesh`, a
+/// query borrowing it) can be alive meanwhile: every one is tied to a borrow of the crowd. The
+/// snapping query is made afresh per call for that reason. The cache is still lent only as
+/// `&TileCache` or as a [`TileCacheMut`], so that it stays the crowd's. Between calls the
+/// `dtCrowd` keeps only poly refs and copied positions, never pointers into tile memory. A
+/// rebuilt tile gets a new salt, so stale refs fail `isValidPolyRef` and the checked
+/// `getTileAndPolyByRef` lookups (sliced path queries fail on a vanished polygon, corridors are
+/// re-validated and replanned every update) rather than being dereferenced: what RecastDemo's
+/// Temp Obstacles sample relies on.
 enum Nav<'nav> {
     /// Borrowed: the navmesh cannot change; a query kept for snapping.
     Borrowed(Box<NavMeshQuery<'nav>>),
     /// Owned with its tile cache, which may rebuild tiles between updates.
     Owned(Box<TileCache>),
+}
+
+impl Nav<'_> {
+    /// The navmesh of an owned tile cache (for [`RawCrowd::owning`]).
+    fn owned_navmesh<'a>(nav: &'a Nav<'_>) -> Option<&'a crate::ffi::detour::RawNavMesh> {
+        match nav {
+            Nav::Borrowed(_) => None,
+            Nav::Owned(tc) => Some(tc.navmesh().raw()),
+        }
+    }
 }
 
 /// The tile cache of a [`Crowd`] that owns one, lent for changes ([`Crowd::tile_cache_mut`]):
@@ -376,9 +334,8 @@ impl TileCacheMut<'_> {
 
 /// A crowd of agents on one navmesh.
 pub struct Crowd<'nav> {
-    // Declared first, so dropped first: the dtCrowd goes before the navmesh it points to.
-    raw: RawCrowd,
-    nav: Nav<'nav>,
+    /// The dtCrowd, with where its navmesh lives (freed before it).
+    raw: RawCrowd<'nav, Nav<'nav>>,
     filter: QueryFilter,
     max_radius: f32,
     /// Per slot: its generation, and whether an agent lives there.
@@ -402,14 +359,22 @@ impl Crowd<'static> {
         max_agents: usize,
         max_agent_radius: f32,
     ) -> Result<Crowd<'static>> {
-        let cache = Box::new(cache);
-        let raw = Self::raw_crowd(cache.navmesh(), max_agents, max_agent_radius)?;
-        Self::finish(raw, Nav::Owned(cache), max_agents, max_agent_radius)
+        Self::check_sizes(max_agents, max_agent_radius)?;
+        let raw = RawCrowd::owning(
+            max_agents as i32,
+            max_agent_radius,
+            Nav::Owned(Box::new(cache)),
+            Nav::owned_navmesh,
+        )
+        .ok_or_else(|| {
+            Error::OutOfMemory(format!("dtCrowd::init for {max_agents} agents failed"))
+        })?;
+        Self::finish(raw, max_agents, max_agent_radius)
     }
 }
 
 impl<'nav> Crowd<'nav> {
-    fn raw_crowd(navmesh: &NavMesh, max_agents: usize, max_agent_radius: f32) -> Result<RawCrowd> {
+    fn check_sizes(max_agents: usize, max_agent_radius: f32) -> Result<()> {
         if !(1..=MAX_AGENTS).contains(&max_agents) {
             return Err(Error::InvalidArgument(format!(
                 "crowd of {max_agents} agents: must be 1 to {MAX_AGENTS}"
@@ -420,34 +385,34 @@ impl<'nav> Crowd<'nav> {
                 "maximum agent radius {max_agent_radius}: must be finite and positive"
             )));
         }
-        RawCrowd::new(max_agents as i32, max_agent_radius, navmesh.raw()).ok_or_else(|| {
-            Error::OutOfMemory(format!("dtCrowd::init for {max_agents} agents failed"))
-        })
+        Ok(())
     }
 
     /// A crowd of at most `max_agents` (1..=[`MAX_AGENTS`]) agents no wider than
     /// `max_agent_radius`, with RecastDemo's avoidance presets in slots 0..4 and the default
     /// query filter ([`QueryFilter::default`]) as filter 0.
     pub fn new(navmesh: &'nav NavMesh, max_agents: usize, max_agent_radius: f32) -> Result<Self> {
-        let raw = Self::raw_crowd(navmesh, max_agents, max_agent_radius)?;
+        Self::check_sizes(max_agents, max_agent_radius)?;
         let query = NavMeshQuery::new(navmesh, 2048)?;
-        Self::finish(
-            raw,
-            Nav::Borrowed(Box::new(query)),
-            max_agents,
+        let raw = RawCrowd::new(
+            max_agents as i32,
             max_agent_radius,
+            navmesh.raw(),
+            Nav::Borrowed(Box::new(query)),
         )
+        .ok_or_else(|| {
+            Error::OutOfMemory(format!("dtCrowd::init for {max_agents} agents failed"))
+        })?;
+        Self::finish(raw, max_agents, max_agent_radius)
     }
 
     fn finish(
-        raw: RawCrowd,
-        nav: Nav<'nav>,
+        raw: RawCrowd<'nav, Nav<'nav>>,
         max_agents: usize,
         max_agent_radius: f32,
     ) -> Result<Self> {
         let mut crowd = Crowd {
             raw,
-            nav,
             filter: QueryFilter::default(),
             max_radius: max_agent_radius,
             slots: vec![(0, false); max_agents],
@@ -538,7 +503,7 @@ impl<'nav> Crowd<'nav> {
         if !p.is_finite() {
             return Err(Error::InvalidArgument(format!("{what} {p} is not finite")));
         }
-        let n = match &mut self.nav {
+        let n = match self.raw.owner_mut() {
             Nav::Borrowed(q) => q.find_nearest_poly(p, DEFAULT_HALF_EXTENTS, &self.filter)?,
             // The tiles may have changed since the last call: a fresh small query each time
             // (snapping is per request, not per frame).
@@ -553,7 +518,7 @@ impl<'nav> Crowd<'nav> {
 
     /// The navmesh the crowd walks on (for an owned tile cache, as it is now).
     pub fn navmesh(&self) -> &NavMesh {
-        match &self.nav {
+        match self.raw.owner() {
             Nav::Borrowed(q) => q.navmesh(),
             Nav::Owned(tc) => tc.navmesh(),
         }
@@ -561,7 +526,7 @@ impl<'nav> Crowd<'nav> {
 
     /// The tile cache, if the crowd owns one ([`Crowd::with_tile_cache`]).
     pub fn tile_cache(&self) -> Option<&TileCache> {
-        match &self.nav {
+        match self.raw.owner() {
             Nav::Borrowed(_) => None,
             Nav::Owned(tc) => Some(tc),
         }
@@ -569,9 +534,8 @@ impl<'nav> Crowd<'nav> {
 
     /// Gives the tile cache back (the agents go with the crowd).
     pub fn into_tile_cache(self) -> Option<TileCache> {
-        let Crowd { raw, nav, .. } = self;
-        drop(raw);
-        match nav {
+        // The dtCrowd is freed before the cache is given back.
+        match self.raw.into_owner() {
             Nav::Borrowed(_) => None,
             Nav::Owned(tc) => Some(*tc),
         }
@@ -584,7 +548,7 @@ impl<'nav> Crowd<'nav> {
     /// move the cache, and with it the navmesh the `dtCrowd` points to, out of the crowd, and
     /// dropping it would leave the crowd reading freed memory.
     pub fn tile_cache_mut(&mut self) -> Result<TileCacheMut<'_>> {
-        match &mut self.nav {
+        match self.raw.owner_mut() {
             Nav::Borrowed(_) => Err(Error::InvalidArgument(
                 "this crowd borrows a fixed navmesh; obstacles need Crowd::with_tile_cache".into(),
             )),

@@ -61,17 +61,21 @@ unsafe extern "C" fn log_callback(
             std::slice::from_raw_parts(msg as *const u8, len as usize),
         )
     };
-    let category = match category {
-        2 => LogCategory::Warning,
-        3 => LogCategory::Error,
-        _ => LogCategory::Progress,
-    };
-    if let Ok(mut v) = sink.try_borrow_mut() {
-        v.push(LogMessage {
-            category,
-            text: String::from_utf8_lossy(bytes).into_owned(),
-        });
-    }
+    // A panic here is raised again once the Recast call returns (`RecastContext::call`).
+    super::panic::wrap(|| {
+        super::panic::test_hook();
+        let category = match category {
+            2 => LogCategory::Warning,
+            3 => LogCategory::Error,
+            _ => LogCategory::Progress,
+        };
+        if let Ok(mut v) = sink.try_borrow_mut() {
+            v.push(LogMessage {
+                category,
+                text: String::from_utf8_lossy(bytes).into_owned(),
+            });
+        }
+    });
 }
 
 /// Owner of a navkit rcContext: pass [`RecastContext::as_ptr`] to Recast calls.
@@ -103,9 +107,11 @@ impl RecastContext {
         }
     }
 
-    /// The `rcContext*` to hand to Recast functions.
-    pub(crate) fn as_ptr(&mut self) -> *mut rcContext {
-        self.base.as_ptr()
+    /// Runs a Recast call with this context's `rcContext*`, then raises again any panic of the
+    /// log callback during the call (see [`super::panic`]).
+    pub(crate) fn call<T>(&mut self, f: impl FnOnce(*mut rcContext) -> T) -> T {
+        let ctx = self.base.as_ptr();
+        super::panic::call(|| f(ctx))
     }
 
     pub(crate) fn reset_timers(&mut self) {
@@ -140,5 +146,53 @@ impl Drop for RecastContext {
     fn drop(&mut self) {
         // SAFETY: `raw` came from navkit_context_new and is freed once, here, before `sink`.
         unsafe { navkit_context_free(self.raw.as_ptr()) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use recastnavigation_sys as sys;
+
+    /// Logs `text` through Recast's `rcContext::log`, as Recast's own functions do.
+    fn log(ctx: &mut RecastContext, text: &std::ffi::CStr) {
+        // SAFETY: live context; a "%s" format with one C string argument.
+        ctx.call(|c| unsafe {
+            sys::rcContext_log(
+                c,
+                sys::rcLogCategory_RC_LOG_WARNING,
+                c"%s".as_ptr(),
+                text.as_ptr(),
+            )
+        })
+    }
+
+    #[test]
+    fn log_messages_reach_rust() {
+        let mut ctx = RecastContext::new();
+        log(&mut ctx, c"hello");
+        let logs = ctx.take_logs();
+        assert_eq!(logs.len(), 1);
+        assert_eq!(logs[0].category, LogCategory::Warning);
+        assert_eq!(logs[0].text, "hello");
+    }
+
+    #[test]
+    fn a_panic_in_the_log_callback_surfaces_after_the_call() {
+        let mut ctx = RecastContext::new();
+        crate::ffi::panic::PANIC_IN_CALLBACK.with(|p| p.set(true));
+        let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            log(&mut ctx, c"boom");
+        }));
+        let payload = caught.expect_err("the callback's panic must reach the Rust caller");
+        assert_eq!(
+            payload.downcast_ref::<&str>().copied(),
+            Some("test panic inside a C callback")
+        );
+        // Nothing was logged by the panicking callback, nothing is left pending, and the
+        // context works on.
+        log(&mut ctx, c"after");
+        let texts: Vec<String> = ctx.take_logs().into_iter().map(|l| l.text).collect();
+        assert_eq!(texts, ["after"]);
     }
 }

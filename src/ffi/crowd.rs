@@ -1,12 +1,66 @@
 //! Owner of a `dtCrowd` and the calls over it.
 
+use std::marker::PhantomData;
 use std::ptr::NonNull;
 
 use recastnavigation_sys as sys;
 
 use super::RawPolyRef;
-use super::detour::{RawFilter, RawNavMesh};
-use crate::agents::crowd::{AgentParams, AvoidanceParams};
+use super::detour::{NavKeepAlive, RawFilter, RawNavMesh};
+
+// The parameter types are plain data defined here, at the bottom of the crate, so that this
+// layer imports nothing from above it; `crate::agents::crowd` re-exports them and adds their
+// methods (defaults, presets, checks).
+
+/// One agent's parameters (`dtCrowdAgentParams`).
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct AgentParams {
+    /// Radius.
+    pub radius: f32,
+    /// Height.
+    pub height: f32,
+    /// Maximum acceleration.
+    pub max_acceleration: f32,
+    /// Maximum speed.
+    pub max_speed: f32,
+    /// How far around it other agents are considered.
+    pub collision_query_range: f32,
+    /// How far ahead the path is shortcut.
+    pub path_optimization_range: f32,
+    /// How strongly it keeps apart from others.
+    pub separation_weight: f32,
+    /// [`update_flags`](crate::agents::crowd::update_flags).
+    pub update_flags: u8,
+    /// The obstacle-avoidance preset (0..8, see [`AvoidanceQuality`](crate::agents::crowd::AvoidanceQuality)).
+    pub obstacle_avoidance_type: u8,
+    /// The query filter type (0..16, see [`Crowd::set_filter`](crate::agents::crowd::Crowd::set_filter)).
+    pub query_filter_type: u8,
+}
+
+/// Obstacle-avoidance parameters (`dtObstacleAvoidanceParams`).
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct AvoidanceParams {
+    /// Velocity bias.
+    pub vel_bias: f32,
+    /// Weight of the desired velocity.
+    pub weight_des_vel: f32,
+    /// Weight of the current velocity.
+    pub weight_cur_vel: f32,
+    /// Weight of the side preference.
+    pub weight_side: f32,
+    /// Weight of the time of impact.
+    pub weight_toi: f32,
+    /// Time horizon.
+    pub horiz_time: f32,
+    /// Grid size (grid sampling).
+    pub grid_size: u8,
+    /// Adaptive divisions.
+    pub adaptive_divs: u8,
+    /// Adaptive rings.
+    pub adaptive_rings: u8,
+    /// Adaptive depth.
+    pub adaptive_depth: u8,
+}
 
 /// `dtCrowdAgentParams` (without user data) of the safe layer's parameters.
 fn to_sys(p: AgentParams) -> sys::dtCrowdAgentParams {
@@ -41,49 +95,151 @@ pub(crate) struct RawAgentState {
     pub params: AgentParams,
 }
 
-/// Owner of a `dtCrowd` initialised over a navmesh. The `dtNavMesh` must outlive it: the safe
-/// layer either ties the crowd to a shared borrow of the `NavMesh`, or owns the `TileCache` that
-/// owns the navmesh in a field dropped after this one. In the second case tiles may be removed
-/// and added between calls (through `&mut` of the owner, so no call here runs meanwhile): the
-/// `dtNavMesh` object stays at the same heap address, and dtCrowd keeps only poly refs (which it
-/// re-validates with `isValidPolyRef` every update and replans from) and copied positions, never
-/// pointers into tile memory, across calls, as RecastDemo's Temp Obstacles sample relies on.
-/// Refs that outlived their tile reach Detour only through checked lookups
+/// Owner of a `dtCrowd` initialised over a navmesh, in one of two ways, each of which keeps the
+/// `dtNavMesh` alive and unchanged while any call here runs:
+///
+/// - [`RawCrowd::new`] borrows the navmesh (shared) for `'nav`: it cannot be dropped or changed
+///   while the crowd lives;
+/// - [`RawCrowd::owning`] takes the navmesh's owner `O` (e.g. a tile cache) into the crowd,
+///   with a keep-alive handle of the `dtNavMesh`. The owner is reachable only through the crowd
+///   (`owner_mut` takes `&mut self`), so tiles change only between calls here, and even if the
+///   owner replaced its navmesh, the one the `dtCrowd` points to stays allocated until the crowd
+///   is freed.
+///
+/// In the second case tiles may be removed and added between calls: dtCrowd keeps only poly
+/// refs (which it re-validates with `isValidPolyRef` every update and replans from) and copied
+/// positions, never pointers into tile memory, across calls, as RecastDemo's Temp Obstacles
+/// sample relies on. Refs that outlived their tile reach Detour only through checked lookups
 /// (`getTileAndPolyByRef`, `isValidPolyRef`: tile index in range, salt equal, poly index below
 /// the tile's poly count; sliced path queries fail when a polygon vanished mid-query), so even
 /// a ref whose salt came round again after 2^salt-bits rebuilds of one tile names a polygon in
 /// bounds (a wrong one, replanned from), never freed memory.
-pub(crate) struct RawCrowd {
-    ptr: NonNull<sys::dtCrowd>,
+pub(crate) struct RawCrowd<'nav, O = ()> {
+    // Fields drop in declaration order: the dtCrowd first, then what keeps its navmesh alive.
+    ptr: CrowdPtr,
     max_agents: i32,
+    _keep_alive: Option<NavKeepAlive>,
+    owner: Box<O>,
+    _nav: PhantomData<&'nav RawNavMesh>,
+}
+
+/// The `dtCrowd` allocation, freed on drop.
+struct CrowdPtr(NonNull<sys::dtCrowd>);
+
+impl CrowdPtr {
+    fn as_ptr(&self) -> *mut sys::dtCrowd {
+        self.0.as_ptr()
+    }
+}
+
+impl Drop for CrowdPtr {
+    fn drop(&mut self) {
+        // SAFETY: allocated by dtAllocCrowd, freed once, before the navmesh it points to (see
+        // `RawCrowd`'s field order and `into_owner`).
+        unsafe { sys::dtFreeCrowd(self.0.as_ptr()) }
+    }
 }
 
 // SAFETY: the crowd is heap data owned by this value; every call takes `&self` for reads of
 // plain agent data or `&mut self` for anything that changes it, and the navmesh it reads is
-// `Sync` and only read. Moving the owner to another thread is fine; sharing is not offered.
-unsafe impl Send for RawCrowd {}
+// `Sync` and only read (borrowed shared, or reachable only through this value). Moving the
+// crowd (with its owner, which must be `Send`) to another thread is fine; sharing is not
+// offered.
+unsafe impl<O: Send> Send for RawCrowd<'_, O> {}
 
-impl RawCrowd {
-    /// `dtAllocCrowd` + `init`; `None` if either fails.
-    pub(crate) fn new(max_agents: i32, max_agent_radius: f32, nav: &RawNavMesh) -> Option<Self> {
+impl<'nav, O> RawCrowd<'nav, O> {
+    /// `dtAllocCrowd` + `init` over `nav`, borrowed for the crowd's life, keeping `owner`
+    /// (any value the caller wants kept with the crowd); `None` if either fails.
+    pub(crate) fn new(
+        max_agents: i32,
+        max_agent_radius: f32,
+        nav: &'nav RawNavMesh,
+        owner: O,
+    ) -> Option<Self> {
+        Self::init(
+            max_agents,
+            max_agent_radius,
+            nav.as_ptr(),
+            None,
+            Box::new(owner),
+        )
+    }
+
+    /// Allocates and initialises the crowd over the `dtNavMesh` at `nav`, which `keep_alive`
+    /// keeps allocated or which is borrowed for `'nav`.
+    fn init(
+        max_agents: i32,
+        max_agent_radius: f32,
+        nav: *const sys::dtNavMesh,
+        keep_alive: Option<NavKeepAlive>,
+        owner: Box<O>,
+    ) -> Option<Self> {
         // SAFETY: plain allocation; null is checked.
-        let ptr = NonNull::new(unsafe { sys::dtAllocCrowd() })?;
-        let crowd = RawCrowd { ptr, max_agents };
-        // SAFETY: live crowd; the navmesh pointer is valid for the crowd's life (see the type's
-        // contract) and Detour only reads it (init takes a mutable pointer but the crowd's
-        // query never writes to the navmesh).
+        let ptr = CrowdPtr(NonNull::new(unsafe { sys::dtAllocCrowd() })?);
+        let crowd = RawCrowd {
+            ptr,
+            max_agents,
+            _keep_alive: keep_alive,
+            owner,
+            _nav: PhantomData,
+        };
+        // SAFETY: live crowd; the navmesh stays allocated for the crowd's life (borrowed for
+        // `'nav`, or kept alive by `_keep_alive`) and Detour only reads it (init takes a mutable
+        // pointer but the crowd's query never writes to the navmesh).
         let ok = unsafe {
             sys::dtCrowd_init(
                 crowd.ptr.as_ptr(),
                 max_agents,
                 max_agent_radius,
-                nav.as_ptr() as *mut sys::dtNavMesh,
+                nav as *mut sys::dtNavMesh,
             )
         };
         // On failure `crowd` is dropped, which frees it.
         ok.then_some(crowd)
     }
 
+    /// The value this crowd keeps ([`RawCrowd::new`], [`RawCrowd::owning`]).
+    pub(crate) fn owner(&self) -> &O {
+        &self.owner
+    }
+
+    /// The value this crowd keeps, mutably: no call of the crowd runs while it is borrowed.
+    pub(crate) fn owner_mut(&mut self) -> &mut O {
+        &mut self.owner
+    }
+
+    /// Frees the crowd and gives back the value it kept.
+    pub(crate) fn into_owner(self) -> O {
+        let RawCrowd {
+            ptr,
+            _keep_alive,
+            owner,
+            ..
+        } = self;
+        // The dtCrowd goes before what it points to.
+        drop(ptr);
+        drop(_keep_alive);
+        *owner
+    }
+}
+
+impl<O> RawCrowd<'static, O> {
+    /// A crowd over the navmesh `nav_of(&owner)`, taking `owner` with it (see the type's docs);
+    /// `None` if `nav_of` gives no navmesh or allocation or `init` fails.
+    pub(crate) fn owning(
+        max_agents: i32,
+        max_agent_radius: f32,
+        owner: O,
+        nav_of: fn(&O) -> Option<&RawNavMesh>,
+    ) -> Option<Self> {
+        let owner = Box::new(owner);
+        let nav = nav_of(&owner)?;
+        let (ptr, keep_alive) = (nav.as_ptr(), nav.keep_alive());
+        Self::init(max_agents, max_agent_radius, ptr, Some(keep_alive), owner)
+    }
+}
+
+impl<O> RawCrowd<'_, O> {
     fn valid(&self, idx: i32) -> bool {
         (0..self.max_agents).contains(&idx)
     }
@@ -213,12 +369,5 @@ impl RawCrowd {
             f.m_includeFlags = filter.0.m_includeFlags;
             f.m_excludeFlags = filter.0.m_excludeFlags;
         }
-    }
-}
-
-impl Drop for RawCrowd {
-    fn drop(&mut self) {
-        // SAFETY: allocated by dtAllocCrowd, freed once.
-        unsafe { sys::dtFreeCrowd(self.ptr.as_ptr()) }
     }
 }

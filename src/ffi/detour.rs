@@ -4,12 +4,15 @@
 //! word; the `navmesh` and `query` modules give them meaning and map statuses to `Result`s.
 
 use std::cell::RefCell;
+use std::marker::PhantomData;
 use std::ptr::NonNull;
+use std::sync::Arc;
 
 use recastnavigation_sys as sys;
 
-use super::RawPolyRef;
 use super::recast::{PolyMesh, PolyMeshDetail};
+use super::validate::ValidTileData;
+use super::{PolyRef, RawPolyRef};
 
 /// Inputs of `dtCreateNavMeshData` that do not come from the poly meshes.
 pub(crate) struct OffMeshInput<'a> {
@@ -100,14 +103,32 @@ pub(crate) fn create_nav_mesh_data(
     Some(out)
 }
 
-/// Owner of a `dtNavMesh`.
-pub(crate) struct RawNavMesh(NonNull<sys::dtNavMesh>);
+/// The `dtNavMesh` allocation itself, freed when the last handle to it goes.
+struct NavBox(NonNull<sys::dtNavMesh>);
 
-// SAFETY: the navmesh is heap data owned by this value. Detour's `const` methods only read it,
-// and every mutating call here takes `&mut self`, so shared references may cross threads.
-unsafe impl Send for RawNavMesh {}
-// SAFETY: see above: `&RawNavMesh` gives read-only access only.
-unsafe impl Sync for RawNavMesh {}
+// SAFETY: the navmesh is heap data with no thread affinity. Detour's `const` methods only read
+// it; writes go through `&mut RawNavMesh` (its unique owner) and, for a crowd that owns the
+// navmesh's owner, only while that crowd is exclusively borrowed (see `RawCrowd::owning`).
+unsafe impl Send for NavBox {}
+// SAFETY: see above: shared handles give read-only access only.
+unsafe impl Sync for NavBox {}
+
+impl Drop for NavBox {
+    fn drop(&mut self) {
+        // SAFETY: allocated by dtAllocNavMesh, freed once, when the owner and every keep-alive
+        // handle (crowds over it) are gone; queries borrowing it are gone too.
+        unsafe { sys::dtFreeNavMesh(self.0.as_ptr()) }
+    }
+}
+
+/// Owner of a `dtNavMesh`. `Send` and `Sync`: Detour's `const` methods only read it, and every
+/// mutating call here takes `&mut self`.
+pub(crate) struct RawNavMesh(Arc<NavBox>);
+
+/// A handle that keeps a `dtNavMesh` allocated (not usable to reach it): held by a crowd that
+/// owns the navmesh's owner, so that replacing the navmesh inside that owner cannot free the
+/// `dtNavMesh` the crowd points to.
+pub(crate) struct NavKeepAlive(#[allow(dead_code)] Arc<NavBox>);
 
 /// Navmesh parameters (`dtNavMeshParams`).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -128,12 +149,37 @@ pub(crate) struct RawPoly {
     pub off_mesh: bool,
 }
 
+/// The most tiles a navmesh may have here (`navmesh::params::MAX_TILES_LIMIT`).
+const MAX_TILES: i32 = 1 << 20;
+
+/// True if `dtNavMesh::init` may be given `p`: finite origin, finite positive tile size, at
+/// least one tile (at most [`MAX_TILES`]) and poly, and at least 10 salt bits left in a 32-bit
+/// ref. (`init` computes the salt bits in unsigned arithmetic and would accept tile and poly
+/// bits beyond 32, whose shifts are undefined.) The safe layer checks the same with errors that
+/// name the field (`navmesh::params::validate_params`).
+fn params_ok(p: &RawParams) -> bool {
+    let bits = |n: i32| (n as u32).next_power_of_two().trailing_zeros();
+    p.orig.iter().all(|v| v.is_finite())
+        && p.tile_width.is_finite()
+        && p.tile_width > 0.0
+        && p.tile_height.is_finite()
+        && p.tile_height > 0.0
+        && (1..=MAX_TILES).contains(&p.max_tiles)
+        && p.max_polys >= 1
+        && bits(p.max_tiles) + bits(p.max_polys) <= 22
+}
+
 impl RawNavMesh {
+    /// `dtAllocNavMesh` + `init`; fails with `DT_INVALID_PARAM` for parameters `init` must not be
+    /// given (see `params_ok`).
     pub(crate) fn new(p: &RawParams) -> Result<Self, u32> {
+        if !params_ok(p) {
+            return Err(sys::DT_FAILURE | sys::DT_INVALID_PARAM);
+        }
         // SAFETY: dtAllocNavMesh returns a constructed object or null.
         let nav = NonNull::new(unsafe { sys::dtAllocNavMesh() })
             .ok_or(sys::DT_FAILURE | sys::DT_OUT_OF_MEMORY)?;
-        let nav = RawNavMesh(nav);
+        let nav = RawNavMesh(Arc::new(NavBox(nav)));
         let params = sys::dtNavMeshParams {
             orig: p.orig,
             tileWidth: p.tile_width,
@@ -141,8 +187,8 @@ impl RawNavMesh {
             maxTiles: p.max_tiles,
             maxPolys: p.max_polys,
         };
-        // SAFETY: live navmesh; Detour copies the params.
-        let status = unsafe { sys::dtNavMesh_init(nav.0.as_ptr(), &params) };
+        // SAFETY: live navmesh; Detour copies the params, which `params_ok` checked.
+        let status = unsafe { sys::dtNavMesh_init(nav.as_ptr() as *mut sys::dtNavMesh, &params) };
         if status & sys::DT_FAILURE != 0 {
             return Err(status);
         }
@@ -151,7 +197,7 @@ impl RawNavMesh {
 
     pub(crate) fn params(&self) -> RawParams {
         // SAFETY: live navmesh; getParams returns a pointer into it.
-        let p = unsafe { &*sys::dtNavMesh_getParams(self.0.as_ptr()) };
+        let p = unsafe { &*sys::dtNavMesh_getParams(self.ptr()) };
         RawParams {
             orig: p.orig,
             tile_width: p.tileWidth,
@@ -161,9 +207,10 @@ impl RawNavMesh {
         }
     }
 
-    /// Adds a tile. The caller must have validated `data` (see `mset::validate_tile_data`), or
-    /// built it with `create_nav_mesh_data`: Detour trusts tile data completely.
-    pub(crate) fn add_tile_trusted(&mut self, data: &[u8], tile_ref: u32) -> Result<u32, u32> {
+    /// Adds a tile (a copy of its data, which Detour then owns), restoring `tile_ref` if it is
+    /// not 0. Detour trusts tile data completely, so only validated data is accepted.
+    pub(crate) fn add_tile(&mut self, data: ValidTileData<'_>, tile_ref: u32) -> Result<u32, u32> {
+        let data = data.bytes();
         if data.is_empty() || data.len() > i32::MAX as usize {
             return Err(sys::DT_FAILURE | sys::DT_INVALID_PARAM);
         }
@@ -176,10 +223,11 @@ impl RawNavMesh {
         // SAFETY: `buf` has room for `data.len()` bytes and does not overlap `data`.
         unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), buf, data.len()) };
         let mut result: sys::dtTileRef = 0;
-        // SAFETY: live navmesh; `buf` holds valid tile data (caller's contract).
+        // SAFETY: live navmesh; `buf` holds a copy of tile data that passed `validate_tile_data`
+        // (the only way to make a `ValidTileData`).
         let status = unsafe {
             sys::dtNavMesh_addTile(
-                self.0.as_ptr(),
+                self.ptr(),
                 buf,
                 data.len() as i32,
                 sys::dtTileFlags_DT_TILE_FREE_DATA as i32,
@@ -198,13 +246,13 @@ impl RawNavMesh {
     /// The ref of the tile at grid position (x, y, layer); 0 if there is none.
     pub(crate) fn tile_ref_at(&self, x: i32, y: i32, layer: i32) -> u32 {
         // SAFETY: live navmesh; a pure lookup.
-        unsafe { sys::dtNavMesh_getTileRefAt(self.0.as_ptr(), x, y, layer) }
+        unsafe { sys::dtNavMesh_getTileRefAt(self.ptr(), x, y, layer) }
     }
 
     /// The data of the tile at grid position (x, y, layer), if there is one.
     pub(crate) fn tile_data_at(&self, x: i32, y: i32, layer: i32) -> Option<&[u8]> {
         // SAFETY: live navmesh; getTileAt returns null or a tile of this navmesh.
-        let t = unsafe { sys::dtNavMesh_getTileAt(self.0.as_ptr(), x, y, layer).as_ref()? };
+        let t = unsafe { sys::dtNavMesh_getTileAt(self.ptr(), x, y, layer).as_ref()? };
         if t.header.is_null() || t.data.is_null() || t.dataSize <= 0 {
             return None;
         }
@@ -218,7 +266,7 @@ impl RawNavMesh {
         // frees it and writes nothing through the null out-pointers.
         unsafe {
             sys::dtNavMesh_removeTile(
-                self.0.as_ptr(),
+                self.ptr(),
                 tile_ref,
                 std::ptr::null_mut(),
                 std::ptr::null_mut(),
@@ -228,7 +276,7 @@ impl RawNavMesh {
 
     fn tile(&self, i: i32) -> Option<&sys::dtMeshTile> {
         // SAFETY: getTile returns null or a pointer into the navmesh's tile array for 0 <= i < max.
-        let t = unsafe { sys::dtNavMesh_getTile(self.0.as_ptr(), i) };
+        let t = unsafe { sys::dtNavMesh_getTile(self.ptr(), i) };
         // SAFETY: non-null tile pointers stay valid while `self` is borrowed.
         let t = unsafe { t.as_ref()? };
         if t.header.is_null() || t.data.is_null() || t.dataSize <= 0 {
@@ -240,7 +288,7 @@ impl RawNavMesh {
 
     fn tiles(&self) -> impl Iterator<Item = &sys::dtMeshTile> {
         // SAFETY: live navmesh.
-        let max = unsafe { sys::dtNavMesh_getMaxTiles(self.0.as_ptr()) };
+        let max = unsafe { sys::dtNavMesh_getMaxTiles(self.ptr()) };
         (0..max).filter_map(move |i| self.tile(i))
     }
 
@@ -249,7 +297,7 @@ impl RawNavMesh {
         self.tiles()
             .map(|t| {
                 // SAFETY: live tile of this navmesh.
-                let r = unsafe { sys::dtNavMesh_getTileRef(self.0.as_ptr(), t) };
+                let r = unsafe { sys::dtNavMesh_getTileRef(self.ptr(), t) };
                 // SAFETY: a tile in use owns `dataSize` bytes at `data`.
                 (r, unsafe {
                     std::slice::from_raw_parts(t.data, t.dataSize as usize)
@@ -265,7 +313,7 @@ impl RawNavMesh {
             // SAFETY: live tile; header, polys and verts are arrays sized by the header counts.
             unsafe {
                 let h = &*t.header;
-                let base = sys::dtNavMesh_getPolyRefBase(self.0.as_ptr(), t);
+                let base = sys::dtNavMesh_getPolyRefBase(self.ptr(), t);
                 let verts = std::slice::from_raw_parts(t.verts, h.vertCount.max(0) as usize * 3);
                 let polys = std::slice::from_raw_parts(t.polys, h.polyCount.max(0) as usize);
                 for (i, p) in polys.iter().enumerate() {
@@ -291,13 +339,12 @@ impl RawNavMesh {
     }
 
     /// The polygons linked to `r` (its neighbours, in link order, as `fixupShortcuts` reads them).
-    pub(crate) fn neighbours(&self, r: RawPolyRef, out: &mut Vec<RawPolyRef>) -> bool {
+    pub(crate) fn neighbours(&self, r: RawPolyRef, out: &mut Vec<PolyRef>) -> bool {
         out.clear();
         let mut tile: *const sys::dtMeshTile = std::ptr::null();
         let mut poly: *const sys::dtPoly = std::ptr::null();
         // SAFETY: live navmesh; the call validates `r` before writing the pointers.
-        let st =
-            unsafe { sys::dtNavMesh_getTileAndPolyByRef(self.0.as_ptr(), r, &mut tile, &mut poly) };
+        let st = unsafe { sys::dtNavMesh_getTileAndPolyByRef(self.ptr(), r, &mut tile, &mut poly) };
         if st & sys::DT_FAILURE != 0 || tile.is_null() || poly.is_null() {
             return false;
         }
@@ -311,7 +358,7 @@ impl RawNavMesh {
             while k != sys::DT_NULL_LINK && k < max_links && steps <= max_links {
                 let link = &*tile.links.add(k as usize);
                 if link.ref_ != 0 {
-                    out.push(link.ref_);
+                    out.push(PolyRef(link.ref_));
                 }
                 k = link.next;
                 steps += 1;
@@ -322,7 +369,7 @@ impl RawNavMesh {
 
     pub(crate) fn is_valid_ref(&self, r: RawPolyRef) -> bool {
         // SAFETY: live navmesh; the call only decodes and bounds-checks the ref.
-        unsafe { sys::dtNavMesh_isValidPolyRef(self.0.as_ptr(), r) }
+        unsafe { sys::dtNavMesh_isValidPolyRef(self.ptr(), r) }
     }
 
     pub(crate) fn off_mesh_endpoints(
@@ -335,7 +382,7 @@ impl RawNavMesh {
         // SAFETY: live navmesh; Detour validates both refs and writes 3 floats to each output.
         let st = unsafe {
             sys::dtNavMesh_getOffMeshConnectionPolyEndPoints(
-                self.0.as_ptr(),
+                self.ptr(),
                 prev,
                 r,
                 a.as_mut_ptr(),
@@ -352,7 +399,7 @@ impl RawNavMesh {
     pub(crate) fn poly_flags(&self, r: RawPolyRef) -> Result<u16, u32> {
         let mut f = 0u16;
         // SAFETY: live navmesh; Detour validates the ref.
-        let st = unsafe { sys::dtNavMesh_getPolyFlags(self.0.as_ptr(), r, &mut f) };
+        let st = unsafe { sys::dtNavMesh_getPolyFlags(self.ptr(), r, &mut f) };
         if st & sys::DT_FAILURE != 0 {
             Err(st)
         } else {
@@ -362,13 +409,13 @@ impl RawNavMesh {
 
     pub(crate) fn set_poly_flags(&mut self, r: RawPolyRef, flags: u16) -> u32 {
         // SAFETY: live navmesh, exclusively borrowed; Detour validates the ref.
-        unsafe { sys::dtNavMesh_setPolyFlags(self.0.as_ptr(), r, flags) }
+        unsafe { sys::dtNavMesh_setPolyFlags(self.ptr(), r, flags) }
     }
 
     pub(crate) fn poly_area(&self, r: RawPolyRef) -> Result<u8, u32> {
         let mut a = 0u8;
         // SAFETY: live navmesh; Detour validates the ref.
-        let st = unsafe { sys::dtNavMesh_getPolyArea(self.0.as_ptr(), r, &mut a) };
+        let st = unsafe { sys::dtNavMesh_getPolyArea(self.ptr(), r, &mut a) };
         if st & sys::DT_FAILURE != 0 {
             Err(st)
         } else {
@@ -378,18 +425,21 @@ impl RawNavMesh {
 
     pub(crate) fn set_poly_area(&mut self, r: RawPolyRef, area: u8) -> u32 {
         // SAFETY: live navmesh, exclusively borrowed; Detour validates the ref.
-        unsafe { sys::dtNavMesh_setPolyArea(self.0.as_ptr(), r, area) }
+        unsafe { sys::dtNavMesh_setPolyArea(self.ptr(), r, area) }
     }
 
     pub(crate) fn as_ptr(&self) -> *const sys::dtNavMesh {
-        self.0.as_ptr()
+        self.0.0.as_ptr()
     }
-}
 
-impl Drop for RawNavMesh {
-    fn drop(&mut self) {
-        // SAFETY: allocated by dtAllocNavMesh, freed once; queries borrowing it are gone.
-        unsafe { sys::dtFreeNavMesh(self.0.as_ptr()) }
+    /// The navmesh pointer for Detour calls (mutable in the C API, even for reads).
+    fn ptr(&self) -> *mut sys::dtNavMesh {
+        self.0.0.as_ptr()
+    }
+
+    /// A handle that keeps this `dtNavMesh` allocated.
+    pub(crate) fn keep_alive(&self) -> NavKeepAlive {
+        NavKeepAlive(Arc::clone(&self.0))
     }
 }
 
@@ -414,19 +464,25 @@ thread_local! {
 
 unsafe extern "C" fn frand_trampoline() -> f32 {
     use rand::Rng;
-    RANDOM
-        .try_with(|r| match r.try_borrow_mut() {
-            Ok(mut g) => g.as_mut().map(|rng| rng.r#gen::<f32>()).unwrap_or(0.5),
-            Err(_) => 0.5,
-        })
-        .unwrap_or(0.5)
+    // A panic here is raised again once `findRandomPoint` returns (see `super::panic`).
+    super::panic::wrap(|| {
+        RANDOM
+            .try_with(|r| match r.try_borrow_mut() {
+                Ok(mut g) => g.as_mut().map(|rng| rng.r#gen::<f32>()).unwrap_or(0.5),
+                Err(_) => 0.5,
+            })
+            .unwrap_or(0.5)
+    })
+    .unwrap_or(0.5)
 }
 
-/// Owner of a `dtNavMeshQuery`, bound to one `RawNavMesh` by the caller's lifetimes.
-pub(crate) struct RawQuery(NonNull<sys::dtNavMeshQuery>);
+/// Owner of a `dtNavMeshQuery` over a `RawNavMesh` it borrows for `'nav`: the navmesh cannot be
+/// dropped or changed (its `&mut` methods cannot be called) while the query lives.
+pub(crate) struct RawQuery<'nav>(NonNull<sys::dtNavMeshQuery>, PhantomData<&'nav RawNavMesh>);
 
-// SAFETY: the query object has no thread affinity; it is used through `&mut self` only.
-unsafe impl Send for RawQuery {}
+// SAFETY: the query object has no thread affinity; it is used through `&mut self` only, and the
+// navmesh it reads is `Sync` and borrowed shared for `'nav`.
+unsafe impl Send for RawQuery<'_> {}
 
 /// The outputs of findStraightPath.
 #[derive(Default, Clone)]
@@ -442,16 +498,16 @@ macro_rules! failed {
     };
 }
 
-impl RawQuery {
-    /// # Contract
-    /// `nav` must outlive the query and not be mutated while the query is used (the public
-    /// `NavMeshQuery<'a>` borrows the `NavMesh` for `'a` to enforce this).
-    pub(crate) fn new(nav: &RawNavMesh, max_nodes: i32) -> Result<Self, u32> {
+impl<'nav> RawQuery<'nav> {
+    /// `dtAllocNavMeshQuery` + `init` over `nav`, which stays borrowed (shared, so unchanged and
+    /// alive) for as long as the query.
+    pub(crate) fn new(nav: &'nav RawNavMesh, max_nodes: i32) -> Result<Self, u32> {
         // SAFETY: dtAllocNavMeshQuery returns a constructed object or null.
         let q = NonNull::new(unsafe { sys::dtAllocNavMeshQuery() })
             .ok_or(sys::DT_FAILURE | sys::DT_OUT_OF_MEMORY)?;
-        let q = RawQuery(q);
-        // SAFETY: live query and navmesh.
+        let q = RawQuery(q, PhantomData);
+        // SAFETY: live query and navmesh; the navmesh outlives the query and is not mutated
+        // while it lives (borrowed for `'nav`).
         let st = unsafe { sys::dtNavMeshQuery_init(q.0.as_ptr(), nav.as_ptr(), max_nodes) };
         if failed!(st) {
             return Err(st);
@@ -738,11 +794,12 @@ impl RawQuery {
         if let Some(advanced) = RANDOM.with(|g| g.borrow_mut().take()) {
             *rng = advanced;
         }
+        super::panic::raise_pending();
         (st, r, pt)
     }
 }
 
-impl Drop for RawQuery {
+impl Drop for RawQuery<'_> {
     fn drop(&mut self) {
         // SAFETY: allocated by dtAllocNavMeshQuery, freed once.
         unsafe { sys::dtFreeNavMeshQuery(self.0.as_ptr()) }
@@ -751,7 +808,7 @@ impl Drop for RawQuery {
 
 /// `dtMergeCorridorStartMoved` over a Rust vector (the corridor), capped at `max` polys.
 pub(crate) fn merge_corridor_start_moved(
-    path: &mut Vec<RawPolyRef>,
+    path: &mut Vec<PolyRef>,
     max: usize,
     visited: &[RawPolyRef],
 ) {
@@ -759,10 +816,10 @@ pub(crate) fn merge_corridor_start_moved(
     let cap = max.max(n);
     path.reserve(cap - n);
     // SAFETY: `path` has capacity for `cap` refs, the first `n` initialized; Detour reads those
-    // and writes at most `cap`; `visited` is read only.
+    // and writes at most `cap` (`PolyRef` is `dtPolyRef`, transparently); `visited` is read only.
     let m = unsafe {
         sys::dtMergeCorridorStartMoved(
-            path.as_mut_ptr(),
+            path.as_mut_ptr() as *mut RawPolyRef,
             n as i32,
             cap as i32,
             visited.as_ptr(),
@@ -771,4 +828,30 @@ pub(crate) fn merge_corridor_start_moved(
     };
     // SAFETY: Detour initialized the first `m` (<= cap <= capacity) entries.
     unsafe { path.set_len(m.clamp(0, cap as i32) as usize) };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn params(max_tiles: i32, max_polys: i32, tile_width: f32) -> RawParams {
+        RawParams {
+            orig: [0.0; 3],
+            tile_width,
+            tile_height: 1.0,
+            max_tiles,
+            max_polys,
+        }
+    }
+
+    #[test]
+    fn init_gets_only_parameters_it_handles() {
+        assert!(RawNavMesh::new(&params(1 << 10, 1 << 12, 1.0)).is_ok());
+        // 16 + 16 bits leave no salt: init would accept them (unsigned wrap) and shift past 32.
+        assert!(RawNavMesh::new(&params(1 << 16, 1 << 16, 1.0)).is_err());
+        assert!(RawNavMesh::new(&params(0, 1, 1.0)).is_err());
+        assert!(RawNavMesh::new(&params(1, 0, 1.0)).is_err());
+        assert!(RawNavMesh::new(&params(1, 1, f32::NAN)).is_err());
+        assert!(RawNavMesh::new(&params(1, 1, -1.0)).is_err());
+    }
 }

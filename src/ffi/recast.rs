@@ -68,22 +68,34 @@ owner!(
     sys::rcFreePolyMeshDetail
 );
 
-/// Slice over a Recast-owned array, empty for null pointers.
-fn slice<'a, T>(ptr: *const T, len: usize) -> &'a [T] {
+/// Slice over a Recast-owned array, empty for null pointers, borrowed for as long as `_owner`.
+///
+/// # Safety
+/// Unless `ptr` is null or `len` is 0, `ptr` must point to `len` initialised `T`s that belong to
+/// `_owner` (an object Recast filled, which frees them only when it is dropped) and are not
+/// written while the returned borrow of `_owner` lasts.
+unsafe fn slice<T, O: ?Sized>(_owner: &O, ptr: *const T, len: usize) -> &[T] {
     if ptr.is_null() || len == 0 {
         &[]
     } else {
-        // SAFETY: callers pass a pointer and element count Recast filled together.
+        // SAFETY: the caller passes a pointer and element count Recast filled together, owned by
+        // `_owner`, whose shared borrow bounds the slice's life.
         unsafe { std::slice::from_raw_parts(ptr, len) }
     }
 }
 
-fn slice_mut<'a, T>(ptr: *mut T, len: usize) -> &'a mut [T] {
+/// Mutable slice over a Recast-owned array, empty for null pointers, borrowed for as long as
+/// the exclusive borrow of `_owner`.
+///
+/// # Safety
+/// Unless `ptr` is null or `len` is 0, `ptr` must point to `len` initialised `T`s that belong to
+/// `_owner` and that nothing else reads or writes while the returned borrow lasts.
+unsafe fn slice_mut<T, O: ?Sized>(_owner: &mut O, ptr: *mut T, len: usize) -> &mut [T] {
     if ptr.is_null() || len == 0 {
         &mut []
     } else {
-        // SAFETY: callers pass a pointer and element count Recast filled together; the borrow is
-        // tied to `&mut self` of the owner by the callers' signatures.
+        // SAFETY: the caller passes a pointer and element count Recast filled together, owned by
+        // `_owner`, whose exclusive borrow bounds the slice's life and excludes other access.
         unsafe { std::slice::from_raw_parts_mut(ptr, len) }
     }
 }
@@ -111,9 +123,9 @@ impl Heightfield {
         ch: f32,
     ) -> bool {
         // SAFETY: live context and heightfield; bounds arrays hold 3 floats each.
-        unsafe {
+        ctx.call(|c| unsafe {
             sys::rcCreateHeightfield(
-                ctx.as_ptr(),
+                c,
                 self.0.as_ptr(),
                 width,
                 height,
@@ -122,7 +134,7 @@ impl Heightfield {
                 cs,
                 ch,
             )
-        }
+        })
     }
 
     /// `rcRasterizeTriangles` with one area id per triangle.
@@ -139,9 +151,9 @@ impl Heightfield {
         }
         // SAFETY: every index was checked against the vertex count and `areas` has one entry per
         // triangle, so Recast reads only inside the slices.
-        unsafe {
+        ctx.call(|c| unsafe {
             sys::rcRasterizeTriangles(
-                ctx.as_ptr(),
+                c,
                 verts.as_ptr(),
                 (verts.len() / 3) as i32,
                 tris.as_ptr(),
@@ -150,17 +162,17 @@ impl Heightfield {
                 self.0.as_ptr(),
                 flag_merge_threshold,
             )
-        }
+        })
     }
 
     pub(crate) fn filter_low_hanging_obstacles(&mut self, ctx: &mut RecastContext, climb: i32) {
         // SAFETY: live context and heightfield.
-        unsafe { sys::rcFilterLowHangingWalkableObstacles(ctx.as_ptr(), climb, self.0.as_ptr()) }
+        ctx.call(|c| unsafe { sys::rcFilterLowHangingWalkableObstacles(c, climb, self.0.as_ptr()) })
     }
 
     pub(crate) fn filter_ledge_spans(&mut self, ctx: &mut RecastContext, height: i32, climb: i32) {
         // SAFETY: live context and heightfield.
-        unsafe { sys::rcFilterLedgeSpans(ctx.as_ptr(), height, climb, self.0.as_ptr()) }
+        ctx.call(|c| unsafe { sys::rcFilterLedgeSpans(c, height, climb, self.0.as_ptr()) })
     }
 
     pub(crate) fn filter_walkable_low_height_spans(
@@ -169,12 +181,12 @@ impl Heightfield {
         height: i32,
     ) {
         // SAFETY: live context and heightfield.
-        unsafe { sys::rcFilterWalkableLowHeightSpans(ctx.as_ptr(), height, self.0.as_ptr()) }
+        ctx.call(|c| unsafe { sys::rcFilterWalkableLowHeightSpans(c, height, self.0.as_ptr()) })
     }
 
     pub(crate) fn span_count(&self, ctx: &mut RecastContext) -> i32 {
         // SAFETY: live context and heightfield.
-        unsafe { sys::rcGetHeightFieldSpanCount(ctx.as_ptr(), self.0.as_ptr()) }
+        ctx.call(|c| unsafe { sys::rcGetHeightFieldSpanCount(c, self.0.as_ptr()) })
     }
 }
 
@@ -190,9 +202,9 @@ pub(crate) fn mark_walkable_triangles(
     }
     let mut areas = vec![0u8; tris.len() / 3];
     // SAFETY: indices checked; `areas` has one entry per triangle.
-    unsafe {
+    ctx.call(|c| unsafe {
         sys::rcMarkWalkableTriangles(
-            ctx.as_ptr(),
+            c,
             slope,
             verts.as_ptr(),
             (verts.len() / 3) as i32,
@@ -200,7 +212,7 @@ pub(crate) fn mark_walkable_triangles(
             (tris.len() / 3) as i32,
             areas.as_mut_ptr(),
         )
-    };
+    });
     Some(areas)
 }
 
@@ -213,20 +225,20 @@ impl CompactHeightfield {
         hf: &Heightfield,
     ) -> bool {
         // SAFETY: live objects; Recast only reads the heightfield.
-        unsafe {
+        ctx.call(|c| unsafe {
             sys::rcBuildCompactHeightfield(
-                ctx.as_ptr(),
+                c,
                 walkable_height,
                 walkable_climb,
                 hf.0.as_ptr(),
                 self.0.as_ptr(),
             )
-        }
+        })
     }
 
     pub(crate) fn erode(&mut self, ctx: &mut RecastContext, radius: i32) -> bool {
         // SAFETY: live objects.
-        unsafe { sys::rcErodeWalkableArea(ctx.as_ptr(), radius, self.0.as_ptr()) }
+        ctx.call(|c| unsafe { sys::rcErodeWalkableArea(c, radius, self.0.as_ptr()) })
     }
 
     pub(crate) fn mark_convex_poly_area(
@@ -241,9 +253,9 @@ impl CompactHeightfield {
             return;
         }
         // SAFETY: `verts` holds `len/3` points of 3 floats.
-        unsafe {
+        ctx.call(|c| unsafe {
             sys::rcMarkConvexPolyArea(
-                ctx.as_ptr(),
+                c,
                 verts.as_ptr(),
                 (verts.len() / 3) as i32,
                 hmin,
@@ -251,12 +263,12 @@ impl CompactHeightfield {
                 area,
                 self.0.as_ptr(),
             )
-        }
+        })
     }
 
     pub(crate) fn build_distance_field(&mut self, ctx: &mut RecastContext) -> bool {
         // SAFETY: live objects.
-        unsafe { sys::rcBuildDistanceField(ctx.as_ptr(), self.0.as_ptr()) }
+        ctx.call(|c| unsafe { sys::rcBuildDistanceField(c, self.0.as_ptr()) })
     }
 
     pub(crate) fn build_regions(
@@ -267,7 +279,7 @@ impl CompactHeightfield {
         merge: i32,
     ) -> bool {
         // SAFETY: live objects.
-        unsafe { sys::rcBuildRegions(ctx.as_ptr(), self.0.as_ptr(), border, min, merge) }
+        ctx.call(|c| unsafe { sys::rcBuildRegions(c, self.0.as_ptr(), border, min, merge) })
     }
 
     pub(crate) fn build_regions_monotone(
@@ -278,7 +290,7 @@ impl CompactHeightfield {
         merge: i32,
     ) -> bool {
         // SAFETY: live objects.
-        unsafe { sys::rcBuildRegionsMonotone(ctx.as_ptr(), self.0.as_ptr(), border, min, merge) }
+        ctx.call(|c| unsafe { sys::rcBuildRegionsMonotone(c, self.0.as_ptr(), border, min, merge) })
     }
 
     pub(crate) fn build_layer_regions(
@@ -288,7 +300,7 @@ impl CompactHeightfield {
         min: i32,
     ) -> bool {
         // SAFETY: live objects.
-        unsafe { sys::rcBuildLayerRegions(ctx.as_ptr(), self.0.as_ptr(), border, min) }
+        ctx.call(|c| unsafe { sys::rcBuildLayerRegions(c, self.0.as_ptr(), border, min) })
     }
 
     /// Grid size and span count.
@@ -307,16 +319,16 @@ impl ContourSet {
         max_edge_len: i32,
     ) -> bool {
         // SAFETY: live objects; default build flags as RecastDemo (RC_CONTOUR_TESS_WALL_EDGES).
-        unsafe {
+        ctx.call(|c| unsafe {
             sys::rcBuildContours(
-                ctx.as_ptr(),
+                c,
                 chf.0.as_ptr(),
                 max_error,
                 max_edge_len,
                 self.0.as_ptr(),
                 sys::rcBuildContoursFlags_RC_CONTOUR_TESS_WALL_EDGES as i32,
             )
-        }
+        })
     }
 
     pub(crate) fn count(&self) -> i32 {
@@ -327,7 +339,7 @@ impl ContourSet {
 impl PolyMesh {
     pub(crate) fn build(&mut self, ctx: &mut RecastContext, cset: &ContourSet, nvp: i32) -> bool {
         // SAFETY: live objects.
-        unsafe { sys::rcBuildPolyMesh(ctx.as_ptr(), cset.0.as_ptr(), nvp, self.0.as_ptr()) }
+        ctx.call(|c| unsafe { sys::rcBuildPolyMesh(c, cset.0.as_ptr(), nvp, self.0.as_ptr()) })
     }
 
     pub(crate) fn nverts(&self) -> usize {
@@ -347,20 +359,29 @@ impl PolyMesh {
     }
     /// Quantized vertices (x, y, z per vertex).
     pub(crate) fn verts(&self) -> &[u16] {
-        slice(self.raw().verts, self.nverts() * 3)
+        // SAFETY: rcBuildPolyMesh allocated `nverts * 3` coordinates at `verts`, owned by `self`.
+        unsafe { slice(self, self.raw().verts, self.nverts() * 3) }
     }
     /// Polygons: `nvp` vertex indices then `nvp` neighbour entries each.
     pub(crate) fn polys(&self) -> &[u16] {
-        slice(self.raw().polys, self.npolys() * self.nvp() * 2)
+        // SAFETY: rcBuildPolyMesh allocated `npolys * nvp * 2` entries at `polys`, owned by `self`.
+        unsafe { slice(self, self.raw().polys, self.npolys() * self.nvp() * 2) }
     }
     pub(crate) fn areas_mut(&mut self) -> &mut [u8] {
-        slice_mut(self.raw().areas, self.npolys())
+        let (ptr, n) = (self.raw().areas, self.npolys());
+        // SAFETY: rcBuildPolyMesh allocated `npolys` areas at `areas`, owned by `self`, which is
+        // exclusively borrowed.
+        unsafe { slice_mut(self, ptr, n) }
     }
     pub(crate) fn areas(&self) -> &[u8] {
-        slice(self.raw().areas, self.npolys())
+        // SAFETY: rcBuildPolyMesh allocated `npolys` areas at `areas`, owned by `self`.
+        unsafe { slice(self, self.raw().areas, self.npolys()) }
     }
     pub(crate) fn flags_mut(&mut self) -> &mut [u16] {
-        slice_mut(self.raw().flags, self.npolys())
+        let (ptr, n) = (self.raw().flags, self.npolys());
+        // SAFETY: rcBuildPolyMesh allocated `npolys` flags at `flags`, owned by `self`, which is
+        // exclusively borrowed.
+        unsafe { slice_mut(self, ptr, n) }
     }
 }
 
@@ -374,16 +395,16 @@ impl PolyMeshDetail {
         sample_max_error: f32,
     ) -> bool {
         // SAFETY: live objects.
-        unsafe {
+        ctx.call(|c| unsafe {
             sys::rcBuildPolyMeshDetail(
-                ctx.as_ptr(),
+                c,
                 pmesh.0.as_ptr(),
                 chf.0.as_ptr(),
                 sample_dist,
                 sample_max_error,
                 self.0.as_ptr(),
             )
-        }
+        })
     }
 
     pub(crate) fn nmeshes(&self) -> usize {
@@ -396,13 +417,18 @@ impl PolyMeshDetail {
         self.raw().ntris.max(0) as usize
     }
     pub(crate) fn meshes(&self) -> &[u32] {
-        slice(self.raw().meshes, self.nmeshes() * 4)
+        // SAFETY: rcBuildPolyMeshDetail allocated `nmeshes * 4` entries at `meshes`, owned by
+        // `self`.
+        unsafe { slice(self, self.raw().meshes, self.nmeshes() * 4) }
     }
     pub(crate) fn verts(&self) -> &[f32] {
-        slice(self.raw().verts, self.nverts() * 3)
+        // SAFETY: rcBuildPolyMeshDetail allocated `nverts * 3` coordinates at `verts`, owned by
+        // `self`.
+        unsafe { slice(self, self.raw().verts, self.nverts() * 3) }
     }
     pub(crate) fn tris(&self) -> &[u8] {
-        slice(self.raw().tris, self.ntris() * 4)
+        // SAFETY: rcBuildPolyMeshDetail allocated `ntris * 4` bytes at `tris`, owned by `self`.
+        unsafe { slice(self, self.raw().tris, self.ntris() * 4) }
     }
 }
 
@@ -425,9 +451,15 @@ impl CompactHeightfield {
     pub(crate) fn export(&self) -> (Vec<(u32, u8)>, Vec<RawSpan>) {
         let r = self.raw();
         let (w, h) = (r.width.max(0) as usize, r.height.max(0) as usize);
-        let cells = slice(r.cells, w * h);
-        let spans = slice(r.spans, r.spanCount.max(0) as usize);
-        let areas = slice(r.areas, r.spanCount.max(0) as usize);
+        // SAFETY: rcBuildCompactHeightfield allocated `width * height` cells and `spanCount` spans
+        // and areas, owned by `self`.
+        let (cells, spans, areas) = unsafe {
+            (
+                slice(self, r.cells, w * h),
+                slice(self, r.spans, r.spanCount.max(0) as usize),
+                slice(self, r.areas, r.spanCount.max(0) as usize),
+            )
+        };
         let cell_list: Vec<(u32, u8)> =
             cells.iter().map(|c| (c.index(), c.count() as u8)).collect();
         const DX: [i32; 4] = [-1, 0, 1, 0];
@@ -518,24 +550,34 @@ impl HeightfieldLayerSet {
         walkable_height: i32,
     ) -> bool {
         // SAFETY: live objects; Recast only reads the compact heightfield.
-        unsafe {
+        ctx.call(|c| unsafe {
             sys::rcBuildHeightfieldLayers(
-                ctx.as_ptr(),
+                c,
                 chf.0.as_ptr(),
                 border,
                 walkable_height,
                 self.0.as_ptr(),
             )
-        }
+        })
     }
 
     /// The layers, with their grids (`width * height` bytes each).
     pub(crate) fn layers(&self) -> Vec<HeightfieldLayer<'_>> {
         let r = self.raw();
-        slice(r.layers, r.nlayers.max(0) as usize)
+        // SAFETY: rcBuildHeightfieldLayers allocated `nlayers` layers at `layers`, owned by `self`.
+        unsafe { slice(self, r.layers, r.nlayers.max(0) as usize) }
             .iter()
             .map(|l| {
                 let cells = l.width.max(0) as usize * l.height.max(0) as usize;
+                // SAFETY: each layer owns `width * height` heights, areas and connections,
+                // allocated by rcBuildHeightfieldLayers and freed with the set, `self`.
+                let (heights, areas, cons) = unsafe {
+                    (
+                        slice(self, l.heights, cells),
+                        slice(self, l.areas, cells),
+                        slice(self, l.cons, cells),
+                    )
+                };
                 HeightfieldLayer {
                     bmin: l.bmin,
                     bmax: l.bmax,
@@ -547,9 +589,9 @@ impl HeightfieldLayerSet {
                     maxy: l.maxy,
                     hmin: l.hmin,
                     hmax: l.hmax,
-                    heights: slice(l.heights, cells),
-                    areas: slice(l.areas, cells),
-                    cons: slice(l.cons, cells),
+                    heights,
+                    areas,
+                    cons,
                 }
             })
             .collect()

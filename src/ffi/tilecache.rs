@@ -3,8 +3,8 @@
 //!
 //! The compressor's work is done here, in Rust, by `lz4_flex` (LZ4 block format) through
 //! callbacks the glue holds. Everything else returns Detour's status word; `crate::tilecache`
-//! gives it meaning. Tile data handed to [`RawTileCache::add_tile`] must have been validated (or
-//! built by [`build_layer`]): Detour trusts it.
+//! gives it meaning. Detour trusts tile data, so [`RawTileCache::add_tile`] takes only a
+//! `ValidLayer` (validated, or built by [`build_layer`]).
 
 use std::ffi::c_void;
 use std::os::raw::c_int;
@@ -13,6 +13,7 @@ use std::ptr::NonNull;
 use recastnavigation_sys as sys;
 
 use super::detour::{OffMeshInput, RawNavMesh};
+use super::validate::ValidLayer;
 
 type MaxSizeFn = unsafe extern "C" fn(c_int) -> c_int;
 type Lz4Fn = unsafe extern "C" fn(*const u8, c_int, *mut u8, c_int, *mut c_int) -> c_int;
@@ -75,6 +76,11 @@ unsafe extern "C" {
 
 const FAILURE: u32 = sys::DT_FAILURE;
 
+/// How far from the tile grid's origin, in cells, obstacle coordinates may be: far inside
+/// `int` range for Detour's cell and tile conversions. (The safe layer admits obstacles only
+/// within 1e8 cells.)
+const GRID_LIMIT_CELLS: f32 = 1.0e9;
+
 // ---------------------------------------------------------------------------------------------
 // LZ4 callbacks (called by the C++ compressor).
 
@@ -82,11 +88,15 @@ unsafe extern "C" fn lz4_max_size(n: c_int) -> c_int {
     if n < 0 {
         return 0;
     }
-    c_int::try_from(lz4_flex::block::get_maximum_output_size(n as usize)).unwrap_or(c_int::MAX)
+    super::panic::wrap(|| {
+        c_int::try_from(lz4_flex::block::get_maximum_output_size(n as usize)).unwrap_or(c_int::MAX)
+    })
+    .unwrap_or(0)
 }
 
 /// Runs `f` on the input and output buffers the C++ side passed, after checking them; 1 with
-/// `*out_size` set on success, 0 on any failure (including a panic, which never crosses FFI).
+/// `*out_size` set on success, 0 on any failure. A panic never crosses FFI: it is caught, the
+/// callback fails, and it is raised again once the Detour call returns ([`super::panic`]).
 ///
 /// # Safety
 /// `input` must point to `n` readable bytes and `out` to `cap` writable bytes (or be null).
@@ -117,8 +127,12 @@ unsafe fn with_buffers(
         // overlapping `input` (Detour's buffers are separate allocations).
         unsafe { std::slice::from_raw_parts_mut(out, cap) }
     };
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(input, out))) {
-        Ok(Some(written)) if written <= cap => {
+    let result = super::panic::wrap(|| {
+        super::panic::test_hook();
+        f(input, out)
+    });
+    match result {
+        Some(Some(written)) if written <= cap => {
             // SAFETY: checked non-null above; a single int.
             unsafe { *out_size = written as c_int };
             1
@@ -190,11 +204,12 @@ impl Compressor {
     pub(crate) fn compress(&mut self, data: &[u8]) -> Result<Vec<u8>, u32> {
         let n = c_int::try_from(data.len()).map_err(|_| FAILURE | sys::DT_INVALID_PARAM)?;
         // SAFETY: live compressor.
-        let cap = unsafe { navkit_tc_compressor_max_size(self.base(), n) }.max(0);
+        let cap =
+            super::panic::call(|| unsafe { navkit_tc_compressor_max_size(self.base(), n) }).max(0);
         let mut out = vec![0u8; cap as usize];
         let mut size = 0;
         // SAFETY: `data` holds `n` bytes, `out` holds `cap` bytes.
-        let st = unsafe {
+        let st = super::panic::call(|| unsafe {
             navkit_tc_compressor_compress(
                 self.base(),
                 data.as_ptr(),
@@ -203,7 +218,7 @@ impl Compressor {
                 cap,
                 &mut size,
             )
-        };
+        });
         if st & FAILURE != 0 || size < 0 || size > cap {
             return Err(st | FAILURE);
         }
@@ -223,7 +238,7 @@ impl Compressor {
         let mut out = vec![0u8; cap as usize];
         let mut size = 0;
         // SAFETY: `data` holds `n` bytes, `out` holds `cap` bytes.
-        let st = unsafe {
+        let st = super::panic::call(|| unsafe {
             navkit_tc_compressor_decompress(
                 self.base(),
                 data.as_ptr(),
@@ -232,7 +247,7 @@ impl Compressor {
                 cap,
                 &mut size,
             )
-        };
+        });
         if st & FAILURE != 0 || size as usize != cells * 3 {
             return Err(st | FAILURE);
         }
@@ -371,14 +386,15 @@ pub(crate) const LAYER_HEADER_SIZE: usize =
     (std::mem::size_of::<sys::dtTileCacheLayerHeader>() + 3) & !3;
 
 /// `dtBuildTileCacheLayer`: the header followed by the compressed grids (heights, areas,
-/// connections, `width * height` bytes each).
+/// connections, `width * height` bytes each), valid by construction (Detour's own output from
+/// grids of the header's size).
 pub(crate) fn build_layer(
     comp: &mut Compressor,
     header: &sys::dtTileCacheLayerHeader,
     heights: &[u8],
     areas: &[u8],
     cons: &[u8],
-) -> Result<Vec<u8>, u32> {
+) -> Result<ValidLayer, u32> {
     let cells = header.width as usize * header.height as usize;
     if heights.len() != cells || areas.len() != cells || cons.len() != cells {
         return Err(FAILURE | sys::DT_INVALID_PARAM);
@@ -388,7 +404,7 @@ pub(crate) fn build_layer(
     let mut size: c_int = 0;
     // SAFETY: the grids hold width*height bytes each (checked); Detour copies the header and
     // allocates `data` with dtAlloc, which we free after copying.
-    let st = unsafe {
+    let st = super::panic::call(|| unsafe {
         sys::dtBuildTileCacheLayer(
             comp.base(),
             &mut header,
@@ -398,7 +414,7 @@ pub(crate) fn build_layer(
             &mut data,
             &mut size,
         )
-    };
+    });
     if st & FAILURE != 0 || data.is_null() || size <= 0 {
         if !data.is_null() {
             // SAFETY: allocated by dtAlloc inside dtBuildTileCacheLayer.
@@ -410,7 +426,7 @@ pub(crate) fn build_layer(
     let out = unsafe { std::slice::from_raw_parts(data, size as usize) }.to_vec();
     // SAFETY: allocated by dtAlloc inside dtBuildTileCacheLayer.
     unsafe { sys::dtFree(data as *mut c_void) };
-    Ok(out)
+    Ok(ValidLayer::built_by_detour(out))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -449,6 +465,28 @@ pub(crate) const OBSTACLE_PROCESSING: u8 = sys::ObstacleState_DT_OBSTACLE_PROCES
 pub(crate) const OBSTACLE_PROCESSED: u8 = sys::ObstacleState_DT_OBSTACLE_PROCESSED as u8;
 pub(crate) const OBSTACLE_REMOVING: u8 = sys::ObstacleState_DT_OBSTACLE_REMOVING as u8;
 
+/// True if `dtTileCache::init` and the tile builds may be given `p`: finite origin and sizes,
+/// positive cell size and height, layers of 1..=255 cells a side (layer dimensions are bytes),
+/// an agent climb of at most 255 cell heights, 1..=2^20 tiles and 1..=0xffff obstacles
+/// (obstacle refs keep 16 bits for the index).
+fn cache_params_ok(p: &sys::dtTileCacheParams) -> bool {
+    let finite_non_negative = |v: f32| v.is_finite() && v >= 0.0;
+    p.orig.iter().all(|v| v.is_finite())
+        && p.cs.is_finite()
+        && p.cs > 0.0
+        && p.ch.is_finite()
+        && p.ch > 0.0
+        && (1..=255).contains(&p.width)
+        && (1..=255).contains(&p.height)
+        && finite_non_negative(p.walkableHeight)
+        && finite_non_negative(p.walkableRadius)
+        && finite_non_negative(p.walkableClimb)
+        && p.walkableClimb / p.ch <= 255.0
+        && finite_non_negative(p.maxSimplificationError)
+        && (1..=1 << 20).contains(&p.maxTiles)
+        && (1..=0xffff).contains(&p.maxObstacles)
+}
+
 /// Owner of a `dtTileCache` and of the callback objects it points to.
 pub(crate) struct RawTileCache {
     tc: NonNull<sys::dtTileCache>,
@@ -466,13 +504,18 @@ unsafe impl Send for RawTileCache {}
 unsafe impl Sync for RawTileCache {}
 
 impl RawTileCache {
-    /// A tile cache with `params` (which the caller has checked: `dtTileCache::init` trusts
-    /// them), RecastDemo's area -> flags table and the level's off-mesh connections.
+    /// A tile cache with `params`, RecastDemo's area -> flags table and the level's off-mesh
+    /// connections. `dtTileCache::init` and the tile builds trust the parameters, so ones they
+    /// must not be given fail with `DT_INVALID_PARAM` (see `cache_params_ok`; the safe layer's
+    /// `validate_cache_params` checks more, with errors that name the field).
     pub(crate) fn new(
         params: &sys::dtTileCacheParams,
         flag_table: &[u16; 64],
         off: &OffMeshInput<'_>,
     ) -> Result<Self, u32> {
+        if !cache_params_ok(params) {
+            return Err(FAILURE | sys::DT_INVALID_PARAM);
+        }
         let alloc = TileCacheAlloc::new(params.walkableClimb, params.ch);
         let comp = Compressor::new();
         let mut process = MeshProcess::new(flag_table);
@@ -488,8 +531,9 @@ impl RawTileCache {
             comp,
             _process: process,
         };
-        // SAFETY: live tile cache; Detour copies the params and keeps the three pointers, which
-        // live as long as `cache` (freed after the dtTileCache in Drop).
+        // SAFETY: live tile cache; Detour copies the params (checked by `cache_params_ok`) and
+        // keeps the three pointers, which live as long as `cache` (freed after the dtTileCache
+        // in Drop).
         let st = unsafe {
             sys::dtTileCache_init(
                 cache.tc.as_ptr(),
@@ -515,10 +559,12 @@ impl RawTileCache {
     }
 
     /// Adds a compressed layer (copied into Detour's allocation, which the cache then owns).
-    /// The caller must have built it with [`build_layer`] or validated it: header magic and
-    /// version, grids of the cache's size that decompress to exactly 3 bytes per cell, and
-    /// connections that point inside the layer.
-    pub(crate) fn add_tile(&mut self, data: &[u8]) -> Result<u32, u32> {
+    /// Detour trusts layers completely, so only a [`ValidLayer`] is accepted: one Detour built
+    /// ([`build_layer`]) or one that passed `validate_layer` (header magic and version, grids of
+    /// the cache's size that decompress to exactly 3 bytes per cell, connections that point
+    /// inside the layer, regions that fit Detour's lists).
+    pub(crate) fn add_tile(&mut self, layer: &ValidLayer) -> Result<u32, u32> {
+        let data = layer.bytes();
         if data.len() < LAYER_HEADER_SIZE || data.len() > c_int::MAX as usize {
             return Err(FAILURE | sys::DT_INVALID_PARAM);
         }
@@ -530,7 +576,7 @@ impl RawTileCache {
         // SAFETY: `buf` has room for `data.len()` bytes and does not overlap `data`.
         unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), buf, data.len()) };
         let mut r = 0;
-        // SAFETY: live tile cache; `buf` holds a valid layer (caller's contract), dtAlloc'd so
+        // SAFETY: live tile cache; `buf` holds a copy of a `ValidLayer`, dtAlloc'd so
         // that DT_COMPRESSEDTILE_FREE_DATA frees it with dtFree.
         let st = unsafe {
             sys::dtTileCache_addTile(
@@ -552,14 +598,14 @@ impl RawTileCache {
     /// `buildNavMeshTilesAt`: (re)builds every layer of tile (`tx`, `ty`) into `nav`.
     pub(crate) fn build_tiles_at(&mut self, tx: i32, ty: i32, nav: &mut RawNavMesh) -> u32 {
         // SAFETY: live tile cache and navmesh, both exclusively borrowed.
-        unsafe {
+        super::panic::call(|| unsafe {
             sys::dtTileCache_buildNavMeshTilesAt(
                 self.tc.as_ptr(),
                 tx,
                 ty,
                 nav.as_ptr() as *mut sys::dtNavMesh,
             )
-        }
+        })
     }
 
     /// One `dtTileCache::update` step: (status, up to date).
@@ -567,24 +613,45 @@ impl RawTileCache {
         let mut up_to_date = false;
         // SAFETY: live tile cache and navmesh, both exclusively borrowed (no query can hold the
         // navmesh: the safe layer's queries borrow it).
-        let st = unsafe {
+        let st = super::panic::call(|| unsafe {
             sys::dtTileCache_update(
                 self.tc.as_ptr(),
                 0.0,
                 nav.as_ptr() as *mut sys::dtNavMesh,
                 &mut up_to_date,
             )
-        };
+        });
         (st, up_to_date)
     }
 
-    /// Queues a cylinder obstacle. Inputs must be finite (checked by the caller).
+    /// True if every point is finite and within [`GRID_LIMIT_CELLS`] cells of the grid origin
+    /// on each axis, so that Detour's float-to-int conversions of cell and tile coordinates (in
+    /// `queryTiles` and when obstacles are carved) are defined.
+    fn near_grid(&self, points: &[[f32; 3]]) -> bool {
+        let p = &self.raw().m_params;
+        let unit = p.cs.min(p.ch);
+        points.iter().all(|v| {
+            (0..3).all(|a| {
+                let cells = (v[a] - p.orig[a]).abs() / unit;
+                cells.is_finite() && cells < GRID_LIMIT_CELLS
+            })
+        })
+    }
+
+    /// Queues a cylinder obstacle; fails (`DT_INVALID_PARAM`) unless its bounds are finite and
+    /// near the grid.
     pub(crate) fn add_cylinder(
         &mut self,
         pos: [f32; 3],
         radius: f32,
         height: f32,
     ) -> Result<u32, u32> {
+        let (r, h) = (radius.abs(), height.abs());
+        let bmin = [pos[0] - r, pos[1] - h, pos[2] - r];
+        let bmax = [pos[0] + r, pos[1] + h, pos[2] + r];
+        if !self.near_grid(&[bmin, bmax]) {
+            return Err(FAILURE | sys::DT_INVALID_PARAM);
+        }
         let mut r = 0;
         // SAFETY: live tile cache; 3-float position.
         let st = unsafe {
@@ -593,8 +660,12 @@ impl RawTileCache {
         if st & FAILURE != 0 { Err(st) } else { Ok(r) }
     }
 
-    /// Queues an axis-aligned box obstacle.
+    /// Queues an axis-aligned box obstacle; fails (`DT_INVALID_PARAM`) unless it is finite and
+    /// near the grid.
     pub(crate) fn add_box(&mut self, bmin: [f32; 3], bmax: [f32; 3]) -> Result<u32, u32> {
+        if !self.near_grid(&[bmin, bmax]) {
+            return Err(FAILURE | sys::DT_INVALID_PARAM);
+        }
         let mut r = 0;
         // SAFETY: live tile cache; 3-float corners.
         let st = unsafe {
@@ -603,13 +674,22 @@ impl RawTileCache {
         if st & FAILURE != 0 { Err(st) } else { Ok(r) }
     }
 
-    /// Queues a box obstacle rotated by `y_angle` radians about y.
+    /// Queues a box obstacle rotated by `y_angle` radians about y; fails (`DT_INVALID_PARAM`)
+    /// unless its bounds (at any angle) are finite and near the grid.
     pub(crate) fn add_oriented_box(
         &mut self,
         center: [f32; 3],
         half: [f32; 3],
         y_angle: f32,
     ) -> Result<u32, u32> {
+        // Detour bounds the box by 1.41 x its larger horizontal half extent; 2 x covers that.
+        let e = 2.0 * half[0].abs().max(half[2].abs());
+        let h = half[1].abs();
+        let bmin = [center[0] - e, center[1] - h, center[2] - e];
+        let bmax = [center[0] + e, center[1] + h, center[2] + e];
+        if !y_angle.is_finite() || !self.near_grid(&[bmin, bmax]) {
+            return Err(FAILURE | sys::DT_INVALID_PARAM);
+        }
         let mut r = 0;
         // SAFETY: live tile cache; 3-float centre and half extents.
         let st = unsafe {
@@ -695,13 +775,18 @@ impl RawTileCache {
             .collect()
     }
 
-    /// How many tile layers overlap the box (what an obstacle there would touch), up to `max`.
+    /// How many tile layers overlap the box (what an obstacle there would touch), up to `max`;
+    /// `max` for a box that is not finite or not near the grid (not queried). A box spanning
+    /// many tiles costs time (Detour visits every tile position in it), never memory safety.
     pub(crate) fn count_tiles_touching(&self, bmin: [f32; 3], bmax: [f32; 3], max: usize) -> usize {
         let max = max.clamp(1, 1024);
+        if !self.near_grid(&[bmin, bmax]) {
+            return max;
+        }
         let mut out = vec![0u32; max];
         let mut n: c_int = 0;
-        // SAFETY: live tile cache; `out` holds `max` refs; the caller bounded the box so the
-        // tile range it spans is small and its coordinates convert to int.
+        // SAFETY: live tile cache; `out` holds `max` refs; the box is finite and near the grid
+        // (checked above), so its tile coordinates convert to int.
         unsafe {
             sys::dtTileCache_queryTiles(
                 self.tc.as_ptr(),
@@ -765,5 +850,33 @@ impl Drop for RawTileCache {
         // SAFETY: allocated by dtAllocTileCache, freed once (with the tile data it owns); the
         // callback objects are freed after it.
         unsafe { sys::dtFreeTileCache(self.tc.as_ptr()) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compressor_round_trips() {
+        let mut comp = Compressor::new();
+        let grids: Vec<u8> = (0..300u32).map(|i| (i % 7) as u8).collect();
+        let packed = comp.compress(&grids).unwrap();
+        assert_eq!(comp.decompress_grids(&packed, 100).unwrap(), grids);
+    }
+
+    #[test]
+    fn a_panic_in_the_compressor_callback_surfaces_after_the_call() {
+        let mut comp = Compressor::new();
+        crate::ffi::panic::PANIC_IN_CALLBACK.with(|p| p.set(true));
+        let caught =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| comp.compress(&[1, 2, 3])));
+        let payload = caught.expect_err("the callback's panic must reach the Rust caller");
+        assert_eq!(
+            payload.downcast_ref::<&str>().copied(),
+            Some("test panic inside a C callback")
+        );
+        // Not swallowed into a failure status, nothing left pending, and the compressor works on.
+        assert!(comp.compress(&[1, 2, 3]).is_ok());
     }
 }

@@ -5,16 +5,23 @@ pub mod tile_coord;
 
 use crate::geometry::Aabb;
 pub use tile_coord::TileCoord;
+pub mod params;
+#[cfg(test)]
+mod tests;
+pub mod validate;
 
 use std::path::Path;
 
 use glam::Vec3;
 
 use crate::ffi::detour::{RawNavMesh, RawParams};
+use crate::ffi::validate::ValidTileData;
 use crate::query::PolyRef;
 use crate::status::Status;
 use crate::{Error, Result};
-use mset::{NavMeshParams, NavMeshSet, TileRecord};
+use mset::{NavMeshSet, TileRecord};
+use params::NavMeshParams;
+use validate::validate_tile_data;
 
 /// A Detour navigation mesh (`dtNavMesh`), owned.
 ///
@@ -44,10 +51,7 @@ pub struct PolyInfo {
 }
 
 fn detour_err(operation: &'static str, status: u32) -> Error {
-    Error::Detour {
-        operation,
-        status: Status(status),
-    }
+    Status(status).error(operation)
 }
 
 impl NavMesh {
@@ -55,7 +59,7 @@ impl NavMesh {
     /// at the tile's minimum, one tile, as many polys as the tile has). The data is validated
     /// first all the same.
     pub fn from_tile_data(data: &[u8]) -> Result<NavMesh> {
-        let info = mset::validate_tile_data(data)?;
+        let info = validate_tile_data(data)?;
         let params = NavMeshParams {
             origin: info.bmin,
             tile_width: info.bmax[0] - info.bmin[0],
@@ -76,7 +80,7 @@ impl NavMesh {
     /// [`NavMesh::add_tile`].
     ///
     /// ```
-    /// use navkit::navmesh::{NavMesh, mset::NavMeshParams};
+    /// use navkit::navmesh::{NavMesh, params::NavMeshParams};
     /// let nav = NavMesh::new(&NavMeshParams {
     ///     origin: [0.0; 3], tile_width: 9.6, tile_height: 9.6, max_tiles: 256, max_polys: 16384,
     /// })?;
@@ -95,7 +99,7 @@ impl NavMesh {
     /// navmesh: no more polygons than the poly bits of its refs can address, and no tile already
     /// at that position.
     pub fn add_tile(&mut self, data: &[u8]) -> Result<u32> {
-        let info = mset::validate_tile_data(data)?;
+        let (data, info) = ValidTileData::new(data)?;
         let layout = self.params().ref_layout();
         if info.poly_count > 1usize << layout.poly_bits {
             return Err(Error::Build {
@@ -116,7 +120,7 @@ impl NavMesh {
             )));
         }
         self.raw
-            .add_tile_trusted(data, 0)
+            .add_tile(data, 0)
             .map_err(|s| detour_err("dtNavMesh::addTile", s))
     }
 
@@ -140,7 +144,7 @@ impl NavMesh {
         self.raw
             .tile_data()
             .into_iter()
-            .filter_map(|(_, d)| mset::validate_tile_data(d).ok())
+            .filter_map(|(_, d)| validate_tile_data(d).ok())
             .map(|i| {
                 (
                     TileCoord::new(i.x, i.y).with_layer(i.layer),
@@ -152,7 +156,7 @@ impl NavMesh {
 
     /// A navmesh from a parsed (and therefore validated) navmesh set.
     fn from_set(set: &NavMeshSet) -> Result<NavMesh> {
-        mset::validate_params(&set.params)?;
+        params::validate_params(&set.params)?;
         let p = &set.params;
         let mut raw = RawNavMesh::new(&RawParams {
             orig: p.origin,
@@ -163,9 +167,9 @@ impl NavMesh {
         })
         .map_err(|s| detour_err("dtNavMesh::init", s))?;
         for t in &set.tiles {
-            // Every tile's data was checked by `mset` before Detour sees it.
-            mset::validate_tile_data(&t.data)?;
-            raw.add_tile_trusted(&t.data, t.tile_ref)
+            // Every tile's data is checked before Detour sees it (`read_mset` did too).
+            let (data, _) = ValidTileData::new(&t.data)?;
+            raw.add_tile(data, t.tile_ref)
                 .map_err(|s| detour_err("dtNavMesh::addTile", s))?;
         }
         Ok(NavMesh { raw })
@@ -297,7 +301,13 @@ impl NavMesh {
     pub fn neighbours(&self, poly: PolyRef) -> Vec<PolyRef> {
         let mut v = Vec::new();
         self.raw.neighbours(poly.0, &mut v);
-        v.into_iter().map(PolyRef).collect()
+        v
+    }
+
+    /// [`NavMesh::neighbours`] into `out` (cleared first), reusing its buffer; false for an
+    /// invalid ref. For loops that must not allocate (the smooth path).
+    pub(crate) fn neighbours_into(&self, poly: PolyRef, out: &mut Vec<PolyRef>) -> bool {
+        self.raw.neighbours(poly.0, out)
     }
 
     pub(crate) fn raw(&self) -> &RawNavMesh {

@@ -19,13 +19,7 @@ use crate::navmesh::NavMesh;
 use crate::status::Status;
 use crate::{Error, Result, area, flags};
 
-/// A polygon reference (`dtPolyRef`): tile salt, tile index and poly index packed in 32 bits.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize,
-)]
-#[serde(transparent)]
-#[repr(transparent)]
-pub struct PolyRef(pub u32);
+pub use crate::ffi::PolyRef;
 
 impl std::fmt::Display for PolyRef {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -322,20 +316,11 @@ fn check_status(op: &'static str, st: u32) -> Result<Status> {
 /// # }
 /// ```
 pub struct NavMeshQuery<'a> {
-    raw: RawQuery,
+    raw: RawQuery<'a>,
     nav: &'a NavMesh,
     straight: StraightOut,
     refs: Vec<u32>,
-    pub(crate) scratch: SmoothScratch,
-}
-
-/// Buffers the smooth-path loop reuses between calls.
-#[derive(Default)]
-pub(crate) struct SmoothScratch {
-    pub(crate) polys: Vec<u32>,
-    pub(crate) saved: Vec<u32>,
-    pub(crate) neis: Vec<u32>,
-    pub(crate) steer: StraightOut,
+    smooth_scratch: smooth::SmoothScratch,
 }
 
 impl<'a> NavMeshQuery<'a> {
@@ -346,16 +331,14 @@ impl<'a> NavMeshQuery<'a> {
                 "max_nodes {max_nodes} is not in 1..=65535"
             )));
         }
-        let raw = RawQuery::new(nav.raw(), max_nodes as i32).map_err(|s| Error::Detour {
-            operation: "dtNavMeshQuery::init",
-            status: Status(s),
-        })?;
+        let raw = RawQuery::new(nav.raw(), max_nodes as i32)
+            .map_err(|s| Status(s).error("dtNavMeshQuery::init"))?;
         Ok(NavMeshQuery {
             raw,
             nav,
             straight: StraightOut::default(),
             refs: Vec::new(),
-            scratch: SmoothScratch::default(),
+            smooth_scratch: smooth::SmoothScratch::default(),
         })
     }
 
@@ -702,8 +685,39 @@ impl<'a> NavMeshQuery<'a> {
             .collect())
     }
 
-    pub(crate) fn raw_mut(&mut self) -> &mut RawQuery {
-        &mut self.raw
+    /// Moves along the surface from the first polygon of `corridor` at `start_pos` toward
+    /// `end_pos` (`moveAlongSurface`, at most 16 polygons visited) and merges the visited
+    /// polygons into the front of the corridor (`dtMergeCorridorStartMoved`, keeping at most
+    /// `max_polys`), as RecastDemo's follow loop does; the new position. The corridor is
+    /// unchanged if the move fails (an empty corridor fails). No allocation once `corridor`
+    /// has room for `max_polys`.
+    pub(crate) fn move_corridor_start(
+        &mut self,
+        corridor: &mut Vec<PolyRef>,
+        max_polys: usize,
+        start_pos: Vec3,
+        end_pos: Vec3,
+        filter: &QueryFilter,
+    ) -> Result<Vec3> {
+        let Some(&start) = corridor.first() else {
+            return Err(Error::InvalidArgument("empty corridor".into()));
+        };
+        let sp = check_point("start", start_pos)?;
+        let ep = check_point("end", end_pos)?;
+        let mut visited = [0u32; 16];
+        let (st, pos, n) = self
+            .raw
+            .move_along_surface(start.0, sp, ep, &filter.raw, &mut visited);
+        check_status("moveAlongSurface", st)?;
+        crate::ffi::detour::merge_corridor_start_moved(corridor, max_polys, &visited[..n]);
+        Ok(Vec3::from_array(pos))
+    }
+
+    /// The buffers the smooth-path loop ([`smooth::smooth_path_into`]) keeps between calls on
+    /// this query, so that it does not allocate once warm. They belong to `smooth`; the query
+    /// only holds them.
+    pub(crate) fn smooth_scratch(&mut self) -> &mut smooth::SmoothScratch {
+        &mut self.smooth_scratch
     }
 
     pub(crate) fn raw_filter(filter: &QueryFilter) -> &RawFilter {

@@ -17,8 +17,10 @@
 use glam::Vec3;
 use serde::Serialize;
 
-use crate::ffi::RawPolyRef;
-use crate::query::{NavMeshQuery, PolyRef, QueryFilter, check_point, straight_flags};
+use crate::query::{
+    NavMeshQuery, PolyRef, QueryFilter, StraightPath, StraightPathOptions, check_point,
+    straight_flags,
+};
 use crate::{Error, Result};
 
 /// Parameters of the smooth-path loop; the defaults are RecastDemo's.
@@ -74,10 +76,24 @@ fn in_range(a: [f32; 3], b: [f32; 3], r: f32, h: f32) -> bool {
     (dx * dx + dz * dz) < r * r && dy.abs() < h
 }
 
+/// The buffers the smooth-path loop reuses between calls, kept by the query
+/// ([`NavMeshQuery::smooth_scratch`]).
+#[derive(Default)]
+pub(crate) struct SmoothScratch {
+    /// The corridor being walked.
+    polys: Vec<PolyRef>,
+    /// The corridor at the last saved state (cycle detection).
+    saved: Vec<PolyRef>,
+    /// Neighbours of the corridor's first polygon.
+    neis: Vec<PolyRef>,
+    /// The straight path to the steer target.
+    steer: StraightPath,
+}
+
 struct Steer {
     pos: [f32; 3],
     flag: u8,
-    poly: RawPolyRef,
+    poly: PolyRef,
 }
 
 /// `getSteerTarget`: the first of (at most 3) straight-path corners beyond `min_dist`, stopping at
@@ -87,15 +103,27 @@ fn steer_target(
     start: [f32; 3],
     end: [f32; 3],
     min_dist: f32,
-    path: &[RawPolyRef],
-    out: &mut crate::ffi::detour::StraightOut,
+    path: &[PolyRef],
+    out: &mut StraightPath,
 ) -> Option<Steer> {
-    q.raw_mut().find_straight_path(start, end, path, 3, 0, out);
-    let n = out.points.len();
+    let found = q.find_straight_path_into(
+        Vec3::from_array(start),
+        Vec3::from_array(end),
+        path,
+        3,
+        StraightPathOptions::default(),
+        out,
+    );
+    if found.is_err() {
+        // Detour wrote no corner (RecastDemo's loop finds no steer target and stops).
+        return None;
+    }
+    let corners = &out.points;
+    let n = corners.len();
     let mut ns = 0;
     while ns < n {
-        if out.flags[ns] & straight_flags::OFFMESH_CONNECTION != 0
-            || !in_range(out.points[ns], start, min_dist, 1000.0)
+        if corners[ns].flags & straight_flags::OFFMESH_CONNECTION != 0
+            || !in_range(corners[ns].pos.to_array(), start, min_dist, 1000.0)
         {
             break;
         }
@@ -104,24 +132,30 @@ fn steer_target(
     if ns >= n {
         return None;
     }
-    let mut pos = out.points[ns];
+    let mut pos = corners[ns].pos.to_array();
     pos[1] = start[1];
     Some(Steer {
         pos,
-        flag: out.flags[ns],
-        poly: out.refs[ns],
+        flag: corners[ns].flags,
+        poly: corners[ns].poly,
     })
+}
+
+/// `getPolyHeight` of `poly` at `pos`, or 0 where the lookup fails (as RecastDemo's loop, which
+/// keeps its initial 0).
+fn height_or_zero(q: &mut NavMeshQuery<'_>, poly: PolyRef, pos: [f32; 3]) -> f32 {
+    q.poly_height(poly, Vec3::from_array(pos)).unwrap_or(0.0)
 }
 
 /// `fixupShortcuts`: if a polygon within the next few of the corridor neighbours the first,
 /// cut the U-turn.
-fn fixup_shortcuts(q: &NavMeshQuery<'_>, path: &mut Vec<RawPolyRef>, neis: &mut Vec<RawPolyRef>) {
+fn fixup_shortcuts(q: &NavMeshQuery<'_>, path: &mut Vec<PolyRef>, neis: &mut Vec<PolyRef>) {
     if path.len() < 3 {
         return;
     }
     const MAX_NEIS: usize = 16;
     const MAX_LOOK_AHEAD: usize = 6;
-    if !q.navmesh().raw().neighbours(path[0], neis) {
+    if !q.navmesh().neighbours_into(path[0], neis) {
         return;
     }
     neis.truncate(MAX_NEIS);
@@ -206,22 +240,26 @@ pub fn smooth_path_into(
             )));
         }
     }
-    let raw_filter = NavMeshQuery::raw_filter(filter);
-    let mut polys = std::mem::take(&mut q.scratch.polys);
+    let SmoothScratch {
+        mut polys,
+        saved: mut saved_polys,
+        mut neis,
+        steer: mut straight,
+    } = std::mem::take(q.smooth_scratch());
     polys.clear();
-    polys.extend(corridor.iter().take(opts.max_polys).map(|r| r.0));
-    let (_, mut iter_pos, _) = q.raw_mut().closest_point_on_poly(polys[0], spos);
-    let (_, target_pos, _) = q
-        .raw_mut()
-        .closest_point_on_poly(polys[polys.len() - 1], epos);
+    polys.extend(corridor.iter().take(opts.max_polys));
+    // As RecastDemo, which ignores the status: (0, 0, 0) if the lookup fails (the corridor's
+    // polygons were checked above, so it does not).
+    let closest = |q: &mut NavMeshQuery<'_>, poly: PolyRef, pos: [f32; 3]| {
+        q.closest_point_on_poly(poly, Vec3::from_array(pos))
+            .map_or([0.0; 3], |(c, _)| c.to_array())
+    };
+    let mut iter_pos = closest(q, polys[0], spos);
+    let target_pos = closest(q, polys[polys.len() - 1], epos);
     let max = opts.max_points;
     out.points.push(Vec3::from_array(iter_pos));
 
-    let mut straight = std::mem::take(&mut q.scratch.steer);
-    let mut neis = std::mem::take(&mut q.scratch.neis);
-    let mut visited = [0 as RawPolyRef; 16];
     // Cycle detection (Brent): the state (corridor, position) saved at power-of-two steps.
-    let mut saved_polys = std::mem::take(&mut q.scratch.saved);
     saved_polys.clear();
     let mut saved_pos = [u32::MAX; 3];
     let (mut power, mut lambda) = (1usize, 0usize);
@@ -251,23 +289,22 @@ pub fn smooth_path_into(
             iter_pos[2] + delta[2] * len,
         ];
 
-        let (st, mut result, nvisited) =
-            q.raw_mut()
-                .move_along_surface(polys[0], iter_pos, move_tgt, raw_filter, &mut visited);
-        if crate::status::Status(st).failed() {
-            out.stuck = true;
-            break;
-        }
-        crate::ffi::detour::merge_corridor_start_moved(
+        let moved = q.move_corridor_start(
             &mut polys,
             opts.max_polys,
-            &visited[..nvisited],
+            Vec3::from_array(iter_pos),
+            Vec3::from_array(move_tgt),
+            filter,
         );
+        let Ok(moved) = moved else {
+            out.stuck = true;
+            break;
+        };
+        let mut result = moved.to_array();
         fixup_shortcuts(q, &mut polys, &mut neis);
 
         // RecastDemo keeps h = 0 when the lookup fails; so do we, to give the same points.
-        let (_, h) = q.raw_mut().get_poly_height(polys[0], result);
-        result[1] = h;
+        result[1] = height_or_zero(q, polys[0], result);
         iter_pos = result;
 
         if end_of_path && in_range(iter_pos, steer.pos, opts.slop, 1.0) {
@@ -279,7 +316,7 @@ pub fn smooth_path_into(
             break;
         } else if off_mesh && in_range(iter_pos, steer.pos, opts.slop, 1.0) {
             // Advance the corridor up to and over the off-mesh connection.
-            let mut prev_ref = 0;
+            let mut prev_ref = PolyRef(0);
             let mut poly_ref = polys[0];
             let mut npos = 0;
             while npos < polys.len() && poly_ref != steer.poly {
@@ -288,18 +325,21 @@ pub fn smooth_path_into(
                 npos += 1;
             }
             polys.drain(..npos);
-            if let Ok((start, end)) = q.navmesh().raw().off_mesh_endpoints(prev_ref, poly_ref) {
+            if let Ok((start, end)) = q
+                .navmesh()
+                .off_mesh_connection_endpoints(prev_ref, poly_ref)
+            {
                 if out.points.len() < max {
-                    out.points.push(Vec3::from_array(start));
+                    out.points.push(start);
                     if out.points.len() % 2 == 1 {
-                        out.points.push(Vec3::from_array(start));
+                        out.points.push(start);
                     }
                 }
-                iter_pos = end;
+                iter_pos = end.to_array();
                 let eh = if polys.is_empty() {
                     0.0
                 } else {
-                    q.raw_mut().get_poly_height(polys[0], iter_pos).1
+                    height_or_zero(q, polys[0], iter_pos)
                 };
                 iter_pos[1] = eh;
                 out.off_mesh_jumps += 1;
@@ -329,7 +369,7 @@ pub fn smooth_path_into(
     if !out.reached_end && !out.stuck && out.points.len() >= max {
         out.truncated = true;
     }
-    q.scratch = crate::query::SmoothScratch {
+    *q.smooth_scratch() = SmoothScratch {
         polys,
         saved: saved_polys,
         neis,

@@ -1,0 +1,186 @@
+//! Vertices and polygons: types, vertex indices, and neighbours (mutual, across the same edge).
+
+use super::offsets::p;
+use super::{Header, NVP, POLYTYPE_GROUND, POLYTYPE_OFFMESH, PolyRec, TileInfo};
+use crate::ffi::bytes::{u8_at, u16_at, vec3_at};
+use crate::{Error, Result};
+use recastnavigation_sys::{DT_EXT_LINK, dtPoly};
+use std::mem::size_of;
+
+/// Every vertex finite and within the coordinate bound.
+pub(super) fn check_verts(data: &[u8], hd: &Header) -> Result<()> {
+    let Header {
+        info: TileInfo { vert_count, .. },
+        layout,
+        ..
+    } = *hd;
+    for v in 0..vert_count {
+        vec3_at(data, layout.verts + 12 * v, &|| format!("vertex {v}"))?;
+    }
+    Ok(())
+}
+
+/// Every polygon: type by position, vertex count, vertex indices and neighbour codes.
+pub(super) fn check_polys(data: &[u8], hd: &Header) -> Result<Vec<PolyRec>> {
+    let Header {
+        info: TileInfo {
+            poly_count,
+            vert_count,
+            ..
+        },
+        layout,
+        off_mesh_base,
+        ground_count,
+        ground_vert_count,
+        off_mesh_verts,
+        ..
+    } = *hd;
+    let mut polys = Vec::with_capacity(poly_count);
+    for i in 0..poly_count {
+        let base = layout.polys + i * size_of::<dtPoly>();
+        let nv = usize::from(u8_at(data, base + p::VERT_COUNT)?);
+        let area_type = u8_at(data, base + p::AREA_AND_TYPE)?;
+        let ty = area_type >> 6;
+        let ground = i < ground_count;
+        let expect = if ground {
+            POLYTYPE_GROUND
+        } else {
+            POLYTYPE_OFFMESH
+        };
+        if ty != expect {
+            return Err(Error::data(
+                base + p::AREA_AND_TYPE,
+                format!(
+                    "poly {i} has type {ty}, expected {expect} ({}; offMeshBase is {off_mesh_base})",
+                    if ground {
+                        "ground"
+                    } else {
+                        "off-mesh connection"
+                    }
+                ),
+            ));
+        }
+        if ground && !(3..=NVP).contains(&nv) {
+            return Err(Error::data(
+                base + p::VERT_COUNT,
+                format!("ground poly {i} has vertCount {nv}, must be in 3..={NVP}"),
+            ));
+        }
+        if !ground && nv != 2 {
+            return Err(Error::data(
+                base + p::VERT_COUNT,
+                format!("off-mesh poly {i} has vertCount {nv}, must be 2"),
+            ));
+        }
+        let mut rec = PolyRec {
+            verts: [0; NVP],
+            neis: [0; NVP],
+            vert_count: nv,
+            offset: base,
+        };
+        for j in 0..NVP {
+            rec.verts[j] = u16_at(data, base + p::VERTS + 2 * j)?;
+            rec.neis[j] = u16_at(data, base + p::NEIS + 2 * j)?;
+        }
+        for j in 0..nv {
+            let v = usize::from(rec.verts[j]);
+            let off = base + p::VERTS + 2 * j;
+            if ground && v >= ground_vert_count {
+                return Err(Error::data(
+                    off,
+                    format!(
+                        "poly {i} vertex {j} index {v} >= {ground_vert_count} (vertCount \
+                         {vert_count} minus the {off_mesh_verts} off-mesh connection vertices)"
+                    ),
+                ));
+            }
+            if !ground {
+                let want = ground_vert_count + 2 * (i - ground_count) + j;
+                if v != want {
+                    return Err(Error::data(
+                        off,
+                        format!(
+                            "off-mesh poly {i} vertex {j} index {v}, expected its own vertex {want} \
+                             (vertCount {vert_count})"
+                        ),
+                    ));
+                }
+            }
+        }
+        for j in 0..nv {
+            let n = rec.neis[j];
+            let off = base + p::NEIS + 2 * j;
+            if n == 0 {
+                continue;
+            }
+            if !ground {
+                return Err(Error::data(
+                    off,
+                    format!("off-mesh poly {i} edge {j} has neighbour 0x{n:04x}, must be 0"),
+                ));
+            }
+            if n & DT_EXT_LINK != 0 {
+                let dir = n & !DT_EXT_LINK;
+                if !matches!(dir, 0 | 2 | 4 | 6) {
+                    return Err(Error::data(
+                        off,
+                        format!(
+                            "poly {i} edge {j} neighbour 0x{n:04x}: an external link must be \
+                             DT_EXT_LINK | side with side 0, 2, 4 or 6"
+                        ),
+                    ));
+                }
+            } else {
+                let b = usize::from(n) - 1;
+                if b >= ground_count {
+                    return Err(Error::data(
+                        off,
+                        format!(
+                            "poly {i} edge {j} neighbour index {b} >= ground poly count {ground_count}"
+                        ),
+                    ));
+                }
+                if b == i {
+                    return Err(Error::data(
+                        off,
+                        format!("poly {i} edge {j} is its own neighbour"),
+                    ));
+                }
+            }
+        }
+        polys.push(rec);
+    }
+    Ok(polys)
+}
+
+/// Internal neighbours must be mutual and share the edge (as Recast's adjacency builds them);
+/// one-sided or mismatched adjacency sends raycast/moveAlongSurface in circles.
+pub(super) fn check_neighbours(polys: &[PolyRec], ground_count: usize) -> Result<()> {
+    for (a, pa) in polys.iter().enumerate().take(ground_count) {
+        for j in 0..pa.vert_count {
+            let n = pa.neis[j];
+            if n == 0 || n & DT_EXT_LINK != 0 {
+                continue;
+            }
+            let b = usize::from(n) - 1;
+            let pb = &polys[b];
+            let va = pa.verts[j];
+            let vb = pa.verts[(j + 1) % pa.vert_count];
+            let back = (0..pb.vert_count).any(|k| {
+                usize::from(pb.neis[k]) == a + 1
+                    && pb.verts[k] == vb
+                    && pb.verts[(k + 1) % pb.vert_count] == va
+            });
+            if !back {
+                return Err(Error::data(
+                    pa.offset + p::NEIS + 2 * j,
+                    format!(
+                        "poly {a} edge {j} ({va}, {vb}) has neighbour poly {b}, but poly {b} has \
+                         no edge ({vb}, {va}) with neighbour poly {a}"
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,202 @@
+//! Navmesh-wide parameters ([`NavMeshParams`]), how poly refs split into salt, tile and poly
+//! ([`RefLayout`]), and the checks `dtNavMesh::init` needs ([`validate_params`]).
+//!
+//! Offsets in [`validate_params`] errors are relative to the start of the `dtNavMeshParams`
+//! struct.
+
+use crate::ffi::bytes::check_coord;
+use crate::{Error, Result};
+use recastnavigation_sys::dtNavMeshParams;
+use serde::{Deserialize, Serialize};
+use std::mem::offset_of;
+
+pub use crate::ffi::validate::MAX_COORDINATE;
+/// Largest accepted `max_tiles`: `dtNavMesh::init` allocates a `dtMeshTile` (about 100
+/// bytes) per tile up front, so this caps that allocation at about 100 MiB.
+pub const MAX_TILES_LIMIT: i32 = 1 << 20;
+/// Fewest salt bits `dtNavMesh::init` accepts for 32-bit poly refs.
+pub const MIN_SALT_BITS: u32 = 10;
+
+/// Navmesh-wide parameters (`dtNavMeshParams`), as stored in `MSET` and `TSET` files.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct NavMeshParams {
+    /// World-space origin of the tile grid.
+    pub origin: [f32; 3],
+    /// Width of each tile along x.
+    pub tile_width: f32,
+    /// Height (depth) of each tile along z.
+    pub tile_height: f32,
+    /// Maximum number of tiles the navmesh can hold.
+    pub max_tiles: i32,
+    /// Maximum number of polygons per tile.
+    pub max_polys: i32,
+}
+
+impl NavMeshParams {
+    /// The equivalent `dtNavMeshParams`, for `dtNavMesh::init`.
+    pub fn to_dt(&self) -> dtNavMeshParams {
+        dtNavMeshParams {
+            orig: self.origin,
+            tileWidth: self.tile_width,
+            tileHeight: self.tile_height,
+            maxTiles: self.max_tiles,
+            maxPolys: self.max_polys,
+        }
+    }
+
+    /// The parameters of a `dtNavMeshParams`.
+    pub fn from_dt(p: &dtNavMeshParams) -> Self {
+        NavMeshParams {
+            origin: p.orig,
+            tile_width: p.tileWidth,
+            tile_height: p.tileHeight,
+            max_tiles: p.maxTiles,
+            max_polys: p.maxPolys,
+        }
+    }
+
+    /// How 32-bit poly refs are split for these parameters, computed as `dtNavMesh::init`
+    /// does (without its unsigned wrap-around when tile and poly bits exceed 32).
+    pub fn ref_layout(&self) -> RefLayout {
+        let tile_bits = dt_ilog2(dt_next_pow2(self.max_tiles as u32));
+        let poly_bits = dt_ilog2(dt_next_pow2(self.max_polys as u32));
+        let salt_bits = 32i64 - i64::from(tile_bits) - i64::from(poly_bits);
+        RefLayout {
+            tile_bits,
+            poly_bits,
+            salt_bits: salt_bits.clamp(0, 31) as u32,
+        }
+    }
+}
+
+/// How a 32-bit `dtPolyRef` / `dtTileRef` is split into salt, tile index and poly index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct RefLayout {
+    /// Bits for the tile index (`dtIlog2(dtNextPow2(maxTiles))`).
+    pub tile_bits: u32,
+    /// Bits for the poly index within a tile (`dtIlog2(dtNextPow2(maxPolys))`).
+    pub poly_bits: u32,
+    /// Bits for the salt (`min(31, 32 - tile_bits - poly_bits)`, 0 if that is negative).
+    pub salt_bits: u32,
+}
+
+impl RefLayout {
+    fn mask(bits: u32) -> u64 {
+        (1u64 << bits) - 1
+    }
+
+    /// Splits a ref into `(salt, tile index, poly index)` as Detour's `decodePolyId` does.
+    pub fn decode(&self, r: u32) -> (u32, u32, u32) {
+        let r = u64::from(r);
+        let salt = (r >> (self.poly_bits + self.tile_bits)) & Self::mask(self.salt_bits);
+        let tile = (r >> self.poly_bits) & Self::mask(self.tile_bits);
+        let poly = r & Self::mask(self.poly_bits);
+        (salt as u32, tile as u32, poly as u32)
+    }
+
+    /// Builds a ref from its parts as Detour's `encodePolyId` does (`None` if a part does not
+    /// fit its bits).
+    pub fn encode(&self, salt: u32, tile: u32, poly: u32) -> Option<u32> {
+        if u64::from(salt) > Self::mask(self.salt_bits)
+            || u64::from(tile) > Self::mask(self.tile_bits)
+            || u64::from(poly) > Self::mask(self.poly_bits)
+        {
+            return None;
+        }
+        let r = (u64::from(salt) << (self.poly_bits + self.tile_bits))
+            | (u64::from(tile) << self.poly_bits)
+            | u64::from(poly);
+        u32::try_from(r).ok()
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Detour's integer helpers.
+
+/// Detour's `dtNextPow2` (wrapping exactly like the C++ on `unsigned int`).
+pub(crate) fn dt_next_pow2(v: u32) -> u32 {
+    let mut v = v.wrapping_sub(1);
+    v |= v >> 1;
+    v |= v >> 2;
+    v |= v >> 4;
+    v |= v >> 8;
+    v |= v >> 16;
+    v.wrapping_add(1)
+}
+
+/// Detour's `dtIlog2`.
+pub(crate) fn dt_ilog2(mut v: u32) -> u32 {
+    let mut r = u32::from(v > 0xffff) << 4;
+    v >>= r;
+    let mut shift = u32::from(v > 0xff) << 3;
+    v >>= shift;
+    r |= shift;
+    shift = u32::from(v > 0xf) << 2;
+    v >>= shift;
+    r |= shift;
+    shift = u32::from(v > 0x3) << 1;
+    v >>= shift;
+    r |= shift;
+    r | (v >> 1)
+}
+
+// ---------------------------------------------------------------------------------------
+// Checks.
+
+/// Offsets of the `dtNavMeshParams` fields.
+pub(super) const P_ORIG: usize = offset_of!(dtNavMeshParams, orig);
+pub(super) const P_TILE_WIDTH: usize = offset_of!(dtNavMeshParams, tileWidth);
+pub(super) const P_TILE_HEIGHT: usize = offset_of!(dtNavMeshParams, tileHeight);
+pub(super) const P_MAX_TILES: usize = offset_of!(dtNavMeshParams, maxTiles);
+pub(super) const P_MAX_POLYS: usize = offset_of!(dtNavMeshParams, maxPolys);
+
+/// Checks navmesh parameters: everything `dtNavMesh::init` needs to succeed, plus sanity.
+///
+/// Checks: origin finite and within [`MAX_COORDINATE`]; tile width and height finite and
+/// `> 0`; `max_tiles` in `1..=`[`MAX_TILES_LIMIT`]; `max_polys >= 1`; at least
+/// [`MIN_SALT_BITS`] salt bits left in a 32-bit ref. Error offsets are byte offsets of the
+/// offending field within `dtNavMeshParams`.
+pub fn validate_params(p: &NavMeshParams) -> Result<()> {
+    for (a, &v) in p.origin.iter().enumerate() {
+        check_coord(v, P_ORIG + 4 * a, || format!("navmesh params origin[{a}]"))?;
+    }
+    for (name, v, off) in [
+        ("tileWidth", p.tile_width, P_TILE_WIDTH),
+        ("tileHeight", p.tile_height, P_TILE_HEIGHT),
+    ] {
+        if !(v.is_finite() && v > 0.0) {
+            return Err(Error::data(
+                off,
+                format!("navmesh params {name} is {v}, must be finite and > 0"),
+            ));
+        }
+    }
+    if !(1..=MAX_TILES_LIMIT).contains(&p.max_tiles) {
+        return Err(Error::data(
+            P_MAX_TILES,
+            format!(
+                "navmesh params maxTiles is {}, must be in 1..={MAX_TILES_LIMIT}",
+                p.max_tiles
+            ),
+        ));
+    }
+    if p.max_polys < 1 {
+        return Err(Error::data(
+            P_MAX_POLYS,
+            format!("navmesh params maxPolys is {}, must be >= 1", p.max_polys),
+        ));
+    }
+    let layout = p.ref_layout();
+    let salt_bits = 32i64 - i64::from(layout.tile_bits) - i64::from(layout.poly_bits);
+    if salt_bits < i64::from(MIN_SALT_BITS) {
+        return Err(Error::data(
+            P_MAX_POLYS,
+            format!(
+                "navmesh params maxTiles {} ({} tile bits) and maxPolys {} ({} poly bits) leave \
+                 {salt_bits} salt bits in a 32-bit poly ref; Detour needs at least {MIN_SALT_BITS}",
+                p.max_tiles, layout.tile_bits, p.max_polys, layout.poly_bits
+            ),
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,291 @@
+//! RecastDemo's `TSET` tile cache files (`Sample_TempObstacles::saveAll`).
+
+use std::collections::HashSet;
+use std::mem::{offset_of, size_of};
+
+use recastnavigation_sys as sys;
+
+use super::*;
+use crate::ffi::tilecache::{Compressor, LAYER_HEADER_SIZE};
+use crate::ffi::validate::ValidLayer;
+use crate::navmesh::mset;
+use crate::navmesh::params::NavMeshParams;
+use crate::{Error, Result};
+
+/// RecastDemo's `TILECACHESET_MAGIC`, `'T'<<24 | 'S'<<16 | 'E'<<8 | 'T'`.
+pub const TSET_MAGIC: i32 =
+    (b'T' as i32) << 24 | (b'S' as i32) << 16 | (b'E' as i32) << 8 | b'T' as i32;
+/// RecastDemo's `TILECACHESET_VERSION`.
+pub const TSET_VERSION: i32 = 1;
+
+/// Size of the `TSET` header (`TileCacheSetHeader`).
+pub(super) const TSET_HEADER_SIZE: usize =
+    12 + size_of::<sys::dtNavMeshParams>() + size_of::<sys::dtTileCacheParams>();
+/// Offset of the navmesh params in the `TSET` header.
+pub(super) const TSET_NAV_PARAMS: usize = 12;
+/// Offset of the tile cache params in the `TSET` header.
+pub(super) const TSET_CACHE_PARAMS: usize = 12 + size_of::<sys::dtNavMeshParams>();
+/// Size of a `TSET` tile header (`TileCacheTileHeader`).
+pub(super) const TSET_TILE_HEADER_SIZE: usize = 8;
+
+/// Offsets of `dtNavMeshParams` and `dtTileCacheParams` fields.
+pub(super) mod pp {
+    use super::*;
+    pub const N_TILE_WIDTH: usize = offset_of!(sys::dtNavMeshParams, tileWidth);
+    pub const N_TILE_HEIGHT: usize = offset_of!(sys::dtNavMeshParams, tileHeight);
+    pub const C_ORIG: usize = offset_of!(sys::dtTileCacheParams, orig);
+    pub const C_CS: usize = offset_of!(sys::dtTileCacheParams, cs);
+    pub const C_CH: usize = offset_of!(sys::dtTileCacheParams, ch);
+    pub const C_WIDTH: usize = offset_of!(sys::dtTileCacheParams, width);
+    pub const C_HEIGHT: usize = offset_of!(sys::dtTileCacheParams, height);
+    pub const C_WALKABLE_HEIGHT: usize = offset_of!(sys::dtTileCacheParams, walkableHeight);
+    pub const C_WALKABLE_RADIUS: usize = offset_of!(sys::dtTileCacheParams, walkableRadius);
+    pub const C_WALKABLE_CLIMB: usize = offset_of!(sys::dtTileCacheParams, walkableClimb);
+    pub const C_MAX_ERROR: usize = offset_of!(sys::dtTileCacheParams, maxSimplificationError);
+    pub const C_MAX_TILES: usize = offset_of!(sys::dtTileCacheParams, maxTiles);
+    pub const C_MAX_OBSTACLES: usize = offset_of!(sys::dtTileCacheParams, maxObstacles);
+}
+
+/// The contents of a `TSET` file, validated.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TileCacheSet {
+    /// The navmesh parameters.
+    pub navmesh: NavMeshParams,
+    /// The tile cache parameters.
+    pub cache: TileCacheParams,
+    /// The compressed tiles in file order: the ref they had and their data.
+    pub tiles: Vec<(u32, Vec<u8>)>,
+}
+
+/// Parses and validates a `TSET` file.
+///
+/// Checks the header (magic, version, tile count within both caches' limits and the file), the
+/// navmesh parameters ([`crate::navmesh::params::validate_params`]), the tile cache parameters
+/// ([`validate_cache_params`]) and that both describe the same tile grid, every tile header (ref
+/// non-zero, decoding to a distinct tile index below `maxTiles` with a non-zero salt, data size
+/// within the file), every layer (see the module docs: magic, version, position, dimensions,
+/// exact decompressed size, areas, connections, region partition), that no two layers share a
+/// position, and that nothing follows the last tile. Offsets in errors are file offsets.
+pub fn read_tset(bytes: &[u8]) -> Result<TileCacheSet> {
+    let set = read_valid_tset(bytes)?;
+    Ok(TileCacheSet {
+        navmesh: set.navmesh,
+        cache: set.cache,
+        tiles: set
+            .tiles
+            .into_iter()
+            .map(|(r, layer)| (r, layer.into_bytes()))
+            .collect(),
+    })
+}
+
+/// A `TSET` file's contents with its layers as checked ([`ValidLayer`]), for loading.
+pub(super) struct ValidTileCacheSet {
+    /// The navmesh parameters.
+    pub(super) navmesh: NavMeshParams,
+    /// The tile cache parameters.
+    pub(super) cache: TileCacheParams,
+    /// The compressed tiles in file order: the ref they had and their layer.
+    pub(super) tiles: Vec<(u32, ValidLayer)>,
+}
+
+/// [`read_tset`], keeping the layers as [`ValidLayer`]s.
+pub(super) fn read_valid_tset(bytes: &[u8]) -> Result<ValidTileCacheSet> {
+    let num_tiles =
+        mset::read_set_header(bytes, TSET_HEADER_SIZE, TSET_MAGIC, TSET_VERSION, "TSET")?;
+    let n = TSET_NAV_PARAMS;
+    let navmesh = mset::read_checked_params(bytes, n)?;
+    let c = TSET_CACHE_PARAMS;
+    let cache = TileCacheParams {
+        origin: [
+            f32_at(bytes, c + pp::C_ORIG)?,
+            f32_at(bytes, c + pp::C_ORIG + 4)?,
+            f32_at(bytes, c + pp::C_ORIG + 8)?,
+        ],
+        cell_size: f32_at(bytes, c + pp::C_CS)?,
+        cell_height: f32_at(bytes, c + pp::C_CH)?,
+        width: i32_at(bytes, c + pp::C_WIDTH)?,
+        height: i32_at(bytes, c + pp::C_HEIGHT)?,
+        walkable_height: f32_at(bytes, c + pp::C_WALKABLE_HEIGHT)?,
+        walkable_radius: f32_at(bytes, c + pp::C_WALKABLE_RADIUS)?,
+        walkable_climb: f32_at(bytes, c + pp::C_WALKABLE_CLIMB)?,
+        max_simplification_error: f32_at(bytes, c + pp::C_MAX_ERROR)?,
+        max_tiles: i32_at(bytes, c + pp::C_MAX_TILES)?,
+        max_obstacles: i32_at(bytes, c + pp::C_MAX_OBSTACLES)?,
+    };
+    validate_cache_params(&cache).map_err(|e| match e {
+        Error::NavMeshData {
+            offset, message, ..
+        } => Error::data(c + offset, message),
+        other => other,
+    })?;
+    // Both parameter sets must describe one tile grid.
+    let (tw, th) = cache.tile_world_size();
+    for a in 0..3 {
+        if (navmesh.origin[a] - cache.origin[a]).abs() > 1e-3 * cache.cell_size {
+            return Err(Error::data(
+                c + pp::C_ORIG + 4 * a,
+                format!(
+                    "tile cache origin[{a}] {} differs from the navmesh origin {}",
+                    cache.origin[a], navmesh.origin[a]
+                ),
+            ));
+        }
+    }
+    for (name, got, want, off) in [
+        ("tileWidth", navmesh.tile_width, tw, n + pp::N_TILE_WIDTH),
+        ("tileHeight", navmesh.tile_height, th, n + pp::N_TILE_HEIGHT),
+    ] {
+        if (got - want).abs() > 1e-3 * cache.cell_size {
+            return Err(Error::data(
+                off,
+                format!(
+                    "navmesh {name} {got} is not the tile cache's tile size x cell size {want}"
+                ),
+            ));
+        }
+    }
+    let num_tiles = usize::try_from(num_tiles)
+        .map_err(|_| Error::data(8, format!("numTiles is {num_tiles}, must be >= 0")))?;
+    let limit = (cache.max_tiles.min(navmesh.max_tiles)) as usize;
+    if num_tiles > limit {
+        return Err(Error::data(
+            8,
+            format!(
+                "numTiles {num_tiles} exceeds the cache's maxTiles {} or the navmesh's {}",
+                cache.max_tiles, navmesh.max_tiles
+            ),
+        ));
+    }
+    let rest = bytes.len() - TSET_HEADER_SIZE;
+    if num_tiles > rest / (TSET_TILE_HEADER_SIZE + LAYER_HEADER_SIZE + 1) {
+        return Err(Error::data(
+            8,
+            format!(
+                "numTiles {num_tiles} cannot fit in the {rest} bytes after the header (each tile \
+                 needs at least {} bytes)",
+                TSET_TILE_HEADER_SIZE + LAYER_HEADER_SIZE + 1
+            ),
+        ));
+    }
+
+    // Tile refs as dtTileCache::init splits them.
+    let tile_bits = ilog2_next_pow2(cache.max_tiles as u32);
+    let salt_bits = 31.min(32 - tile_bits);
+    let mut comp = Compressor::new();
+    let mut by_index: HashSet<u32> = HashSet::new();
+    let mut by_position: HashSet<(i32, i32, i32)> = HashSet::new();
+    let mut tiles = Vec::with_capacity(num_tiles);
+    let mut pos = TSET_HEADER_SIZE;
+    for t in 0..num_tiles {
+        let header_at = pos;
+        let (tile_ref, data) = mset::read_tile_record(bytes, pos, t, num_tiles)?;
+        pos += TSET_TILE_HEADER_SIZE;
+        let index = tile_ref & ((1u32 << tile_bits) - 1);
+        let salt = (u64::from(tile_ref) >> tile_bits) as u32;
+        if index >= cache.max_tiles as u32 || salt == 0 || u64::from(salt) >= 1u64 << salt_bits {
+            return Err(Error::data(
+                header_at,
+                format!(
+                    "tile {t} ref 0x{tile_ref:08x} is not a tile cache ref (index {index} of \
+                     maxTiles {}, salt {salt})",
+                    cache.max_tiles
+                ),
+            ));
+        }
+        if !by_index.insert(index) {
+            return Err(Error::data(
+                header_at,
+                format!("tile {t} ref 0x{tile_ref:08x} uses tile index {index} a second time"),
+            ));
+        }
+        let size = data.len();
+        let (layer, h) = ValidLayer::new(data, &cache.to_dt(), &mut comp).map_err(|e| match e {
+            Error::NavMeshData {
+                offset, message, ..
+            } => Error::data(
+                pos + offset,
+                format!("tile {t} (data at byte {pos}): {message}"),
+            ),
+            other => other,
+        })?;
+        if !by_position.insert((h.tx, h.ty, h.tlayer)) {
+            return Err(Error::data(
+                pos + lh::TX,
+                format!(
+                    "tile {t} is at (x {}, y {}, layer {}), as an earlier tile is",
+                    h.tx, h.ty, h.tlayer
+                ),
+            ));
+        }
+        tiles.push((tile_ref, layer));
+        pos += size;
+    }
+    mset::check_no_trailing(bytes, pos, num_tiles)?;
+    Ok(ValidTileCacheSet {
+        navmesh,
+        cache,
+        tiles,
+    })
+}
+
+/// Serialises a tile cache set in RecastDemo's `TSET` format (little-endian). Does not
+/// validate; [`read_tset`] does.
+pub fn write_tset(set: &TileCacheSet) -> Vec<u8> {
+    let clamp = |n: usize| i32::try_from(n).unwrap_or(i32::MAX);
+    let mut out = Vec::with_capacity(
+        TSET_HEADER_SIZE
+            + set
+                .tiles
+                .iter()
+                .map(|(_, d)| TSET_TILE_HEADER_SIZE + d.len())
+                .sum::<usize>(),
+    );
+    out.extend_from_slice(&TSET_MAGIC.to_le_bytes());
+    out.extend_from_slice(&TSET_VERSION.to_le_bytes());
+    out.extend_from_slice(&clamp(set.tiles.len()).to_le_bytes());
+    mset::write_params(&mut out, &set.navmesh);
+    let put = |buf: &mut [u8], off: usize, b: [u8; 4]| buf[off..off + 4].copy_from_slice(&b);
+    let mut cache = [0u8; size_of::<sys::dtTileCacheParams>()];
+    let cp = &set.cache;
+    for a in 0..3 {
+        put(&mut cache, pp::C_ORIG + 4 * a, cp.origin[a].to_le_bytes());
+    }
+    put(&mut cache, pp::C_CS, cp.cell_size.to_le_bytes());
+    put(&mut cache, pp::C_CH, cp.cell_height.to_le_bytes());
+    put(&mut cache, pp::C_WIDTH, cp.width.to_le_bytes());
+    put(&mut cache, pp::C_HEIGHT, cp.height.to_le_bytes());
+    put(
+        &mut cache,
+        pp::C_WALKABLE_HEIGHT,
+        cp.walkable_height.to_le_bytes(),
+    );
+    put(
+        &mut cache,
+        pp::C_WALKABLE_RADIUS,
+        cp.walkable_radius.to_le_bytes(),
+    );
+    put(
+        &mut cache,
+        pp::C_WALKABLE_CLIMB,
+        cp.walkable_climb.to_le_bytes(),
+    );
+    put(
+        &mut cache,
+        pp::C_MAX_ERROR,
+        cp.max_simplification_error.to_le_bytes(),
+    );
+    put(&mut cache, pp::C_MAX_TILES, cp.max_tiles.to_le_bytes());
+    put(
+        &mut cache,
+        pp::C_MAX_OBSTACLES,
+        cp.max_obstacles.to_le_bytes(),
+    );
+    out.extend_from_slice(&cache);
+    for (r, data) in &set.tiles {
+        out.extend_from_slice(&r.to_le_bytes());
+        out.extend_from_slice(&clamp(data.len()).to_le_bytes());
+        out.extend_from_slice(data);
+    }
+    out
+}
