@@ -156,3 +156,41 @@ fn errors_are_typed_and_name_the_file() {
     };
     assert_eq!(e.to_string(), "build stage `contours` failed: x");
 }
+
+#[test]
+fn random_points_from_any_random_source() {
+    use rand::SeedableRng;
+    let b = common::build("dungeon.obj");
+    let mut q = b.navmesh.query().unwrap();
+    let f = QueryFilter::default();
+    // Any rand::Rng, also as a trait object; the same seed gives the same points.
+    let mut a = rand_pcg::Pcg32::seed_from_u64(9);
+    let mut c = rand_pcg::Pcg32::seed_from_u64(9);
+    let dyn_rng: &mut dyn rand::RngCore = &mut c;
+    for _ in 0..20 {
+        let p = q.find_random_point(&f, &mut a).unwrap();
+        assert_eq!(p, q.find_random_point(&f, dyn_rng).unwrap());
+        assert!(b.navmesh.is_valid(p.0));
+    }
+    let mut std_rng = rand::rngs::StdRng::seed_from_u64(1);
+    q.find_random_point(&f, &mut std_rng).unwrap();
+    // Any closure; out-of-range values are kept in range.
+    let mut n = 0u32;
+    let p = q
+        .find_random_point_with(&f, || {
+            n += 1;
+            (n % 7) as f32 / 7.0
+        })
+        .unwrap();
+    assert!(n > 0 && b.navmesh.is_valid(p.0));
+    for bad in [f32::NAN, -1.0, 1.0, f32::INFINITY] {
+        let p = q.find_random_point_with(&f, || bad).unwrap();
+        assert!(b.navmesh.is_valid(p.0), "{bad}");
+    }
+    // A panic in the source reaches the caller after Detour returns; the query still works.
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let _ = q.find_random_point_with(&f, || panic!("source failed"));
+    }));
+    assert!(r.is_err());
+    q.find_random_point(&f, &mut a).unwrap();
+}

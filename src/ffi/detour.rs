@@ -3,7 +3,7 @@
 //! Functions here take and return plain Rust data (arrays, slices, `Vec`s) and Detour's status
 //! word; the `navmesh` and `query` modules give them meaning and map statuses to `Result`s.
 
-use std::cell::RefCell;
+use std::cell::Cell;
 use std::marker::PhantomData;
 use std::ptr::NonNull;
 use std::sync::Arc;
@@ -457,21 +457,55 @@ impl RawFilter {
     }
 }
 
+/// A random source lent to `findRandomPoint` for one call, its lifetime erased: see
+/// [`RandomLoan`].
+type RandomSource = NonNull<dyn FnMut() -> f32 + 'static>;
+
 thread_local! {
-    /// The generator `findRandomPoint` draws from on this thread, lent for one call.
-    static RANDOM: RefCell<Option<rand_pcg::Pcg32>> = const { RefCell::new(None) };
+    /// The random source `findRandomPoint` draws from on this thread, lent for one call.
+    static RANDOM: Cell<Option<RandomSource>> = const { Cell::new(None) };
+}
+
+/// Lends a random source to this thread's [`RANDOM`] for as long as it lives, and puts back
+/// what was there before (also when unwinding).
+struct RandomLoan {
+    previous: Option<RandomSource>,
+}
+
+impl RandomLoan {
+    fn new(source: &mut dyn FnMut() -> f32) -> Self {
+        let ptr: NonNull<dyn FnMut() -> f32 + '_> = NonNull::from(source);
+        // SAFETY: only the lifetime bound is erased (same fat pointer layout). The pointer is
+        // used only by `frand_trampoline` on this thread while the loan lives, and the loan
+        // lives inside `RawQuery::find_random_point`, which holds the `&mut` borrow of the
+        // source for its whole duration; drop puts the previous value back before it returns.
+        let ptr: RandomSource = unsafe { std::mem::transmute(ptr) };
+        RandomLoan {
+            previous: RANDOM.with(|r| r.replace(Some(ptr))),
+        }
+    }
+}
+
+impl Drop for RandomLoan {
+    fn drop(&mut self) {
+        RANDOM.with(|r| r.set(self.previous));
+    }
 }
 
 unsafe extern "C" fn frand_trampoline() -> f32 {
-    use rand::Rng;
     // A panic here is raised again once `findRandomPoint` returns (see `super::panic`).
     super::panic::wrap(|| {
-        RANDOM
-            .try_with(|r| match r.try_borrow_mut() {
-                Ok(mut g) => g.as_mut().map(|rng| rng.r#gen::<f32>()).unwrap_or(0.5),
-                Err(_) => 0.5,
-            })
-            .unwrap_or(0.5)
+        // Taken out for the call, so that a source that (absurdly) asks for a random point
+        // itself cannot reach this one twice.
+        let Some(mut source) = RANDOM.with(|r| r.take()) else {
+            return 0.5;
+        };
+        // SAFETY: a live `RandomLoan` put it there (see `RandomLoan::new`), and it was taken
+        // out of the slot, so this is the only use of the `&mut` it came from.
+        let v = unsafe { source.as_mut()() };
+        RANDOM.with(|r| r.set(Some(source)));
+        // Detour expects [0, 1): keep a misbehaving source in range.
+        if (0.0..1.0).contains(&v) { v } else { 0.5 }
     })
     .unwrap_or(0.5)
 }
@@ -772,16 +806,17 @@ impl<'nav> RawQuery<'nav> {
         (st, out)
     }
 
-    /// `findRandomPoint` drawing its numbers in [0, 1) from `rng`, which advances.
+    /// `findRandomPoint` drawing its numbers from `random` (values outside [0, 1) are
+    /// replaced by 0.5).
     pub(crate) fn find_random_point(
         &mut self,
         f: &RawFilter,
-        rng: &mut rand_pcg::Pcg32,
+        random: &mut dyn FnMut() -> f32,
     ) -> (u32, RawPolyRef, [f32; 3]) {
         let mut r = 0;
         let mut pt = [0f32; 3];
-        RANDOM.with(|g| *g.borrow_mut() = Some(rng.clone()));
-        // SAFETY: live query; the trampoline reads this thread's RANDOM, set just above.
+        let loan = RandomLoan::new(random);
+        // SAFETY: live query; the trampoline reads this thread's RANDOM, lent just above.
         let st = unsafe {
             sys::dtNavMeshQuery_findRandomPoint(
                 self.q(),
@@ -791,9 +826,7 @@ impl<'nav> RawQuery<'nav> {
                 pt.as_mut_ptr(),
             )
         };
-        if let Some(advanced) = RANDOM.with(|g| g.borrow_mut().take()) {
-            *rng = advanced;
-        }
+        drop(loan);
         super::panic::raise_pending();
         (st, r, pt)
     }

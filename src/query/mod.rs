@@ -601,7 +601,7 @@ impl<'a> NavMeshQuery<'a> {
     }
 
     /// A random point on the navmesh, areas weighted by size (`findRandomPoint`), drawn from
-    /// `rng`: the same seed gives the same points.
+    /// any [`rand::Rng`] (rand 0.8): the same seed gives the same points.
     ///
     /// ```no_run
     /// # fn f(q: &mut navkit::query::NavMeshQuery) -> navkit::Result<()> {
@@ -610,12 +610,34 @@ impl<'a> NavMeshQuery<'a> {
     /// let (poly, point) = q.find_random_point(&navkit::query::QueryFilter::default(), &mut rng)?;
     /// # Ok(()) }
     /// ```
-    pub fn find_random_point(
+    pub fn find_random_point<R: rand::Rng + ?Sized>(
         &mut self,
         filter: &QueryFilter,
-        rng: &mut rand_pcg::Pcg32,
+        rng: &mut R,
     ) -> Result<(PolyRef, Vec3)> {
-        let (st, r, p) = self.raw.find_random_point(&filter.raw, rng);
+        self.find_random_point_with(filter, || rng.r#gen::<f32>())
+    }
+
+    /// [`find_random_point`](Self::find_random_point) with any random source: `random`
+    /// returns numbers in [0, 1) (another version of `rand`, an engine's generator ...;
+    /// values outside [0, 1) are taken as 0.5).
+    ///
+    /// ```no_run
+    /// # fn f(q: &mut navkit::query::NavMeshQuery) -> navkit::Result<()> {
+    /// let mut state = 12345u32;
+    /// let mut lcg = move || {
+    ///     state = state.wrapping_mul(1664525).wrapping_add(1013904223);
+    ///     (state >> 8) as f32 / (1u32 << 24) as f32
+    /// };
+    /// let (poly, point) = q.find_random_point_with(&navkit::query::QueryFilter::default(), &mut lcg)?;
+    /// # Ok(()) }
+    /// ```
+    pub fn find_random_point_with(
+        &mut self,
+        filter: &QueryFilter,
+        mut random: impl FnMut() -> f32,
+    ) -> Result<(PolyRef, Vec3)> {
+        let (st, r, p) = self.raw.find_random_point(&filter.raw, &mut random);
         check_status("findRandomPoint", st)?;
         if r == 0 {
             return Err(Error::InvalidArgument(
