@@ -135,7 +135,7 @@ impl<'a> NavMeshBuilder<'a> {
     pub fn tile_cache(&self) -> Result<TileCache> {
         let mut cache = self.cache.clone();
         if let Some(ts) = self.tile_size {
-            cache.tile_size = i32::try_from(ts).unwrap_or(i32::MAX);
+            cache.tile_size = ts;
         }
         TileCache::build(self.geom, &self.settings, &cache)
     }

@@ -251,7 +251,7 @@ impl TileCache {
         geom.validate()?;
         cache.validate()?;
         let mut settings = settings.clone();
-        settings.tile_size = cache.tile_size as u32;
+        settings.tile_size = cache.tile_size;
         let (bmin, bmax) = geom.mesh.bounds().into();
         let grid = TileGrid::new(bmin, bmax, &settings)?;
         let base = settings.to_config(bmin, bmax)?;
@@ -315,7 +315,7 @@ impl TileCache {
             walkable_climb: settings.agent_max_climb,
             max_simplification_error: settings.edge_max_error,
             max_tiles: cache_tiles as i32,
-            max_obstacles: cache.max_obstacles,
+            max_obstacles: cache.max_obstacles as i32, // at most 0xffff: validated
         };
         let off = OffMeshArrays::new(&geom.off_mesh_connections)?;
         let mut tc = Self::empty(&nav_params, &params, &off)?;

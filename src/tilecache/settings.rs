@@ -12,12 +12,12 @@ use crate::{Error, Result};
 #[serde(default)]
 pub struct TileCacheSettings {
     /// Tile size in cells ([`MIN_TILE_SIZE`]..=[`MAX_TILE_SIZE`]); 48 by default.
-    pub tile_size: i32,
+    pub tile_size: u32,
     /// Layers (floors) expected per tile, for sizing the cache; 4 by default. More layers than
     /// this are accepted: the cache grows to hold them.
-    pub expected_layers_per_tile: i32,
+    pub expected_layers_per_tile: u32,
     /// Most obstacles at once (1..=[`MAX_OBSTACLES_LIMIT`]); 128 by default.
-    pub max_obstacles: i32,
+    pub max_obstacles: u32,
 }
 
 impl Default for TileCacheSettings {
@@ -33,12 +33,12 @@ impl Default for TileCacheSettings {
 impl TileCacheSettings {
     /// Checks the values; errors name the setting.
     pub fn validate(&self) -> Result<()> {
-        let bad = |name: &'static str, value: i32, reason: String| Error::Setting {
+        let bad = |name: &'static str, value: u32, reason: String| Error::Setting {
             name,
             value: value.to_string(),
             reason,
         };
-        if !(MIN_TILE_SIZE..=MAX_TILE_SIZE).contains(&self.tile_size) {
+        if !(MIN_TILE_SIZE as u32..=MAX_TILE_SIZE as u32).contains(&self.tile_size) {
             return Err(bad(
                 "tile_size",
                 self.tile_size,
@@ -52,7 +52,7 @@ impl TileCacheSettings {
                 "must be in 1..=64".into(),
             ));
         }
-        if !(1..=MAX_OBSTACLES_LIMIT).contains(&self.max_obstacles) {
+        if !(1..=MAX_OBSTACLES_LIMIT as u32).contains(&self.max_obstacles) {
             return Err(bad(
                 "max_obstacles",
                 self.max_obstacles,

@@ -243,7 +243,7 @@ impl Scenario {
         let most = self.obstacles.len() + self.events.iter().filter(|e| e.add.is_some()).count();
         cache_settings.max_obstacles = cache_settings
             .max_obstacles
-            .max(i32::try_from(most).unwrap_or(i32::MAX));
+            .max(u32::try_from(most).unwrap_or(u32::MAX));
         let mut tc = crate::tilecache::TileCache::build(geom, settings, &cache_settings)?;
         for (i, o) in self.obstacles.iter().enumerate() {
             tc.add(o).map_err(|e| {
