@@ -8,4 +8,4 @@ if [ ! -d ../shared/meshes/recastdemo ]; then
   echo "navkit: ../shared (RecastDemo meshes, Moving AI maps) must sit beside the repository" >&2
   exit 1
 fi
-exec cargo test --release "$@"
+exec cargo test --release --all-features "$@"

@@ -35,6 +35,7 @@
 //! ```
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod agents;
 pub mod build;
@@ -43,11 +44,16 @@ mod ffi;
 pub mod geometry;
 pub mod grid;
 pub mod navmesh;
+mod par;
 pub mod query;
+#[cfg(feature = "render")]
+#[cfg_attr(docsrs, doc(cfg(feature = "render")))]
 pub mod render;
 pub mod service;
 pub mod status;
 pub mod tilecache;
+#[cfg(feature = "tools")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tools")))]
 pub mod tools;
 
 pub use build::settings::{BuildSettings, Partition, area, flags};

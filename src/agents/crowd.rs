@@ -29,7 +29,6 @@
 //! ```
 
 use glam::Vec3;
-use serde::Serialize;
 
 use crate::ffi::crowd::{RawAgentState, RawCrowd};
 use crate::navmesh::NavMesh;
@@ -57,7 +56,8 @@ pub mod update_flags {
 pub const MAX_AGENTS: usize = 65_536;
 
 /// One agent's parameters (`dtCrowdAgentParams`).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct AgentParams {
     /// Radius.
     pub radius: f32,
@@ -150,7 +150,8 @@ impl AgentParams {
 }
 
 /// RecastDemo's obstacle-avoidance presets, set in slots 0..4 of every new crowd.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub enum AvoidanceQuality {
     /// 5 divisions, 2 rings, depth 1.
     Low = 0,
@@ -163,7 +164,8 @@ pub enum AvoidanceQuality {
 }
 
 /// Obstacle-avoidance parameters (`dtObstacleAvoidanceParams`).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct AvoidanceParams {
     /// Velocity bias.
     pub vel_bias: f32,
@@ -213,7 +215,8 @@ impl AvoidanceParams {
 }
 
 /// Names an agent of a [`Crowd`]: its slot and the generation of that slot.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct AgentHandle {
     index: u32,
     generation: u32,
@@ -227,7 +230,8 @@ impl AgentHandle {
 }
 
 /// Where an agent is with its move request.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub enum TargetState {
     /// No request.
     None,
@@ -260,7 +264,8 @@ impl TargetState {
 }
 
 /// A copy of an agent's state.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct AgentState {
     /// Position.
     pub position: Vec3,

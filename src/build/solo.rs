@@ -26,7 +26,6 @@
 use std::time::Instant;
 
 use recastnavigation_sys as sys;
-use serde::Serialize;
 
 use crate::build::settings::{BuildSettings, Partition, VoxelConfig, area, flags};
 use crate::ffi::context::{LogCategory, RecastContext};
@@ -42,8 +41,9 @@ use crate::{Error, Result};
 pub use crate::ffi::context::LogMessage;
 
 /// A named stage of the solo build (see the module docs for what each does).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Stage {
     /// Mark walkable triangles and voxelize them.
     Rasterize,
@@ -108,7 +108,8 @@ impl Stage {
 }
 
 /// What a build produced and how long each stage took.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct BuildReport {
     /// Grid width in cells.
     pub grid_width: i32,
@@ -547,7 +548,8 @@ pub fn build_solo(geom: &InputGeometry, settings: &BuildSettings) -> Result<Solo
 
 /// A walkable span of [`WalkableSpans`]: one cell column's floor, with its links to the spans of
 /// the four neighbouring cells.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct WalkableSpan {
     /// Cell column (x).
     pub x: u32,
@@ -564,7 +566,8 @@ pub struct WalkableSpan {
 /// The walkable surface as Recast sees it after erosion: every span of the compact heightfield,
 /// 4-linked through Recast's span connections (so stacked floors, bridges and ramps work). The
 /// grid pathfinder's mesh-derived grid is built on this.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct WalkableSpans {
     /// Cells along x.
     pub width: u32,

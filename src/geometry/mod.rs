@@ -13,7 +13,6 @@ pub mod spatial;
 use crate::build::settings::{BuildSettings, Partition};
 use crate::{Error, Result};
 use glam::Vec3;
-use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -323,7 +322,8 @@ fn parse_obj(text: &str, path: &Path) -> Result<TriMesh> {
 
 /// An off-mesh connection (a jump, ladder, teleport ...), as RecastDemo's off-mesh link tool
 /// makes them.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct OffMeshConnection {
     /// Start point.
     pub start: Vec3,
@@ -342,7 +342,8 @@ pub struct OffMeshConnection {
 }
 
 /// A convex prism that re-marks the area of the walkable surface inside it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ConvexVolume {
     /// The outline (3..=12 points; only x and z matter for containment).
     pub verts: Vec<Vec3>,

@@ -24,7 +24,6 @@ use recastnavigation_sys::{
     dtOffMeshConnection, dtPoly, dtPolyDetail, dtPolyTypes_DT_POLYTYPE_GROUND,
     dtPolyTypes_DT_POLYTYPE_OFFMESH_CONNECTION,
 };
-use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::mem::{offset_of, size_of};
 
@@ -63,7 +62,8 @@ const ANY_BOUNDARY_EDGE: u8 = (dtDetailTriEdgeFlags_DT_DETAIL_EDGE_BOUNDARY
     | dtDetailTriEdgeFlags_DT_DETAIL_EDGE_BOUNDARY << 4) as u8;
 
 /// Navmesh-wide parameters (`dtNavMeshParams`), as stored in an `MSET` file.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct NavMeshParams {
     /// World-space origin of the tile grid.
     pub origin: [f32; 3],
@@ -115,7 +115,8 @@ impl NavMeshParams {
 }
 
 /// How a 32-bit `dtPolyRef` / `dtTileRef` is split into salt, tile index and poly index.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct RefLayout {
     /// Bits for the tile index (`dtIlog2(dtNextPow2(maxTiles))`).
     pub tile_bits: u32,
@@ -175,7 +176,8 @@ pub struct NavMeshSet {
 }
 
 /// Summary of validated tile data.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct TileInfo {
     /// Tile grid x.
     pub x: i32,

@@ -60,9 +60,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use glam::Vec3;
-use rayon::prelude::*;
 use recastnavigation_sys as sys;
-use serde::{Deserialize, Serialize};
 
 use crate::build::settings::{BuildSettings, VoxelConfig, flags};
 use crate::build::tile_walkable_area;
@@ -78,6 +76,7 @@ use crate::geometry::spatial::ChunkyTriMesh;
 use crate::geometry::{InputGeometry, OffMeshConnection};
 use crate::navmesh::NavMesh;
 use crate::navmesh::mset::{self, MAX_COORDINATE, MAX_TILES_LIMIT, NavMeshParams};
+use crate::par::prelude::*;
 use crate::status::Status;
 use crate::{Error, Result};
 
@@ -110,8 +109,9 @@ const TSET_CACHE_PARAMS: usize = 12 + size_of::<sys::dtNavMeshParams>();
 const TSET_TILE_HEADER_SIZE: usize = 8;
 
 /// How a tile cache is cut and sized (RecastDemo's Temp Obstacles values by default).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(default))]
 pub struct TileCacheSettings {
     /// Tile size in cells ([`MIN_TILE_SIZE`]..=[`MAX_TILE_SIZE`]); 48 by default.
     pub tile_size: i32,
@@ -166,7 +166,8 @@ impl TileCacheSettings {
 }
 
 /// The tile cache's parameters (`dtTileCacheParams`), as stored in a `TSET` file.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct TileCacheParams {
     /// World-space origin of the tile grid (the navmesh origin).
     pub origin: [f32; 3],
@@ -240,18 +241,21 @@ impl TileCacheParams {
 }
 
 /// An obstacle's reference: its slot and a salt, so that a ref to a removed obstacle is stale.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, Default,
-)]
-#[serde(transparent)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(transparent))]
 pub struct ObstacleRef(pub u32);
 
 /// The shape of an obstacle. In JSON (scenario files) it is tagged by `kind`:
 /// `{"kind": "cylinder", "pos": [x, y, z], "radius": r, "height": h}`,
 /// `{"kind": "box", "bmin": [..], "bmax": [..]}` or
 /// `{"kind": "oriented_box", "center": [..], "half_extents": [..], "y_angle": a}`.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)
+)]
 pub enum ObstacleShape {
     /// An upright cylinder standing on `pos`.
     Cylinder {
@@ -376,8 +380,9 @@ impl ObstacleShape {
 }
 
 /// Where an obstacle is in its life.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum ObstacleState {
     /// Added; some tiles it touches are not rebuilt yet.
     Processing,
@@ -388,7 +393,8 @@ pub enum ObstacleState {
 }
 
 /// An obstacle, for listing and drawing.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Obstacle {
     /// Its reference.
     pub obstacle: ObstacleRef,
@@ -399,7 +405,8 @@ pub struct Obstacle {
 }
 
 /// What an [`TileCache::update`] call did.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct UpdateReport {
     /// `dtTileCache::update` steps taken.
     pub steps: usize,
@@ -412,7 +419,8 @@ pub struct UpdateReport {
 }
 
 /// The layer guard's counts (see the module docs).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct GuardStats {
     /// Tile layers checked before Detour partitioned them.
     pub checks: u64,
@@ -422,7 +430,8 @@ pub struct GuardStats {
 }
 
 /// What a tile cache build or load made.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct TileCacheReport {
     /// Tile positions along x.
     pub tiles_x: i32,
