@@ -6,4 +6,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/ensure-deps.sh
-exec cargo run --release --quiet -- demo "$@"
+exec cargo run --release --quiet --features cli -- demo "$@"

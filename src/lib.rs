@@ -12,14 +12,18 @@
 //!   \-> walkable spans -> grid (A*, JPS) -------------------------------------> follower, compare
 //! ```
 //!
-//! Large worlds are built tiled ([`build::tiled`]) on every core with the same bytes as one thread;
-//! worlds that change at run time go through a tile cache ([`tilecache`]) whose obstacles a
-//! [`agents::crowd`] can walk around while they come and go. [`tools::worldgen`] makes test worlds of any size.
+//! Large worlds are built tiled ([`build::tiled`]) on every core (feature `parallel`) with the
+//! same bytes as one thread; worlds that change at run time go through a tile cache
+//! ([`tilecache`]) whose obstacles a [`agents::crowd`] can walk around while they come and go.
+//! [`tools::worldgen`](tools/worldgen/index.html) (feature `tools`) makes test worlds of any size.
 //!
 //! Grid pathfinding ([`grid`]) runs on Moving AI maps or on the walkable cells of the same
-//! geometry; [`tools::compare`] sets grid paths beside navmesh paths, [`agents::follower`] moves an agent along
-//! either, [`service`] answers many agents' requests from worker threads, and [`render`] draws it
-//! all.
+//! geometry; [`tools::compare`](tools/compare/index.html) sets grid paths beside navmesh paths,
+//! [`agents::follower`] moves an agent along either, [`service`] answers many agents' requests
+//! from worker threads, and [`render`](render/index.html) (feature `render`) draws it all.
+//!
+//! The default features are what a game needs; `parallel`, `serde`, `render`, `tools`, `cli`
+//! (the `navkit` program) and `mint` are opt-in (see the README's "Features").
 //!
 //! ```no_run
 //! use navkit::{InputGeometry, BuildSettings, build::build_solo, query::{NavMeshQuery, QueryFilter}};
@@ -37,6 +41,7 @@
 #![warn(missing_docs)]
 #![warn(missing_debug_implementations)]
 #![warn(unnameable_types)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod agents;
 mod atomic_file;
@@ -47,11 +52,16 @@ mod ffi;
 pub mod geometry;
 pub mod grid;
 pub mod navmesh;
+mod par;
 pub mod query;
+#[cfg(feature = "render")]
+#[cfg_attr(docsrs, doc(cfg(feature = "render")))]
 pub mod render;
 pub mod service;
 pub mod status;
 pub mod tilecache;
+#[cfg(feature = "tools")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tools")))]
 pub mod tools;
 
 pub use build::settings::{BuildSettings, Partition, area, flags};

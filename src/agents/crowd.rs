@@ -29,7 +29,6 @@
 //! ```
 
 use glam::Vec3;
-use serde::Serialize;
 
 pub use crate::ffi::crowd::{AgentParams, AvoidanceParams};
 use crate::ffi::crowd::{RawAgentState, RawCrowd};
@@ -126,7 +125,8 @@ impl AgentParams {
 }
 
 /// RecastDemo's obstacle-avoidance presets, set in slots 0..4 of every new crowd.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub enum AvoidanceQuality {
     /// 5 divisions, 2 rings, depth 1.
     Low = 0,
@@ -164,7 +164,8 @@ impl AvoidanceParams {
 }
 
 /// Names an agent of a [`Crowd`]: its slot and the generation of that slot.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct AgentHandle {
     index: u32,
     generation: u32,
@@ -178,7 +179,8 @@ impl AgentHandle {
 }
 
 /// Where an agent is with its move request.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub enum TargetState {
     /// No request.
     None,
@@ -211,7 +213,8 @@ impl TargetState {
 }
 
 /// A copy of an agent's state.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct AgentState {
     /// Position.
     pub position: Vec3,

@@ -27,10 +27,10 @@
 //! ```
 
 use glam::{Vec2, Vec3};
-use serde::Serialize;
 
 /// How the follower moves.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct FollowerSettings {
     /// Forward speed (units per second).
     pub speed: f32,
@@ -56,7 +56,8 @@ impl Default for FollowerSettings {
 
 /// A line across the path: the points `p` with `(p - point) . dir == 0`; `dir` points the way the
 /// path goes, so the agent has crossed it when `(p - point) . dir > 0`.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct TurnBoundary {
     /// A point on the line.
     pub point: Vec2,
@@ -76,7 +77,8 @@ impl TurnBoundary {
 }
 
 /// A path prepared for following: look points, their turn boundaries, and the slow-down index.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct FollowPath {
     /// The waypoints to steer toward (consecutive duplicates removed).
     pub look_points: Vec<Vec3>,
@@ -153,7 +155,8 @@ impl FollowPath {
 }
 
 /// An agent following a [`FollowPath`].
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Follower {
     settings: FollowerSettings,
     path: FollowPath,
@@ -287,7 +290,8 @@ impl Follower {
 
 /// When to ask for a new path to a moving target: when it has moved more than `threshold` since
 /// the last request (squared distances are compared) and at most every `min_interval` seconds.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct RepathPolicy {
     /// Distance the target must move before a new path is worth asking for.
     pub threshold: f32,

@@ -23,13 +23,13 @@
 //! ```
 
 use glam::Vec3;
-use serde::Serialize;
 
 use crate::query::{DEFAULT_HALF_EXTENTS, NavMeshQuery, PolyRef, QueryFilter};
 use crate::{Error, Result};
 
 /// A kinematic agent.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Agent {
     /// Position.
     pub position: Vec3,
@@ -42,7 +42,8 @@ pub struct Agent {
 }
 
 /// What a behaviour asks for.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Steering {
     /// Linear acceleration (never longer than the agent's maximum acceleration).
     pub linear: Vec3,
@@ -112,7 +113,8 @@ impl Agent {
 /// Without this cap a fast agent with little acceleration would overshoot the target however
 /// the radii are set. An agent already faster than that curve brakes with its full acceleration
 /// instead of easing over `time_to_target`.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Arrive {
     /// The target.
     pub target: Vec3,
@@ -148,7 +150,8 @@ impl Arrive {
 /// `exit_speed_fraction` of the maximum speed at `danger_radius` (0.1 by default: falling off to
 /// 0 there, the agent would creep toward the danger radius forever and never leave it).
 /// Steering is `(desired - velocity) / time_to_target`, clamped.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Leave {
     /// What to get away from.
     pub threat: Vec3,
@@ -177,7 +180,8 @@ impl Leave {
 }
 
 /// A steering behaviour.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub enum Behaviour {
     /// Full acceleration toward the target.
     Seek(Vec3),
@@ -280,7 +284,8 @@ impl Behaviour {
 /// An [`Agent`] kept on the navmesh: each step moves it along the surface from its current
 /// polygon with `moveAlongSurface` (sliding along walls, never crossing one or leaving the
 /// mesh) and sets its height to the surface's.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct NavAgent {
     /// The kinematic state.
     pub agent: Agent,

@@ -27,14 +27,14 @@
 
 use glam::{Vec2, Vec3};
 use rand::{Rng, SeedableRng};
-use serde::Serialize;
 
 use crate::query::smooth::corridor_path;
 use crate::query::{DEFAULT_HALF_EXTENTS, NavMeshQuery, QueryFilter};
 use crate::{Error, Result};
 
 /// The walker's parameters (the defaults are the issue's).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct WanderSettings {
     /// The share of the remaining distance each step covers (0.5).
     pub step_fraction: f32,
@@ -97,7 +97,8 @@ pub struct WanderWalker {
 }
 
 /// A walk on the navmesh.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct NavWalk {
     /// The chosen points after snapping to the navmesh, start first, the target's point last.
     pub points: Vec<Vec3>,

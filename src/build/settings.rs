@@ -3,11 +3,11 @@
 use crate::geometry::Aabb;
 use crate::{Error, Result};
 use glam::Vec3;
-use serde::{Deserialize, Serialize};
 
 /// How the walkable surface is partitioned into regions before contours are traced.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 pub enum Partition {
     /// Watershed partitioning: the best triangulation, the slowest; RecastDemo's default.
     #[default]
@@ -125,8 +125,9 @@ pub mod flags {
 /// assert_eq!(s.cell_size, 0.3);
 /// assert!(s.validate().is_ok());
 /// ```
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(default))]
 pub struct BuildSettings {
     /// Voxel size on the xz-plane (world units).
     pub cell_size: f32,
@@ -195,7 +196,8 @@ impl Default for BuildSettings {
 }
 
 /// The voxel-unit configuration derived from [`BuildSettings`] (Recast's `rcConfig`).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct VoxelConfig {
     /// Grid width in cells.
     pub width: i32,

@@ -26,7 +26,6 @@
 use std::time::Instant;
 
 use recastnavigation_sys as sys;
-use serde::Serialize;
 
 use crate::build::settings::{BuildSettings, Partition, VoxelConfig, area, flags};
 use crate::ffi::context::RecastContext;
@@ -43,7 +42,8 @@ pub use super::stage::Stage;
 pub use crate::ffi::context::{LogCategory, LogMessage};
 
 /// What a build produced and how long each stage took.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct BuildReport {
     /// Grid width in cells.
     pub grid_width: i32,

@@ -2,8 +2,6 @@
 //! [`crate::grid::mesh::MeshGrid`] (stacked floors, 8-neighbours without corner cutting), built
 //! by the solo pipeline's stages up to erosion and convex volumes.
 
-use serde::Serialize;
-
 use super::solo::{Stage, solo_config, walkable_area};
 use crate::build::settings::{BuildSettings, area};
 use crate::ffi::context::RecastContext;
@@ -12,7 +10,8 @@ use crate::{Error, Result};
 
 /// A walkable span of [`WalkableSpans`]: one cell column's floor, with its links to the spans of
 /// the four neighbouring cells.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct WalkableSpan {
     /// Cell column (x).
     pub x: u32,
@@ -29,7 +28,8 @@ pub struct WalkableSpan {
 /// The walkable surface as Recast sees it after erosion: every span of the compact heightfield,
 /// 4-linked through Recast's span connections (so stacked floors, bridges and ramps work). The
 /// grid pathfinder's mesh-derived grid is built on this.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct WalkableSpans {
     /// Cells along x.
     pub width: u32,

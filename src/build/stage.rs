@@ -1,11 +1,10 @@
 //! [`Stage`]: the named stages of navkit's builds, as build reports and [`crate::Error::Build`]
 //! name them.
 
-use serde::Serialize;
-
 /// A named stage of the solo build (see the module docs for what each does).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 #[non_exhaustive]
 pub enum Stage {
     /// Mark walkable triangles and voxelize them.

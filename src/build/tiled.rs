@@ -8,9 +8,10 @@
 //! (x, y). Detour stitches neighbouring tiles together when they are added.
 //!
 //! **Parallel and reproducible.** Tiles are independent, so [`TiledNavMesh::build_with`] builds
-//! them on a rayon pool of the requested size, each worker with its own Recast context; the
-//! tiles are added to the navmesh in grid order afterwards. The tile data does not depend on the
-//! number of threads: [`TiledReport::data_hash`] is the same for 1 thread and for 64.
+//! them on a rayon pool of the requested size (with the `parallel` feature; without it, on the
+//! calling thread), each worker with its own Recast context; the tiles are added to the navmesh
+//! in grid order afterwards. The tile data does not depend on the number of threads:
+//! [`TiledReport::data_hash`] is the same for 1 thread and for 64.
 //!
 //! **Incremental.** After a level edit ([`TiledNavMesh::set_geometry`]), rebuild, add or remove
 //! one tile or every tile in a box; queries made before and after see the navmesh as it is.
@@ -35,9 +36,8 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
+use crate::par::prelude::*;
 use glam::Vec3;
-use rayon::prelude::*;
-use serde::Serialize;
 
 use crate::build::settings::{BuildSettings, VoxelConfig};
 use crate::build::{Stage, detour_tile, stage_timings, tile_walkable_area};
@@ -55,7 +55,8 @@ pub const TRIS_PER_CHUNK: usize = 256;
 pub const TILE_SIZE_RANGE: std::ops::RangeInclusive<u32> = 8..=1024;
 
 /// The tile grid of a tiled build: where the tiles are and how big.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct TileGrid {
     /// The build area's minimum corner (the navmesh origin).
     pub bmin: Vec3,
@@ -197,9 +198,12 @@ pub struct TiledOptions {
 }
 
 impl TiledOptions {
-    /// The number of threads these options give on this machine.
+    /// The number of threads these options give on this machine (always 1 without the
+    /// `parallel` feature, which builds on the calling thread with the same bytes).
     pub fn effective_threads(&self) -> usize {
-        if self.threads == 0 {
+        if !cfg!(feature = "parallel") {
+            1
+        } else if self.threads == 0 {
             std::thread::available_parallelism()
                 .map(|n| n.get())
                 .unwrap_or(1)
@@ -219,7 +223,8 @@ pub struct TileData {
 }
 
 /// Per-tile figures of a build.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct TileStats {
     /// Tile positions built (including those that came out empty).
     pub built: usize,
@@ -242,7 +247,8 @@ pub struct TileStats {
 }
 
 /// What a tiled build produced.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct TiledReport {
     /// The tile grid.
     pub grid: TileGrid,
@@ -387,7 +393,7 @@ impl TileBuilder {
             progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
             b
         };
-        if rayon::current_num_threads() <= 1 {
+        if crate::par::current_num_threads() <= 1 {
             let mut ctx = RecastContext::new();
             return tiles.iter().map(|t| work(&mut ctx, t)).collect();
         }
@@ -400,8 +406,9 @@ impl TileBuilder {
 }
 
 /// What a rebuild did to one tile position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum TileChange {
     /// A tile was added where there was none.
     Added,
@@ -441,7 +448,7 @@ impl TiledNavMesh {
     ) -> Result<TiledNavMesh> {
         let threads = options.effective_threads();
         // Everything runs on a pool of exactly `threads` threads: the triangle index too.
-        let pool = rayon::ThreadPoolBuilder::new()
+        let pool = crate::par::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
             .map_err(|e| Error::Threads {
@@ -645,7 +652,7 @@ impl TiledNavMesh {
                 .map(|t| self.builder.build_tile(&mut ctx, t.x, t.z))
                 .collect::<Result<Vec<_>>>()?
         } else {
-            rayon::ThreadPoolBuilder::new()
+            crate::par::ThreadPoolBuilder::new()
                 .num_threads(threads)
                 .build()
                 .map_err(|e| Error::Threads {

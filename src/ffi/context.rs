@@ -22,7 +22,8 @@ unsafe extern "C" {
 }
 
 /// A log message from Recast.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct LogMessage {
     /// Severity.
     pub category: LogCategory,
@@ -31,8 +32,9 @@ pub struct LogMessage {
 }
 
 /// Severity of a Recast log message (`rcLogCategory`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 pub enum LogCategory {
     /// `RC_LOG_PROGRESS`
     Progress,

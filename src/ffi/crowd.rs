@@ -13,7 +13,8 @@ use super::detour::{NavKeepAlive, RawFilter, RawNavMesh};
 // methods (defaults, presets, checks).
 
 /// One agent's parameters (`dtCrowdAgentParams`).
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct AgentParams {
     /// Radius.
     pub radius: f32,
@@ -38,7 +39,8 @@ pub struct AgentParams {
 }
 
 /// Obstacle-avoidance parameters (`dtObstacleAvoidanceParams`).
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct AvoidanceParams {
     /// Velocity bias.
     pub vel_bias: f32,

@@ -29,20 +29,9 @@ const _: () = assert!(std::mem::size_of::<recastnavigation_sys::dtTileRef>() == 
 /// A polygon reference (`dtPolyRef`): tile salt, tile index and poly index packed in 32 bits.
 ///
 /// Defined here, beside the raw type it wraps, and re-exported as [`crate::query::PolyRef`].
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    Default,
-    serde::Serialize,
-    serde::Deserialize,
-)]
-#[serde(transparent)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(transparent))]
 #[repr(transparent)]
 pub struct PolyRef(pub u32);
 

@@ -1,7 +1,6 @@
 //! [`Aabb`]: an axis-aligned box in world units, the one type for bounds across navkit.
 
 use glam::Vec3;
-use serde::{Deserialize, Serialize};
 
 /// An axis-aligned bounding box: `min` is the corner with the smallest coordinates, `max` the
 /// one with the largest (y is up, as in Recast).
@@ -15,7 +14,8 @@ use serde::{Deserialize, Serialize};
 /// let (min, max) = b.into();          // as a (min, max) pair
 /// assert_eq!((min, max), (b.min, b.max));
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Aabb {
     /// The corner with the smallest coordinates.
     pub min: Vec3,

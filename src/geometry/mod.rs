@@ -14,7 +14,6 @@ pub use mesh::{MAX_FACE_VERTS, TriMesh};
 use crate::build::settings::BuildSettings;
 use crate::{Error, Result};
 use glam::Vec3;
-use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 /// Most off-mesh connections in a geometry set (RecastDemo's `MAX_OFFMESH_CONNECTIONS`).
@@ -28,7 +27,8 @@ const MAX_AREA: i64 = 63;
 
 /// An off-mesh connection (a jump, ladder, teleport ...), as RecastDemo's off-mesh link tool
 /// makes them.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct OffMeshConnection {
     /// Start point.
     pub start: Vec3,
@@ -47,7 +47,8 @@ pub struct OffMeshConnection {
 }
 
 /// A convex prism that re-marks the area of the walkable surface inside it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ConvexVolume {
     /// The outline (3..=12 points; only x and z matter for containment).
     pub verts: Vec<Vec3>,

@@ -24,9 +24,8 @@
 //! # Ok::<(), navkit::Error>(())
 //! ```
 
-use rayon::prelude::*;
-
 use crate::geometry::TriMesh;
+use crate::par::prelude::*;
 
 /// Subtrees of at least this many triangles are built on two threads.
 const PARALLEL_ITEMS: usize = 1 << 16;
@@ -188,7 +187,7 @@ impl ChunkyTriMesh {
         if left.len() + right.len() >= self.parallel_items {
             // Big subtrees are built side by side and appended: the same tree as one thread
             // builds, node for node.
-            let (l, r) = rayon::join(
+            let (l, r) = crate::par::join(
                 || self.fragment(left, per, mesh),
                 || self.fragment(right, per, mesh),
             );

@@ -40,7 +40,6 @@
 use std::collections::HashMap;
 
 use glam::{UVec2, Vec3};
-use serde::Serialize;
 
 use super::path::simplify_indices;
 use super::{
@@ -79,7 +78,8 @@ struct Link {
 }
 
 /// A path found on a [`MeshGrid`].
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct MeshGridPath {
     /// How the search ended, its cost (in cells) and the nodes it expanded.
     pub result: SearchResult,

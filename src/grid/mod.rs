@@ -41,7 +41,6 @@
 
 use crate::{Error, Result};
 use glam::UVec2;
-use serde::{Deserialize, Serialize};
 
 pub mod astar;
 mod bits;
@@ -62,8 +61,9 @@ pub type NodeId = u32;
 pub const MAX_CELLS: u64 = 1 << 28;
 
 /// What a cell is made of.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 pub enum Terrain {
     /// Impassable (`@`, `O`, `T` in Moving AI maps).
     Blocked,
@@ -111,8 +111,9 @@ impl Terrain {
 }
 
 /// Base move costs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 pub enum CostModel {
     /// Straight 1, diagonal sqrt(2) (the Moving AI benchmark costs).
     #[default]
@@ -207,8 +208,9 @@ pub fn from_fixed(cost: Cost) -> f64 {
 
 /// When a diagonal move is allowed (the cells beside a diagonal move are the two cells it
 /// passes between).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
 pub enum CornerCutting {
     /// Both cells beside the move must be passable (Moving AI rule; the only rule JPS supports).
     #[default]
@@ -221,7 +223,8 @@ pub enum CornerCutting {
 }
 
 /// Options for a search.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SearchOptions {
     /// Base move costs.
     pub cost_model: CostModel,
@@ -246,8 +249,9 @@ impl SearchOptions {
 }
 
 /// How a search ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
 pub enum SearchStatus {
     /// A path was found; it is optimal.
     Found,
@@ -263,7 +267,8 @@ pub enum SearchStatus {
 
 /// The outcome of one search; the path itself is kept in the [`SearchContext`]
 /// ([`SearchContext::path`], [`SearchContext::path_cells`]).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct SearchResult {
     /// How the search ended.
     pub status: SearchStatus,

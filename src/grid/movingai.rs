@@ -10,7 +10,6 @@
 use super::{Grid, MAX_CELLS, Terrain};
 use crate::{Error, Result};
 use glam::UVec2;
-use serde::Serialize;
 use std::path::Path;
 
 /// Splits into lines (on `\n`), without the line terminator or trailing whitespace, numbered
@@ -163,7 +162,8 @@ pub fn load_map(path: impl AsRef<Path>) -> Result<Grid> {
 }
 
 /// One problem of a scenario file.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Problem {
     /// The bucket (roughly the optimal length / 4).
     pub bucket: u32,
@@ -184,7 +184,8 @@ pub struct Problem {
 }
 
 /// The problems of a `.scen` file, in file order.
-#[derive(Clone, Debug, PartialEq, Serialize, Default)]
+#[derive(Clone, Debug, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Scenario {
     /// The problems.
     pub problems: Vec<Problem>,

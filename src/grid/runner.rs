@@ -2,7 +2,6 @@
 
 use super::movingai::{Problem, Scenario};
 use super::{Grid, SearchContext, SearchOptions, SearchResult, SearchStatus, astar, jps};
-use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
@@ -13,8 +12,9 @@ pub const LENGTH_TOLERANCE: f64 = 5e-3;
 pub const MAX_LISTED_FAILURES: usize = 100;
 
 /// Which search to run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 pub enum Algorithm {
     /// A* ([`astar::find_path`]).
     #[default]
@@ -70,7 +70,8 @@ impl std::str::FromStr for Algorithm {
 }
 
 /// Counts for a set of problems.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Stats {
     /// Problems run.
     pub problems: u64,
@@ -88,17 +89,19 @@ pub struct Stats {
 }
 
 /// [`Stats`] for one bucket.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct BucketReport {
     /// The bucket number.
     pub bucket: u32,
     /// Its counts.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "serde", serde(flatten))]
     pub stats: Stats,
 }
 
 /// A problem that was not solved, or solved with a wrong length.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Failure {
     /// The line of the problem in the scenario file.
     pub line: usize,
@@ -117,7 +120,8 @@ pub struct Failure {
 }
 
 /// The outcome of [`run_scenarios`].
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct ScenarioReport {
     /// The algorithm run.
     pub algo: Algorithm,

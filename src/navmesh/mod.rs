@@ -36,7 +36,8 @@ pub struct NavMesh {
 }
 
 /// A polygon of the navmesh, for inspection and drawing.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct PolyInfo {
     /// The polygon's reference.
     pub poly: PolyRef,

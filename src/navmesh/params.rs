@@ -7,7 +7,6 @@
 use crate::ffi::bytes::check_coord;
 use crate::{Error, Result};
 use recastnavigation_sys::dtNavMeshParams;
-use serde::{Deserialize, Serialize};
 use std::mem::offset_of;
 
 pub use crate::ffi::validate::MAX_COORDINATE;
@@ -18,7 +17,8 @@ pub const MAX_TILES_LIMIT: i32 = 1 << 20;
 pub const MIN_SALT_BITS: u32 = 10;
 
 /// Navmesh-wide parameters (`dtNavMeshParams`), as stored in `MSET` and `TSET` files.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct NavMeshParams {
     /// World-space origin of the tile grid.
     pub origin: [f32; 3],
@@ -70,7 +70,8 @@ impl NavMeshParams {
 }
 
 /// How a 32-bit `dtPolyRef` / `dtTileRef` is split into salt, tile index and poly index.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct RefLayout {
     /// Bits for the tile index (`dtIlog2(dtNextPow2(maxTiles))`).
     pub tile_bits: u32,

@@ -9,9 +9,8 @@
 /// assert_eq!((t.x, t.z, t.layer), (3, 7, 0));
 /// assert_eq!(t.with_layer(2).to_string(), "(3, 7, 2)");
 /// ```
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct TileCoord {
     /// Column (along x).
     pub x: i32,

@@ -12,7 +12,6 @@ pub use full_path::DEFAULT_MAX_NODES;
 pub use smooth::{CorridorPath, FullPath, SmoothPath, SmoothPathOptions};
 
 use glam::Vec3;
-use serde::{Deserialize, Serialize};
 
 use crate::ffi::detour::{RawFilter, RawQuery, StraightOut};
 use crate::navmesh::NavMesh;
@@ -133,8 +132,9 @@ impl QueryFilter {
 }
 
 /// Whether a path reaches its goal.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 pub enum PathStatus {
     /// The path ends in the goal polygon.
     Complete,
@@ -144,14 +144,15 @@ pub enum PathStatus {
 }
 
 /// The result of [`NavMeshQuery::find_path`]: a corridor of polygons.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Path {
     /// The polygons from start to end.
     pub polys: Vec<PolyRef>,
     /// Complete or partial.
     pub status: PathStatus,
     /// Detour's raw status word.
-    #[serde(skip)]
+    #[cfg_attr(feature = "serde", serde(skip))]
     pub detour_status: Status,
 }
 
@@ -163,7 +164,8 @@ impl Path {
 }
 
 /// The nearest polygon to a point.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct NearestPoly {
     /// The polygon.
     pub poly: PolyRef,
@@ -193,7 +195,8 @@ pub mod straight_flags {
 }
 
 /// A corner of a straight path.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct StraightPoint {
     /// Position.
     pub pos: Vec3,
@@ -204,7 +207,8 @@ pub struct StraightPoint {
 }
 
 /// The result of [`NavMeshQuery::find_straight_path`].
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct StraightPath {
     /// The corners, start to end.
     pub points: Vec<StraightPoint>,
@@ -227,7 +231,8 @@ impl StraightPath {
 }
 
 /// The result of [`NavMeshQuery::move_along_surface`].
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct SurfaceMove {
     /// Where the move ended (its height is not adjusted to the surface).
     pub position: Vec3,
@@ -236,7 +241,8 @@ pub struct SurfaceMove {
 }
 
 /// The result of [`NavMeshQuery::raycast`].
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct RaycastHit {
     /// Fraction of the segment travelled before hitting a wall; `f32::MAX` if nothing was hit.
     pub t: f32,
@@ -254,7 +260,8 @@ impl RaycastHit {
 }
 
 /// The result of [`NavMeshQuery::find_distance_to_wall`].
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct WallHit {
     /// Distance to the nearest wall (the search radius if none is closer).
     pub distance: f32,
@@ -265,7 +272,8 @@ pub struct WallHit {
 }
 
 /// One polygon found by [`NavMeshQuery::find_polys_around_circle`].
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct CirclePoly {
     /// The polygon.
     pub poly: PolyRef,

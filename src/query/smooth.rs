@@ -15,7 +15,6 @@
 //! this stops at once and reports [`SmoothPath::stuck`].
 
 use glam::Vec3;
-use serde::Serialize;
 
 use crate::query::{
     NavMeshQuery, PolyRef, QueryFilter, StraightPath, StraightPathOptions, check_point,
@@ -24,7 +23,8 @@ use crate::query::{
 use crate::{Error, Result};
 
 /// Parameters of the smooth-path loop; the defaults are RecastDemo's.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct SmoothPathOptions {
     /// Distance moved per iteration (0.5).
     pub step_size: f32,
@@ -48,7 +48,8 @@ impl Default for SmoothPathOptions {
 }
 
 /// A smooth path along the detail surface.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct SmoothPath {
     /// The points, start first.
     pub points: Vec<Vec3>,
@@ -397,7 +398,8 @@ fn trim_repeats(points: &mut Vec<Vec3>, cycle: usize) {
 }
 
 /// Everything RecastDemo's tester tool computes for one start/end pair.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct FullPath {
     /// Start polygon and point on it.
     pub start: crate::query::NearestPoly,
@@ -414,7 +416,8 @@ pub struct FullPath {
 
 /// The polygon corridor and straight path between two points, as RecastDemo's tester tool
 /// computes them (the first half of [`full_path`], without the smooth path).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct CorridorPath {
     /// Start polygon and point on it.
     pub start: crate::query::NearestPoly,

@@ -651,6 +651,7 @@ pub fn boundary_segments(
         .collect()
 }
 
+#[cfg(feature = "tools")]
 /// Adds a follower run to a scene: its trajectory and its turn boundaries.
 fn add_follower(scene: &mut Scene, f: &crate::tools::compare::FollowerRun, on: &str, color: Rgb) {
     scene.boundaries.extend(boundary_segments(&f.path, 1.2));
@@ -668,6 +669,8 @@ fn add_follower(scene: &mut Scene, f: &crate::tools::compare::FollowerRun, on: &
     });
 }
 
+#[cfg(feature = "tools")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tools")))]
 /// A scene of a navmesh (polygons by area, off-mesh connections), the walkable cells of a
 /// grid if given, and a [`Comparison`](crate::tools::compare::Comparison) if given: the grid path and
 /// its simplified waypoints, the navmesh straight and smooth paths, both follower trajectories

@@ -74,9 +74,8 @@ use std::mem::offset_of;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use rayon::prelude::*;
+use crate::par::prelude::*;
 use recastnavigation_sys as sys;
-use serde::Serialize;
 
 use crate::build::settings::{BuildSettings, flags};
 use crate::build::tiled::{TRIS_PER_CHUNK, TileGrid};
@@ -103,7 +102,8 @@ pub const MIN_TILE_SIZE: i32 = 8;
 pub use crate::ffi::validate::layer::MAX_LAYERS_PER_TILE;
 
 /// What an [`TileCache::update`] call did.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct UpdateReport {
     /// `dtTileCache::update` steps taken.
     pub steps: usize,
@@ -116,7 +116,8 @@ pub struct UpdateReport {
 }
 
 /// The layer guard's counts (see the module docs).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct GuardStats {
     /// Tile layers checked before Detour partitioned them.
     pub checks: u64,
@@ -126,7 +127,8 @@ pub struct GuardStats {
 }
 
 /// What a tile cache build or load made.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct TileCacheReport {
     /// Tile positions along x.
     pub tiles_x: i32,

@@ -2,7 +2,6 @@
 //! and list them.
 
 use glam::Vec3;
-use serde::{Deserialize, Serialize};
 
 use super::*;
 use crate::ffi::tilecache::{
@@ -13,18 +12,21 @@ use crate::status::Status;
 use crate::{Error, Result};
 
 /// An obstacle's reference: its slot and a salt, so that a ref to a removed obstacle is stale.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, Default,
-)]
-#[serde(transparent)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(transparent))]
 pub struct ObstacleRef(pub u32);
 
 /// The shape of an obstacle. In JSON (scenario files) it is tagged by `kind`:
 /// `{"kind": "cylinder", "pos": [x, y, z], "radius": r, "height": h}`,
 /// `{"kind": "box", "bmin": [..], "bmax": [..]}` or
 /// `{"kind": "oriented_box", "center": [..], "half_extents": [..], "y_angle": a}`.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)
+)]
 pub enum ObstacleShape {
     /// An upright cylinder standing on `pos`.
     Cylinder {
@@ -149,8 +151,9 @@ impl ObstacleShape {
 }
 
 /// Where an obstacle is in its life.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum ObstacleState {
     /// Added; some tiles it touches are not rebuilt yet.
     Processing,
@@ -161,7 +164,8 @@ pub enum ObstacleState {
 }
 
 /// An obstacle, for listing and drawing.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Obstacle {
     /// Its reference.
     pub obstacle: ObstacleRef,

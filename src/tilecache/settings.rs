@@ -2,14 +2,14 @@
 //! ([`TileCacheParams`]).
 
 use recastnavigation_sys as sys;
-use serde::{Deserialize, Serialize};
 
 use super::*;
 use crate::{Error, Result};
 
 /// How a tile cache is cut and sized (RecastDemo's Temp Obstacles values by default).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(default))]
 pub struct TileCacheSettings {
     /// Tile size in cells ([`MIN_TILE_SIZE`]..=[`MAX_TILE_SIZE`]); 48 by default.
     pub tile_size: u32,
@@ -64,7 +64,8 @@ impl TileCacheSettings {
 }
 
 /// The tile cache's parameters (`dtTileCacheParams`), as stored in a `TSET` file.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct TileCacheParams {
     /// World-space origin of the tile grid (the navmesh origin).
     pub origin: [f32; 3],

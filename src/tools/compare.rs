@@ -32,7 +32,6 @@ use std::time::Instant;
 
 use glam::Vec3;
 use rand::SeedableRng;
-use serde::Serialize;
 
 use crate::agents::follower::{FollowPath, Follower, FollowerSettings, navmesh_ground};
 use crate::grid::mesh::MeshGrid;
@@ -76,7 +75,8 @@ impl Default for CompareSettings {
 }
 
 /// One run of the follower along a path.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct FollowerRun {
     /// True if it crossed the finish line (or slowed to a stop) within 1 unit (xz) of the goal.
     pub arrived: bool,
@@ -87,15 +87,16 @@ pub struct FollowerRun {
     /// Where it ended.
     pub end: Vec3,
     /// Every position, one per step (left out of JSON).
-    #[serde(skip)]
+    #[cfg_attr(feature = "serde", serde(skip))]
     pub trajectory: Vec<Vec3>,
     /// The prepared path: look points and turn boundaries (left out of JSON).
-    #[serde(skip)]
+    #[cfg_attr(feature = "serde", serde(skip))]
     pub path: FollowPath,
 }
 
 /// The grid side of a comparison.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct GridSide {
     /// How the search ended.
     pub status: SearchStatus,
@@ -112,15 +113,16 @@ pub struct GridSide {
     /// The follower on the simplified waypoints.
     pub follower: Option<FollowerRun>,
     /// The cell path (left out of JSON).
-    #[serde(skip)]
+    #[cfg_attr(feature = "serde", serde(skip))]
     pub points: Vec<Vec3>,
     /// The simplified path (left out of JSON).
-    #[serde(skip)]
+    #[cfg_attr(feature = "serde", serde(skip))]
     pub waypoint_points: Vec<Vec3>,
 }
 
 /// The navmesh side of a comparison.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct NavMeshSide {
     /// True if the corridor reaches the goal's polygon.
     pub complete: bool,
@@ -145,18 +147,19 @@ pub struct NavMeshSide {
     /// The follower on the straight path.
     pub follower: Option<FollowerRun>,
     /// The spline path (left out of JSON).
-    #[serde(skip)]
+    #[cfg_attr(feature = "serde", serde(skip))]
     pub spline: Vec<Vec3>,
     /// The straight path (left out of JSON).
-    #[serde(skip)]
+    #[cfg_attr(feature = "serde", serde(skip))]
     pub straight: Vec<Vec3>,
     /// The smooth path (left out of JSON).
-    #[serde(skip)]
+    #[cfg_attr(feature = "serde", serde(skip))]
     pub smooth: Vec<Vec3>,
 }
 
 /// One start/goal pair compared.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Comparison {
     /// Start point as given.
     pub from: Vec3,
@@ -165,12 +168,12 @@ pub struct Comparison {
     /// The grid side (`None` without a grid).
     pub grid: Option<GridSide>,
     /// Why the grid side is missing, if it is.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub grid_error: Option<String>,
     /// The navmesh side (`None` if Detour found no polygon near an end).
     pub navmesh: Option<NavMeshSide>,
     /// Why the navmesh side is missing, if it is.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub navmesh_error: Option<String>,
 }
 

@@ -10,7 +10,6 @@
 //! Trajectories are sampled every `record_every` frames.
 
 use glam::Vec3;
-use serde::Serialize;
 
 use crate::agents::crowd::{AgentParams, Crowd};
 use crate::navmesh::NavMesh;
@@ -18,7 +17,8 @@ use crate::tools::compare::{CompareSettings, Comparer};
 use crate::{Error, Result};
 
 /// How a simulation runs.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct SimSettings {
     /// Number of agents (1 to 10,000).
     pub agents: usize,
@@ -51,7 +51,8 @@ impl Default for SimSettings {
 }
 
 /// What a simulation did.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct SimReport {
     /// Agents simulated.
     pub agents: usize,
@@ -82,7 +83,8 @@ pub struct SimReport {
 }
 
 /// One agent of a simulation.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct SimAgent {
     /// Where it started.
     pub start: Vec3,
@@ -95,8 +97,9 @@ pub struct SimAgent {
 }
 
 /// How an agent of a scenario gets to its goal.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 pub enum AgentBehaviour {
     /// Straight along its navmesh path.
     #[default]
@@ -106,17 +109,18 @@ pub enum AgentBehaviour {
 }
 
 /// One agent of a scenario.
-#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct AgentSpec {
     /// Where it starts.
     pub start: Vec3,
     /// Its goal.
     pub goal: Vec3,
     /// How it gets there.
-    #[serde(default)]
+    #[cfg_attr(feature = "serde", serde(default))]
     pub behaviour: AgentBehaviour,
     /// The walker's seed (for `wander`).
-    #[serde(default)]
+    #[cfg_attr(feature = "serde", serde(default))]
     pub seed: u64,
 }
 
@@ -136,17 +140,18 @@ pub struct AgentSpec {
 /// Obstacles are carved into a tile cache's navmesh ([`crate::tilecache::TileCache`]) as
 /// given: the walkable area is not eroded around them, so give them the agents' radius of
 /// clearance if agents' centres must stay that far away.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 pub struct Scenario {
     /// The agents (none: random ones, for `navkit simulate`).
-    #[serde(default)]
+    #[cfg_attr(feature = "serde", serde(default))]
     pub agents: Vec<AgentSpec>,
     /// Obstacles to place before anything moves.
-    #[serde(default)]
+    #[cfg_attr(feature = "serde", serde(default))]
     pub obstacles: Vec<crate::tilecache::ObstacleShape>,
     /// Obstacles added and removed while the agents walk ([`simulate_dynamic`]).
-    #[serde(default)]
+    #[cfg_attr(feature = "serde", serde(default))]
     pub events: Vec<ObstacleEvent>,
 }
 
@@ -157,19 +162,29 @@ pub struct Scenario {
 /// {"at": 4.0, "add": {"kind": "box", "bmin": [0, 0, 0], "bmax": [1, 2, 6]}, "name": "gate"}
 /// {"at": 20.0, "remove": "gate"}
 /// ```
-#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 pub struct ObstacleEvent {
     /// When, in simulated seconds.
     pub at: f32,
     /// The obstacle to add.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub add: Option<crate::tilecache::ObstacleShape>,
     /// The name of the obstacle to remove.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub remove: Option<String>,
     /// The name of the added obstacle.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub name: Option<String>,
 }
 

@@ -5,7 +5,6 @@ use std::path::{Path as FsPath, PathBuf};
 use std::time::Instant;
 
 use glam::Vec3;
-use serde::Serialize;
 
 use crate::query::{
     DEFAULT_HALF_EXTENTS, DEFAULT_MAX_PATH, NavMeshQuery, QueryFilter, StraightPathOptions,
@@ -13,8 +12,9 @@ use crate::query::{
 use crate::{Error, Result};
 
 /// The kind of a test query.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 pub enum TestKind {
     /// `pf`: findNearestPoly, findPath, findStraightPath.
     Pathfind,
@@ -23,7 +23,8 @@ pub enum TestKind {
 }
 
 /// One query of a test-case file.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct TestQuery {
     /// `pf` or `rc`.
     pub kind: TestKind,
@@ -40,7 +41,8 @@ pub struct TestQuery {
 }
 
 /// A parsed test-case file.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct TestCase {
     /// The sample (`Solo Mesh`, `Tile Mesh`, ...).
     pub sample: String,
@@ -148,7 +150,8 @@ impl TestCase {
 }
 
 /// The result of one test query.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct TestResult {
     /// The query.
     pub query: TestQuery,

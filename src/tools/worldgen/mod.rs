@@ -55,7 +55,6 @@ use glam::Vec3;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
-use serde::Serialize;
 
 use crate::geometry::{MAX_CONVEX_VOLUMES, MAX_OFF_MESH_CONNECTIONS};
 use crate::{
@@ -117,7 +116,8 @@ const WAVES: [(f64, f64); 6] = [
 ];
 
 /// What to generate: the size, the seed and the share of the terrain.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct WorldSpec {
     /// Target triangle count, [`MIN_TRIS`]..=[`MAX_TRIS`]. The world's side grows with its
     /// square root; the result is within a few triangles of it (about 1% for the smallest).
@@ -170,8 +170,9 @@ impl WorldSpec {
 }
 
 /// What a [`Feature`] sample point is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum FeatureKind {
     /// The floor of a building, 2.5 m inside its front doorway; `approach` is straight out from
     /// the doorway, 2.5 m away or, if the building has a yard, just outside the yard's gate.
@@ -196,7 +197,8 @@ pub enum FeatureKind {
 }
 
 /// A sample point of a generated feature, for tests and benchmarks.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Feature {
     /// What the point is.
     pub kind: FeatureKind,
@@ -211,7 +213,8 @@ pub struct Feature {
 }
 
 /// What [`generate`] made.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct WorldStats {
     /// The seed used.
     pub seed: u64,

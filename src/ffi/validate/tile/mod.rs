@@ -22,7 +22,6 @@ use recastnavigation_sys::{
     DT_VERTS_PER_POLYGON, dtDetailTriEdgeFlags_DT_DETAIL_EDGE_BOUNDARY,
     dtPolyTypes_DT_POLYTYPE_GROUND, dtPolyTypes_DT_POLYTYPE_OFFMESH_CONNECTION,
 };
-use serde::Serialize;
 
 /// `DT_VERTS_PER_POLYGON` as a `usize`.
 pub(crate) const NVP: usize = DT_VERTS_PER_POLYGON as usize;
@@ -36,7 +35,8 @@ const ANY_BOUNDARY_EDGE: u8 = (dtDetailTriEdgeFlags_DT_DETAIL_EDGE_BOUNDARY
     | dtDetailTriEdgeFlags_DT_DETAIL_EDGE_BOUNDARY << 4) as u8;
 
 /// Summary of validated tile data.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct TileInfo {
     /// Tile grid x.
     pub x: i32,

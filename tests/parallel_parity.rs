@@ -1,0 +1,107 @@
+//! The `parallel` feature changes how fast, never what: the tiled build, the tile cache's layers and
+//! the triangle index give the same bytes with rayon on any number of threads and on one thread
+//! without the feature. The expected hashes below are checked in both builds (scripts/test.sh runs
+//! this test with the default features too), so each build is compared with the other.
+
+use navkit::build::tiled::{TiledNavMesh, TiledOptions, data_hash};
+use navkit::geometry::spatial::ChunkyTriMesh;
+use navkit::tilecache::{TileCache, TileCacheSettings};
+use navkit::{BuildSettings, InputGeometry, TriMesh};
+
+/// The tiled build's `data_hash` of [`terrain`] (32-cell tiles).
+const TILED_HASH: &str = "bc044656bdd538ce";
+/// `data_hash` over the MSET bytes of the tile cache's navmesh of [`terrain`] (not the TSET bytes:
+/// Detour leaves the 2 padding bytes of each compressed layer's header uninitialized).
+const TILECACHE_HASH: &str = "b1e0a15554256747";
+/// `data_hash` over the triangle index's chunks of [`terrain`].
+const INDEX_HASH: &str = "f2245f2924d65507";
+
+/// A 240 x 240-quad terrain (115,200 triangles, more than the triangle index splits on several
+/// threads) of gentle integer-made bumps and a few steps, 120 m square.
+fn terrain() -> TriMesh {
+    const N: usize = 240;
+    let mut verts = Vec::with_capacity((N + 1) * (N + 1) * 3);
+    for i in 0..=N {
+        for j in 0..=N {
+            let bump = ((i * 7 + j * 13) % 17) as f32 * 0.02;
+            let step = if (i / 40 + j / 60) % 3 == 0 { 0.3 } else { 0.0 };
+            verts.extend_from_slice(&[j as f32 * 0.5, bump + step, i as f32 * 0.5]);
+        }
+    }
+    let mut tris = Vec::with_capacity(N * N * 6);
+    let at = |i: usize, j: usize| (i * (N + 1) + j) as i32;
+    for i in 0..N {
+        for j in 0..N {
+            tris.extend_from_slice(&[at(i, j), at(i + 1, j), at(i + 1, j + 1)]);
+            tris.extend_from_slice(&[at(i, j), at(i + 1, j + 1), at(i, j + 1)]);
+        }
+    }
+    TriMesh::new(verts, tris).unwrap()
+}
+
+fn hash(bytes: &[u8]) -> String {
+    data_hash([(navkit::TileCoord::new(0, 0), bytes)])
+}
+
+#[test]
+fn tiled_build_gives_the_same_bytes_with_and_without_parallel() {
+    let settings = BuildSettings {
+        tile_size: 32,
+        ..BuildSettings::default()
+    };
+    for threads in [1, 3] {
+        let t = TiledNavMesh::build_with(
+            InputGeometry::from_mesh(terrain()),
+            &settings,
+            &TiledOptions { threads },
+            &|_, _| {},
+        )
+        .unwrap();
+        assert!(t.report().tile_count > 100);
+        assert_eq!(
+            t.report().data_hash,
+            TILED_HASH,
+            "{threads} threads, parallel feature: {}",
+            cfg!(feature = "parallel")
+        );
+    }
+}
+
+#[test]
+fn tile_cache_gives_the_same_bytes_with_and_without_parallel() {
+    let tc = TileCache::build(
+        &InputGeometry::from_mesh(terrain()),
+        &BuildSettings::default(),
+        &TileCacheSettings::default(),
+    )
+    .unwrap();
+    assert_eq!(
+        hash(&tc.navmesh().to_mset_bytes()),
+        TILECACHE_HASH,
+        "parallel feature: {}",
+        cfg!(feature = "parallel")
+    );
+}
+
+#[test]
+fn triangle_index_is_the_same_with_and_without_parallel() {
+    let mesh = terrain();
+    let index = ChunkyTriMesh::new(&mesh, 256);
+    let mut bytes = Vec::new();
+    for c in 0..index.chunk_count() {
+        let (bmin, bmax) = index.chunk_bounds(c).unwrap();
+        for v in bmin.iter().chain(&bmax) {
+            bytes.extend_from_slice(&v.to_le_bytes());
+        }
+        for t in index.chunk_tris(c) {
+            bytes.extend_from_slice(&t.to_le_bytes());
+        }
+    }
+    assert!(index.chunk_count() > 256);
+    assert_eq!(
+        hash(&bytes),
+        INDEX_HASH,
+        "parallel feature: {}",
+        cfg!(feature = "parallel")
+    );
+}
