@@ -377,6 +377,10 @@ fn dungeon_tset_round_trip_is_byte_identical() {
     assert_eq!(loaded.to_tset_bytes(), bytes);
     let polys = |c: &TileCache| c.navmesh().polys().len();
     assert_eq!(polys(&loaded), polys(&cache));
+    // Building again gives the same bytes: every byte of a layer is defined, the layer
+    // header's padding included (Detour copies the whole header into the layer).
+    let (_, again) = cache_of("dungeon.obj");
+    assert_eq!(again.to_tset_bytes(), bytes);
     eprintln!(
         "dungeon TSET: {} bytes, {} layers",
         bytes.len(),

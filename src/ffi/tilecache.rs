@@ -399,7 +399,28 @@ pub(crate) fn build_layer(
     if heights.len() != cells || areas.len() != cells || cons.len() != cells {
         return Err(FAILURE | sys::DT_INVALID_PARAM);
     }
-    let mut header = *header;
+    // Detour copies the whole header, padding included, into the layer (`memcpy`). A Rust copy
+    // of the struct leaves its padding uninitialized, and reading those bytes back (to save or
+    // compare a layer) would read uninitialized memory; so start from zeros and set the fields.
+    // SAFETY: the header is plain data (integers, floats and arrays of them), for which all
+    // zero bytes is a valid value.
+    let mut h: sys::dtTileCacheLayerHeader = unsafe { std::mem::zeroed() };
+    h.magic = header.magic;
+    h.version = header.version;
+    h.tx = header.tx;
+    h.ty = header.ty;
+    h.tlayer = header.tlayer;
+    h.bmin = header.bmin;
+    h.bmax = header.bmax;
+    h.hmin = header.hmin;
+    h.hmax = header.hmax;
+    h.width = header.width;
+    h.height = header.height;
+    h.minx = header.minx;
+    h.maxx = header.maxx;
+    h.miny = header.miny;
+    h.maxy = header.maxy;
+    let mut header = h;
     let mut data: *mut u8 = std::ptr::null_mut();
     let mut size: c_int = 0;
     // SAFETY: the grids hold width*height bytes each (checked); Detour copies the header and
