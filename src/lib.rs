@@ -26,15 +26,14 @@
 //! (the `navkit` program) and `mint` are opt-in (see the README's "Features").
 //!
 //! ```no_run
-//! use navkit::{InputGeometry, BuildSettings, build::build_solo, query::{NavMeshQuery, QueryFilter}};
+//! use navkit::{InputGeometry, NavMeshBuilder, query::QueryFilter};
 //! use glam::Vec3;
 //!
-//! let geom = InputGeometry::load("level.obj")?;
-//! let built = build_solo(&geom, &BuildSettings::default())?;
-//! let mut query = NavMeshQuery::new(&built.navmesh, 2048)?;
-//! let filter = QueryFilter::default();
-//! let path = query.find_path_between(Vec3::new(1.0, 0.0, 1.0), Vec3::new(20.0, 0.0, 5.0), &filter)?;
-//! println!("{} polys, complete: {}", path.polys.len(), path.is_complete());
+//! let geom = InputGeometry::load("level.obj")?;                 // or a RecastDemo .gset
+//! let built = NavMeshBuilder::new(&geom).solo()?;                // or .tiled(), .tile_cache()
+//! let mut query = built.navmesh.query()?;
+//! let p = query.path(Vec3::new(1.0, 0.0, 1.0), Vec3::new(20.0, 0.0, 5.0), &QueryFilter::default())?;
+//! println!("{:?}: {} corners, {:.1} m", p.path.status, p.straight.points.len(), p.straight.length());
 //! # Ok::<(), navkit::Error>(())
 //! ```
 #![deny(unsafe_code)]
