@@ -14,9 +14,9 @@ use std::path::Path;
 
 use glam::Vec3;
 
+use crate::ffi::PolyRef;
 use crate::ffi::detour::{RawNavMesh, RawParams};
 use crate::ffi::validate::ValidTileData;
-use crate::query::PolyRef;
 use crate::status::Status;
 use crate::{Error, Result};
 use mset::{NavMeshSet, TileRecord};
