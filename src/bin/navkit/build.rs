@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use navkit::build::BuildReport;
 use navkit::build::tiled::{TiledNavMesh, TiledOptions, TiledReport};
-use navkit::{BuildSettings, InputGeometry, Partition};
+use navkit::{BuildSettings, Partition};
 
 use crate::common::check_output_opt;
 use crate::common::{build_input, peak_rss_bytes, progress};
@@ -79,14 +79,7 @@ fn build_tiled_cmd(
     output: Option<PathBuf>,
     json: bool,
 ) -> navkit::Result<()> {
-    let geom = InputGeometry::load(input)?;
-    let mut settings = geom.settings.clone().unwrap_or_default();
-    if let Some(p) = partition {
-        settings.partition = p;
-    }
-    if let Some(ts) = tile_size {
-        settings.tile_size = ts;
-    }
+    let (geom, settings) = crate::common::load_geometry(input, partition, tile_size)?;
     let options = TiledOptions {
         threads: threads.unwrap_or(0),
     };

@@ -107,14 +107,7 @@ pub fn navmesh_source(
             input.display()
         )));
     }
-    let geom = InputGeometry::load(input)?;
-    let mut settings = geom.settings.clone().unwrap_or_default();
-    if let Some(p) = partition {
-        settings.partition = p;
-    }
-    if let Some(ts) = tile_size {
-        settings.tile_size = ts;
-    }
+    let (geom, settings) = load_geometry(input, partition, tile_size)?;
     Ok(NavSource::Cache(Box::new(s.tile_cache(&geom, &settings)?)))
 }
 
@@ -169,6 +162,24 @@ pub fn navmesh_and_grid(
         Some(MeshGrid::build(&geom, &grid_settings)?)
     };
     Ok((navmesh, grid))
+}
+
+/// Loads geometry and its settings (the `.gset`'s or RecastDemo's defaults), with the
+/// command line's partition and tile size, if given, in place of the file's.
+pub fn load_geometry(
+    input: &Path,
+    partition: Option<Partition>,
+    tile_size: Option<u32>,
+) -> navkit::Result<(InputGeometry, BuildSettings)> {
+    let geom = InputGeometry::load(input)?;
+    let mut settings = geom.settings.clone().unwrap_or_default();
+    if let Some(p) = partition {
+        settings.partition = p;
+    }
+    if let Some(ts) = tile_size {
+        settings.tile_size = ts;
+    }
+    Ok((geom, settings))
 }
 
 /// A count with an optional `k` (thousand) or `M` (million) suffix: `250000`, `250k`, `1.5M`.
