@@ -307,6 +307,7 @@ impl NavMesh {
 
     /// [`NavMesh::neighbours`] into `out` (cleared first), reusing its buffer; false for an
     /// invalid ref. For loops that must not allocate (the smooth path).
+    #[inline]
     pub(crate) fn neighbours_into(&self, poly: PolyRef, out: &mut Vec<PolyRef>) -> bool {
         self.raw.neighbours(poly.0, out)
     }

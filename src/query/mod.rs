@@ -719,28 +719,71 @@ impl<'a> NavMeshQuery<'a> {
     /// `end_pos` (`moveAlongSurface`, at most 16 polygons visited) and merges the visited
     /// polygons into the front of the corridor (`dtMergeCorridorStartMoved`, keeping at most
     /// `max_polys`), as RecastDemo's follow loop does; the new position. The corridor is
-    /// unchanged if the move fails (an empty corridor fails). No allocation once `corridor`
-    /// has room for `max_polys`.
+    /// unchanged if the move fails (an empty corridor fails: `None`). No allocation once
+    /// `corridor` has room for `max_polys`.
+    ///
+    /// This and the two below are the smooth-path loop's per-step calls: they run on Detour's
+    /// own output (corridor refs, positions computed from Detour's points), so they skip the
+    /// public methods' argument checks and typed errors (Detour checks refs itself; a failure
+    /// is reported as RecastDemo's loop sees it), which cost the loop about 7%.
+    #[inline]
     pub(crate) fn move_corridor_start(
         &mut self,
         corridor: &mut Vec<PolyRef>,
         max_polys: usize,
-        start_pos: Vec3,
-        end_pos: Vec3,
+        start_pos: [f32; 3],
+        end_pos: [f32; 3],
         filter: &QueryFilter,
-    ) -> Result<Vec3> {
-        let Some(&start) = corridor.first() else {
-            return Err(Error::InvalidArgument("empty corridor".into()));
-        };
-        let sp = check_point("start", start_pos)?;
-        let ep = check_point("end", end_pos)?;
+    ) -> Option<[f32; 3]> {
+        let &start = corridor.first()?;
         let mut visited = [0u32; 16];
-        let (st, pos, n) = self
-            .raw
-            .move_along_surface(start.0, sp, ep, &filter.raw, &mut visited);
-        check_status("moveAlongSurface", st)?;
+        let (st, pos, n) =
+            self.raw
+                .move_along_surface(start.0, start_pos, end_pos, &filter.raw, &mut visited);
+        if Status(st).failed() {
+            return None;
+        }
         crate::ffi::detour::merge_corridor_start_moved(corridor, max_polys, &visited[..n]);
-        Ok(Vec3::from_array(pos))
+        Some(pos)
+    }
+
+    /// `getPolyHeight` in the smooth-path loop (see [`NavMeshQuery::move_corridor_start`]): the
+    /// height, or 0 where the lookup fails (Detour leaves it unwritten; RecastDemo keeps 0).
+    #[inline]
+    pub(crate) fn poly_height_or_zero(&mut self, poly: PolyRef, pos: [f32; 3]) -> f32 {
+        self.raw.get_poly_height(poly.0, pos).1
+    }
+
+    /// `findStraightPath` (no crossings) in the smooth-path loop (see
+    /// [`NavMeshQuery::move_corridor_start`]), for its steer target; false if Detour failed
+    /// (then `out` is empty).
+    #[inline]
+    pub(crate) fn straight_corners(
+        &mut self,
+        start: [f32; 3],
+        end: [f32; 3],
+        corridor: &[PolyRef],
+        max_points: usize,
+        out: &mut StraightPath,
+    ) -> bool {
+        let st = self.raw.find_straight_path(
+            start,
+            end,
+            crate::ffi::poly_refs(corridor),
+            max_points,
+            0,
+            &mut self.straight,
+        );
+        let raw = &self.straight;
+        out.points.clear();
+        out.points
+            .extend((0..raw.points.len()).map(|i| StraightPoint {
+                pos: Vec3::from_array(raw.points[i]),
+                flags: raw.flags[i],
+                poly: PolyRef(raw.refs[i]),
+            }));
+        out.partial = Status(st).partial();
+        !Status(st).failed()
     }
 
     /// The buffers the smooth-path loop ([`smooth::smooth_path_into`]) keeps between calls on

@@ -16,10 +16,7 @@
 
 use glam::Vec3;
 
-use crate::query::{
-    NavMeshQuery, PolyRef, QueryFilter, StraightPath, StraightPathOptions, check_point,
-    straight_flags,
-};
+use crate::query::{NavMeshQuery, PolyRef, QueryFilter, StraightPath, check_point, straight_flags};
 use crate::{Error, Result};
 
 /// Parameters of the smooth-path loop; the defaults are RecastDemo's.
@@ -107,15 +104,7 @@ fn steer_target(
     path: &[PolyRef],
     out: &mut StraightPath,
 ) -> Option<Steer> {
-    let found = q.find_straight_path_into(
-        Vec3::from_array(start),
-        Vec3::from_array(end),
-        path,
-        3,
-        StraightPathOptions::default(),
-        out,
-    );
-    if found.is_err() {
+    if !q.straight_corners(start, end, path, 3, out) {
         // Detour wrote no corner (RecastDemo's loop finds no steer target and stops).
         return None;
     }
@@ -145,7 +134,7 @@ fn steer_target(
 /// `getPolyHeight` of `poly` at `pos`, or 0 where the lookup fails (as RecastDemo's loop, which
 /// keeps its initial 0).
 fn height_or_zero(q: &mut NavMeshQuery<'_>, poly: PolyRef, pos: [f32; 3]) -> f32 {
-    q.poly_height(poly, Vec3::from_array(pos)).unwrap_or(0.0)
+    q.poly_height_or_zero(poly, pos)
 }
 
 /// `fixupShortcuts`: if a polygon within the next few of the corridor neighbours the first,
@@ -290,18 +279,12 @@ pub fn smooth_path_into(
             iter_pos[2] + delta[2] * len,
         ];
 
-        let moved = q.move_corridor_start(
-            &mut polys,
-            opts.max_polys,
-            Vec3::from_array(iter_pos),
-            Vec3::from_array(move_tgt),
-            filter,
-        );
-        let Ok(moved) = moved else {
+        let moved = q.move_corridor_start(&mut polys, opts.max_polys, iter_pos, move_tgt, filter);
+        let Some(moved) = moved else {
             out.stuck = true;
             break;
         };
-        let mut result = moved.to_array();
+        let mut result = moved;
         fixup_shortcuts(q, &mut polys, &mut neis);
 
         // RecastDemo keeps h = 0 when the lookup fails; so do we, to give the same points.
