@@ -298,6 +298,18 @@ pub(crate) fn check_point(what: &str, p: Vec3) -> Result<[f32; 3]> {
     }
 }
 
+/// Detour's straight-path output as corners.
+#[inline]
+fn copy_corners(raw: &StraightOut, out: &mut StraightPath) {
+    out.points.clear();
+    out.points
+        .extend((0..raw.points.len()).map(|i| StraightPoint {
+            pos: Vec3::from_array(raw.points[i]),
+            flags: raw.flags[i],
+            poly: PolyRef(raw.refs[i]),
+        }));
+}
+
 fn check_status(op: &'static str, st: u32) -> Result<Status> {
     Status(st).check(op)
 }
@@ -523,14 +535,7 @@ impl<'a> NavMeshQuery<'a> {
             &mut self.straight,
         );
         let st = check_status("findStraightPath", st)?;
-        let raw = &self.straight;
-        out.points.clear();
-        out.points
-            .extend((0..raw.points.len()).map(|i| StraightPoint {
-                pos: Vec3::from_array(raw.points[i]),
-                flags: raw.flags[i],
-                poly: PolyRef(raw.refs[i]),
-            }));
+        copy_corners(&self.straight, out);
         out.partial = st.partial() || st.has(Status::BUFFER_TOO_SMALL);
         Ok(())
     }
@@ -774,14 +779,7 @@ impl<'a> NavMeshQuery<'a> {
             0,
             &mut self.straight,
         );
-        let raw = &self.straight;
-        out.points.clear();
-        out.points
-            .extend((0..raw.points.len()).map(|i| StraightPoint {
-                pos: Vec3::from_array(raw.points[i]),
-                flags: raw.flags[i],
-                poly: PolyRef(raw.refs[i]),
-            }));
+        copy_corners(&self.straight, out);
         out.partial = Status(st).partial();
         !Status(st).failed()
     }
