@@ -20,22 +20,35 @@ const NEEDED: [&str; 3] = [
     "DetourTileCache/Include/DetourTileCacheBuilder.h",
 ];
 
-/// The `recastnavigation-sys` version pinned in our Cargo.toml (`version = "=X.Y.Z"`).
-fn pinned_sys_version(manifest_dir: &Path) -> String {
-    let toml = std::fs::read_to_string(manifest_dir.join("Cargo.toml"))
-        .expect("navkit build.rs: cannot read Cargo.toml");
-    let line = toml
-        .lines()
-        .find(|l| l.trim_start().starts_with("recastnavigation-sys"))
-        .expect("navkit build.rs: no recastnavigation-sys dependency in Cargo.toml");
-    let start = line
-        .find("\"=")
-        .expect("navkit build.rs: recastnavigation-sys must be pinned as \"=X.Y.Z\"")
-        + 2;
-    let len = line[start..]
-        .find('"')
-        .expect("navkit build.rs: unterminated version");
-    line[start..start + len].to_string()
+/// The `recastnavigation-sys` version pinned in our Cargo.toml (`version = "=X.Y.Z"`), in the
+/// inline form we write (`recastnavigation-sys = { version = "=X.Y.Z", ... }`) or the table form
+/// `cargo package` normalizes it to (`[dependencies.recastnavigation-sys]` then
+/// `version = "=X.Y.Z"`). `None` if neither is found (then any unpacked version is accepted).
+fn pinned_sys_version(manifest_dir: &Path) -> Option<String> {
+    let toml = std::fs::read_to_string(manifest_dir.join("Cargo.toml")).ok()?;
+    let pinned = |line: &str| -> Option<String> {
+        let start = line.find("version")?;
+        let rest = &line[start..];
+        let q = rest.find("\"=")? + 2;
+        let len = rest[q..].find('"')?;
+        Some(rest[q..q + len].to_string())
+    };
+    let mut in_table = false;
+    for line in toml.lines().map(str::trim) {
+        if line.starts_with('[') {
+            in_table = line == "[dependencies.recastnavigation-sys]";
+            continue;
+        }
+        if in_table && line.starts_with("version") {
+            return pinned(line);
+        }
+        if line.starts_with("recastnavigation-sys") {
+            if let Some(v) = pinned(line) {
+                return Some(v);
+            }
+        }
+    }
+    None
 }
 
 fn holds_headers(dir: &Path) -> bool {
@@ -48,16 +61,35 @@ fn in_package(pkg: &Path) -> Option<PathBuf> {
     holds_headers(&dir).then_some(dir)
 }
 
-fn beside_us(manifest_dir: &Path, version: &str) -> Option<PathBuf> {
-    let parent = manifest_dir.parent()?;
+/// `recastnavigation-sys-<version>` folders in `dir` (any version if `None`), newest name
+/// first, and a plain `recastnavigation-sys` (as `cargo vendor` names a single version).
+fn sys_folders(dir: &Path, version: Option<&str>) -> Vec<PathBuf> {
+    let mut found: Vec<PathBuf> = match version {
+        Some(v) => vec![dir.join(format!("recastnavigation-sys-{v}"))],
+        None => std::fs::read_dir(dir)
+            .map(|rd| {
+                rd.filter_map(|e| e.ok().map(|e| e.path()))
+                    .filter(|p| {
+                        p.file_name()
+                            .and_then(|n| n.to_str())
+                            .is_some_and(|n| n.starts_with("recastnavigation-sys-"))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default(),
+    };
+    found.sort();
+    found.reverse();
+    found.push(dir.join("recastnavigation-sys"));
+    found
+}
+
+fn beside_us(manifest_dir: &Path, version: Option<&str>) -> Option<PathBuf> {
     // crates.io and git checkouts name the folder with the version; `cargo vendor` names it
     // without (unless two versions are vendored).
-    [
-        format!("recastnavigation-sys-{version}"),
-        "recastnavigation-sys".to_string(),
-    ]
-    .iter()
-    .find_map(|name| in_package(&parent.join(name)))
+    sys_folders(manifest_dir.parent()?, version)
+        .iter()
+        .find_map(|p| in_package(p))
 }
 
 fn cargo_home() -> Option<PathBuf> {
@@ -67,16 +99,18 @@ fn cargo_home() -> Option<PathBuf> {
     std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo"))
 }
 
-fn in_registry(version: &str) -> Option<PathBuf> {
+fn in_registry(version: Option<&str>) -> Option<PathBuf> {
     let src = cargo_home()?.join("registry").join("src");
     let mut indexes: Vec<PathBuf> = std::fs::read_dir(&src)
         .ok()?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .collect();
     indexes.sort();
-    indexes
-        .iter()
-        .find_map(|index| in_package(&index.join(format!("recastnavigation-sys-{version}"))))
+    indexes.iter().find_map(|index| {
+        sys_folders(index, version)
+            .iter()
+            .find_map(|p| in_package(p))
+    })
 }
 
 fn from_cargo_metadata(manifest_dir: &Path) -> Option<PathBuf> {
@@ -121,14 +155,16 @@ fn recast_root() -> PathBuf {
     }
     let manifest_dir = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
     let version = pinned_sys_version(&manifest_dir);
-    beside_us(&manifest_dir, &version)
-        .or_else(|| in_registry(&version))
+    let version = version.as_deref();
+    beside_us(&manifest_dir, version)
+        .or_else(|| in_registry(version))
         .or_else(|| from_cargo_metadata(&manifest_dir))
         .unwrap_or_else(|| {
             panic!(
-                "navkit build.rs: cannot find the sources of recastnavigation-sys {version} \
+                "navkit build.rs: cannot find the sources of recastnavigation-sys {} \
                  (looked beside navkit, in $CARGO_HOME/registry/src and through cargo metadata); \
-                 set NAVKIT_RECAST_DIR to its `recastnavigation` folder"
+                 set NAVKIT_RECAST_DIR to its `recastnavigation` folder",
+                version.unwrap_or("(any version)")
             )
         })
 }
