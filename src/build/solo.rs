@@ -383,7 +383,61 @@ pub(super) fn solo_config(geom: &InputGeometry, settings: &BuildSettings) -> Res
             cfg.width, cfg.height
         )));
     }
+    check_solo_axes(geom, settings, &cfg)?;
     Ok(cfg)
+}
+
+/// The most cells a solo build's grid may have along x or along z. Recast's poly mesh stores
+/// vertex x and z as 16-bit cell indices (`rcPolyMesh::verts`); on a wider or deeper grid they
+/// wrap, and `rcBuildPolyMeshDetail` then reads outside the compact heightfield. (Tiled builds
+/// have a grid per tile, far below this.)
+pub const MAX_SOLO_CELLS_PER_AXIS: i32 = 0xffff;
+
+/// Refuses a solo grid wider or deeper than [`MAX_SOLO_CELLS_PER_AXIS`] before Recast sees it,
+/// naming the axis, the extreme vertices (usually one stray vertex far from the level) and the
+/// remedies.
+fn check_solo_axes(
+    geom: &InputGeometry,
+    settings: &BuildSettings,
+    cfg: &VoxelConfig,
+) -> Result<()> {
+    for (axis, k, cells) in [("x", 0usize, cfg.width), ("z", 2usize, cfg.height)] {
+        if cells <= MAX_SOLO_CELLS_PER_AXIS {
+            continue;
+        }
+        let extent = cfg.bmax[k] - cfg.bmin[k];
+        let whence = if settings.bounds.is_some() {
+            format!(
+                "the settings' build bounds span {} .. {} along {axis}",
+                cfg.bmin[k], cfg.bmax[k]
+            )
+        } else {
+            // The vertices at both ends of the axis: one of them is usually a stray vertex.
+            let verts = geom.mesh.verts.chunks_exact(3).enumerate();
+            let (lo, hi) = verts.fold((0usize, 0usize), |(lo, hi), (i, v)| {
+                let c = |j: usize| geom.mesh.verts[j * 3 + k];
+                (
+                    if v[k] < c(lo) { i } else { lo },
+                    if v[k] > c(hi) { i } else { hi },
+                )
+            });
+            let at = |i: usize| {
+                let v = &geom.mesh.verts[i * 3..i * 3 + 3];
+                format!("OBJ vertex {} at ({}, {}, {})", i + 1, v[0], v[1], v[2])
+            };
+            format!("the mesh spans from {} to {} along {axis}", at(lo), at(hi))
+        };
+        return Err(Error::Geometry(format!(
+            "{whence}: {extent} m, {cells} cells of {} m; a solo navmesh holds at most \
+             {MAX_SOLO_CELLS_PER_AXIS} cells along x and z (Recast stores vertices as 16-bit cell \
+             indices). Remove or fix the far vertex if it is a stray one, build tiled, or use a \
+             cell size of at least {:.3} m",
+            cfg.cs,
+            // Rounded up to the millimetre, with a cell to spare (the grid size is rounded).
+            (extent / (MAX_SOLO_CELLS_PER_AXIS - 1) as f32 * 1000.0).ceil() / 1000.0
+        )));
+    }
+    Ok(())
 }
 
 /// Milliseconds per stage from a context's Recast timers (plus the Detour stage's own time).
