@@ -14,6 +14,7 @@ use recastnavigation_sys as sys;
 
 use super::detour::{OffMeshInput, RawNavMesh};
 use super::validate::ValidLayer;
+use super::validate::layer::LayerHeader;
 
 type MaxSizeFn = unsafe extern "C" fn(c_int) -> c_int;
 type Lz4Fn = unsafe extern "C" fn(*const u8, c_int, *mut u8, c_int, *mut c_int) -> c_int;
@@ -385,12 +386,12 @@ pub(crate) fn layer_regions_fit(
 pub(crate) const LAYER_HEADER_SIZE: usize =
     (std::mem::size_of::<sys::dtTileCacheLayerHeader>() + 3) & !3;
 
-/// `dtBuildTileCacheLayer`: the header followed by the compressed grids (heights, areas,
-/// connections, `width * height` bytes each), valid by construction (Detour's own output from
-/// grids of the header's size).
+/// `dtBuildTileCacheLayer`: the header (with Detour's magic and version) followed by the
+/// compressed grids (heights, areas, connections, `width * height` bytes each), valid by
+/// construction (Detour's own output from grids of the header's size).
 pub(crate) fn build_layer(
     comp: &mut Compressor,
-    header: &sys::dtTileCacheLayerHeader,
+    header: &LayerHeader,
     heights: &[u8],
     areas: &[u8],
     cons: &[u8],
@@ -405,8 +406,8 @@ pub(crate) fn build_layer(
     // SAFETY: the header is plain data (integers, floats and arrays of them), for which all
     // zero bytes is a valid value.
     let mut h: sys::dtTileCacheLayerHeader = unsafe { std::mem::zeroed() };
-    h.magic = header.magic;
-    h.version = header.version;
+    h.magic = sys::DT_TILECACHE_MAGIC;
+    h.version = sys::DT_TILECACHE_VERSION;
     h.tx = header.tx;
     h.ty = header.ty;
     h.tlayer = header.tlayer;

@@ -1,8 +1,6 @@
 //! Building a tile's heightfield layers and compressing them (RecastDemo's
 //! `rasterizeTileLayers`), and the layer header as bytes.
 
-use recastnavigation_sys as sys;
-
 use super::*;
 use crate::build::settings::{BuildSettings, VoxelConfig};
 use crate::build::tile_walkable_area;
@@ -15,26 +13,6 @@ use crate::ffi::validate::layer::LayerHeader;
 use crate::geometry::InputGeometry;
 use crate::geometry::spatial::ChunkyTriMesh;
 use crate::{Error, Result};
-
-pub(super) fn layer_header_to_dt(h: &LayerHeader) -> sys::dtTileCacheLayerHeader {
-    sys::dtTileCacheLayerHeader {
-        magic: sys::DT_TILECACHE_MAGIC,
-        version: sys::DT_TILECACHE_VERSION,
-        tx: h.tx,
-        ty: h.ty,
-        tlayer: h.tlayer,
-        bmin: h.bmin,
-        bmax: h.bmax,
-        hmin: h.hmin,
-        hmax: h.hmax,
-        width: h.width,
-        height: h.height,
-        minx: h.minx,
-        maxx: h.maxx,
-        miny: h.miny,
-        maxy: h.maxy,
-    }
-}
 
 /// Compresses layer grids (heights, areas and connections, one byte per cell each) through
 /// navkit's tile cache compressor, exactly as Detour does when it stores a layer.
@@ -167,14 +145,8 @@ pub(super) fn tile_layers(
                 miny: l.miny as u8,
                 maxy: l.maxy as u8,
             };
-            let data = build_layer(
-                comp,
-                &layer_header_to_dt(&header),
-                l.heights,
-                l.areas,
-                l.cons,
-            )
-            .map_err(|s| detour_err("dtBuildTileCacheLayer", s))?;
+            let data = build_layer(comp, &header, l.heights, l.areas, l.cons)
+                .map_err(|s| detour_err("dtBuildTileCacheLayer", s))?;
             out.push(data);
         }
     }
