@@ -73,6 +73,11 @@ impl Status {
     }
 }
 
+/// The error for a failed raw Detour status word ([`Status::error`]).
+pub(crate) fn detour_err(operation: &'static str, status: u32) -> crate::Error {
+    Status(status).error(operation)
+}
+
 impl fmt::Display for Status {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut parts = Vec::new();

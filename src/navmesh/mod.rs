@@ -51,9 +51,7 @@ pub struct PolyInfo {
     pub off_mesh: bool,
 }
 
-fn detour_err(operation: &'static str, status: u32) -> Error {
-    Status(status).error(operation)
-}
+use crate::status::detour_err;
 
 impl NavMesh {
     /// A single-tile navmesh from trusted tile data (as `dtNavMesh::init(data, ...)` does: origin

@@ -161,9 +161,7 @@ pub struct TileCache {
     report: TileCacheReport,
 }
 
-fn detour_err(operation: &'static str, status: u32) -> Error {
-    Status(status).error(operation)
-}
+use crate::status::detour_err;
 
 /// Detour's `dtNextPow2` / `dtIlog2` on positive values.
 fn ilog2_next_pow2(v: u32) -> u32 {
