@@ -1,6 +1,12 @@
 //! Saving files so that a crash or a full disk mid-write never destroys the previous good file:
 //! the bytes go to a temporary file beside the target, are flushed to disk, and only then
-//! renamed over it (an atomic replace on POSIX file systems and on NTFS).
+//! renamed over it (an atomic replace on POSIX file systems and on NTFS). navkit saves every
+//! file this way; use it for your own files too.
+//!
+//! ```no_run
+//! navkit::atomic_file::write("level.json".as_ref(), b"{}")?;
+//! # Ok::<(), navkit::Error>(())
+//! ```
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -27,7 +33,7 @@ fn temp_beside(path: &Path) -> Result<PathBuf> {
 
 /// Writes what `fill` writes to `path`, atomically: either the whole new file is there
 /// afterwards, or the old one (if any) is untouched. Errors name `path`.
-pub(crate) fn write_with(
+pub fn write_with(
     path: &Path,
     fill: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> std::io::Result<()>,
 ) -> Result<()> {
@@ -49,7 +55,7 @@ pub(crate) fn write_with(
 }
 
 /// Writes `bytes` to `path` atomically ([`write_with`]).
-pub(crate) fn write(path: &Path, bytes: &[u8]) -> Result<()> {
+pub fn write(path: &Path, bytes: &[u8]) -> Result<()> {
     write_with(path, |w| w.write_all(bytes))
 }
 

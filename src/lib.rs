@@ -43,7 +43,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod agents;
-mod atomic_file;
+pub mod atomic_file;
 pub mod build;
 mod builder;
 pub mod error;

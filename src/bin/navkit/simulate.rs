@@ -104,17 +104,7 @@ pub fn run(args: SimulateArgs) -> CliResult {
         let mut agents = to_json(&r.agents_detail);
         rename_each(&mut agents, &[("arrived_at", "arrived_at_s")]);
         let text = agents.to_string();
-        // Written beside the target and renamed over it: a crash mid-write keeps the old file.
-        let tmp = path.with_extension("json.tmp");
-        std::fs::write(&tmp, text)
-            .and_then(|()| std::fs::rename(&tmp, path))
-            .map_err(|e| {
-                let _ = std::fs::remove_file(&tmp);
-                Error::Io {
-                    path: path.clone(),
-                    source: e,
-                }
-            })?;
+        navkit::atomic_file::write(path, text.as_bytes())?;
     }
     if let Some(path) = &output {
         draw(navmesh, &source, scenario.as_ref(), &r, path)?;
