@@ -4,7 +4,7 @@
 //! ([`crate::tilecache::TileCache`]).
 
 use crate::build::tiled::{TiledNavMesh, TiledOptions};
-use crate::build::{SoloBuild, build_solo};
+use crate::build::{Budget, BuildEstimate, SoloBuild, build_solo_with};
 use crate::tilecache::{TileCache, TileCacheSettings};
 use crate::{BuildSettings, InputGeometry, Result};
 
@@ -39,6 +39,7 @@ pub struct NavMeshBuilder<'a> {
     threads: usize,
     cache: TileCacheSettings,
     progress: Option<&'a Progress<'a>>,
+    budget: Budget,
 }
 
 impl std::fmt::Debug for NavMeshBuilder<'_> {
@@ -49,6 +50,7 @@ impl std::fmt::Debug for NavMeshBuilder<'_> {
             .field("threads", &self.threads)
             .field("cache", &self.cache)
             .field("progress", &self.progress.is_some())
+            .field("budget", &self.budget)
             .finish_non_exhaustive()
     }
 }
@@ -64,6 +66,7 @@ impl<'a> NavMeshBuilder<'a> {
             threads: 0,
             cache: TileCacheSettings::default(),
             progress: None,
+            budget: Budget::default(),
         }
     }
 
@@ -102,6 +105,19 @@ impl<'a> NavMeshBuilder<'a> {
         self
     }
 
+    /// Limits for the builds: a cancellation token, a time limit, limits on grid cells and
+    /// estimated memory, the stray-vertex check (see [`Budget`]).
+    pub fn budget(mut self, budget: Budget) -> Self {
+        self.budget = budget;
+        self
+    }
+
+    /// What a solo build would cost (grid cells, spans, memory) and any stray vertices, without
+    /// building: see [`crate::build::estimate`].
+    pub fn estimate(&self) -> Result<BuildEstimate> {
+        crate::build::estimate(self.geom, &self.build_settings())
+    }
+
     /// The settings a build will use.
     pub fn build_settings(&self) -> BuildSettings {
         let mut s = self.settings.clone();
@@ -113,7 +129,7 @@ impl<'a> NavMeshBuilder<'a> {
 
     /// One navmesh tile over the whole level: RecastDemo's Solo Mesh.
     pub fn solo(&self) -> Result<SoloBuild> {
-        build_solo(self.geom, &self.settings)
+        build_solo_with(self.geom, &self.settings, &self.budget)
     }
 
     /// A tiled navmesh, its tiles built on [`threads`](Self::threads) workers: RecastDemo's
@@ -122,10 +138,11 @@ impl<'a> NavMeshBuilder<'a> {
         let options = TiledOptions {
             threads: self.threads,
         };
-        TiledNavMesh::build_with(
+        TiledNavMesh::build_with_budget(
             self.geom.clone(),
             &self.build_settings(),
             &options,
+            &self.budget,
             self.progress.unwrap_or(&|_, _| {}),
         )
     }
@@ -137,6 +154,6 @@ impl<'a> NavMeshBuilder<'a> {
         if let Some(ts) = self.tile_size {
             cache.tile_size = ts;
         }
-        TileCache::build(self.geom, &self.settings, &cache)
+        TileCache::build_with_budget(self.geom, &self.settings, &cache, &self.budget)
     }
 }

@@ -142,6 +142,31 @@ pub enum Error {
     /// A picture could not be made or encoded.
     #[error("render: {0}")]
     Render(String),
+    /// A build was cancelled through its [`crate::build::CancelToken`]; it stopped before
+    /// `stage`.
+    #[error("build cancelled before stage `{stage}`")]
+    Cancelled {
+        /// The stage that was about to run.
+        stage: Stage,
+    },
+    /// A build ran past its [`crate::build::Budget::time_limit`]; it stopped before `stage`.
+    #[error("build timed out after {limit:?} (before stage `{stage}`)")]
+    TimedOut {
+        /// The stage that was about to run.
+        stage: Stage,
+        /// The time limit.
+        limit: std::time::Duration,
+    },
+    /// A build would exceed a limit of its [`crate::build::Budget`]; refused before building.
+    #[error("build refused: {what} would be {estimate}, over the budget's limit of {limit}")]
+    OverBudget {
+        /// What is limited (grid cells, estimated memory).
+        what: &'static str,
+        /// The estimate for this build.
+        estimate: u64,
+        /// The budget's limit.
+        limit: u64,
+    },
 }
 
 /// `Result` with navkit's [`Error`].

@@ -1267,3 +1267,52 @@ fn demo_runs_from_any_directory_and_draws_its_path() {
     assert_eq!(code, 1);
     assert!(stderr.contains("nowhere.gset"), "{stderr}");
 }
+
+#[test]
+fn timeout_ends_a_long_build_and_stray_vertices_are_refused_or_allowed() {
+    // The sliver reproducer with its far vertex at x = 19000: a stray vertex, refused...
+    let text = std::fs::read_to_string(common::shared().join("hostile/sliver.obj")).unwrap();
+    let obj = common::temp("sliver19000.obj");
+    std::fs::write(&obj, text.replace("v 65536 ", "v 19000 ")).unwrap();
+    let (code, out, err) = navkit_code(&["build", &s(&obj), "--json"]);
+    assert_eq!(code, 1, "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["error"]["kind"], "geometry");
+    let m = v["error"]["message"].as_str().unwrap();
+    assert!(
+        m.contains("OBJ vertex 4 ") && m.contains("--allow-stray-vertices"),
+        "{m}"
+    );
+    // ... allowed, it runs for seconds in one Recast stage (contours, with the monotone
+    // partition), and --timeout ends it at the limit, plus at most half a second (the watchdog;
+    // on a loaded machine the build's own check before a stage may come first).
+    let started = std::time::Instant::now();
+    let (code, out, err) = navkit_code(&[
+        "build",
+        &s(&obj),
+        "--allow-stray-vertices",
+        "--partition",
+        "monotone",
+        "--timeout",
+        "0.5",
+        "--json",
+    ]);
+    let took = started.elapsed();
+    assert_eq!(code, 1, "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["error"]["kind"], "timed_out", "{out}");
+    // Either the build's own check (between stages) or the watchdog stopped it.
+    assert!(
+        err.contains("timed out after 0.5 s") || err.contains("timed out after 500ms"),
+        "{err}"
+    );
+    assert!(took < std::time::Duration::from_secs(5), "{took:?}");
+    // A timeout that is no time is a usage error.
+    for bad in ["0", "-1", "nan", "inf", "soon"] {
+        let (code, _, err) = navkit_code(&["build", &s(&obj), "--timeout", bad]);
+        assert_eq!(code, 2, "{bad}: {err}");
+    }
+    // Within its limit, a build with --timeout succeeds as without.
+    let (code, out, err) = navkit_code(&["build", "meshes/demo_level.obj", "--timeout", "60"]);
+    assert_eq!(code, 0, "{out}{err}");
+}

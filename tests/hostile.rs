@@ -1,7 +1,9 @@
 //! Hostile geometry (`../shared/hostile/`, and variants of ours along every axis): a solo grid
 //! wider or deeper than Recast's 16-bit vertex coordinates is refused before Recast sees it,
 //! promptly, with the axis, the extreme vertices and the remedies; the mesh-derived grid and the
-//! builder refuse it too. (Issue 11, part 1, begun: budgets and the other limits are to come.)
+//! builder refuse it too. Closer stray vertices, which fit the grid but stretch it into long
+//! wedges that take seconds to minutes to build, are refused as stray vertices, naming them;
+//! real levels are not.
 
 mod common;
 
@@ -91,8 +93,7 @@ fn a_stray_vertex_along_either_axis_and_either_side_is_refused() {
     // Just inside the limit is accepted by the check (the build itself goes on).
     let near = 0.3 * (MAX_SOLO_CELLS_PER_AXIS as f32 - 100.0);
     let g = quad_with(Vec3::new(5.0, 50.0, near));
-    // (Monotone partitioning: the watershed on a sliver this long takes minutes, which is
-    // issue 11's budgets, not this check.)
+    // (Refused now as a stray vertex, see the test below; the axis check lets it through.)
     let coarse = BuildSettings {
         partition: navkit::Partition::Monotone,
         ..BuildSettings::default()
@@ -134,4 +135,156 @@ fn build_bounds_from_the_settings_are_checked_the_same_way() {
         m.contains("settings' build bounds") && m.contains("along x"),
         "{m}"
     );
+}
+
+/// `name` from ../shared/hostile with its far coordinate `from` replaced by `to`.
+fn moved(name: &str, from: &str, to: &str) -> InputGeometry {
+    let text = std::fs::read_to_string(common::shared().join("hostile").join(name)).unwrap();
+    assert!(text.contains(from), "{name} has no `{from}`");
+    let path = common::temp(&format!("{to}-{name}"));
+    std::fs::write(&path, text.replace(from, to)).unwrap();
+    InputGeometry::load(&path).expect("load")
+}
+
+/// Builds solo with the default budget and expects the stray-vertex refusal naming `vertex`.
+fn stray_refused(geom: &InputGeometry, vertex: usize, axis: &str) {
+    let t = Instant::now();
+    let e = build_solo(geom, &BuildSettings::default()).expect_err("built, not refused");
+    assert!(t.elapsed() < Duration::from_secs(1), "{:?}", t.elapsed());
+    let m = e.to_string();
+    assert!(matches!(e, Error::Geometry(_)), "{e:?}");
+    assert!(
+        m.contains(&format!("OBJ vertex {vertex} ")) && m.contains(&format!("along {axis}")),
+        "{m}"
+    );
+    assert!(m.contains("allow_stray_vertices"), "{m}");
+    // Tiled builds and tile caches refuse the same, before building any tile.
+    let b = NavMeshBuilder::new(geom);
+    assert!(matches!(b.tiled(), Err(Error::Geometry(_))));
+    assert!(matches!(b.tile_cache(), Err(Error::Geometry(_))));
+    assert!(b.estimate().unwrap().stray.unwrap().refused());
+}
+
+#[test]
+fn stray_vertices_inside_the_axis_limit_are_refused_along_every_axis_and_side() {
+    // The reproducers' far vertex, moved to distances the axis check lets through (these built
+    // for 0.3 to 12 s, and minutes with some partitions).
+    for d in ["2000", "5000", "19000"] {
+        let g = moved(
+            "far_vertex_small_level.obj",
+            "v -99999 ",
+            &format!("v -{d} "),
+        );
+        stray_refused(&g, 57, "x");
+        let g = moved(
+            "far_vertex_small_level.obj",
+            "v -99999 ",
+            &format!("v {d} "),
+        );
+        stray_refused(&g, 57, "x");
+        let g = moved("far_vertex_demo_level.obj", "-99999", &format!("-{d}"));
+        stray_refused(&g, 28, "z");
+        let g = moved("far_vertex_demo_level.obj", "-99999", d);
+        stray_refused(&g, 28, "z");
+        let g = moved("sliver.obj", "v 65536 ", &format!("v {d} "));
+        stray_refused(&g, 4, "x");
+    }
+    // A quad with one stray vertex along each axis and side.
+    for (stray, axis) in [
+        (Vec3::new(3000.0, 0.0, 5.0), "x"),
+        (Vec3::new(-3000.0, 0.0, 5.0), "x"),
+        (Vec3::new(5.0, 0.0, 3000.0), "z"),
+        (Vec3::new(5.0, 0.0, -3000.0), "z"),
+    ] {
+        stray_refused(&quad_with(stray), 5, axis);
+    }
+}
+
+#[test]
+fn stray_vertices_at_both_ends_are_found_together() {
+    // The demo level with two vertices moved, one far north and one far south.
+    let text = std::fs::read_to_string(
+        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("meshes/demo_level.obj"),
+    )
+    .unwrap();
+    let mut n = 0;
+    let text: String = text
+        .lines()
+        .map(|l| {
+            if let Some(rest) = l.strip_prefix("v ") {
+                n += 1;
+                let p: Vec<f32> = rest
+                    .split_whitespace()
+                    .map(|t| t.parse().unwrap())
+                    .collect();
+                match n {
+                    3 => return format!("v {} {} -4000", p[0], p[1]),
+                    9 => return format!("v {} {} 4000", p[0], p[1]),
+                    _ => {}
+                }
+            }
+            l.to_string()
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let path = common::temp("two-strays.obj");
+    std::fs::write(&path, text).unwrap();
+    let g = InputGeometry::load(&path).unwrap();
+    let stray = NavMeshBuilder::new(&g)
+        .estimate()
+        .unwrap()
+        .stray
+        .expect("stray");
+    assert_eq!(
+        (stray.axis, stray.vertices.clone(), stray.count),
+        ('z', vec![3, 9], 2)
+    );
+    assert!(stray.refused());
+    let m = build_solo(&g, &BuildSettings::default())
+        .unwrap_err()
+        .to_string();
+    assert!(m.starts_with("invalid geometry: 2 vertices lie far"), "{m}");
+}
+
+#[test]
+fn allowed_stray_vertices_build_and_bounds_in_the_settings_skip_the_check() {
+    let g = moved("sliver.obj", "v 65536 ", "v 2500 ");
+    let b = NavMeshBuilder::new(&g)
+        .budget(navkit::build::Budget::new().allow_stray_vertices(true))
+        .solo()
+        .expect("allowed");
+    assert_eq!(b.report.grid_width, 8333);
+    // Bounds given in the settings are the user's choice: no stray check.
+    let s = BuildSettings {
+        bounds: Some(Aabb::new(
+            Vec3::new(0.0, -1.0, 0.0),
+            Vec3::new(20.0, 3.0, 10.0),
+        )),
+        ..BuildSettings::default()
+    };
+    let e = navkit::build::estimate(&g, &s).unwrap();
+    assert_eq!(e.stray, None);
+    assert!(build_solo(&g, &s).is_ok());
+}
+
+#[test]
+fn real_levels_have_no_stray_vertices() {
+    let mut paths: Vec<std::path::PathBuf> =
+        std::fs::read_dir(common::shared().join("meshes/recastdemo"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "obj"))
+            .collect();
+    paths.push(std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("meshes/demo_level.obj"));
+    assert!(paths.len() >= 4);
+    for p in paths {
+        let g = InputGeometry::load(&p).unwrap();
+        let e = NavMeshBuilder::new(&g).estimate().unwrap();
+        assert!(
+            e.stray.as_ref().is_none_or(|s| !s.refused()),
+            "{}: {:?}",
+            p.display(),
+            e.stray
+        );
+    }
 }

@@ -1,11 +1,13 @@
 //! Building navmeshes from geometry: settings, the Solo Mesh pipeline as named stages (and the
 //! walkable spans behind the mesh-derived grid), and tiled builds on every core.
 
+pub mod budget;
 pub mod settings;
 mod solo;
 mod spans;
 mod stage;
 pub mod tiled;
 
+pub use budget::{Budget, BuildEstimate, CancelToken, StrayVertices, estimate};
 pub use solo::*;
 pub use spans::{SPAN_DIRS, WalkableSpan, WalkableSpans, build_walkable_spans};

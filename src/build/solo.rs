@@ -27,6 +27,7 @@ use std::time::Instant;
 
 use recastnavigation_sys as sys;
 
+use super::budget::{Budget, Guard, estimate};
 use crate::build::settings::{BuildSettings, Partition, VoxelConfig, area, flags};
 use crate::ffi::context::RecastContext;
 use crate::ffi::detour::{AgentDims, OffMeshInput, create_nav_mesh_data};
@@ -125,6 +126,7 @@ fn fail(ctx: &mut RecastContext, stage: Stage, what: &str) -> Error {
 /// heightfield's span count.
 pub(super) fn walkable_area<'a>(
     ctx: &mut RecastContext,
+    guard: &Guard,
     geom: &InputGeometry,
     settings: &BuildSettings,
     cfg: &VoxelConfig,
@@ -132,6 +134,7 @@ pub(super) fn walkable_area<'a>(
 ) -> Result<(CompactHeightfield, i32)> {
     let mesh = &geom.mesh;
     // Stage: rasterize.
+    guard.check(Stage::Rasterize)?;
     let mut solid = Heightfield::new();
     if !solid.create(
         ctx, cfg.width, cfg.height, cfg.bmin, cfg.bmax, cfg.cs, cfg.ch,
@@ -143,6 +146,7 @@ pub(super) fn walkable_area<'a>(
         ));
     }
     for tris in chunks {
+        guard.check(Stage::Rasterize)?;
         let areas = mark_walkable_triangles(ctx, cfg.walkable_slope_angle, &mesh.verts, tris)
             .ok_or_else(|| Error::Geometry("triangle indices out of range".into()))?;
         if !solid.rasterize(ctx, &mesh.verts, tris, &areas, cfg.walkable_climb) {
@@ -156,17 +160,21 @@ pub(super) fn walkable_area<'a>(
 
     // Stages: the three span filters, in RecastDemo's order.
     if settings.filter_low_hanging_obstacles {
+        guard.check(Stage::FilterLowHangingObstacles)?;
         solid.filter_low_hanging_obstacles(ctx, cfg.walkable_climb);
     }
     if settings.filter_ledge_spans {
+        guard.check(Stage::FilterLedgeSpans)?;
         solid.filter_ledge_spans(ctx, cfg.walkable_height, cfg.walkable_climb);
     }
     if settings.filter_walkable_low_height_spans {
+        guard.check(Stage::FilterWalkableLowHeightSpans)?;
         solid.filter_walkable_low_height_spans(ctx, cfg.walkable_height);
     }
     let spans = solid.span_count(ctx);
 
     // Stage: compact heightfield.
+    guard.check(Stage::CompactHeightfield)?;
     let mut chf = CompactHeightfield::new();
     if !chf.build(ctx, cfg.walkable_height, cfg.walkable_climb, &solid) {
         return Err(fail(
@@ -178,12 +186,14 @@ pub(super) fn walkable_area<'a>(
     drop(solid);
 
     // Stage: erode.
+    guard.check(Stage::Erode)?;
     if !chf.erode(ctx, cfg.walkable_radius) {
         return Err(fail(ctx, Stage::Erode, "could not erode the walkable area"));
     }
 
     // Stage: convex volumes.
     for v in &geom.convex_volumes {
+        guard.check(Stage::MarkConvexVolumes)?;
         let verts: Vec<f32> = v.verts.iter().flat_map(|p| p.to_array()).collect();
         chf.mark_convex_poly_area(ctx, &verts, v.hmin, v.hmax, v.area);
     }
@@ -195,6 +205,7 @@ pub(super) fn walkable_area<'a>(
 /// is near the tile.
 pub(crate) fn tile_walkable_area(
     ctx: &mut RecastContext,
+    guard: &Guard,
     geom: &InputGeometry,
     index: &ChunkyTriMesh,
     cfg: &VoxelConfig,
@@ -211,6 +222,7 @@ pub(crate) fn tile_walkable_area(
     }
     let (chf, _) = walkable_area(
         ctx,
+        guard,
         geom,
         settings,
         cfg,
@@ -236,6 +248,7 @@ pub(crate) struct TileProducts {
 /// tile has no polygons.
 pub(crate) fn detour_tile(
     ctx: &mut RecastContext,
+    guard: &Guard,
     geom: &InputGeometry,
     settings: &BuildSettings,
     cfg: &VoxelConfig,
@@ -244,6 +257,7 @@ pub(crate) fn detour_tile(
 ) -> Result<Option<TileProducts>> {
     let border = cfg.border_size;
     // Stage: partition.
+    guard.check(Stage::Partition)?;
     let ok = match settings.partition {
         Partition::Watershed => {
             if !chf.build_distance_field(ctx) {
@@ -265,6 +279,7 @@ pub(crate) fn detour_tile(
     }
 
     // Stage: contours.
+    guard.check(Stage::Contours)?;
     let mut cset = ContourSet::new();
     if !cset.build(ctx, &chf, cfg.max_simplification_error, cfg.max_edge_len) {
         return Err(fail(ctx, Stage::Contours, "could not build contours"));
@@ -275,12 +290,14 @@ pub(crate) fn detour_tile(
     }
 
     // Stage: poly mesh.
+    guard.check(Stage::PolyMesh)?;
     let mut pmesh = PolyMesh::new();
     if !pmesh.build(ctx, &cset, cfg.max_verts_per_poly) {
         return Err(fail(ctx, Stage::PolyMesh, "could not triangulate contours"));
     }
 
     // Stage: detail mesh.
+    guard.check(Stage::DetailMesh)?;
     let mut dmesh = PolyMeshDetail::new();
     if !dmesh.build(
         ctx,
@@ -303,6 +320,7 @@ pub(crate) fn detour_tile(
     }
 
     // Stage: Detour data. Areas and flags as RecastDemo.
+    guard.check(Stage::DetourData)?;
     let detour_started = Instant::now();
     for a in pmesh.areas_mut() {
         if *a == area::WALKABLE {
@@ -473,24 +491,44 @@ pub(crate) fn stage_timings(ctx: &RecastContext, detour_ms: f64) -> Vec<(Stage, 
 /// `.gset`) is not: pass the settings you want (for example `geom.settings.clone().unwrap_or_default()`).
 /// Bounds come from `settings.bounds`, else from the mesh.
 pub fn build_solo(geom: &InputGeometry, settings: &BuildSettings) -> Result<SoloBuild> {
+    build_solo_with(geom, settings, &Budget::default())
+}
+
+/// Triangles rasterized between two checks of a build's [`Budget`].
+const TRIS_PER_CHECK: usize = 1 << 16;
+
+/// [`build_solo`] within `budget`: refused before building if the [`estimate`] is over the
+/// budget's limits (or shows stray vertices), stopped at the first check after its token is
+/// cancelled or its time runs out (see [`super::budget`]).
+pub fn build_solo_with(
+    geom: &InputGeometry,
+    settings: &BuildSettings,
+    budget: &Budget,
+) -> Result<SoloBuild> {
     let started = Instant::now();
+    let guard = budget.start();
     let mesh = &geom.mesh;
     let cfg = solo_config(geom, settings)?;
+    budget.check_estimate(&estimate(geom, settings)?)?;
     let mut ctx = RecastContext::new();
     ctx.reset_timers();
     ctx.start_timer(T_TOTAL);
     let (chf, spans) = walkable_area(
         &mut ctx,
+        &guard,
         geom,
         settings,
         &cfg,
-        std::iter::once(&mesh.tris[..]),
+        mesh.tris.chunks(TRIS_PER_CHECK * 3),
     )?;
     let products =
-        detour_tile(&mut ctx, geom, settings, &cfg, chf, [0, 0])?.ok_or_else(|| Error::Build {
-            stage: Stage::PolyMesh,
-            message: "no walkable polygons: nothing in the mesh is walkable with these settings"
-                .into(),
+        detour_tile(&mut ctx, &guard, geom, settings, &cfg, chf, [0, 0])?.ok_or_else(|| {
+            Error::Build {
+                stage: Stage::PolyMesh,
+                message:
+                    "no walkable polygons: nothing in the mesh is walkable with these settings"
+                        .into(),
+            }
         })?;
     let detour_started = Instant::now();
     let navmesh = NavMesh::from_tile_data(&products.data)?;

@@ -120,6 +120,7 @@ pub fn build_walkable_spans(
     let mut ctx = RecastContext::new();
     let (chf, _) = walkable_area(
         &mut ctx,
+        &super::budget::Guard::none(),
         geom,
         settings,
         &cfg,

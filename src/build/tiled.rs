@@ -39,6 +39,7 @@ use std::time::Instant;
 use crate::par::prelude::*;
 use glam::Vec3;
 
+use crate::build::budget::{Budget, Guard};
 use crate::build::settings::{BuildSettings, VoxelConfig};
 use crate::build::{Stage, detour_tile, stage_timings, tile_walkable_area};
 use crate::ffi::context::{LogCategory, RecastContext};
@@ -346,7 +347,8 @@ impl TileBuilder {
         cfg
     }
 
-    fn build_tile(&self, ctx: &mut RecastContext, x: i32, z: i32) -> Result<Built> {
+    fn build_tile(&self, ctx: &mut RecastContext, guard: &Guard, x: i32, z: i32) -> Result<Built> {
+        guard.check(Stage::Rasterize)?;
         let started = Instant::now();
         ctx.reset_timers();
         ctx.take_logs();
@@ -361,8 +363,11 @@ impl TileBuilder {
             warnings: Vec::new(),
         };
         let mut detour_ms = 0.0;
-        if let Some(chf) = tile_walkable_area(ctx, &self.geom, &self.index, &cfg, &self.settings)? {
-            if let Some(p) = detour_tile(ctx, &self.geom, &self.settings, &cfg, chf, [x, z])? {
+        if let Some(chf) =
+            tile_walkable_area(ctx, guard, &self.geom, &self.index, &cfg, &self.settings)?
+        {
+            if let Some(p) = detour_tile(ctx, guard, &self.geom, &self.settings, &cfg, chf, [x, z])?
+            {
                 built.polys = p.polymesh_polys;
                 detour_ms = p.detour_ms;
                 built.data = Some(p.data);
@@ -384,12 +389,13 @@ impl TileBuilder {
     fn build_tiles(
         &self,
         tiles: &[TileCoord],
+        guard: &Guard,
         progress: &(dyn Fn(usize, usize) + Sync),
     ) -> Result<Vec<Built>> {
         let total = tiles.len();
         let done = AtomicUsize::new(0);
         let work = |ctx: &mut RecastContext, t: &TileCoord| {
-            let b = self.build_tile(ctx, t.x, t.z);
+            let b = self.build_tile(ctx, guard, t.x, t.z);
             progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
             b
         };
@@ -403,6 +409,26 @@ impl TileBuilder {
             .map_init(RecastContext::new, work)
             .collect()
     }
+}
+
+/// The [`estimate`](crate::build::estimate) of a tiled build on `threads` workers: its memory
+/// is that of one tile (with its border) per worker, at the level's mean span density.
+fn tiled_estimate(
+    geom: &InputGeometry,
+    settings: &BuildSettings,
+    threads: usize,
+) -> Result<crate::build::BuildEstimate> {
+    let mut e = crate::build::estimate(geom, settings)?;
+    let cs = settings.cell_size.max(f32::MIN_POSITIVE);
+    let border = (settings.agent_radius / cs).ceil().max(0.0) as u64 + 3;
+    let side = u64::from(settings.tile_size) + 2 * border;
+    let tile_cells = side.saturating_mul(side).min(e.cells.max(1));
+    let per_cell = e.memory_bytes as f64 / e.cells.max(1) as f64;
+    let per_tile = (per_cell * tile_cells as f64) as u64;
+    e.memory_bytes = e
+        .memory_bytes
+        .min(per_tile.saturating_mul(threads.max(1) as u64));
+    Ok(e)
 }
 
 /// What a rebuild did to one tile position.
@@ -446,6 +472,21 @@ impl TiledNavMesh {
         options: &TiledOptions,
         progress: &(dyn Fn(usize, usize) + Sync),
     ) -> Result<TiledNavMesh> {
+        Self::build_with_budget(geom, settings, options, &Budget::default(), progress)
+    }
+
+    /// [`build_with`](Self::build_with) within `budget`: refused before building if the
+    /// [`estimate`](crate::build::estimate) shows stray vertices or its memory for one tile per
+    /// thread is over the budget (the grid-cell limit applies to the whole grid); stopped at
+    /// the next tile or stage after the budget's token is cancelled or its time runs out.
+    pub fn build_with_budget(
+        geom: InputGeometry,
+        settings: &BuildSettings,
+        options: &TiledOptions,
+        budget: &Budget,
+        progress: &(dyn Fn(usize, usize) + Sync),
+    ) -> Result<TiledNavMesh> {
+        let guard = budget.start();
         let threads = options.effective_threads();
         // Everything runs on a pool of exactly `threads` threads: the triangle index too.
         let pool = crate::par::ThreadPoolBuilder::new()
@@ -455,16 +496,20 @@ impl TiledNavMesh {
                 threads,
                 source: Box::new(e),
             })?;
-        pool.install(|| Self::build_in_pool(geom, settings, threads, progress))
+        pool.install(|| Self::build_in_pool(geom, settings, threads, budget, &guard, progress))
     }
 
     fn build_in_pool(
         geom: InputGeometry,
         settings: &BuildSettings,
         threads: usize,
+        budget: &Budget,
+        guard: &Guard,
         progress: &(dyn Fn(usize, usize) + Sync),
     ) -> Result<TiledNavMesh> {
         let started = Instant::now();
+        geom.validate()?;
+        budget.check_estimate(&tiled_estimate(&geom, settings, threads)?)?;
         let builder = TileBuilder::new(geom, settings)?;
         let index_ms = started.elapsed().as_secs_f64() * 1e3;
         let positions = builder.grid.tile_count() as u64;
@@ -482,7 +527,7 @@ impl TiledNavMesh {
         }
         let tiles = builder.grid.all_tiles();
         let tiles_started = Instant::now();
-        let built = builder.build_tiles(&tiles, progress)?;
+        let built = builder.build_tiles(&tiles, guard, progress)?;
         let tiles_ms = tiles_started.elapsed().as_secs_f64() * 1e3;
 
         let max_polys = built.iter().map(|b| b.polys).max().unwrap_or(0);
@@ -649,7 +694,7 @@ impl TiledNavMesh {
             let mut ctx = RecastContext::new();
             tiles
                 .iter()
-                .map(|t| self.builder.build_tile(&mut ctx, t.x, t.z))
+                .map(|t| self.builder.build_tile(&mut ctx, &Guard::none(), t.x, t.z))
                 .collect::<Result<Vec<_>>>()?
         } else {
             crate::par::ThreadPoolBuilder::new()
@@ -659,7 +704,7 @@ impl TiledNavMesh {
                     threads,
                     source: Box::new(e),
                 })?
-                .install(|| self.builder.build_tiles(tiles, &|_, _| {}))?
+                .install(|| self.builder.build_tiles(tiles, &Guard::none(), &|_, _| {}))?
         };
         let max_polys = 1usize << self.navmesh.params().ref_layout().poly_bits;
         if let Some(b) = built.iter().find(|b| b.polys > max_polys) {

@@ -2,6 +2,7 @@
 //! `rasterizeTileLayers`), and the layer header as bytes.
 
 use super::*;
+use crate::build::budget::Guard;
 use crate::build::settings::{BuildSettings, VoxelConfig};
 use crate::build::tile_walkable_area;
 use crate::build::tiled::TileGrid;
@@ -64,6 +65,7 @@ pub(super) type TileLayers = (Vec<ValidLayer>, Vec<String>);
 #[allow(clippy::too_many_arguments)]
 pub(super) fn tile_layers(
     ctx: &mut RecastContext,
+    guard: &Guard,
     comp: &mut Compressor,
     geom: &InputGeometry,
     index: &ChunkyTriMesh,
@@ -75,7 +77,8 @@ pub(super) fn tile_layers(
     ctx.take_logs();
     let cfg = tile_config(base, grid, x, z);
     let mut out = Vec::new();
-    if let Some(chf) = tile_walkable_area(ctx, geom, index, &cfg, settings)? {
+    if let Some(chf) = tile_walkable_area(ctx, guard, geom, index, &cfg, settings)? {
+        guard.check(crate::build::Stage::HeightfieldLayers)?;
         let mut lset = HeightfieldLayerSet::new();
         if !lset.build(ctx, &chf, cfg.border_size, cfg.walkable_height) {
             let logs: Vec<String> = ctx

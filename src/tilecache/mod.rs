@@ -77,6 +77,7 @@ use std::time::{Duration, Instant};
 use crate::par::prelude::*;
 use recastnavigation_sys as sys;
 
+use crate::build::budget::{Budget, Guard};
 use crate::build::settings::{BuildSettings, flags};
 use crate::build::tiled::{TRIS_PER_CHUNK, TileGrid};
 use crate::ffi::context::RecastContext;
@@ -247,11 +248,29 @@ impl TileCache {
         settings: &BuildSettings,
         cache: &TileCacheSettings,
     ) -> Result<TileCache> {
+        Self::build_with_budget(geom, settings, cache, &Budget::default())
+    }
+
+    /// [`build`](Self::build) within `budget`: refused before building if the
+    /// [`estimate`](crate::build::estimate) shows stray vertices or is over the budget's cell
+    /// limit, stopped at the next tile or stage after the budget's token is cancelled or its
+    /// time runs out.
+    pub fn build_with_budget(
+        geom: &InputGeometry,
+        settings: &BuildSettings,
+        cache: &TileCacheSettings,
+        budget: &Budget,
+    ) -> Result<TileCache> {
         let started = Instant::now();
+        let guard = budget.start();
         geom.validate()?;
         cache.validate()?;
         let mut settings = settings.clone();
         settings.tile_size = cache.tile_size;
+        let mut estimate = crate::build::estimate(geom, &settings)?;
+        // Layers are built a tile at a time; the whole-level memory estimate does not apply.
+        estimate.memory_bytes = 0;
+        budget.check_estimate(&estimate)?;
         let (bmin, bmax) = geom.mesh.bounds().into();
         let grid = TileGrid::new(bmin, bmax, &settings)?;
         let base = settings.to_config(bmin, bmax)?;
@@ -262,7 +281,9 @@ impl TileCache {
             .map_init(
                 || (RecastContext::new(), Compressor::new()),
                 |(ctx, comp), &pos| {
-                    tile_layers(ctx, comp, geom, &index, &settings, &base, &grid, pos)
+                    tile_layers(
+                        ctx, &guard, comp, geom, &index, &settings, &base, &grid, pos,
+                    )
                 },
             )
             .collect();
@@ -325,7 +346,7 @@ impl TileCache {
                 .map_err(|s| detour_err("dtTileCache::addTile", s))?;
         }
         let order: Vec<(i32, i32)> = positions.iter().map(|t| (t.x, t.z)).collect();
-        tc.build_navmesh_tiles(&order)?;
+        tc.build_navmesh_tiles(&order, &guard)?;
         tc.report = TileCacheReport {
             tiles_x: grid.tiles_x,
             tiles_z: grid.tiles_z,
@@ -372,8 +393,9 @@ impl TileCache {
     }
 
     /// Builds the navmesh tiles of every layer at these positions, in this order.
-    fn build_navmesh_tiles(&mut self, order: &[(i32, i32)]) -> Result<()> {
+    fn build_navmesh_tiles(&mut self, order: &[(i32, i32)], guard: &Guard) -> Result<()> {
         for &(x, z) in order {
+            guard.check(crate::build::Stage::TileCache)?;
             let st = self.raw.build_tiles_at(x, z, self.navmesh.raw_mut());
             if st & Status::FAILURE != 0 {
                 return Err(self.tile_build_error(
@@ -542,7 +564,7 @@ impl TileCache {
         }
         positions.sort_by_key(|&(x, z)| (z, x));
         positions.dedup();
-        tc.build_navmesh_tiles(&positions)?;
+        tc.build_navmesh_tiles(&positions, &Guard::none())?;
         let layout = set.navmesh.ref_layout();
         let cells = (set.cache.width * set.cache.height) as usize;
         tc.report = TileCacheReport {

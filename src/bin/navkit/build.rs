@@ -88,10 +88,12 @@ fn build_tiled_cmd(
         "{spinner} tiles {pos}/{len} [{bar:40}] {elapsed} (eta {eta})",
         Some(0),
     );
-    let tiled = TiledNavMesh::build_with(geom, &settings, &options, &|done, total| {
-        bar.set_length(total as u64);
-        bar.set_position(done as u64);
-    });
+    let budget = crate::common::budget();
+    let tiled =
+        TiledNavMesh::build_with_budget(geom, &settings, &options, &budget, &|done, total| {
+            bar.set_length(total as u64);
+            bar.set_position(done as u64);
+        });
     bar.finish_and_clear();
     let tiled = tiled?;
     if let Some(out) = &output {

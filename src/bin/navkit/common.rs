@@ -5,7 +5,8 @@ use std::path::Path;
 use glam::Vec3;
 
 use navkit::build::tiled::TiledNavMesh;
-use navkit::build::{BuildReport, build_solo};
+use navkit::build::tiled::TiledOptions;
+use navkit::build::{Budget, BuildReport, build_solo_with};
 use navkit::grid::mesh::MeshGrid;
 use navkit::navmesh::NavMesh;
 use navkit::query::QueryFilter;
@@ -14,6 +15,19 @@ use navkit::tools::simulation::Scenario;
 use navkit::{BuildSettings, Error, InputGeometry, Partition};
 
 use crate::exit::CliError;
+
+/// The global options' budget (`--timeout`, `--allow-stray-vertices`), set once by `main`.
+static BUDGET: std::sync::OnceLock<Budget> = std::sync::OnceLock::new();
+
+/// Sets the budget every build of this run uses.
+pub fn set_budget(budget: Budget) {
+    let _ = BUDGET.set(budget);
+}
+
+/// The budget every build of this run uses (the default if `main` set none).
+pub fn budget() -> Budget {
+    BUDGET.get().cloned().unwrap_or_default()
+}
 
 pub fn parse_vec3(s: &str) -> Result<Vec3, String> {
     let parts: Vec<&str> = s.split(',').map(str::trim).collect();
@@ -57,7 +71,7 @@ pub fn build_input(
     if let Some(p) = partition {
         settings.partition = p;
     }
-    let built = build_solo(&geom, &settings)?;
+    let built = build_solo_with(&geom, &settings, &budget())?;
     Ok((built.navmesh, built.report))
 }
 
@@ -148,9 +162,16 @@ pub fn navmesh_and_grid(
             if let Some(ts) = tile_size {
                 settings.tile_size = ts;
             }
-            TiledNavMesh::build(geom.clone(), &settings)?.into_navmesh()
+            TiledNavMesh::build_with_budget(
+                geom.clone(),
+                &settings,
+                &TiledOptions::default(),
+                &budget(),
+                &|_, _| {},
+            )?
+            .into_navmesh()
         }
-        None => build_solo(&geom, &settings)?.navmesh,
+        None => build_solo_with(&geom, &settings, &budget())?.navmesh,
     };
     let grid = if no_grid {
         None

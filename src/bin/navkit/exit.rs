@@ -53,13 +53,17 @@ pub enum CliError {
     NotFound(String),
     /// An output path that cannot be written (checked before the work starts).
     OutputPath { path: PathBuf, message: String },
+    /// `--timeout` ran out while the command was inside work with no check of its own.
+    TimedOut(String),
 }
 
 impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             CliError::Navkit(e) => write!(f, "{e}"),
-            CliError::Usage(m) | CliError::NotFound(m) => write!(f, "{m}"),
+            CliError::Usage(m) | CliError::NotFound(m) | CliError::TimedOut(m) => {
+                write!(f, "{m}")
+            }
             CliError::OutputPath { path, message } => write!(f, "{}: {message}", path.display()),
         }
     }
@@ -80,6 +84,7 @@ impl CliError {
             CliError::Usage(_) => "usage".into(),
             CliError::NotFound(_) => "not_found".into(),
             CliError::OutputPath { .. } => "output_path".into(),
+            CliError::TimedOut(_) => "timed_out".into(),
         }
     }
 

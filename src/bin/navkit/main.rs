@@ -54,6 +54,39 @@ is printed on stdout as {\"error\": {\"kind\": ..., \"message\": ...}} (and on s
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Give up after this many seconds: a build stops at its next check (between stages and
+    /// tiles) with a `timed_out` error, and the process ends with exit code 1 at the latest
+    /// half a second after the limit, whatever it is doing.
+    #[arg(long, global = true, value_name = "SECS", value_parser = parse_timeout)]
+    timeout: Option<f64>,
+    /// Build even when a few vertices lie far from the rest of the level and stretch its grid
+    /// (refused by default, with the vertices named).
+    #[arg(long, global = true)]
+    allow_stray_vertices: bool,
+}
+
+/// A `--timeout`: positive, finite seconds, at most a year.
+fn parse_timeout(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 && v <= 3.2e7 => Ok(v),
+        _ => Err(format!(
+            "`{s}` is not a time in seconds (positive, at most 3.2e7)"
+        )),
+    }
+}
+
+/// With `--timeout`: a thread that ends the process half a second after the limit if the
+/// command has not finished by then (for work that has no check of its own to stop at).
+fn start_watchdog(seconds: f64, json: bool) {
+    let limit = std::time::Duration::from_secs_f64(seconds);
+    std::thread::spawn(move || {
+        std::thread::sleep(limit + std::time::Duration::from_millis(500));
+        let message = format!("timed out after {seconds} s (--timeout)");
+        let err = CliError::TimedOut(message);
+        let _ = err.report(json);
+        let _ = std::io::Write::flush(&mut std::io::stdout());
+        std::process::exit(i32::from(err.code()));
+    });
 }
 
 #[derive(Subcommand)]
@@ -138,6 +171,12 @@ fn main() -> ExitCode {
             return CliError::Usage(message).report(true);
         }
     };
+    let mut budget = navkit::build::Budget::new().allow_stray_vertices(cli.allow_stray_vertices);
+    if let Some(secs) = cli.timeout {
+        budget = budget.time_limit(std::time::Duration::from_secs_f64(secs));
+        start_watchdog(secs, json);
+    }
+    common::set_budget(budget);
     match run(cli) {
         Ok(Outcome::Success) => ExitCode::from(exit::EXIT_OK),
         Ok(Outcome::Incomplete) => ExitCode::from(exit::EXIT_INCOMPLETE),

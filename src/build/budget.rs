@@ -1,0 +1,387 @@
+//! Budgets for builds: a [`CancelToken`] another thread can trip, a time limit, limits on the
+//! grid's cells and on the estimated memory, and the check for stray vertices; plus
+//! [`estimate`], what a build will cost, computed from the geometry's bounds and the settings
+//! before Recast sees anything.
+//!
+//! A build checks its budget before every stage, before every tile of a tiled build or tile
+//! cache, and between batches of triangles while it rasterizes, and stops with
+//! [`Error::Cancelled`] or [`Error::TimedOut`] at the first check after the token trips or the
+//! time runs out. The checks are cheap (an atomic load and a clock read), so a build stops
+//! within one stage of one tile (of a solo build: within one stage).
+//!
+//! ```
+//! use std::time::Duration;
+//! use navkit::build::{Budget, CancelToken};
+//! use navkit::{InputGeometry, NavMeshBuilder};
+//! # let geom = InputGeometry::from_mesh(navkit::TriMesh::new(
+//! #     vec![0.0, 0.0, 0.0, 10.0, 0.0, 0.0, 10.0, 0.0, 10.0], vec![0, 2, 1])?);
+//! let cancel = CancelToken::new();
+//! let budget = Budget::new()
+//!     .cancel_token(cancel.clone())          // cancel.cancel() from any thread stops the build
+//!     .time_limit(Duration::from_secs(30))
+//!     .max_cells(100_000_000)
+//!     .max_memory(2 << 30);
+//! let estimate = NavMeshBuilder::new(&geom).estimate()?;
+//! println!("{} cells, about {} MB", estimate.cells, estimate.memory_bytes >> 20);
+//! let build = NavMeshBuilder::new(&geom).budget(budget).solo()?;
+//! # Ok::<(), navkit::Error>(())
+//! ```
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use super::settings::BuildSettings;
+use super::stage::Stage;
+use crate::{Error, InputGeometry, Result};
+
+/// A flag shared between a build and whoever may want to stop it: clone it, hand one clone to
+/// the build ([`Budget::cancel_token`]), call [`cancel`](Self::cancel) on another.
+#[derive(Clone, Debug, Default)]
+pub struct CancelToken(Arc<AtomicBool>);
+
+impl CancelToken {
+    /// A token that has not been cancelled.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Asks every build holding this token to stop at its next check.
+    pub fn cancel(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether [`cancel`](Self::cancel) was called.
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// Limits on a build. The default has none but the check for stray vertices (see
+/// [`allow_stray_vertices`](Self::allow_stray_vertices)).
+#[derive(Clone, Debug, Default)]
+pub struct Budget {
+    cancel: Option<CancelToken>,
+    time_limit: Option<Duration>,
+    max_cells: Option<u64>,
+    max_memory: Option<u64>,
+    allow_stray_vertices: bool,
+}
+
+impl Budget {
+    /// No limits (the stray-vertex check on).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Stop with [`Error::Cancelled`] once `token` is cancelled.
+    pub fn cancel_token(mut self, token: CancelToken) -> Self {
+        self.cancel = Some(token);
+        self
+    }
+
+    /// Stop with [`Error::TimedOut`] once the build has run this long.
+    pub fn time_limit(mut self, limit: Duration) -> Self {
+        self.time_limit = Some(limit);
+        self
+    }
+
+    /// Refuse, before building, a grid of more cells than this (width times depth of the whole
+    /// build area, see [`BuildEstimate::cells`]).
+    pub fn max_cells(mut self, cells: u64) -> Self {
+        self.max_cells = Some(cells);
+        self
+    }
+
+    /// Refuse, before building, a build whose estimated peak memory
+    /// ([`BuildEstimate::memory_bytes`]) is above this many bytes.
+    pub fn max_memory(mut self, bytes: u64) -> Self {
+        self.max_memory = Some(bytes);
+        self
+    }
+
+    /// Build even if a few vertices lie far from the rest of the level and blow up its grid
+    /// (see [`StrayVertices`]); by default such a build is refused with [`Error::Geometry`].
+    pub fn allow_stray_vertices(mut self, allow: bool) -> Self {
+        self.allow_stray_vertices = allow;
+        self
+    }
+
+    /// Checks the limits that can be checked before building against `estimate`.
+    pub fn check_estimate(&self, estimate: &BuildEstimate) -> Result<()> {
+        if let Some(max) = self.max_cells
+            && estimate.cells > max
+        {
+            return Err(Error::OverBudget {
+                what: "grid cells",
+                estimate: estimate.cells,
+                limit: max,
+            });
+        }
+        if let Some(max) = self.max_memory
+            && estimate.memory_bytes > max
+        {
+            return Err(Error::OverBudget {
+                what: "estimated memory (bytes)",
+                estimate: estimate.memory_bytes,
+                limit: max,
+            });
+        }
+        if !self.allow_stray_vertices
+            && let Some(stray) = &estimate.stray
+            && stray.refused()
+        {
+            return Err(Error::Geometry(stray.to_string()));
+        }
+        Ok(())
+    }
+
+    /// Starts the clock: the guard a build checks between its steps.
+    pub(crate) fn start(&self) -> Guard {
+        Guard {
+            cancel: self.cancel.clone(),
+            deadline: self.time_limit.map(|l| (Instant::now() + l, l)),
+        }
+    }
+}
+
+/// A running build's view of its [`Budget`]: cheap to clone into worker threads.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Guard {
+    cancel: Option<CancelToken>,
+    deadline: Option<(Instant, Duration)>,
+}
+
+impl Guard {
+    /// A guard that never stops anything.
+    pub(crate) fn none() -> Self {
+        Self::default()
+    }
+
+    /// `Err` if the build must stop before `stage`.
+    pub(crate) fn check(&self, stage: Stage) -> Result<()> {
+        if let Some(c) = &self.cancel
+            && c.is_cancelled()
+        {
+            return Err(Error::Cancelled { stage });
+        }
+        if let Some((deadline, limit)) = self.deadline
+            && Instant::now() >= deadline
+        {
+            return Err(Error::TimedOut { stage, limit });
+        }
+        Ok(())
+    }
+}
+
+/// What a build of some geometry with some settings will cost, estimated from the geometry's
+/// bounds and triangles without building anything ([`estimate`]).
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct BuildEstimate {
+    /// Grid width (x) in cells of the whole build area.
+    pub width: u64,
+    /// Grid depth (z) in cells.
+    pub depth: u64,
+    /// `width * depth`.
+    pub cells: u64,
+    /// Estimated heightfield spans: the cells the triangles cover, counted once per triangle
+    /// (an upper bound for a single floor, about right for stacked floors).
+    pub spans: u64,
+    /// Estimated peak memory of a solo build in bytes (the heightfield's columns and spans, then
+    /// the compact heightfield with its regions and distance field). A tiled build needs far
+    /// less at a time: this per tile, times the worker threads.
+    pub memory_bytes: u64,
+    /// A few vertices far from all the others that inflate the grid, if any.
+    pub stray: Option<StrayVertices>,
+}
+
+/// A few vertices far from all the other vertices of a level, along x or z (a vertex typed
+/// wrong, a leftover of an editing tool, a far-away marker): they stretch the build grid and
+/// the triangles that use them become long wedges whose regions and contours cost far more
+/// than the rest of the level. Found by [`estimate`] when bounds come from the mesh.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct StrayVertices {
+    /// `'x'` or `'z'`.
+    pub axis: char,
+    /// 1-based OBJ vertex numbers of the stray vertices (at most the first 8).
+    pub vertices: Vec<usize>,
+    /// How many vertices are stray.
+    pub count: usize,
+    /// The first stray vertex's position.
+    pub first: [f32; 3],
+    /// The extent in metres of the other vertices along the axis, `(min, max)`.
+    pub rest: (f32, f32),
+    /// Grid cells with the stray vertices.
+    pub cells_with: u64,
+    /// Grid cells without them.
+    pub cells_without: u64,
+}
+
+impl StrayVertices {
+    /// The grid grows at least this many times for the stray vertices to be refused...
+    pub const REFUSE_GROWTH: u64 = 32;
+    /// ... and has at least this many cells with them (smaller grids build fast anyway).
+    pub const REFUSE_CELLS: u64 = 1 << 16;
+
+    /// Whether a build with the default [`Budget`] refuses these stray vertices.
+    pub fn refused(&self) -> bool {
+        self.cells_with >= Self::REFUSE_CELLS
+            && self.cells_with >= self.cells_without.saturating_mul(Self::REFUSE_GROWTH)
+    }
+}
+
+impl std::fmt::Display for StrayVertices {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let list: Vec<String> = self.vertices.iter().map(|v| v.to_string()).collect();
+        let more = if self.count > self.vertices.len() {
+            format!(" and {} more", self.count - self.vertices.len())
+        } else {
+            String::new()
+        };
+        let (count, verb) = match self.count {
+            1 => ("1 vertex".to_string(), "lies"),
+            n => (format!("{n} vertices"), "lie"),
+        };
+        write!(
+            f,
+            "{count} {verb} far from the rest of the level along {}: OBJ vertex {}{more} \
+             (the first at ({}, {}, {})), while every other vertex lies within {} .. {}; they \
+             stretch the build grid from {} to {} cells and make long wedges that are slow to \
+             build. Remove or fix them, set the build bounds in the settings, or allow them \
+             (Budget::allow_stray_vertices, navkit build --allow-stray-vertices)",
+            self.axis,
+            list.join(", "),
+            self.first[0],
+            self.first[1],
+            self.first[2],
+            self.rest.0,
+            self.rest.1,
+            self.cells_without,
+            self.cells_with,
+        )
+    }
+}
+
+/// Bytes per grid cell: the heightfield's column pointer and the compact heightfield's cell.
+const BYTES_PER_CELL: u64 = 8 + 4;
+/// Bytes per span: the heightfield's span, the compact span, its area, distance, region and
+/// the partition's temporary buffers.
+const BYTES_PER_SPAN: u64 = 16 + 12 + 1 + 2 + 2 + 8;
+
+/// What building `geom` with `settings` will cost: grid size, spans and memory, and stray
+/// vertices that inflate the grid. Runs in time linear in the mesh's size; refuses what
+/// [`BuildSettings`] refuses.
+pub fn estimate(geom: &InputGeometry, settings: &BuildSettings) -> Result<BuildEstimate> {
+    let mesh = &geom.mesh;
+    mesh.validate()?;
+    let (bmin, bmax) = mesh.bounds().into();
+    let cfg = settings.to_config(bmin, bmax)?;
+    let cs = cfg.cs as f64;
+    let (width, depth) = (cfg.width.max(0) as u64, cfg.height.max(0) as u64);
+    let cells = width * depth;
+    let v = |i: i32| {
+        let i = i as usize * 3;
+        [mesh.verts[i] as f64, mesh.verts[i + 2] as f64]
+    };
+    let mut spans = 0u64;
+    for t in mesh.tris.chunks_exact(3) {
+        let (a, b, c) = (v(t[0]), v(t[1]), v(t[2]));
+        let area = ((b[0] - a[0]) * (c[1] - a[1]) - (c[0] - a[0]) * (b[1] - a[1])).abs() / 2.0;
+        let len = |p: [f64; 2], q: [f64; 2]| (p[0] - q[0]).hypot(p[1] - q[1]);
+        let perimeter = len(a, b) + len(b, c) + len(c, a);
+        // Cells the triangle covers: its area, a cell's width along its edges, one more.
+        spans += (area / (cs * cs) + perimeter / cs + 1.0).min(cells as f64) as u64;
+    }
+    let spans = spans.min(cells.saturating_mul(64));
+    let memory_bytes = cells
+        .saturating_mul(BYTES_PER_CELL)
+        .saturating_add(spans.saturating_mul(BYTES_PER_SPAN));
+    let stray = if settings.bounds.is_some() {
+        None
+    } else {
+        find_stray(geom, cfg.cs as f64, width, depth)
+    };
+    Ok(BuildEstimate {
+        width,
+        depth,
+        cells,
+        spans,
+        memory_bytes,
+        stray,
+    })
+}
+
+/// Most vertices that count as "a few" stray ones: at most this many, and at most an eighth of
+/// all (at least one).
+const MAX_STRAY: usize = 16;
+
+/// Looks along x and along z for a small group of vertices at either end or both, separated
+/// from all others by a gap wider than the rest of the level; returns the group whose removal
+/// shrinks the grid most.
+fn find_stray(geom: &InputGeometry, cs: f64, width: u64, depth: u64) -> Option<StrayVertices> {
+    let verts = &geom.mesh.verts;
+    let n = verts.len() / 3;
+    let max_stray = MAX_STRAY.min(n / 8).max(1).min(n.saturating_sub(2));
+    if max_stray == 0 {
+        return None;
+    }
+    let mut best: Option<StrayVertices> = None;
+    for (axis, k) in [('x', 0usize), ('z', 2usize)] {
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by(|&a, &b| verts[a * 3 + k].total_cmp(&verts[b * 3 + k]));
+        let c = |i: usize| verts[order[i] * 3 + k] as f64;
+        let (along_with, other) = if k == 0 {
+            (width, depth)
+        } else {
+            (depth, width)
+        };
+        // `lo` vertices at the low end and `hi` at the high end are stray; the rest span
+        // `c(lo) ..= c(n - 1 - hi)`.
+        for lo in 0..=max_stray {
+            for hi in 0..=(max_stray - lo) {
+                if lo + hi == 0 {
+                    continue;
+                }
+                let (rest_lo, rest_hi) = (c(lo), c(n - 1 - hi));
+                let wide = (rest_hi - rest_lo).max(64.0 * cs);
+                if (lo > 0 && c(lo) - c(lo - 1) <= wide)
+                    || (hi > 0 && c(n - hi) - c(n - 1 - hi) <= wide)
+                {
+                    continue;
+                }
+                let along_without = ((rest_hi - rest_lo) / cs + 0.5).max(1.0) as u64;
+                let cells_with = along_with.saturating_mul(other);
+                let cells_without = along_without.saturating_mul(other);
+                if cells_with <= cells_without.saturating_mul(4) {
+                    continue;
+                }
+                let mut numbers: Vec<usize> = order[..lo]
+                    .iter()
+                    .chain(&order[n - hi..])
+                    .map(|&i| i + 1)
+                    .collect();
+                numbers.sort_unstable();
+                let first = numbers[0] - 1;
+                let s = StrayVertices {
+                    axis,
+                    count: numbers.len(),
+                    vertices: numbers.into_iter().take(8).collect(),
+                    first: [verts[first * 3], verts[first * 3 + 1], verts[first * 3 + 2]],
+                    rest: (rest_lo as f32, rest_hi as f32),
+                    cells_with,
+                    cells_without,
+                };
+                // Fewest cells left wins; for equal cells, the smaller group (found first).
+                if best
+                    .as_ref()
+                    .is_none_or(|b| s.cells_without < b.cells_without)
+                {
+                    best = Some(s);
+                }
+            }
+        }
+    }
+    best
+}

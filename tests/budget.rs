@@ -1,0 +1,192 @@
+//! Budgets: a cancellation token and a time limit stop solo, tiled and tile-cache builds at
+//! their next check with a typed error naming the stage; limits on cells and estimated memory
+//! refuse a build before it starts; the estimate is an upper bound of the real spans; the CLI's
+//! `--timeout` ends a build that has no check of its own to stop at.
+
+mod common;
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use navkit::build::{Budget, CancelToken, Stage, estimate};
+use navkit::tools::worldgen::{WorldSpec, generate};
+use navkit::{BuildSettings, Error, InputGeometry, NavMeshBuilder};
+
+fn dungeon() -> InputGeometry {
+    InputGeometry::load(common::mesh("dungeon.obj")).unwrap()
+}
+
+#[test]
+fn a_cancelled_token_stops_every_kind_of_build_before_it_starts() {
+    let g = dungeon();
+    let token = CancelToken::new();
+    token.cancel();
+    assert!(token.is_cancelled());
+    let b = NavMeshBuilder::new(&g).budget(Budget::new().cancel_token(token));
+    for r in [
+        b.solo().map(|_| ()),
+        b.tiled().map(|_| ()),
+        b.tile_cache().map(|_| ()),
+    ] {
+        match r {
+            Err(Error::Cancelled {
+                stage: Stage::Rasterize,
+            }) => {}
+            other => panic!("{other:?}"),
+        }
+    }
+}
+
+#[test]
+fn a_zero_time_limit_times_out_at_the_first_check() {
+    let g = dungeon();
+    let b = NavMeshBuilder::new(&g).budget(Budget::new().time_limit(Duration::ZERO));
+    let e = b.solo().unwrap_err();
+    assert!(
+        matches!(
+            e,
+            Error::TimedOut {
+                stage: Stage::Rasterize,
+                limit: Duration::ZERO
+            }
+        ),
+        "{e:?}"
+    );
+    assert_eq!(
+        e.to_string(),
+        "build timed out after 0ns (before stage `rasterize`)"
+    );
+    assert!(matches!(b.tiled(), Err(Error::TimedOut { .. })));
+    assert!(matches!(b.tile_cache(), Err(Error::TimedOut { .. })));
+}
+
+#[test]
+fn cancelling_during_a_tiled_build_stops_it_within_the_tiles_in_flight() {
+    let g = dungeon();
+    let token = CancelToken::new();
+    let seen = AtomicUsize::new(0);
+    let total = AtomicUsize::new(0);
+    let progress = |done: usize, all: usize| {
+        total.store(all, Ordering::Relaxed);
+        seen.fetch_max(done, Ordering::Relaxed);
+        // Cancel as soon as the first tile is done.
+        token.cancel();
+    };
+    let b = NavMeshBuilder::new(&g)
+        .tile_size(16)
+        .threads(1)
+        .progress(&progress)
+        .budget(Budget::new().cancel_token(token.clone()));
+    let e = b.tiled().map(|_| ()).unwrap_err();
+    assert!(matches!(e, Error::Cancelled { .. }), "{e:?}");
+    // On one thread, the tile after the first one stops at its first check, and no other
+    // tile is started.
+    assert!(total.load(Ordering::Relaxed) > 100);
+    assert_eq!(seen.load(Ordering::Relaxed), 2);
+    // The same builder without the token cancelled... a new token builds to the end.
+    let b = NavMeshBuilder::new(&g)
+        .tile_size(16)
+        .budget(Budget::new().cancel_token(CancelToken::new()));
+    assert!(b.tiled().is_ok());
+}
+
+#[test]
+fn a_token_cancelled_from_another_thread_stops_a_running_build() {
+    // A world big enough to take a while, cancelled from another thread: the build ends with
+    // Cancelled (whatever stage it was in), not with a navmesh.
+    let (geom, _) = generate(&WorldSpec::new(200_000, 7)).unwrap();
+    let token = CancelToken::new();
+    let canceller = {
+        let token = token.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(50));
+            token.cancel();
+        })
+    };
+    let r = NavMeshBuilder::new(&geom)
+        .budget(Budget::new().cancel_token(token))
+        .tiled();
+    canceller.join().unwrap();
+    match r {
+        Err(Error::Cancelled { .. }) => {}
+        Ok(t) => panic!(
+            "built {} tiles before the token was cancelled",
+            t.report().tile_count
+        ),
+        Err(e) => panic!("{e:?}"),
+    }
+}
+
+#[test]
+fn limits_on_cells_and_memory_refuse_before_building() {
+    let g = dungeon();
+    let s = BuildSettings::default();
+    let e = estimate(&g, &s).unwrap();
+    assert_eq!((e.width, e.depth), (248, 330));
+    assert_eq!(e.cells, 248 * 330);
+    let over = NavMeshBuilder::new(&g)
+        .budget(Budget::new().max_cells(e.cells - 1))
+        .solo()
+        .unwrap_err();
+    match over {
+        Error::OverBudget {
+            what: "grid cells",
+            estimate,
+            limit,
+        } => assert_eq!((estimate, limit), (e.cells, e.cells - 1)),
+        other => panic!("{other:?}"),
+    }
+    let over = NavMeshBuilder::new(&g)
+        .budget(Budget::new().max_memory(e.memory_bytes - 1))
+        .solo()
+        .unwrap_err();
+    assert!(
+        matches!(over, Error::OverBudget { what, .. } if what.contains("memory")),
+        "{over:?}"
+    );
+    // At the limits, it builds.
+    let ok = NavMeshBuilder::new(&g)
+        .budget(Budget::new().max_cells(e.cells).max_memory(e.memory_bytes))
+        .solo();
+    assert!(ok.is_ok());
+    // A tiled build needs one tile per thread at a time: the solo memory limit lets it through.
+    let tiled = NavMeshBuilder::new(&g)
+        .threads(1)
+        .budget(Budget::new().max_memory(e.memory_bytes / 10))
+        .tiled();
+    assert!(tiled.is_ok(), "{:?}", tiled.err());
+}
+
+#[test]
+fn the_span_estimate_bounds_the_real_spans_from_above() {
+    for name in ["dungeon.obj", "nav_test.obj", "undulating.obj"] {
+        let g = InputGeometry::load(common::mesh(name)).unwrap();
+        let s = BuildSettings::default();
+        let e = estimate(&g, &s).unwrap();
+        let b = navkit::build::build_solo(&g, &s).unwrap();
+        let real = b.report.spans as u64;
+        assert!(
+            real <= e.spans && e.spans <= real * 16,
+            "{name}: estimated {} spans, built {real}",
+            e.spans
+        );
+        assert_eq!(
+            (e.width, e.depth),
+            (b.report.grid_width as u64, b.report.grid_height as u64)
+        );
+        assert!(e.memory_bytes > e.cells * 12);
+    }
+}
+
+#[test]
+fn generated_worlds_have_no_stray_vertices() {
+    for seed in 1..4 {
+        let (geom, _) = generate(&WorldSpec::new(30_000, seed)).unwrap();
+        let e = NavMeshBuilder::new(&geom).estimate().unwrap();
+        assert!(
+            e.stray.as_ref().is_none_or(|s| !s.refused()),
+            "{:?}",
+            e.stray
+        );
+    }
+}
