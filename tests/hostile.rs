@@ -288,3 +288,94 @@ fn real_levels_have_no_stray_vertices() {
         );
     }
 }
+
+/// A `w` x `w` m floor at each height of `ys`.
+fn floors(w: f32, ys: impl Iterator<Item = f32>) -> InputGeometry {
+    let (mut verts, mut tris) = (Vec::new(), Vec::new());
+    for (k, y) in ys.enumerate() {
+        verts.extend([0.0, y, 0.0, w, y, 0.0, w, y, w, 0.0, y, w]);
+        let b = 4 * k as i32;
+        tris.extend([b, b + 2, b + 1, b, b + 3, b + 2]);
+    }
+    InputGeometry::from_mesh(TriMesh::new(verts, tris).unwrap())
+}
+
+#[test]
+fn heights_beyond_recasts_13_bits_and_the_bv_trees_16_bits_are_refused() {
+    // 2000 m of rise is 10,000 cells of 0.2 m: spans above 8191 cells would be clamped.
+    let g = floors(10.0, [0.0, 2000.0].into_iter());
+    let e = build_solo(&g, &BuildSettings::default()).unwrap_err();
+    let m = e.to_string();
+    assert!(matches!(e, Error::Geometry(_)), "{e:?}");
+    assert!(
+        m.contains("10000 cells") && m.contains("8191") && m.contains("at least 0.245 m"),
+        "{m}"
+    );
+    for r in [
+        NavMeshBuilder::new(&g).tiled().map(|_| ()),
+        NavMeshBuilder::new(&g).tile_cache().map(|_| ()),
+    ] {
+        assert!(
+            matches!(r, Err(Error::Geometry(ref m)) if m.contains("8191")),
+            "{r:?}"
+        );
+    }
+    // Following the advice builds.
+    let s = BuildSettings {
+        cell_height: 0.245,
+        ..BuildSettings::default()
+    };
+    assert!(build_solo(&g, &s).is_ok());
+    // Tall cells and thin ones: 6600 m is 6600 cells of 1 m (fine for Recast) but 66,000 cell
+    // sizes of 0.1 m plus the agent: past the BV tree's 16 bits.
+    let g = floors(3.0, [0.0, 6600.0].into_iter());
+    let s = BuildSettings {
+        cell_size: 0.1,
+        cell_height: 1.0,
+        agent_radius: 0.1,
+        agent_height: 2.0,
+        agent_max_climb: 1.0,
+        ..BuildSettings::default()
+    };
+    let e = build_solo(&g, &s).unwrap_err();
+    assert!(e.to_string().contains("16 bits"), "{e}");
+}
+
+#[test]
+fn more_walkable_floors_in_a_column_than_the_8_bit_count_holds_are_refused() {
+    // 300 floors 2.5 m apart, all walkable: 300 spans in every column.
+    let g = floors(8.0, (0..300).map(|k| k as f32 * 2.5));
+    let e = build_solo(&g, &BuildSettings::default()).unwrap_err();
+    match &e {
+        Error::Build {
+            stage: navkit::build::Stage::CompactHeightfield,
+            message,
+        } => assert!(
+            message.starts_with("300 walkable spans stacked in the column")
+                && message.contains("255"),
+            "{message}"
+        ),
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(
+        NavMeshBuilder::new(&g).tiled(),
+        Err(Error::Build {
+            stage: navkit::build::Stage::CompactHeightfield,
+            ..
+        })
+    ));
+    // 255 floors build, as with Recast itself: a compact span links to neighbours by a 6-bit
+    // layer index, so only the lowest 62 floors connect to their neighbours (the rest are
+    // eroded away), and Recast's warning about it is in the report.
+    let g = floors(8.0, (0..255).map(|k| k as f32 * 2.5));
+    let b = build_solo(&g, &BuildSettings::default()).expect("255 floors");
+    assert_eq!(b.report.polymesh_polys, 63);
+    assert!(
+        b.report
+            .warnings
+            .iter()
+            .any(|w| w.contains("too many layers")),
+        "{:?}",
+        b.report.warnings
+    );
+}

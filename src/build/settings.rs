@@ -239,6 +239,10 @@ pub struct VoxelConfig {
     pub border_size: i32,
 }
 
+/// The most cells of height a level may rise from its lowest to its highest point: Recast's
+/// spans store heights in 13 bits (`RC_SPAN_MAX_HEIGHT`).
+pub const MAX_SPAN_HEIGHT: i32 = (1 << 13) - 1;
+
 /// The largest grid (width x height, in cells) a build accepts; beyond it memory use explodes.
 pub const MAX_GRID_CELLS: i64 = 1 << 28;
 
@@ -362,6 +366,32 @@ impl BuildSettings {
                     "gives a {width} x {height} grid; at most {MAX_GRID_CELLS} cells are allowed"
                 ),
             ));
+        }
+        // Heights: Recast's spans store heights in 13 bits of cells (RC_SPAN_MAX_HEIGHT) and
+        // clamp anything above, and Detour quantises heights into 16 bits of cell sizes for
+        // the BV tree (clamped too): either would build a wrong navmesh without a word.
+        let ch = self.cell_height;
+        let walkable_height = (self.agent_height / ch).ceil();
+        let rise = bmax.y - bmin.y;
+        let rise_cells = (rise / ch).ceil() as f64;
+        if rise_cells > MAX_SPAN_HEIGHT as f64 {
+            return Err(Error::Geometry(format!(
+                "the level rises {rise} m from y = {} to {}: {rise_cells} cells of {ch} m; Recast \
+                 stores heights in at most {MAX_SPAN_HEIGHT} cells (13 bits). Use a cell height of \
+                 at least {:.3} m, set build bounds that cut off what no agent reaches, or remove \
+                 stray vertices far above or below",
+                bmin.y,
+                bmax.y,
+                (rise / MAX_SPAN_HEIGHT as f32 * 1000.0).ceil() / 1000.0,
+            )));
+        }
+        let bv_rise = (rise as f64 + walkable_height as f64 * ch as f64) / cs as f64;
+        if bv_rise > 65535.0 {
+            return Err(Error::Geometry(format!(
+                "the level rises {rise} m, {bv_rise:.0} cell sizes of {cs} m with the agent's \
+                 height; Detour's BV tree quantises heights into 16 bits of cell sizes (at most \
+                 65535): use a bigger cell size or build bounds that cut off what no agent reaches"
+            )));
         }
         Ok(VoxelConfig {
             width: width as i32,

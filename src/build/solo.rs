@@ -172,6 +172,7 @@ pub(super) fn walkable_area<'a>(
         solid.filter_walkable_low_height_spans(ctx, cfg.walkable_height);
     }
     let spans = solid.span_count(ctx);
+    check_compact_limits(&solid, spans, cfg)?;
 
     // Stage: compact heightfield.
     guard.check(Stage::CompactHeightfield)?;
@@ -229,6 +230,41 @@ pub(crate) fn tile_walkable_area(
         chunks.iter().map(|&c| index.chunk_tris(c)),
     )?;
     Ok(Some(chf))
+}
+
+/// The most walkable spans a compact heightfield can index: `rcCompactCell::index` has 24 bits.
+pub const MAX_COMPACT_SPANS: i32 = (1 << 24) - 1;
+/// The most walkable spans one column of a compact heightfield can hold:
+/// `rcCompactCell::count` has 8 bits.
+pub const MAX_SPANS_PER_COLUMN: usize = 255;
+
+/// Refuses a heightfield whose walkable spans would not fit the compact heightfield's cells
+/// (Recast truncates both fields silently, and later stages then read the wrong spans).
+fn check_compact_limits(solid: &Heightfield, spans: i32, cfg: &VoxelConfig) -> Result<()> {
+    if spans > MAX_COMPACT_SPANS {
+        return Err(Error::Build {
+            stage: Stage::CompactHeightfield,
+            message: format!(
+                "{spans} walkable spans; a compact heightfield indexes at most {MAX_COMPACT_SPANS} \
+                 (24-bit cell index): build tiled, or use a bigger cell size"
+            ),
+        });
+    }
+    let (most, (x, z)) = solid.max_walkable_column();
+    if most > MAX_SPANS_PER_COLUMN {
+        return Err(Error::Build {
+            stage: Stage::CompactHeightfield,
+            message: format!(
+                "{most} walkable spans stacked in the column at cell ({x}, {z}) (world x {:.2}, \
+                 z {:.2}); a compact heightfield holds at most {MAX_SPANS_PER_COLUMN} per column \
+                 (8-bit count): the level stacks more walkable floors over this spot than Recast \
+                 can hold; remove floors there or build the level in parts",
+                cfg.bmin[0] + (x as f32 + 0.5) * cfg.cs,
+                cfg.bmin[2] + (z as f32 + 0.5) * cfg.cs,
+            ),
+        });
+    }
+    Ok(())
 }
 
 /// What the stages after the walkable area made of one tile.

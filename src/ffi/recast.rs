@@ -188,6 +188,44 @@ impl Heightfield {
         // SAFETY: live context and heightfield.
         ctx.call(|c| unsafe { sys::rcGetHeightFieldSpanCount(c, self.0.as_ptr()) })
     }
+
+    /// The most walkable spans (area not `RC_NULL_AREA`) in one column, and that column's
+    /// `(x, z)`: what `rcBuildCompactHeightfield` stores in an 8-bit count per cell.
+    pub(crate) fn max_walkable_column(&self) -> (usize, (i32, i32)) {
+        // SAFETY: a created heightfield has `width * height` column heads in `spans`, each null
+        // or the first of a null-terminated list of spans owned by the heightfield's pools; the
+        // heightfield is borrowed, so nothing changes them meanwhile. An uncreated heightfield
+        // has a null `spans` array and zero size.
+        unsafe {
+            let hf = &*self.0.as_ptr();
+            if hf.spans.is_null() || hf.width <= 0 || hf.height <= 0 {
+                return (0, (0, 0));
+            }
+            let columns = hf.width as usize * hf.height as usize;
+            let heads = std::slice::from_raw_parts(hf.spans, columns);
+            let mut best = (0usize, (0i32, 0i32));
+            for (i, &head) in heads.iter().enumerate() {
+                let mut n = 0usize;
+                let mut s = head;
+                while let Some(span) = s.as_ref() {
+                    if span.area() != 0 {
+                        n += 1;
+                    }
+                    s = span.next;
+                }
+                if n > best.0 {
+                    best = (
+                        n,
+                        (
+                            (i % hf.width as usize) as i32,
+                            (i / hf.width as usize) as i32,
+                        ),
+                    );
+                }
+            }
+            best
+        }
+    }
 }
 
 /// `rcMarkWalkableTriangles`: area ids (0 or `RC_WALKABLE_AREA`) by slope.
