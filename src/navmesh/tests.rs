@@ -532,6 +532,12 @@ fn tile_corruptions_are_rejected() {
         ),
         ("no links", |t| t.max_link_count = 0, "maxLinkCount is 0"),
         (
+            // 8 edges + 2 x 1 portal + 2 x 1 off-mesh connection
+            "too few links",
+            |t| t.max_link_count = 11,
+            "maxLinkCount is 11, fewer than the 12 links",
+        ),
+        (
             "extra detail mesh",
             |t| t.detail_meshes.push((0, 0, 0, 1)),
             "detailMeshCount is 3",

@@ -89,23 +89,40 @@ pub(super) fn check(data: &[u8]) -> Result<Header> {
 
     // Layout: the exact section sizes addTile computes; their sum must be the data size.
     let layout = {
+        // (section, the header count that sizes it, the count, the element size)
         let sections = [
-            ("verts", vert_count, 3 * size_of::<f32>()),
-            ("polys", poly_count, size_of::<dtPoly>()),
-            ("links", max_link_count, size_of::<dtLink>()),
-            ("detailMeshes", detail_mesh_count, size_of::<dtPolyDetail>()),
-            ("detailVerts", detail_vert_count, 3 * size_of::<f32>()),
-            ("detailTris", detail_tri_count, 4),
-            ("bvTree", bv_node_count, size_of::<dtBVNode>()),
+            ("verts", "vertCount", vert_count, 3 * size_of::<f32>()),
+            ("polys", "polyCount", poly_count, size_of::<dtPoly>()),
+            ("links", "maxLinkCount", max_link_count, size_of::<dtLink>()),
+            (
+                "detailMeshes",
+                "detailMeshCount",
+                detail_mesh_count,
+                size_of::<dtPolyDetail>(),
+            ),
+            (
+                "detailVerts",
+                "detailVertCount",
+                detail_vert_count,
+                3 * size_of::<f32>(),
+            ),
+            ("detailTris", "detailTriCount", detail_tri_count, 4),
+            (
+                "bvTree",
+                "bvNodeCount",
+                bv_node_count,
+                size_of::<dtBVNode>(),
+            ),
             (
                 "offMeshCons",
+                "offMeshConCount",
                 off_mesh_con_count,
                 size_of::<dtOffMeshConnection>(),
             ),
         ];
         let mut starts = [0usize; 8];
         let mut at = header_size;
-        for (k, (name, n, elem)) in sections.iter().enumerate() {
+        for (k, (name, field, n, elem)) in sections.iter().enumerate() {
             starts[k] = at;
             let size = n.checked_mul(*elem).and_then(align4);
             at = match size.and_then(|s| at.checked_add(s)) {
@@ -114,8 +131,9 @@ pub(super) fn check(data: &[u8]) -> Result<Header> {
                     return Err(Error::data(
                         at.min(data.len()),
                         format!(
-                            "tile {name} section ({n} x {elem} bytes at byte {at}) runs past the \
-                             end of the {}-byte tile data (counts in the header are too large)",
+                            "tile {name} section ({field} {n} x {elem} bytes at byte {at}) runs \
+                             past the end of the {}-byte tile data (counts in the header are too \
+                             large)",
                             data.len()
                         ),
                     ));

@@ -129,6 +129,9 @@ struct Header {
 ///   (`< vertCount - 2 * offMeshConCount`); polys `[offMeshBase, polyCount)` are off-mesh
 ///   connections with exactly 2 vertices, their own (`groundVerts + 2c`, `+ 1`) and no
 ///   neighbours;
+/// - `maxLinkCount` at least what `dtCreateNavMeshData` reserves for these polygons: one link
+///   per ground polygon edge, two more per portal edge (`DT_EXT_LINK`), two per off-mesh
+///   connection (fewer, and `addTile` silently drops connections);
 /// - ground neighbours are 0, `DT_EXT_LINK | side` with side 0, 2, 4 or 6, or an internal
 ///   ground poly other than itself that links back across the same (reversed) edge;
 /// - each detail mesh's vertex and triangle ranges lie within the detail arrays, it has at
@@ -145,6 +148,7 @@ pub fn validate_tile_data(data: &[u8]) -> Result<TileInfo> {
     polys::check_verts(data, &hd)?;
     let polys = polys::check_polys(data, &hd)?;
     polys::check_neighbours(&polys, hd.ground_count)?;
+    polys::check_link_budget(&polys, &hd)?;
     detail::check_detail_meshes(data, &hd, &polys)?;
     detail::check_detail_verts(data, &hd)?;
     bvtree::check(data, &hd)?;

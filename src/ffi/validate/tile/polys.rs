@@ -1,6 +1,6 @@
 //! Vertices and polygons: types, vertex indices, and neighbours (mutual, across the same edge).
 
-use super::offsets::p;
+use super::offsets::{h, p};
 use super::{Header, NVP, POLYTYPE_GROUND, POLYTYPE_OFFMESH, PolyRec, TileInfo};
 use crate::ffi::bytes::{u8_at, u16_at, vec3_at};
 use crate::{Error, Result};
@@ -181,6 +181,47 @@ pub(super) fn check_neighbours(polys: &[PolyRec], ground_count: usize) -> Result
                 ));
             }
         }
+    }
+    Ok(())
+}
+
+/// `maxLinkCount` must cover the links `dtCreateNavMeshData` reserves for the tile's polygons:
+/// one per ground polygon edge, two more per portal edge, and two per off-mesh connection
+/// (one for each end that lands in the tile; the start always does). With fewer, Detour's
+/// link allocation runs dry and `addTile` silently leaves edges and connections unlinked.
+pub(super) fn check_link_budget(polys: &[PolyRec], hd: &Header) -> Result<()> {
+    let Header {
+        info:
+            TileInfo {
+                max_link_count,
+                off_mesh_con_count,
+                ..
+            },
+        ground_count,
+        ..
+    } = *hd;
+    let ground = &polys[..ground_count.min(polys.len())];
+    let edges: usize = ground.iter().map(|p| p.vert_count).sum();
+    let portals: usize = ground
+        .iter()
+        .map(|p| {
+            p.neis[..p.vert_count]
+                .iter()
+                .filter(|&&n| n & DT_EXT_LINK != 0)
+                .count()
+        })
+        .sum();
+    let need = edges + 2 * portals + 2 * off_mesh_con_count;
+    if max_link_count < need {
+        return Err(Error::data(
+            h::MAX_LINK_COUNT,
+            format!(
+                "tile maxLinkCount is {max_link_count}, fewer than the {need} links \
+                 dtCreateNavMeshData reserves ({edges} polygon edges + 2 x {portals} portal \
+                 edges + 2 x {off_mesh_con_count} off-mesh connections); addTile would run out \
+                 of links and silently drop connections"
+            ),
+        ));
     }
     Ok(())
 }
