@@ -142,17 +142,17 @@ pub enum Error {
     /// A picture could not be made or encoded.
     #[error("render: {0}")]
     Render(String),
-    /// A build was cancelled through its [`crate::build::CancelToken`]; it stopped before
-    /// `stage`.
-    #[error("build cancelled before stage `{stage}`")]
+    /// A build was cancelled through its [`crate::build::CancelToken`]; it stopped at `stage`
+    /// (before it, or inside it where Recast lets it: see [`crate::build::budget`]).
+    #[error("build cancelled at stage `{stage}`")]
     Cancelled {
-        /// The stage that was about to run.
+        /// The stage it stopped at.
         stage: Stage,
     },
-    /// A build ran past its [`crate::build::Budget::time_limit`]; it stopped before `stage`.
-    #[error("build timed out after {limit:?} (before stage `{stage}`)")]
+    /// A build ran past its [`crate::build::Budget::time_limit`]; it stopped at `stage`.
+    #[error("build timed out after {limit:?} at stage `{stage}`")]
     TimedOut {
-        /// The stage that was about to run.
+        /// The stage it stopped at.
         stage: Stage,
         /// The time limit.
         limit: std::time::Duration,

@@ -4,10 +4,16 @@
 //! before Recast sees anything.
 //!
 //! A build checks its budget before every stage, before every tile of a tiled build or tile
-//! cache, and between batches of triangles while it rasterizes, and stops with
-//! [`Error::Cancelled`] or [`Error::TimedOut`] at the first check after the token trips or the
-//! time runs out. The checks are cheap (an atomic load and a clock read), so a build stops
-//! within one stage of one tile (of a solo build: within one stage).
+//! cache, between batches of triangles while it rasterizes, and inside Recast at every level
+//! of the watershed partition and every region of the contours (navkit's glue arms Recast's
+//! timer hooks for those two stages), and stops with [`Error::Cancelled`] or
+//! [`Error::TimedOut`] at the first check after the token trips or the time runs out. The
+//! checks are cheap (an atomic load and a clock read). On a 300,000-triangle solo build, a
+//! time limit that falls inside the partition returned 2 to 21 ms after it. The other stages
+//! run to their end once started: on ordinary levels they take milliseconds per tile, and
+//! shapes that make them slow (stray vertices stretching the grid) are refused before
+//! building; a caller that must have a hard bound whatever the input runs the build in a
+//! process it can end, as `navkit --timeout` does.
 //!
 //! ```
 //! use std::time::Duration;
@@ -156,6 +162,24 @@ impl Guard {
     /// A guard that never stops anything.
     pub(crate) fn none() -> Self {
         Self::default()
+    }
+
+    /// What stops an interruptible Recast stage for this guard.
+    pub(crate) fn interrupt(&self) -> crate::ffi::context::Interrupt<'_> {
+        crate::ffi::context::Interrupt {
+            cancel: self.cancel.as_ref().map(|c| &*c.0),
+            deadline: self.deadline.map(|(d, _)| d),
+        }
+    }
+
+    /// The error for a stage that was interrupted inside Recast: cancelled or timed out.
+    pub(crate) fn stopped(&self, stage: Stage) -> Error {
+        match self.check(stage) {
+            Err(e) => e,
+            // The glue only interrupts when the flag is set or the deadline has passed, and
+            // neither goes back; report a cancellation if the clock disagrees.
+            Ok(()) => Error::Cancelled { stage },
+        }
     }
 
     /// `Err` if the build must stop before `stage`.

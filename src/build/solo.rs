@@ -29,7 +29,7 @@ use recastnavigation_sys as sys;
 
 use super::budget::{Budget, Guard, estimate};
 use crate::build::settings::{BuildSettings, Partition, VoxelConfig, area, flags};
-use crate::ffi::context::RecastContext;
+use crate::ffi::context::{Guarded, RecastContext};
 use crate::ffi::detour::{AgentDims, OffMeshInput, create_nav_mesh_data};
 use crate::ffi::recast::{
     CompactHeightfield, ContourSet, Heightfield, PolyMesh, PolyMeshDetail, mark_walkable_triangles,
@@ -109,6 +109,11 @@ const T_MARK_CONVEX: u32 = sys::rcTimerLabel_RC_TIMER_MARK_CONVEXPOLY_AREA;
 const T_DISTANCEFIELD: u32 = sys::rcTimerLabel_RC_TIMER_BUILD_DISTANCEFIELD;
 const T_REGIONS: u32 = sys::rcTimerLabel_RC_TIMER_BUILD_REGIONS;
 const T_DETAIL: u32 = sys::rcTimerLabel_RC_TIMER_BUILD_POLYMESHDETAIL;
+
+/// A Recast call that cannot be interrupted, as a [`Guarded`] outcome.
+fn guarded(ok: bool) -> Guarded {
+    if ok { Guarded::Done } else { Guarded::Failed }
+}
 
 fn fail(ctx: &mut RecastContext, stage: Stage, what: &str) -> Error {
     let logs = ctx.take_logs();
@@ -303,22 +308,41 @@ pub(crate) fn detour_tile(
                     "could not build the distance field",
                 ));
             }
-            chf.build_regions(ctx, border, cfg.min_region_area, cfg.merge_region_area)
+            chf.build_regions(
+                ctx,
+                border,
+                cfg.min_region_area,
+                cfg.merge_region_area,
+                &guard.interrupt(),
+            )
         }
-        Partition::Monotone => {
-            chf.build_regions_monotone(ctx, border, cfg.min_region_area, cfg.merge_region_area)
-        }
-        Partition::Layers => chf.build_layer_regions(ctx, border, cfg.min_region_area),
+        Partition::Monotone => guarded(chf.build_regions_monotone(
+            ctx,
+            border,
+            cfg.min_region_area,
+            cfg.merge_region_area,
+        )),
+        Partition::Layers => guarded(chf.build_layer_regions(ctx, border, cfg.min_region_area)),
     };
-    if !ok {
-        return Err(fail(ctx, Stage::Partition, "could not build regions"));
+    match ok {
+        Guarded::Done => {}
+        Guarded::Failed => return Err(fail(ctx, Stage::Partition, "could not build regions")),
+        Guarded::Interrupted => return Err(guard.stopped(Stage::Partition)),
     }
 
     // Stage: contours.
     guard.check(Stage::Contours)?;
     let mut cset = ContourSet::new();
-    if !cset.build(ctx, &chf, cfg.max_simplification_error, cfg.max_edge_len) {
-        return Err(fail(ctx, Stage::Contours, "could not build contours"));
+    match cset.build(
+        ctx,
+        &chf,
+        cfg.max_simplification_error,
+        cfg.max_edge_len,
+        &guard.interrupt(),
+    ) {
+        Guarded::Done => {}
+        Guarded::Failed => return Err(fail(ctx, Stage::Contours, "could not build contours")),
+        Guarded::Interrupted => return Err(guard.stopped(Stage::Contours)),
     }
     let contours = cset.count();
     if contours == 0 {

@@ -4,7 +4,8 @@ use std::cell::RefCell;
 use std::ffi::c_void;
 use std::os::raw::{c_char, c_int};
 use std::ptr::NonNull;
-use std::time::Duration;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
 
 use recastnavigation_sys::rcContext;
 
@@ -19,6 +20,25 @@ unsafe extern "C" {
     fn navkit_context_start_timer(ctx: *mut c_void, label: c_int);
     fn navkit_context_stop_timer(ctx: *mut c_void, label: c_int);
     fn navkit_context_timer_ns(ctx: *const c_void, label: c_int) -> i64;
+}
+
+/// What stops an interruptible Recast call (see [`RecastContext::call_guarded`]): a flag another
+/// thread may set, and a deadline.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Interrupt<'a> {
+    pub cancel: Option<&'a AtomicBool>,
+    pub deadline: Option<Instant>,
+}
+
+/// How an interruptible Recast call ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Guarded {
+    /// The call returned true.
+    Done,
+    /// The call returned false (or threw something other than navkit's interruption).
+    Failed,
+    /// The flag was set or the deadline passed at one of the call's timer starts.
+    Interrupted,
 }
 
 /// A log message from Recast.
@@ -114,6 +134,30 @@ impl RecastContext {
     pub(crate) fn call<T>(&mut self, f: impl FnOnce(*mut rcContext) -> T) -> T {
         let ctx = self.base.as_ptr();
         super::panic::call(|| f(ctx))
+    }
+
+    /// Runs an interruptible glue call `f(navkit_context, cancel_flag, remaining_ns)`: the glue
+    /// arms the context, so that a timer start inside Recast stops the call once
+    /// `interrupt.cancel` is set or `interrupt.deadline` has passed. `f` returns the glue's
+    /// code: 1 done, 0 failed, -1 interrupted, -2 another C++ exception (failed).
+    pub(crate) fn call_guarded(
+        &mut self,
+        interrupt: &Interrupt,
+        f: impl FnOnce(*mut c_void, *const u8, i64) -> c_int,
+    ) -> Guarded {
+        let raw = self.raw.as_ptr();
+        let cancel = interrupt
+            .cancel
+            .map_or(std::ptr::null(), |c| c.as_ptr() as *const u8);
+        let remaining = interrupt.deadline.map_or(-1, |d| {
+            let left = d.saturating_duration_since(Instant::now());
+            i64::try_from(left.as_nanos()).unwrap_or(i64::MAX)
+        });
+        match super::panic::call(|| f(raw, cancel, remaining)) {
+            1 => Guarded::Done,
+            -1 => Guarded::Interrupted,
+            _ => Guarded::Failed,
+        }
     }
 
     pub(crate) fn reset_timers(&mut self) {

@@ -8,7 +8,29 @@ use std::ptr::NonNull;
 
 use recastnavigation_sys as sys;
 
-use super::context::RecastContext;
+use super::context::{Guarded, Interrupt, RecastContext};
+
+unsafe extern "C" {
+    fn navkit_build_regions(
+        ctx: *mut std::ffi::c_void,
+        chf: *mut sys::rcCompactHeightfield,
+        border: i32,
+        min_area: i32,
+        merge_area: i32,
+        cancel: *const u8,
+        remaining_ns: i64,
+    ) -> i32;
+    fn navkit_build_contours(
+        ctx: *mut std::ffi::c_void,
+        chf: *mut sys::rcCompactHeightfield,
+        max_error: f32,
+        max_edge_len: i32,
+        cset: *mut sys::rcContourSet,
+        flags: i32,
+        cancel: *const u8,
+        remaining_ns: i64,
+    ) -> i32;
+}
 
 macro_rules! owner {
     ($(#[$doc:meta])* $name:ident, $raw:ty, $alloc:path, $free:path) => {
@@ -309,15 +331,22 @@ impl CompactHeightfield {
         ctx.call(|c| unsafe { sys::rcBuildDistanceField(c, self.0.as_ptr()) })
     }
 
+    /// `rcBuildRegions` (the watershed), interruptible between its levels.
     pub(crate) fn build_regions(
         &mut self,
         ctx: &mut RecastContext,
         border: i32,
         min: i32,
         merge: i32,
-    ) -> bool {
-        // SAFETY: live objects.
-        ctx.call(|c| unsafe { sys::rcBuildRegions(c, self.0.as_ptr(), border, min, merge) })
+        interrupt: &Interrupt,
+    ) -> Guarded {
+        let chf = self.0.as_ptr();
+        // SAFETY: `ctx` is a live navkit context and `chf` a live compact heightfield; the
+        // cancel pointer is null or points to an AtomicBool that `interrupt` borrows for the
+        // whole call.
+        ctx.call_guarded(interrupt, |nctx, cancel, remaining| unsafe {
+            navkit_build_regions(nctx, chf, border, min, merge, cancel, remaining)
+        })
     }
 
     pub(crate) fn build_regions_monotone(
@@ -355,16 +384,23 @@ impl ContourSet {
         chf: &CompactHeightfield,
         max_error: f32,
         max_edge_len: i32,
-    ) -> bool {
-        // SAFETY: live objects; default build flags as RecastDemo (RC_CONTOUR_TESS_WALL_EDGES).
-        ctx.call(|c| unsafe {
-            sys::rcBuildContours(
-                c,
-                chf.0.as_ptr(),
+        interrupt: &Interrupt,
+    ) -> Guarded {
+        let (chf, cset) = (chf.0.as_ptr(), self.0.as_ptr());
+        // SAFETY: live context, compact heightfield and contour set (Recast only reads the
+        // heightfield); the cancel pointer is null or points to an AtomicBool that `interrupt`
+        // borrows for the whole call. Default build flags as RecastDemo
+        // (RC_CONTOUR_TESS_WALL_EDGES).
+        ctx.call_guarded(interrupt, |nctx, cancel, remaining| unsafe {
+            navkit_build_contours(
+                nctx,
+                chf,
                 max_error,
                 max_edge_len,
-                self.0.as_ptr(),
+                cset,
                 sys::rcBuildContoursFlags_RC_CONTOUR_TESS_WALL_EDGES as i32,
+                cancel,
+                remaining,
             )
         })
     }
@@ -633,5 +669,60 @@ impl HeightfieldLayerSet {
                 }
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod interrupt_tests {
+    use std::sync::atomic::AtomicBool;
+
+    use super::*;
+    use crate::ffi::context::{Guarded, Interrupt, RecastContext};
+
+    /// A compact heightfield of a flat 20 x 20 cell square.
+    fn square(ctx: &mut RecastContext) -> CompactHeightfield {
+        let mut hf = Heightfield::new();
+        assert!(hf.create(ctx, 20, 20, [0.0; 3], [6.0, 1.0, 6.0], 0.3, 0.2));
+        let verts = [0.0, 0.5, 0.0, 6.0, 0.5, 6.0, 6.0, 0.5, 0.0, 0.0, 0.5, 6.0];
+        let tris = [0, 1, 2, 0, 3, 1];
+        assert!(hf.rasterize(ctx, &verts, &tris, &[63, 63], 1));
+        let mut chf = CompactHeightfield::new();
+        assert!(chf.build(ctx, 10, 4, &hf));
+        assert!(chf.build_distance_field(ctx));
+        chf
+    }
+
+    #[test]
+    fn a_set_flag_interrupts_the_watershed_and_the_contours_and_the_context_works_on() {
+        let mut ctx = RecastContext::new();
+        let mut chf = square(&mut ctx);
+        let flag = AtomicBool::new(true);
+        let stop = Interrupt {
+            cancel: Some(&flag),
+            deadline: None,
+        };
+        assert_eq!(
+            chf.build_regions(&mut ctx, 0, 8, 20, &stop),
+            Guarded::Interrupted
+        );
+        let past = Interrupt {
+            cancel: None,
+            deadline: Some(std::time::Instant::now()),
+        };
+        assert_eq!(
+            chf.build_regions(&mut ctx, 0, 8, 20, &past),
+            Guarded::Interrupted
+        );
+        // Disarmed again: the same calls without a flag run to the end.
+        let none = Interrupt::default();
+        assert_eq!(chf.build_regions(&mut ctx, 0, 8, 20, &none), Guarded::Done);
+        let mut cset = ContourSet::new();
+        assert_eq!(
+            cset.build(&mut ctx, &chf, 1.3, 40, &stop),
+            Guarded::Interrupted
+        );
+        let mut cset = ContourSet::new();
+        assert_eq!(cset.build(&mut ctx, &chf, 1.3, 40, &none), Guarded::Done);
+        assert_eq!(cset.count(), 1);
     }
 }
