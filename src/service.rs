@@ -35,12 +35,12 @@ use std::time::Duration;
 
 use glam::Vec3;
 
-use crate::{Error, Result};
 use crate::grid::mesh::{MeshGrid, MeshGridPath};
 use crate::grid::{SearchContext, SearchGraph, SearchOptions};
 use crate::navmesh::NavMesh;
 use crate::query::smooth::{FullPath, SmoothPathOptions, full_path};
 use crate::query::{NavMeshQuery, QueryFilter};
+use crate::{Error, Result};
 
 /// What a [`Service`] plans with: shared read-only data (a navmesh, a grid) and the state each
 /// worker thread keeps for itself (a query, a search context).

@@ -16,9 +16,9 @@ mod common;
 
 use std::collections::VecDeque;
 use std::io::Write;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, channel};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use glam::Vec3;
@@ -41,7 +41,7 @@ const BATCH: usize = 64;
 /// Every this many worker setups, one panics.
 const SETUP_PANIC_EVERY: u64 = 7;
 /// Resident memory may grow this much after warm-up (see `memory_stays_flat` below).
-const RSS_BOUND_KB: u64 = 24 * 1024;
+const RSS_BOUND_KB: u64 = 16 * 1024;
 /// The watchdog's patience: no answer for this long is a deadlock.
 const STALL: Duration = Duration::from_secs(30);
 
@@ -243,7 +243,9 @@ fn the_service_answers_a_million_requests_exactly_once_under_load() {
     }
     let elapsed = started.elapsed();
     progress.finished.store(true, Ordering::Release);
-    let rss = sampler.join().unwrap();
+    let rss = sampler
+        .join()
+        .unwrap_or_else(|e| std::panic::resume_unwind(e));
     watchdog.join().unwrap();
 
     let stats = service.stats();
@@ -258,7 +260,11 @@ fn the_service_answers_a_million_requests_exactly_once_under_load() {
     assert_eq!(stats.submitted, total);
     assert_eq!(stats.pending(), 0, "{stats:?}");
     let observed = seen.done + seen.superseded + seen.cancelled + seen.plan_panics;
-    assert_eq!(observed + seen.setup_panics + seen.dropped, total, "{seen:?}");
+    assert_eq!(
+        observed + seen.setup_panics + seen.dropped,
+        total,
+        "{seen:?}"
+    );
     assert!(seen.done <= stats.done && stats.done <= seen.done + seen.dropped);
     assert!(seen.superseded <= stats.superseded && seen.cancelled <= stats.cancelled);
     assert_eq!(
