@@ -173,7 +173,7 @@ fn main() {
     for (j, name) in names.iter().enumerate() {
         for (k, &w) in workers.iter().enumerate() {
             let mut r = std::mem::take(&mut runs[j * workers.len() + k]);
-            r.sort_by(|a, b| a.elapsed.cmp(&b.elapsed));
+            r.sort_by_key(|run| run.elapsed);
             r[r.len() / 2].print(name, w);
         }
     }

@@ -215,7 +215,8 @@ pub struct ServiceStats {
 impl ServiceStats {
     /// Requests submitted but not answered yet (queued or being planned).
     pub fn pending(&self) -> u64 {
-        self.submitted - (self.done + self.superseded + self.cancelled + self.panicked)
+        self.submitted
+            .saturating_sub(self.done + self.superseded + self.cancelled + self.panicked)
     }
 }
 

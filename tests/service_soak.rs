@@ -97,7 +97,7 @@ impl Planner for SoakPlanner {
     type Output = Out;
     fn worker(&self) -> Self::Worker<'_> {
         let n = self.setups.fetch_add(1, Ordering::Relaxed) + 1;
-        if n % SETUP_PANIC_EVERY == 0 {
+        if n.is_multiple_of(SETUP_PANIC_EVERY) {
             self.setup_panics.fetch_add(1, Ordering::Relaxed);
             panic!("injected setup panic {n}");
         }
