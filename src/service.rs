@@ -358,6 +358,10 @@ struct Job<P: Planner> {
 ///   and nothing per agent once none of the agent's requests is waiting. The queue is
 ///   unbounded; a caller that can outrun the workers bounds its requests in flight
 ///   ([`ServiceStats::pending`]).
+///
+/// Callbacks run on the workers: one that blocks (on a [`Ticket`] of this service, say) holds
+/// its worker, and with every worker so held nothing is left to answer. Callbacks should hand
+/// the answer on and return.
 pub struct Service<P: Planner> {
     tx: Option<Sender<Job<P>>>,
     planner: Arc<P>,
