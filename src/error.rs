@@ -167,6 +167,15 @@ pub enum Error {
         /// The budget's limit.
         limit: u64,
     },
+    /// Code run on navkit's behalf panicked (a path service's planner, ...); navkit caught the
+    /// panic and carried on, and this is the answer of the one request it spoiled.
+    #[error("{what} panicked: {message}")]
+    Panicked {
+        /// What panicked (the planner, the planner's per-thread setup ...).
+        what: &'static str,
+        /// The panic's message (or a note that it had none that could be printed).
+        message: String,
+    },
 }
 
 /// `Result` with navkit's [`Error`].

@@ -7,7 +7,9 @@
 //! callback ([`PathService::request_with`], [`Service::submit_with`]). A new request from an
 //! agent supersedes its older ones that have not started yet, and [`Service::cancel`] drops an
 //! agent's pending requests; either way the superseded request is answered with
-//! [`PathOutcome::Superseded`] or [`PathOutcome::Cancelled`], never left hanging.
+//! [`PathOutcome::Superseded`] or [`PathOutcome::Cancelled`], never left hanging. A planner
+//! that panics spoils only the request it was on ([`PathOutcome::Panicked`]); the worker
+//! carries on. Every request gets exactly one outcome: see [`Service`]'s guarantees.
 //!
 //! ```no_run
 //! # fn f(navmesh: navkit::navmesh::NavMesh) {
@@ -22,20 +24,23 @@
 //! # }
 //! ```
 
+use std::any::Any;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{Receiver, Sender, channel};
-use std::sync::{Arc, Mutex};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
+use std::time::Duration;
 
 use glam::Vec3;
 
-use crate::Result;
 use crate::grid::mesh::{MeshGrid, MeshGridPath};
 use crate::grid::{SearchContext, SearchGraph, SearchOptions};
 use crate::navmesh::NavMesh;
 use crate::query::smooth::{FullPath, SmoothPathOptions, full_path};
 use crate::query::{NavMeshQuery, QueryFilter};
+use crate::{Error, Result};
 
 /// What a [`Service`] plans with: shared read-only data (a navmesh, a grid) and the state each
 /// worker thread keeps for itself (a query, a search context).
@@ -116,15 +121,21 @@ impl Planner for GridPlanner {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct AgentId(pub u64);
 
-/// How a request ended.
+/// How a request ended: exactly one of these per request.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum PathOutcome<T = Result<FullPath>> {
     /// The path (or the error finding it).
     Done(T),
     /// A newer request from the same agent replaced this one before it started.
     Superseded,
-    /// The agent's requests were cancelled before this one started.
+    /// The agent's requests were cancelled before this one started, or the service was dropped
+    /// before it started.
     Cancelled,
+    /// The planner panicked on this request (or while setting up its worker for it): an
+    /// [`Error::Panicked`] with the panic's message. The worker caught the panic, threw its
+    /// per-thread state away and carries on with fresh state.
+    Panicked(Error),
 }
 
 /// The answer to one request.
@@ -139,6 +150,9 @@ pub struct PathResponse<T = Result<FullPath>> {
 }
 
 /// A pending request's answer.
+///
+/// Dropping a ticket does not cancel the request (use [`Service::cancel`]): it is still
+/// answered, and the answer is thrown away.
 #[derive(Debug)]
 pub struct Ticket<T = Result<FullPath>> {
     /// The request's number.
@@ -151,8 +165,19 @@ impl<T> Ticket<T> {
     pub fn wait(self) -> PathOutcome<T> {
         match self.rx.recv() {
             Ok(r) => r.outcome,
-            // The service was dropped with the request still queued.
+            // Not reached: every request is answered, even one whose job was dropped (its
+            // reply answers `Cancelled` as it goes).
             Err(_) => PathOutcome::Cancelled,
+        }
+    }
+
+    /// Waits at most `timeout` for the answer: `Err(self)` (the ticket, to wait again) if it
+    /// has not come.
+    pub fn wait_timeout(self, timeout: Duration) -> std::result::Result<PathOutcome<T>, Self> {
+        match self.rx.recv_timeout(timeout) {
+            Ok(r) => Ok(r.outcome),
+            Err(RecvTimeoutError::Timeout) => Err(self),
+            Err(RecvTimeoutError::Disconnected) => Ok(PathOutcome::Cancelled),
         }
     }
 
@@ -162,20 +187,185 @@ impl<T> Ticket<T> {
     }
 }
 
-type Reply<T> = Box<dyn FnOnce(PathResponse<T>) + Send>;
+/// What a [`Service`] has done so far; [`Service::stats`].
+///
+/// Once every answer has arrived, `submitted == done + superseded + cancelled + panicked`;
+/// before, the difference is [`ServiceStats::pending`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ServiceStats {
+    /// Requests submitted.
+    pub submitted: u64,
+    /// Requests answered with [`PathOutcome::Done`].
+    pub done: u64,
+    /// Requests answered with [`PathOutcome::Superseded`].
+    pub superseded: u64,
+    /// Requests answered with [`PathOutcome::Cancelled`].
+    pub cancelled: u64,
+    /// Requests answered with [`PathOutcome::Panicked`].
+    pub panicked: u64,
+    /// Callbacks ([`Service::submit_with`]) that panicked; the panic was caught and the worker
+    /// carried on. Their requests are counted by outcome like any other.
+    pub callback_panics: u64,
+    /// Agents with requests not yet started (the service's per-agent bookkeeping; an agent is
+    /// forgotten once none of its requests is waiting).
+    pub agents_waiting: u64,
+}
 
-struct Job<P: Planner> {
+impl ServiceStats {
+    /// Requests submitted but not answered yet (queued or being planned).
+    pub fn pending(&self) -> u64 {
+        self.submitted
+            .saturating_sub(self.done + self.superseded + self.cancelled + self.panicked)
+    }
+}
+
+/// Per-agent bookkeeping, kept while the agent has requests not yet started.
+#[derive(Default)]
+struct AgentState {
+    /// The agent's newest request.
+    latest: u64,
+    /// Its requests up to this number are cancelled (0: none).
+    cancelled_through: u64,
+    /// Its requests queued and not yet started.
+    waiting: usize,
+}
+
+#[derive(Default)]
+struct Shared {
+    agents: Mutex<HashMap<AgentId, AgentState>>,
+    /// Set when the service is dropped: requests not started are cancelled.
+    closing: AtomicBool,
+    submitted: AtomicU64,
+    done: AtomicU64,
+    superseded: AtomicU64,
+    cancelled: AtomicU64,
+    panicked: AtomicU64,
+    callback_panics: AtomicU64,
+}
+
+impl Shared {
+    /// The agents' table. No user code runs while it is held, so it cannot be poisoned by a
+    /// planner's or callback's panic; should it be anyway, the table is still consistent (every
+    /// update is a few plain stores), so it is used as it is.
+    fn agents(&self) -> MutexGuard<'_, HashMap<AgentId, AgentState>> {
+        self.agents.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Takes a queued request off its agent's books and says whether it is to be planned
+    /// (`None`) or how it ends (`Superseded` or `Cancelled`).
+    fn take(&self, agent: AgentId, id: u64) -> Option<Settled> {
+        let closing = self.closing.load(Ordering::Acquire);
+        let mut agents = self.agents();
+        let Some(state) = agents.get_mut(&agent) else {
+            // Not reached: the entry lives while the agent has requests waiting.
+            return Some(Settled::Cancelled);
+        };
+        let settled = if closing || id <= state.cancelled_through {
+            Some(Settled::Cancelled)
+        } else if id != state.latest {
+            Some(Settled::Superseded)
+        } else {
+            None
+        };
+        state.waiting -= 1;
+        if state.waiting == 0 {
+            agents.remove(&agent);
+        }
+        settled
+    }
+
+    fn count<T>(&self, outcome: &PathOutcome<T>) {
+        let counter = match outcome {
+            PathOutcome::Done(_) => &self.done,
+            PathOutcome::Superseded => &self.superseded,
+            PathOutcome::Cancelled => &self.cancelled,
+            PathOutcome::Panicked(_) => &self.panicked,
+        };
+        counter.fetch_add(1, Ordering::AcqRel);
+    }
+}
+
+enum Settled {
+    Superseded,
+    Cancelled,
+}
+
+/// The way back to the requester: called exactly once, with the outcome; if it is dropped
+/// without being called (a job lost with its queue, a worker gone), it answers
+/// [`PathOutcome::Cancelled`] as it goes.
+struct Reply<T: Send + 'static> {
     agent: AgentId,
     id: u64,
+    to: Option<Box<dyn FnOnce(PathResponse<T>) + Send>>,
+    shared: Arc<Shared>,
+}
+
+impl<T: Send + 'static> Reply<T> {
+    fn answer(mut self, outcome: PathOutcome<T>) {
+        self.deliver(outcome);
+    }
+
+    fn deliver(&mut self, outcome: PathOutcome<T>) {
+        let Some(to) = self.to.take() else { return };
+        self.shared.count(&outcome);
+        let response = PathResponse {
+            agent: self.agent,
+            request: self.id,
+            outcome,
+        };
+        // A callback's panic is the caller's bug, not the service's: caught, counted, and the
+        // worker carries on.
+        if let Err(payload) = catch_unwind(AssertUnwindSafe(move || to(response))) {
+            self.shared.callback_panics.fetch_add(1, Ordering::AcqRel);
+            drop_payload(payload);
+        }
+    }
+}
+
+impl<T: Send + 'static> Drop for Reply<T> {
+    fn drop(&mut self) {
+        self.deliver(PathOutcome::Cancelled);
+    }
+}
+
+struct Job<P: Planner> {
     request: P::Request,
     reply: Reply<P::Output>,
 }
 
 /// Worker threads answering path requests with a [`Planner`].
+///
+/// # Guarantees
+///
+/// - **Exactly one outcome per request.** Every request submitted is answered exactly once,
+///   through its [`Ticket`] or its callback: [`PathOutcome::Done`], [`PathOutcome::Superseded`],
+///   [`PathOutcome::Cancelled`] or [`PathOutcome::Panicked`]. None is lost, none answered twice,
+///   whatever the planner, the callbacks, cancelling, superseding or dropping the service do.
+/// - **Superseding and cancelling** act on requests not yet started: a request is
+///   `Superseded` if, when a worker takes it, a newer request of the same agent has been
+///   submitted, and `Cancelled` if [`Service::cancel`] was called for its agent after it was
+///   submitted. A request already being planned finishes (`Done`).
+/// - **Panics.** A planner that panics (in [`Planner::plan`] or [`Planner::worker`]) spoils
+///   only the request it was on, which is answered `Panicked` with an [`Error::Panicked`]; the
+///   worker drops its per-thread state, makes a fresh one for the next request and carries on.
+///   A callback that panics is caught and counted ([`ServiceStats::callback_panics`]); its
+///   request counts as answered. (The panic hook still runs, and prints, as for any panic.)
+/// - **Dropping** the service answers the requests not yet started `Cancelled`, waits for
+///   those being planned, and joins the workers. (Dropped from one of its own callbacks, it
+///   does not wait for the worker running that callback.)
+/// - **Memory** is what is queued: the service keeps nothing per request once it is answered,
+///   and nothing per agent once none of the agent's requests is waiting. The queue is
+///   unbounded; a caller that can outrun the workers bounds its requests in flight
+///   ([`ServiceStats::pending`]).
+///
+/// Callbacks run on the workers: one that blocks (on a [`Ticket`] of this service, say) holds
+/// its worker, and with every worker so held nothing is left to answer. Callbacks should hand
+/// the answer on and return.
 pub struct Service<P: Planner> {
     tx: Option<Sender<Job<P>>>,
-    /// The newest request number per agent (0: cancelled).
-    latest: Arc<Mutex<HashMap<AgentId, u64>>>,
+    planner: Arc<P>,
+    shared: Arc<Shared>,
     next: AtomicU64,
     workers: Vec<JoinHandle<()>>,
 }
@@ -186,6 +376,7 @@ impl<P: Planner> std::fmt::Debug for Service<P> {
             .field("workers", &self.workers.len())
             .field("next_request", &self.next)
             .field("running", &self.tx.is_some())
+            .field("stats", &self.stats())
             .finish_non_exhaustive()
     }
 }
@@ -202,40 +393,60 @@ impl<P: Planner> Service<P> {
         let planner = Arc::new(planner);
         let (tx, rx) = channel::<Job<P>>();
         let rx = Arc::new(Mutex::new(rx));
-        let latest: Arc<Mutex<HashMap<AgentId, u64>>> = Arc::default();
+        let shared = Arc::new(Shared::default());
         let workers = (0..threads.max(1))
             .map(|_| {
-                let (rx, latest, planner) = (rx.clone(), latest.clone(), planner.clone());
-                std::thread::spawn(move || worker(&*planner, &rx, &latest))
+                let (rx, shared, planner) = (rx.clone(), shared.clone(), planner.clone());
+                std::thread::spawn(move || worker(&*planner, &rx, &shared))
             })
             .collect();
         Service {
             tx: Some(tx),
-            latest,
+            planner,
+            shared,
             next: AtomicU64::new(1),
             workers,
         }
     }
 
-    fn send(&self, agent: AgentId, request: P::Request, reply: Reply<P::Output>) -> u64 {
-        let id = self.next.fetch_add(1, Ordering::Relaxed);
-        if let Ok(mut l) = self.latest.lock() {
-            l.insert(agent, id);
-        }
-        let job = Job {
-            agent,
-            id,
-            request,
-            reply,
+    fn send(
+        &self,
+        agent: AgentId,
+        request: P::Request,
+        to: Box<dyn FnOnce(PathResponse<P::Output>) + Send>,
+    ) -> u64 {
+        let id = {
+            let mut agents = self.shared.agents();
+            // Numbered under the lock, so an agent's newest request is its highest number
+            // even when several threads submit for it at once.
+            let id = self.next.fetch_add(1, Ordering::Relaxed);
+            let state = agents.entry(agent).or_default();
+            state.latest = id;
+            state.waiting += 1;
+            self.shared.submitted.fetch_add(1, Ordering::AcqRel);
+            id
         };
-        if let Some(tx) = &self.tx {
-            if let Err(e) = tx.send(job) {
-                let job = e.0;
-                (job.reply)(PathResponse {
-                    agent,
-                    request: id,
-                    outcome: PathOutcome::Cancelled,
-                });
+        let job = Job {
+            request,
+            reply: Reply {
+                agent,
+                id,
+                to: Some(to),
+                shared: self.shared.clone(),
+            },
+        };
+        match &self.tx {
+            Some(tx) => {
+                if let Err(e) = tx.send(job) {
+                    // Not reached (the workers outlive the sender): take the request off its
+                    // agent's books; dropping the job answers it `Cancelled`.
+                    self.shared.take(agent, id);
+                    drop(e.0);
+                }
+            }
+            None => {
+                self.shared.take(agent, id);
+                drop(job);
             }
         }
         id
@@ -248,14 +459,15 @@ impl<P: Planner> Service<P> {
             agent,
             request,
             Box::new(move |r| {
+                // The ticket may be gone; its answer is then thrown away.
                 let _ = tx.send(r);
             }),
         );
         Ticket { request, rx }
     }
 
-    /// Asks for a path; `callback` is called with the answer on a worker thread. Returns the
-    /// request's number.
+    /// Asks for a path; `callback` is called with the answer on a worker thread (or, for a
+    /// request that cannot be queued, on this one). Returns the request's number.
     pub fn submit_with(
         &self,
         agent: AgentId,
@@ -265,11 +477,46 @@ impl<P: Planner> Service<P> {
         self.send(agent, request, Box::new(callback))
     }
 
-    /// Cancels every request of `agent` that has not started.
+    /// Cancels every request of `agent` that has not started: they are answered
+    /// [`PathOutcome::Cancelled`]. Requests submitted afterwards are not affected.
     pub fn cancel(&self, agent: AgentId) {
-        if let Ok(mut l) = self.latest.lock() {
-            l.insert(agent, 0);
+        if let Some(state) = self.shared.agents().get_mut(&agent) {
+            state.cancelled_through = state.latest;
         }
+    }
+
+    /// The counts of requests submitted and answered so far, by outcome.
+    pub fn stats(&self) -> ServiceStats {
+        let s = &self.shared;
+        let agents_waiting = s.agents().len() as u64;
+        let load = |c: &AtomicU64| c.load(Ordering::Acquire);
+        // Outcomes before `submitted`: read in this order the counts never show more answers
+        // than requests.
+        let (done, superseded, cancelled, panicked) = (
+            load(&s.done),
+            load(&s.superseded),
+            load(&s.cancelled),
+            load(&s.panicked),
+        );
+        ServiceStats {
+            submitted: load(&s.submitted),
+            done,
+            superseded,
+            cancelled,
+            panicked,
+            callback_panics: load(&s.callback_panics),
+            agents_waiting,
+        }
+    }
+
+    /// The planner the workers plan with.
+    pub fn planner(&self) -> &P {
+        &self.planner
+    }
+
+    /// The number of worker threads.
+    pub fn threads(&self) -> usize {
+        self.workers.len()
     }
 }
 
@@ -332,45 +579,91 @@ impl Service<GridPlanner> {
     }
 }
 
-fn worker<P: Planner>(
-    planner: &P,
-    rx: &Mutex<Receiver<Job<P>>>,
-    latest: &Mutex<HashMap<AgentId, u64>>,
-) {
-    let mut state = planner.worker();
-    loop {
-        let job = match rx.lock() {
-            Ok(r) => match r.recv() {
-                Ok(j) => j,
-                Err(_) => return, // the service is gone
-            },
-            Err(_) => return,
-        };
-        let newest = latest
-            .lock()
-            .map(|l| l.get(&job.agent).copied().unwrap_or(0))
-            .unwrap_or(0);
-        let outcome = if newest == 0 {
-            PathOutcome::Cancelled
-        } else if newest != job.id {
-            PathOutcome::Superseded
-        } else {
-            PathOutcome::Done(planner.plan(&mut state, job.request))
-        };
-        (job.reply)(PathResponse {
-            agent: job.agent,
-            request: job.id,
-            outcome,
-        });
+/// The panic's message, if it has one that prints.
+fn panic_message(payload: &(dyn Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&'static str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "(a panic without a printable message)".to_string()
     }
+}
+
+/// Drops a panic's payload, whose own `Drop` might panic too.
+fn drop_payload(payload: Box<dyn Any + Send>) {
+    if let Err(again) = catch_unwind(AssertUnwindSafe(move || drop(payload))) {
+        std::mem::forget(again);
+    }
+}
+
+fn worker<P: Planner>(planner: &P, rx: &Mutex<Receiver<Job<P>>>, shared: &Shared) {
+    // Made on the first request, and again after a panic.
+    let mut state: Option<P::Worker<'_>> = None;
+    loop {
+        let job = {
+            // Only this loop holds the receiver's lock, and it does not panic while holding it.
+            let rx = rx.lock().unwrap_or_else(PoisonError::into_inner);
+            match rx.recv() {
+                Ok(j) => j,
+                Err(_) => return, // the service is gone and the queue empty
+            }
+        };
+        let Job { request, reply } = job;
+        let outcome = match shared.take(reply.agent, reply.id) {
+            Some(Settled::Cancelled) => PathOutcome::Cancelled,
+            Some(Settled::Superseded) => PathOutcome::Superseded,
+            None => plan(planner, &mut state, request),
+        };
+        reply.answer(outcome);
+    }
+}
+
+/// Plans one request, making the worker's state first if it has none; a panic is caught and
+/// becomes the answer, and the state (which the panic may have left half-changed) is dropped.
+fn plan<'p, P: Planner>(
+    planner: &'p P,
+    state: &mut Option<P::Worker<'p>>,
+    request: P::Request,
+) -> PathOutcome<P::Output> {
+    let s = match state {
+        Some(s) => s,
+        None => match catch_unwind(AssertUnwindSafe(|| planner.worker())) {
+            Ok(s) => state.insert(s),
+            Err(payload) => return panicked("the path planner's worker setup", payload),
+        },
+    };
+    match catch_unwind(AssertUnwindSafe(|| planner.plan(s, request))) {
+        Ok(output) => PathOutcome::Done(output),
+        Err(payload) => {
+            if let Some(s) = state.take() {
+                if let Err(again) = catch_unwind(AssertUnwindSafe(move || drop(s))) {
+                    drop_payload(again);
+                }
+            }
+            panicked("the path planner", payload)
+        }
+    }
+}
+
+fn panicked<T>(what: &'static str, payload: Box<dyn Any + Send>) -> PathOutcome<T> {
+    let message = panic_message(&*payload);
+    drop_payload(payload);
+    PathOutcome::Panicked(Error::Panicked { what, message })
 }
 
 impl<P: Planner> Drop for Service<P> {
     fn drop(&mut self) {
-        // Closing the channel ends the workers once the queue is empty.
+        // Requests not started are cancelled; closing the channel ends the workers once the
+        // queue is empty.
+        self.shared.closing.store(true, Ordering::Release);
         self.tx = None;
+        let me = std::thread::current().id();
         for w in self.workers.drain(..) {
-            let _ = w.join();
+            // Dropped from a callback on one of its own workers: that one finishes by itself.
+            if w.thread().id() != me {
+                let _ = w.join();
+            }
         }
     }
 }
