@@ -389,24 +389,54 @@ pub type GridPathService = Service<GridPlanner>;
 
 impl<P: Planner> Service<P> {
     /// Starts `threads` workers (at least one) planning with `planner`.
+    ///
+    /// # Panics
+    ///
+    /// If the operating system refuses to start a thread; [`try_start`](Self::try_start)
+    /// returns that as [`Error::Threads`] instead.
     pub fn start(planner: P, threads: usize) -> Self {
+        match Self::try_start(planner, threads) {
+            Ok(s) => s,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// [`start`](Self::start), with a thread the system refuses to start as
+    /// [`Error::Threads`] (the workers already started are stopped again).
+    pub fn try_start(planner: P, threads: usize) -> Result<Self> {
         let planner = Arc::new(planner);
         let (tx, rx) = channel::<Job<P>>();
         let rx = Arc::new(Mutex::new(rx));
         let shared = Arc::new(Shared::default());
-        let workers = (0..threads.max(1))
-            .map(|_| {
-                let (rx, shared, planner) = (rx.clone(), shared.clone(), planner.clone());
-                std::thread::spawn(move || worker(&*planner, &rx, &shared))
-            })
-            .collect();
-        Service {
+        let count = threads.max(1);
+        let mut workers = Vec::with_capacity(count);
+        for i in 0..count {
+            let (rx, shared, planner) = (rx.clone(), shared.clone(), planner.clone());
+            let spawned = std::thread::Builder::new()
+                .name(format!("navkit-path-{i}"))
+                .spawn(move || worker(&*planner, &rx, &shared));
+            match spawned {
+                Ok(h) => workers.push(h),
+                Err(e) => {
+                    // The started workers see the channel close and end.
+                    drop(tx);
+                    for w in workers {
+                        let _ = w.join();
+                    }
+                    return Err(Error::Threads {
+                        threads: count,
+                        source: Box::new(e),
+                    });
+                }
+            }
+        }
+        Ok(Service {
             tx: Some(tx),
             planner,
             shared,
             next: AtomicU64::new(1),
             workers,
-        }
+        })
     }
 
     fn send(
