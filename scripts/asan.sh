@@ -5,7 +5,8 @@
 # navkit's own C++ glue (glue/). Any report (overflow, use after free, leak, ...) fails the run.
 #
 #   scripts/asan.sh                  # build, check the instrumentation, run every test
-#   scripts/asan.sh --test tilecache # extra arguments go to `cargo test`
+#   scripts/asan.sh --test tilecache # extra arguments go to the `cargo test` that runs the tests
+#                                    # (everything is built and checked first either way)
 #
 # Environment:
 #   NAVKIT_MOVINGAI_SAMPLE  stride of the Moving AI test (tests/movingai.rs): every Nth problem
@@ -106,7 +107,7 @@ cargo_args=(--release --all-features --target "$target")
 #    folders and the navkit library.
 messages=$(mktemp)
 trap 'rm -f "$messages"' EXIT
-cargo test "${cargo_args[@]}" --no-run --message-format=json-render-diagnostics "$@" >"$messages"
+cargo test "${cargo_args[@]}" --no-run --message-format=json-render-diagnostics >"$messages"
 
 # 2. Check that the C++ really is instrumented: every object file of Recast, Detour,
 #    DetourCrowd, DetourTileCache, recastnavigation-sys's inline shim and navkit's glue, and of
