@@ -1,5 +1,9 @@
 //! Every Moving AI scenario in `../shared/movingai`: A* and JPS find the file's optimal length
 //! for every problem (absolute tolerance 5e-3), and their paths are valid and agree.
+//!
+//! `NAVKIT_MOVINGAI_SAMPLE=N` (N >= 1) runs every Nth problem of each file instead of all of
+//! them (the first problem, then every Nth after it), for slow builds such as the
+//! AddressSanitizer run of `scripts/asan.sh`; unset or 1 runs every problem.
 
 use navkit::grid::movingai::{Scenario, load_map, load_scen};
 use navkit::grid::runner::{LENGTH_TOLERANCE, render_table, run_scenarios_with};
@@ -47,9 +51,31 @@ fn load(set: &str, name: &str) -> (Grid, Scenario) {
     (map, scen)
 }
 
+/// The stride of `NAVKIT_MOVINGAI_SAMPLE` (1 if unset); anything else than a positive integer
+/// fails the test rather than silently running everything.
+fn sample_stride() -> usize {
+    match std::env::var("NAVKIT_MOVINGAI_SAMPLE") {
+        Err(std::env::VarError::NotPresent) => 1,
+        Ok(v) => match v.trim().parse::<usize>() {
+            Ok(n) if n >= 1 => n,
+            _ => panic!("NAVKIT_MOVINGAI_SAMPLE={v:?}: expected a positive integer"),
+        },
+        Err(e) => panic!("NAVKIT_MOVINGAI_SAMPLE: {e}"),
+    }
+}
+
 fn check_all(set: &str, name: &str, expected_problems: usize) {
-    let (map, scen) = load(set, name);
+    let (map, mut scen) = load(set, name);
     assert_eq!(scen.problems.len(), expected_problems, "{set}/{name}");
+    let stride = sample_stride();
+    if stride > 1 {
+        scen.problems = scen.problems.into_iter().step_by(stride).collect();
+        eprintln!(
+            "{set}/{name}: NAVKIT_MOVINGAI_SAMPLE={stride}: {} of {expected_problems} problems",
+            scen.problems.len()
+        );
+    }
+    let expected_problems = scen.problems.len();
     let mut ctx = SearchContext::new();
     let mut expanded = Vec::new();
     // Big files are split over the cores (each part with its own context); every problem is run.
@@ -100,10 +126,11 @@ fn check_all(set: &str, name: &str, expected_problems: usize) {
         expanded[0]
     );
     // Paths are valid move sequences whose cost is the reported one, from start to goal; A*
-    // and JPS agree on the cost (checked on a sample to keep the test fast).
+    // and JPS agree on the cost (checked on every 7th problem of the file to keep the test
+    // fast; when sampled, on every sampled problem up to that density).
     let options = SearchOptions::default();
     let mut ctx2 = SearchContext::new();
-    for p in scen.problems.iter().step_by(7) {
+    for p in scen.problems.iter().step_by(7usize.div_ceil(stride)) {
         let a = Algorithm::AStar
             .find_path(&mut ctx, &map, p.start, p.goal)
             .unwrap();
