@@ -217,3 +217,30 @@ fn time_limits_falling_anywhere_in_a_build_stop_it_cleanly() {
     }
     assert!(stopped >= 1);
 }
+
+#[test]
+fn rebuilds_of_a_tiled_navmesh_keep_its_budget_and_a_stopped_one_changes_nothing() {
+    let g = dungeon();
+    let token = CancelToken::new();
+    let mut tiled = NavMeshBuilder::new(&g)
+        .budget(Budget::new().cancel_token(token.clone()))
+        .tiled()
+        .unwrap();
+    let before = tiled.data_hash();
+    let everything = navkit::Aabb::new(tiled.grid().bmin, tiled.grid().bmax);
+    let options = navkit::build::tiled::TiledOptions::default();
+    token.cancel();
+    let e = tiled.rebuild_box(everything, &options).unwrap_err();
+    assert!(matches!(e, Error::Cancelled { .. }), "{e:?}");
+    assert_eq!(tiled.data_hash(), before);
+    // A new budget: the rebuild runs, and gives the same tiles.
+    tiled.set_budget(Budget::new().time_limit(Duration::from_secs(600)));
+    let changes = tiled.rebuild_box(everything, &options).unwrap();
+    assert!(!changes.is_empty());
+    assert_eq!(tiled.data_hash(), before);
+    tiled.set_budget(Budget::new().time_limit(Duration::ZERO));
+    assert!(matches!(
+        tiled.rebuild_tile(navkit::navmesh::TileCoord::new(0, 0)),
+        Err(Error::TimedOut { .. })
+    ));
+}

@@ -456,6 +456,8 @@ pub struct TiledNavMesh {
     /// Each grid position's tile data as built (Detour writes links into the copy it holds).
     as_built: Vec<Option<Vec<u8>>>,
     report: TiledReport,
+    /// The budget of rebuilds: its token, and its time limit for each rebuild call.
+    budget: Budget,
 }
 
 impl TiledNavMesh {
@@ -585,6 +587,7 @@ impl TiledNavMesh {
             navmesh,
             as_built,
             report: report.clone(),
+            budget: budget.clone(),
         };
         report.data_hash = tiled.data_hash();
         report.total_ms = started.elapsed().as_secs_f64() * 1e3;
@@ -650,6 +653,14 @@ impl TiledNavMesh {
         )
     }
 
+    /// The budget of later rebuilds ([`rebuild_tile`](Self::rebuild_tile),
+    /// [`rebuild_box`](Self::rebuild_box)): its cancellation token stops them, and its time limit
+    /// applies to each call anew; a stopped rebuild leaves the navmesh as it was. It starts as
+    /// the budget of the build.
+    pub fn set_budget(&mut self, budget: Budget) {
+        self.budget = budget;
+    }
+
     /// Replaces the geometry (after a level edit) and re-indexes it. Tiles are not rebuilt until
     /// asked ([`TiledNavMesh::rebuild_box`]); the tile grid stays as it was built, so geometry
     /// outside it is never part of the navmesh.
@@ -690,11 +701,12 @@ impl TiledNavMesh {
         threads: usize,
     ) -> Result<Vec<(TileCoord, TileChange)>> {
         // Build everything first, so a failure leaves the navmesh untouched.
+        let guard = self.budget.start();
         let built = if threads <= 1 {
             let mut ctx = RecastContext::new();
             tiles
                 .iter()
-                .map(|t| self.builder.build_tile(&mut ctx, &Guard::none(), t.x, t.z))
+                .map(|t| self.builder.build_tile(&mut ctx, &guard, t.x, t.z))
                 .collect::<Result<Vec<_>>>()?
         } else {
             crate::par::ThreadPoolBuilder::new()
@@ -704,7 +716,7 @@ impl TiledNavMesh {
                     threads,
                     source: Box::new(e),
                 })?
-                .install(|| self.builder.build_tiles(tiles, &Guard::none(), &|_, _| {}))?
+                .install(|| self.builder.build_tiles(tiles, &guard, &|_, _| {}))?
         };
         let max_polys = 1usize << self.navmesh.params().ref_layout().poly_bits;
         if let Some(b) = built.iter().find(|b| b.polys > max_polys) {
