@@ -116,3 +116,39 @@ fn no_detail_sampling_gives_polygon_triangulation() {
         );
     }
 }
+
+/// Found by `query`: `path_with` with `max_polys` = `usize::MAX` reserved that many corridor
+/// entries (a capacity-overflow panic); both limits are now checked like the other buffers.
+#[test]
+fn smooth_path_limits_are_checked() {
+    use navkit::query::{MAX_BUFFER, SmoothPathOptions};
+    let nav = NavMeshBuilder::new(&floor()).solo().unwrap().navmesh;
+    let mut q = nav.query().unwrap();
+    let (a, b) = (Vec3::new(-8.0, 0.0, -8.0), Vec3::new(8.0, 0.0, 8.0));
+    let tiny = f32::MIN_POSITIVE;
+    for (max_points, max_polys) in [
+        (203, usize::MAX),
+        (usize::MAX, 256),
+        (0, 256),
+        (2048, 0),
+        (MAX_BUFFER + 1, 256),
+    ] {
+        let opts = SmoothPathOptions {
+            step_size: tiny,
+            slop: tiny,
+            max_points,
+            max_polys,
+        };
+        let Err(e) = q.path_with(a, b, &QueryFilter::default(), &opts) else {
+            panic!("{opts:?} accepted")
+        };
+        assert!(matches!(e, Error::InvalidArgument(_)), "{e:?}");
+        assert!(e.to_string().contains("max_polys"), "{e}");
+    }
+    let opts = SmoothPathOptions {
+        max_polys: MAX_BUFFER,
+        ..SmoothPathOptions::default()
+    };
+    let p = q.path_with(a, b, &QueryFilter::default(), &opts).unwrap();
+    assert!(p.smooth.reached_end, "{:?}", p.smooth);
+}

@@ -850,7 +850,11 @@ pub(crate) fn merge_corridor_start_moved(
     visited: &[RawPolyRef],
 ) {
     let n = path.len();
-    let cap = max.max(n);
+    // Detour takes the capacity as an `int`.
+    let cap = max.max(n).min(i32::MAX as usize);
+    if cap < n {
+        return;
+    }
     path.reserve(cap - n);
     // SAFETY: `path` has capacity for `cap` refs, the first `n` initialized; Detour reads those
     // and writes at most `cap` (`PolyRef` is `dtPolyRef`, transparently); `visited` is read only.
