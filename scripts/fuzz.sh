@@ -6,8 +6,9 @@
 #   scripts/fuzz.sh ci [SECONDS]       every target for SECONDS (default 20) each; fails on any
 #                                      crash, leak, timeout or out-of-memory
 #   scripts/fuzz.sh long HOURS [DIR]   rotates through the targets for HOURS (default DIR
-#                                      /work/fuzz-long: corpora, artifacts, log); one line per
-#                                      slice in DIR/fuzz.log, totals in DIR/totals.txt
+#                                      /work/fuzz-long: corpora, artifacts, logs); one line per
+#                                      slice in DIR/fuzz.log (target, seconds, execs, result),
+#                                      totals per target in DIR/totals.txt
 #   scripts/fuzz.sh run TARGET [ARGS]  one target with libFuzzer's own arguments (a crash file
 #                                      to replay, -runs=N, a corpus folder ...)
 #   scripts/fuzz.sh totals LOG         executions and findings per target from a long run's log
@@ -133,7 +134,7 @@ run_slice() {
   ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1} \
     "$BIN/$t" "$corpus" -artifact_prefix="$artifacts/" -max_total_time="$seconds" \
     -max_len="$(max_len "$t")" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=2048 \
-    -print_final_stats=1 -jobs=1 >"$logfile" 2>&1 || rc=$?
+    -print_final_stats=1 >"$logfile" 2>&1 || rc=$?
   return $rc
 }
 
@@ -179,15 +180,21 @@ case $cmd in
   long)
     hours=${2:?usage: scripts/fuzz.sh long HOURS [DIR]}
     dir=${3:-/work/fuzz-long}
-    slice=${NAVKIT_FUZZ_SLICE:-900}
+    # Slices of 120 s in the first round (every target soon), 300 s in the second, then
+    # NAVKIT_FUZZ_SLICE (900 s).
+    slice_max=${NAVKIT_FUZZ_SLICE:-900}
     build
     mkdir -p "$dir/corpus" "$dir/artifacts" "$dir/logs"
     seeds "$dir/corpus"
     end=$(($(date +%s) + $(awk "BEGIN{print int($hours*3600)}")))
     biglog=$dir/fuzz.log
-    echo "# $(date -u +%FT%TZ) start: ${#TARGETS[@]} targets, ${slice} s slices, until $(date -u -d @$end +%FT%TZ)" >>"$biglog"
-    n=0
+    echo "# $(date -u +%FT%TZ) start: ${#TARGETS[@]} targets, slices of 120 s, 300 s, then ${slice_max} s, until $(date -u -d @$end +%FT%TZ)" >>"$biglog"
+    n=0 round=0
     while [ "$(date +%s)" -lt "$end" ]; do
+      round=$((round + 1))
+      slice=$slice_max
+      [ $round -eq 1 ] && slice=$((slice_max < 120 ? slice_max : 120))
+      [ $round -eq 2 ] && slice=$((slice_max < 300 ? slice_max : 300))
       for t in "${TARGETS[@]}"; do
         left=$((end - $(date +%s)))
         [ $left -le 0 ] && break
