@@ -109,7 +109,8 @@ fn tset() -> &'static [u8] {
 fn run(crowd: &mut Crowd, ops: &[Op]) {
     let mut agents: Vec<AgentHandle> = Vec::new();
     let mut obstacles = Vec::new();
-    let pick = |agents: &[AgentHandle], i: u8| agents.get(i as usize % agents.len().max(1)).copied();
+    let pick =
+        |agents: &[AgentHandle], i: u8| agents.get(i as usize % agents.len().max(1)).copied();
     for op in ops.iter().take(64) {
         match op {
             Op::Add(p, params) => {

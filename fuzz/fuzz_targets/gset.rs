@@ -23,8 +23,11 @@ fn dir() -> &'static PathBuf {
             obj += &format!("f {} {} {}\n", t[0] + 1, t[1] + 1, t[2] + 1);
         }
         std::fs::write(d.join("level.obj"), obj).unwrap();
-        std::fs::write(d.join("quad.obj"), "v 0 0 0\nv 9 0 0\nv 9 0 9\nv 0 0 9\nf 1 4 3 2\n")
-            .unwrap();
+        std::fs::write(
+            d.join("quad.obj"),
+            "v 0 0 0\nv 9 0 0\nv 9 0 9\nv 0 0 9\nf 1 4 3 2\n",
+        )
+        .unwrap();
         d
     })
 }
@@ -37,7 +40,12 @@ fuzz_target!(|data: &[u8]| {
         .map(|l| {
             let t = l.trim_start();
             if t.starts_with('f') && t[1..].starts_with(char::is_whitespace) || t == "f" {
-                if l.len() % 2 == 0 { "f level.obj" } else { "f quad.obj" }.to_string()
+                if l.len() % 2 == 0 {
+                    "f level.obj"
+                } else {
+                    "f quad.obj"
+                }
+                .to_string()
             } else {
                 l.to_string()
             }

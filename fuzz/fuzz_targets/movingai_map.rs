@@ -26,7 +26,11 @@ fuzz_target!(|data: &[u8]| {
     let astar = Algorithm::AStar.find_path(&mut ctx, &grid, a, b);
     let jps = Algorithm::Jps.find_path(&mut ctx, &grid, a, b);
     if let (Ok(x), Ok(y)) = (astar, jps) {
-        assert_eq!(x.found(), y.found(), "A* and JPS disagree on reachability {a} -> {b}");
+        assert_eq!(
+            x.found(),
+            y.found(),
+            "A* and JPS disagree on reachability {a} -> {b}"
+        );
         if x.found() {
             assert!(
                 (x.cost - y.cost).abs() <= 1e-6 * x.cost.max(1.0),

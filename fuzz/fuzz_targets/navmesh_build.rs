@@ -12,8 +12,8 @@ use glam::Vec3;
 use libfuzzer_sys::fuzz_target;
 use navkit::tilecache::TileCacheSettings;
 use navkit::{
-    Aabb, BuildSettings, ConvexVolume, InputGeometry, NavMeshBuilder, OffMeshConnection,
-    Partition, TriMesh,
+    Aabb, BuildSettings, ConvexVolume, InputGeometry, NavMeshBuilder, OffMeshConnection, Partition,
+    TriMesh,
 };
 use navkit_fuzz::F;
 

@@ -105,7 +105,9 @@ fuzz_target!(|input: Input| {
             }
         }
     }
-    let nav: &NavMesh = owned.as_ref().unwrap_or_else(|| navkit_fuzz::level_navmesh());
+    let nav: &NavMesh = owned
+        .as_ref()
+        .unwrap_or_else(|| navkit_fuzz::level_navmesh());
     let Ok(mut q) = nav.query() else { return };
     let mut filter = QueryFilter::default();
     for op in &input.ops {

@@ -24,5 +24,10 @@ fuzz_target!(|data: &[u8]| {
         dt: 0.1,
         ..SimSettings::default()
     };
-    let _ = simulate_dynamic(navkit_fuzz::level(), &BuildSettings::default(), &s, &settings);
+    let _ = simulate_dynamic(
+        navkit_fuzz::level(),
+        &BuildSettings::default(),
+        &s,
+        &settings,
+    );
 });

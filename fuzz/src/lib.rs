@@ -31,20 +31,45 @@ pub fn level_mesh() -> TriMesh {
     );
     // The block's top and sides.
     let (b0, b1, h) = (-2.0f32, 2.0f32, 3.0f32);
-    quad(&mut verts, [[b0, h, b0], [b1, h, b0], [b1, h, b1], [b0, h, b1]]);
-    quad(&mut verts, [[b0, 0.0, b0], [b0, h, b0], [b1, h, b0], [b1, 0.0, b0]]);
-    quad(&mut verts, [[b1, 0.0, b0], [b1, h, b0], [b1, h, b1], [b1, 0.0, b1]]);
-    quad(&mut verts, [[b1, 0.0, b1], [b1, h, b1], [b0, h, b1], [b0, 0.0, b1]]);
-    quad(&mut verts, [[b0, 0.0, b1], [b0, h, b1], [b0, h, b0], [b0, 0.0, b0]]);
+    quad(
+        &mut verts,
+        [[b0, h, b0], [b1, h, b0], [b1, h, b1], [b0, h, b1]],
+    );
+    quad(
+        &mut verts,
+        [[b0, 0.0, b0], [b0, h, b0], [b1, h, b0], [b1, 0.0, b0]],
+    );
+    quad(
+        &mut verts,
+        [[b1, 0.0, b0], [b1, h, b0], [b1, h, b1], [b1, 0.0, b1]],
+    );
+    quad(
+        &mut verts,
+        [[b1, 0.0, b1], [b1, h, b1], [b0, h, b1], [b0, 0.0, b1]],
+    );
+    quad(
+        &mut verts,
+        [[b0, 0.0, b1], [b0, h, b1], [b0, h, b0], [b0, 0.0, b0]],
+    );
     // Ramp (x 4..6, z from 4 to 8, rising to 2) and platform (x 4..10, z 8..14 would leave the
     // floor: keep it inside, z 8..11).
     quad(
         &mut verts,
-        [[4.0, 0.0, 2.0], [6.0, 0.0, 2.0], [6.0, 2.0, 6.0], [4.0, 2.0, 6.0]],
+        [
+            [4.0, 0.0, 2.0],
+            [6.0, 0.0, 2.0],
+            [6.0, 2.0, 6.0],
+            [4.0, 2.0, 6.0],
+        ],
     );
     quad(
         &mut verts,
-        [[3.0, 2.0, 6.0], [9.0, 2.0, 6.0], [9.0, 2.0, 11.0], [3.0, 2.0, 11.0]],
+        [
+            [3.0, 2.0, 6.0],
+            [9.0, 2.0, 6.0],
+            [9.0, 2.0, 11.0],
+            [3.0, 2.0, 11.0],
+        ],
     );
     TriMesh::new(verts, tris).expect("the fixture mesh is valid")
 }
