@@ -399,7 +399,7 @@ impl PolyMeshDetail {
         // out of bounds, or loops for ever (found by fuzzing; upstream issue 650). Then no
         // detail mesh is made: `create_nav_mesh_data` lets Detour triangulate each polygon
         // from its own vertices, which is what a detail mesh without samples holds.
-        if !(sample_dist > 0.0) {
+        if sample_dist.is_nan() || sample_dist <= 0.0 {
             return true;
         }
         // SAFETY: live objects.
