@@ -196,7 +196,7 @@ fuzz_target!(|input: Input| {
     } else {
         input.max_agents.0
     };
-    if input.tile_cache % 8 == 0 {
+    if input.tile_cache.is_multiple_of(8) {
         let Ok(tc) = TileCache::from_tset_bytes(tset(), &[]) else {
             return;
         };

@@ -25,9 +25,9 @@ fuzz_target!(|data: &[u8]| {
         let _ = q.closest_point_on_poly(p.poly, v);
         let _ = nav.neighbours(p.poly);
     }
-    if let (Some(a), Some(b)) = (polys.first(), polys.last()) {
-        if let (Some(&va), Some(&vb)) = (a.verts.first(), b.verts.first()) {
-            let _ = q.path(va, vb, &filter);
-        }
+    let first_vertex =
+        |p: Option<&navkit::navmesh::PolyInfo>| p.and_then(|p| p.verts.first().copied());
+    if let (Some(va), Some(vb)) = (first_vertex(polys.first()), first_vertex(polys.last())) {
+        let _ = q.path(va, vb, &filter);
     }
 });

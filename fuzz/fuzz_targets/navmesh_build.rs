@@ -20,7 +20,7 @@ use navkit_fuzz::F;
 /// A coordinate: mostly a level-sized value, sometimes a hostile float.
 fn coord(u: &mut Unstructured) -> arbitrary::Result<f32> {
     let tag: u8 = u.arbitrary()?;
-    Ok(if tag % 16 == 0 {
+    Ok(if tag.is_multiple_of(16) {
         F::arbitrary(u)?.0
     } else {
         u.arbitrary::<i8>()? as f32 / 4.0
