@@ -157,3 +157,28 @@ impl<'a> Arbitrary<'a> for Count {
         }))
     }
 }
+
+/// Solo builds whose grid has a side longer than this are not run by the targets (unless the
+/// side is beyond Recast's 65,535, which the builder must refuse, quickly): a long thin walkable
+/// strip makes Recast's contour and polygon-mesh stages superlinear in its length (found by the
+/// `obj` target: a 7.5 m x 4 km strip takes seconds natively, over the 10 s timeout under
+/// ASan). That is a build-budget matter, not memory safety.
+pub const MAX_SOLO_SIDE: i64 = 2048;
+
+/// Most grid cells of a build the targets run (the validators accept up to 2^28).
+pub const MAX_CELLS: i64 = 1 << 18;
+
+/// True when `settings` and `geom` pass validation but the solo build would merely be slow:
+/// more than [`MAX_CELLS`] cells, or a side from [`MAX_SOLO_SIDE`] to 65,535 cells.
+pub fn solo_too_slow(geom: &InputGeometry, settings: &BuildSettings) -> bool {
+    if geom.validate().is_err() {
+        return false;
+    }
+    let b = geom.mesh.bounds();
+    let Ok(c) = settings.to_config(b.min, b.max) else {
+        return false;
+    };
+    let (w, h) = (i64::from(c.width), i64::from(c.height));
+    let side = w.max(h);
+    w * h > MAX_CELLS || (side > MAX_SOLO_SIDE && side <= 65_535)
+}
