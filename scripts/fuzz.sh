@@ -173,9 +173,11 @@ case $cmd in
     done
     if [ ${#failed[@]} -gt 0 ]; then
       echo "fuzz: ${#failed[@]} of ${#TARGETS[@]} targets failed: ${failed[*]}"
+      echo "fuzz: $((${#TARGETS[@]} - ${#failed[@]})) passed, ${#failed[@]} failed"
       exit 1
     fi
     echo "fuzz: all ${#TARGETS[@]} targets ran ${seconds} s each without a finding"
+    echo "fuzz: ${#TARGETS[@]} passed, 0 failed"
     ;;
   long)
     hours=${2:?usage: scripts/fuzz.sh long HOURS [DIR]}
