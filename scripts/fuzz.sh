@@ -32,7 +32,7 @@ SHARED=$ROOT/../shared
 # Longest input per target (bytes): the seeds from ../shared are cut to this by libFuzzer.
 max_len() {
   case $1 in
-    mset | tset) echo 65536 ;;
+    mset | tset | query) echo 65536 ;;
     obj) echo 16384 ;;
     movingai_map) echo 8192 ;;
     *) echo 4096 ;;
@@ -102,6 +102,20 @@ seeds() {
   local f b
   cp -f "$SHARED"/meshes/recastdemo-files/*navmesh*.bin "$out/mset/" 2>/dev/null || true
   cp -f "$SHARED"/meshes/recastdemo-files/*tilecache*.bin "$out/tset/" 2>/dev/null || true
+  # query: a byte whose value is 0 mod 4 (bring a navmesh), its length (u16, little-endian),
+  # the MSET bytes, then bytes for the queries.
+  for f in "$SHARED"/meshes/recastdemo-files/*navmesh*.bin; do
+    [ -f "$f" ] || continue
+    local n
+    n=$(wc -c <"$f")
+    [ "$n" -lt 65536 ] || continue
+    {
+      printf '\000'
+      printf "\\$(printf %03o $((n % 256)))\\$(printf %03o $((n / 256)))"
+      cat "$f"
+      head -c 512 "$f" | tail -c 256
+    } >"$out/query/shared-$(basename "$f")"
+  done
   for f in "$SHARED"/hostile/*.obj "$SHARED"/meshes/recastdemo/*.obj; do
     [ -f "$f" ] || continue
     b=$(basename "$f" .obj)
