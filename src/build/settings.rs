@@ -151,7 +151,8 @@ pub struct BuildSettings {
     pub edge_max_error: f32,
     /// Most vertices per polygon (3..=6).
     pub verts_per_poly: u32,
-    /// Detail mesh sample spacing (in cells; below 0.9 means no sampling).
+    /// Detail mesh sample spacing (in cells; below 0.9 means no sampling: no Recast detail mesh,
+    /// Detour triangulates each polygon from its own vertices).
     pub detail_sample_dist: f32,
     /// Detail mesh largest height error (in cell heights).
     pub detail_sample_max_error: f32,

@@ -50,7 +50,7 @@ pub(crate) fn create_nav_mesh_data(
         || off.user_ids.len() != n
         || flags.len() != pmesh.npolys()
         || pmesh.nvp() > sys::DT_VERTS_PER_POLYGON as usize
-        || dmesh.nmeshes() != pmesh.npolys()
+        || (dmesh.nmeshes() != pmesh.npolys() && dmesh.nmeshes() != 0)
     {
         return None;
     }
@@ -65,11 +65,15 @@ pub(crate) fn create_nav_mesh_data(
     params.polyFlags = flags.as_ptr();
     params.polyCount = pmesh.npolys() as i32;
     params.nvp = pmesh.nvp() as i32;
-    params.detailMeshes = dmesh.meshes().as_ptr();
-    params.detailVerts = dmesh.verts().as_ptr();
-    params.detailVertsCount = dmesh.nverts() as i32;
-    params.detailTris = dmesh.tris().as_ptr();
-    params.detailTriCount = dmesh.ntris() as i32;
+    // No detail mesh (built without sampling): the pointers stay null and Detour triangulates
+    // every polygon itself.
+    if dmesh.nmeshes() != 0 {
+        params.detailMeshes = dmesh.meshes().as_ptr();
+        params.detailVerts = dmesh.verts().as_ptr();
+        params.detailVertsCount = dmesh.nverts() as i32;
+        params.detailTris = dmesh.tris().as_ptr();
+        params.detailTriCount = dmesh.ntris() as i32;
+    }
     params.offMeshConVerts = off.verts.as_ptr();
     params.offMeshConRad = off.radii.as_ptr();
     params.offMeshConDir = off.dirs.as_ptr();
@@ -846,7 +850,11 @@ pub(crate) fn merge_corridor_start_moved(
     visited: &[RawPolyRef],
 ) {
     let n = path.len();
-    let cap = max.max(n);
+    // Detour takes the capacity as an `int`.
+    let cap = max.max(n).min(i32::MAX as usize);
+    if cap < n {
+        return;
+    }
     path.reserve(cap - n);
     // SAFETY: `path` has capacity for `cap` refs, the first `n` initialized; Detour reads those
     // and writes at most `cap` (`PolyRef` is `dtPolyRef`, transparently); `visited` is read only.

@@ -468,6 +468,14 @@ impl PolyMeshDetail {
         sample_dist: f32,
         sample_max_error: f32,
     ) -> bool {
+        // Without sampling (RecastDemo's `detailSampleDist` below 0.9 becomes 0) Recast never
+        // fills the outline it triangulates each polygon from and reads it uninitialised and
+        // out of bounds, or loops for ever (found by fuzzing; upstream issue 650). Then no
+        // detail mesh is made: `create_nav_mesh_data` lets Detour triangulate each polygon
+        // from its own vertices, which is what a detail mesh without samples holds.
+        if sample_dist.is_nan() || sample_dist <= 0.0 {
+            return true;
+        }
         // SAFETY: live objects.
         ctx.call(|c| unsafe {
             sys::rcBuildPolyMeshDetail(

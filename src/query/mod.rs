@@ -314,6 +314,11 @@ fn check_status(op: &'static str, st: u32) -> Result<Status> {
     Status(st).check(op)
 }
 
+/// The smallest node pool [`NavMeshQuery::new`] accepts. Detour sizes the pool's hash table as
+/// the power of two at or above `max_nodes / 4`, which is none for fewer than 4 nodes: every
+/// search then reads outside the table (found by fuzzing).
+pub const MIN_MAX_NODES: usize = 4;
+
 /// Queries over one [`NavMesh`] (`dtNavMeshQuery`). Borrows the navmesh for `'a`.
 ///
 /// A query holds its own search nodes, so it is `Send` but not `Sync`: give each thread its own.
@@ -344,11 +349,14 @@ pub struct NavMeshQuery<'a> {
 }
 
 impl<'a> NavMeshQuery<'a> {
-    /// A query with a search node pool of `max_nodes` (1..=65535; RecastDemo uses 2048).
+    /// A query with a search node pool of `max_nodes` ([`MIN_MAX_NODES`]..=65535; RecastDemo
+    /// uses 2048).
     pub fn new(nav: &'a NavMesh, max_nodes: usize) -> Result<Self> {
-        if !(1..=65535).contains(&max_nodes) {
+        if !(MIN_MAX_NODES..=65535).contains(&max_nodes) {
             return Err(Error::InvalidArgument(format!(
-                "max_nodes {max_nodes} is not in 1..=65535"
+                "max_nodes {max_nodes} is not in {MIN_MAX_NODES}..=65535 (Detour's node pool \
+                 hashes into max_nodes / 4 buckets, rounded up to a power of two: fewer than 4 \
+                 nodes leave it none)"
             )));
         }
         let raw = RawQuery::new(nav.raw(), max_nodes as i32)

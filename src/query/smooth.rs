@@ -27,9 +27,11 @@ pub struct SmoothPathOptions {
     pub step_size: f32,
     /// How close counts as "at" a corner (0.01).
     pub slop: f32,
-    /// The most points produced (2048, RecastDemo's `MAX_SMOOTH`).
+    /// The most points produced (2048, RecastDemo's `MAX_SMOOTH`; at most
+    /// [`MAX_BUFFER`](crate::query::MAX_BUFFER)).
     pub max_points: usize,
-    /// The most polygons kept in the corridor (256, RecastDemo's `MAX_POLYS`).
+    /// The most polygons kept in the corridor (256, RecastDemo's `MAX_POLYS`; at most
+    /// [`MAX_BUFFER`](crate::query::MAX_BUFFER)).
     pub max_polys: usize,
 }
 
@@ -215,10 +217,13 @@ pub fn smooth_path_into(
             opts.step_size, opts.slop
         )));
     }
-    if opts.max_polys == 0 || opts.max_points == 0 {
-        return Err(Error::InvalidArgument(
-            "max_polys and max_points must be > 0".into(),
-        ));
+    // The corridor buffer is reserved up front and handed to Detour with an `int` length.
+    let most = crate::query::MAX_BUFFER;
+    if !(1..=most).contains(&opts.max_polys) || !(1..=most).contains(&opts.max_points) {
+        return Err(Error::InvalidArgument(format!(
+            "max_polys {} and max_points {} must be in 1..={most}",
+            opts.max_polys, opts.max_points
+        )));
     }
     if corridor.is_empty() {
         return Ok(());

@@ -194,8 +194,13 @@ impl Scenario {
     pub fn load(path: impl AsRef<std::path::Path>) -> Result<Scenario> {
         let path = path.as_ref();
         let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+        Self::from_json_str(&text, path)
+    }
+
+    /// Parses scenario JSON as [`Scenario::load`] does; `path` only names the text in errors.
+    pub fn from_json_str(text: &str, path: &std::path::Path) -> Result<Scenario> {
         let f: Scenario =
-            serde_json::from_str(&text).map_err(|e| Error::parse(path, e.line(), e.to_string()))?;
+            serde_json::from_str(text).map_err(|e| Error::parse(path, e.line(), e.to_string()))?;
         for (i, a) in f.agents.iter().enumerate() {
             if !a.start.is_finite() || !a.goal.is_finite() {
                 return Err(Error::parse(

@@ -1,0 +1,68 @@
+//! RecastDemo `.gset` geometry sets: parse (settings, off-mesh connections, convex volumes) and
+//! validate; a set that passes is built solo on the fixture level's mesh or the OBJ named by
+//! its `f` line, which is always one of two small meshes the target writes to a temporary
+//! folder (fuzzed paths would read arbitrary files).
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use navkit::{InputGeometry, NavMeshBuilder};
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+fn dir() -> &'static PathBuf {
+    static D: OnceLock<PathBuf> = OnceLock::new();
+    D.get_or_init(|| {
+        let d = std::env::temp_dir().join(format!("navkit-fuzz-gset-{}", std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        let m = navkit_fuzz::level_mesh();
+        let mut obj = String::new();
+        for v in m.verts.chunks(3) {
+            obj += &format!("v {} {} {}\n", v[0], v[1], v[2]);
+        }
+        for t in m.tris.chunks(3) {
+            obj += &format!("f {} {} {}\n", t[0] + 1, t[1] + 1, t[2] + 1);
+        }
+        std::fs::write(d.join("level.obj"), obj).unwrap();
+        std::fs::write(
+            d.join("quad.obj"),
+            "v 0 0 0\nv 9 0 0\nv 9 0 9\nv 0 0 9\nf 1 4 3 2\n",
+        )
+        .unwrap();
+        d
+    })
+}
+
+fuzz_target!(|data: &[u8]| {
+    let text = String::from_utf8_lossy(data);
+    // Every `f` line names one of the two meshes (by the parity of its length).
+    let text: String = text
+        .split('\n')
+        .map(|l| {
+            let t = l.trim_start();
+            if t.starts_with('f') && t[1..].starts_with(char::is_whitespace) || t == "f" {
+                if l.len() % 2 == 0 {
+                    "f level.obj"
+                } else {
+                    "f quad.obj"
+                }
+                .to_string()
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let Ok(geom) = InputGeometry::from_gset_str(&text, &dir().join("fuzz.gset")) else {
+        return;
+    };
+    if geom.validate().is_err() {
+        return;
+    }
+    let again = geom.to_gset_string("level.obj");
+    InputGeometry::from_gset_str(&again, &dir().join("again.gset"))
+        .expect("navkit's own .gset output loads");
+    let settings = geom.settings.clone().unwrap_or_default();
+    if !navkit_fuzz::solo_too_slow(&geom, &settings) {
+        let _ = NavMeshBuilder::new(&geom).solo();
+    }
+});

@@ -1,0 +1,181 @@
+//! The query API on a navmesh: the fixture level's (built once), or one loaded from fuzzed
+//! `MSET` bytes. Every query gets fuzzed inputs: points with NaN, infinities and huge values,
+//! extents, filters (flags and area costs), counts and polygon refs (real ones and any `u32`).
+#![no_main]
+
+use arbitrary::{Arbitrary, Unstructured};
+use libfuzzer_sys::fuzz_target;
+use navkit::navmesh::NavMesh;
+use navkit::query::{PolyRef, QueryFilter, SmoothPathOptions, StraightPathOptions};
+use navkit_fuzz::{Count, F, P};
+
+#[derive(Debug, Arbitrary)]
+enum Ref {
+    /// The `i`-th polygon (modulo the count).
+    Poly(u16),
+    Raw(u32),
+}
+
+#[derive(Debug, Arbitrary)]
+enum Op {
+    Nearest(P, P),
+    Path(Ref, Ref, P, P, Count),
+    PathBetween(P, P),
+    Straight(P, P, Vec<Ref>, Count, bool, bool),
+    Move(Ref, P, P, Count),
+    Height(Ref, P),
+    Closest(Ref, P),
+    Raycast(Ref, P, P, Count),
+    Random(Vec<F>),
+    Wall(Ref, P, F),
+    Circle(Ref, P, F, Count),
+    Full(P, P),
+    FullWith(P, P, F, F, Count, Count),
+    Corridor(P, P),
+    SetFlags(Ref, u16),
+    SetArea(Ref, u8),
+    Filter(u16, u16, u8, F),
+    NewQuery(Count),
+}
+
+#[derive(Debug)]
+struct Input {
+    mset: Option<Vec<u8>>,
+    ops: Vec<Op>,
+}
+
+impl<'a> Arbitrary<'a> for Input {
+    fn arbitrary(u: &mut Unstructured<'a>) -> arbitrary::Result<Self> {
+        // One in four inputs brings its own navmesh: a length, then that many bytes.
+        let mset = if u.arbitrary::<u8>()? % 4 == 0 {
+            let n = u.arbitrary::<u16>()? as usize;
+            Some(u.bytes(n.min(u.len()))?.to_vec())
+        } else {
+            None
+        };
+        let mut ops = Vec::new();
+        while !u.is_empty() && ops.len() < 32 {
+            ops.push(u.arbitrary()?);
+        }
+        Ok(Input { mset, ops })
+    }
+}
+
+fuzz_target!(|input: Input| {
+    let mut owned = match &input.mset {
+        Some(bytes) => match NavMesh::from_mset_bytes(bytes) {
+            Ok(n) => Some(n),
+            Err(_) => return,
+        },
+        None => None,
+    };
+    // Flag and area changes need a navmesh of our own: a copy of the fixture.
+    if owned.is_none()
+        && input
+            .ops
+            .iter()
+            .any(|o| matches!(o, Op::SetFlags(..) | Op::SetArea(..)))
+    {
+        owned = NavMesh::from_mset_bytes(&navkit_fuzz::level_navmesh().to_mset_bytes()).ok();
+    }
+    let polys: Vec<PolyRef> = match &owned {
+        Some(n) => n.polys().iter().map(|p| p.poly).collect(),
+        None => navkit_fuzz::level_navmesh()
+            .polys()
+            .iter()
+            .map(|p| p.poly)
+            .collect(),
+    };
+    let r = |x: &Ref| match *x {
+        Ref::Poly(i) if !polys.is_empty() => polys[i as usize % polys.len()],
+        Ref::Poly(i) => PolyRef(i.into()),
+        Ref::Raw(v) => PolyRef(v),
+    };
+    // Navmesh edits first (a query borrows the navmesh).
+    if let Some(nav) = owned.as_mut() {
+        for op in &input.ops {
+            match op {
+                Op::SetFlags(p, f) => {
+                    let _ = nav.set_poly_flags(r(p), *f);
+                }
+                Op::SetArea(p, a) => {
+                    let _ = nav.set_poly_area(r(p), *a);
+                }
+                _ => {}
+            }
+        }
+    }
+    let nav: &NavMesh = owned
+        .as_ref()
+        .unwrap_or_else(|| navkit_fuzz::level_navmesh());
+    let Ok(mut q) = nav.query() else { return };
+    let mut filter = QueryFilter::default();
+    for op in &input.ops {
+        match op {
+            Op::Nearest(c, e) => {
+                let _ = q.find_nearest_poly(c.0, e.0, &filter);
+            }
+            Op::Path(a, b, sp, ep, n) => {
+                let _ = q.find_path(r(a), r(b), sp.0, ep.0, &filter, n.0);
+            }
+            Op::PathBetween(a, b) => {
+                let _ = q.find_path_between(a.0, b.0, &filter);
+            }
+            Op::Straight(a, b, corridor, n, area, all) => {
+                let c: Vec<PolyRef> = corridor.iter().map(r).collect();
+                let opts = StraightPathOptions {
+                    area_crossings: *area,
+                    all_crossings: *all,
+                };
+                let _ = q.find_straight_path(a.0, b.0, &c, n.0, opts);
+            }
+            Op::Move(p, a, b, n) => {
+                let _ = q.move_along_surface(r(p), a.0, b.0, &filter, n.0);
+            }
+            Op::Height(p, a) => {
+                let _ = q.poly_height(r(p), a.0);
+            }
+            Op::Closest(p, a) => {
+                let _ = q.closest_point_on_poly(r(p), a.0);
+            }
+            Op::Raycast(p, a, b, n) => {
+                let _ = q.raycast(r(p), a.0, b.0, &filter, n.0);
+            }
+            Op::Random(vals) => {
+                let mut it = vals.iter().map(|f| f.0).cycle();
+                let _ = q.find_random_point_with(&filter, || it.next().unwrap_or(0.5));
+            }
+            Op::Wall(p, c, rad) => {
+                let _ = q.find_distance_to_wall(r(p), c.0, rad.0, &filter);
+            }
+            Op::Circle(p, c, rad, n) => {
+                let _ = q.find_polys_around_circle(r(p), c.0, rad.0, &filter, n.0);
+            }
+            Op::Full(a, b) => {
+                let _ = q.path(a.0, b.0, &filter);
+            }
+            Op::FullWith(a, b, step, slop, pts, ps) => {
+                let opts = SmoothPathOptions {
+                    step_size: step.0,
+                    slop: slop.0,
+                    max_points: pts.0,
+                    max_polys: ps.0,
+                };
+                let _ = q.path_with(a.0, b.0, &filter, &opts);
+            }
+            Op::Corridor(a, b) => {
+                let _ = q.corridor(a.0, b.0, &filter);
+            }
+            Op::Filter(inc, exc, area, cost) => {
+                filter = QueryFilter::with_flags(*inc, *exc);
+                filter.set_area_cost(*area, cost.0);
+            }
+            Op::NewQuery(n) => {
+                if let Ok(nq) = navkit::query::NavMeshQuery::new(nav, n.0) {
+                    q = nq;
+                }
+            }
+            Op::SetFlags(..) | Op::SetArea(..) => {}
+        }
+    }
+});
