@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test (unit, integration on ../shared data, doc tests) with every feature, then, when
-# called without arguments, the feature checks (scripts/check-features.sh). Installs missing
-# system packages first (see ensure-deps.sh).
+# called without arguments, the feature checks (scripts/check-features.sh), the upstream tile
+# tests under valgrind, the suite under AddressSanitizer (scripts/asan.sh) and a short run of
+# every fuzz target (scripts/fuzz.sh ci; NAVKIT_FUZZ_SECONDS each, default 20). With arguments,
+# only `cargo test` with them. Installs missing system packages first (see ensure-deps.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/ensure-deps.sh
@@ -12,4 +14,9 @@ fi
 cargo test --release --all-features "$@"
 if [ $# -eq 0 ]; then
   scripts/check-features.sh
+  # The upstream tile-loading crash classes under valgrind, the whole suite under
+  # AddressSanitizer + LeakSanitizer (Rust and C++), and every fuzz target briefly.
+  scripts/valgrind-upstream-tiles.sh
+  scripts/asan.sh
+  scripts/fuzz.sh ci "${NAVKIT_FUZZ_SECONDS:-20}"
 fi
