@@ -244,3 +244,32 @@ fn rebuilds_of_a_tiled_navmesh_keep_its_budget_and_a_stopped_one_changes_nothing
         Err(Error::TimedOut { .. })
     ));
 }
+
+#[test]
+fn a_long_strip_is_warned_about_before_building() {
+    // A 6 m x 1500 m walkway: 20 x 5000 cells.
+    let mesh = navkit::TriMesh::new(
+        vec![
+            0.0, 0.0, 0.0, 6.0, 0.0, 0.0, 6.0, 0.0, 1500.0, 0.0, 0.0, 1500.0,
+        ],
+        vec![0, 2, 1, 0, 3, 2],
+    )
+    .unwrap();
+    let g = InputGeometry::from_mesh(mesh);
+    let e = NavMeshBuilder::new(&g).estimate().unwrap();
+    assert_eq!((e.width, e.depth), (20, 5000));
+    assert_eq!(e.stray, None);
+    assert_eq!(e.warnings.len(), 1);
+    assert!(
+        e.warnings[0].contains("long strip of 20 x 5000 cells"),
+        "{:?}",
+        e.warnings
+    );
+    // A level of ordinary shape has no warning.
+    assert!(
+        estimate(&dungeon(), &BuildSettings::default())
+            .unwrap()
+            .warnings
+            .is_empty()
+    );
+}

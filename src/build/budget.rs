@@ -218,7 +218,18 @@ pub struct BuildEstimate {
     pub memory_bytes: u64,
     /// A few vertices far from all the others that inflate the grid, if any.
     pub stray: Option<StrayVertices>,
+    /// Shapes that make a solo build slow without being wrong (a solo build puts these first
+    /// in its report's warnings): a grid that is a long strip ([`LONG_STRIP_CELLS`] or more
+    /// long and at least [`LONG_STRIP_RATIO`] times longer than wide), whose one long region
+    /// makes the contours and the poly mesh grow with the square of its length.
+    pub warnings: Vec<String>,
 }
+
+/// See [`BuildEstimate::warnings`]: the length in cells from which a strip-shaped solo grid is
+/// warned about.
+pub const LONG_STRIP_CELLS: u64 = 4096;
+/// See [`BuildEstimate::warnings`].
+pub const LONG_STRIP_RATIO: u64 = 32;
 
 /// A few vertices far from all the other vertices of a level, along x or z (a vertex typed
 /// wrong, a leftover of an editing tool, a far-away marker): they stretch the build grid and
@@ -327,6 +338,15 @@ pub fn estimate(geom: &InputGeometry, settings: &BuildSettings) -> Result<BuildE
     } else {
         find_stray(geom, cfg.cs as f64, width, depth)
     };
+    let (long, short) = (width.max(depth), width.min(depth).max(1));
+    let mut warnings = Vec::new();
+    if long >= LONG_STRIP_CELLS && long >= short.saturating_mul(LONG_STRIP_RATIO) {
+        warnings.push(format!(
+            "the build area is a long strip of {width} x {depth} cells: a solo build's contours \
+             and polygons grow with the square of its length (a 25 x 24,475-cell strip took 9 s); \
+             build it tiled"
+        ));
+    }
     Ok(BuildEstimate {
         width,
         depth,
@@ -334,6 +354,7 @@ pub fn estimate(geom: &InputGeometry, settings: &BuildSettings) -> Result<BuildE
         spans,
         memory_bytes,
         stray,
+        warnings,
     })
 }
 

@@ -569,7 +569,8 @@ pub fn build_solo_with(
     let guard = budget.start();
     let mesh = &geom.mesh;
     let cfg = solo_config(geom, settings)?;
-    budget.check_estimate(&estimate(geom, settings)?)?;
+    let estimated = estimate(geom, settings)?;
+    budget.check_estimate(&estimated)?;
     let mut ctx = RecastContext::new();
     ctx.reset_timers();
     ctx.start_timer(T_TOTAL);
@@ -597,10 +598,15 @@ pub fn build_solo_with(
 
     let timings_ms = stage_timings(&ctx, detour_ms);
     let log = ctx.take_logs();
-    let warnings = log
+    let warnings = estimated
+        .warnings
         .iter()
-        .filter(|l| l.category != LogCategory::Progress)
-        .map(|l| l.text.clone())
+        .cloned()
+        .chain(
+            log.iter()
+                .filter(|l| l.category != LogCategory::Progress)
+                .map(|l| l.text.clone()),
+        )
         .collect();
     let report = BuildReport {
         grid_width: cfg.width,
