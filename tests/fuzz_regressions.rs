@@ -152,3 +152,57 @@ fn smooth_path_limits_are_checked() {
     let p = q.path_with(a, b, &QueryFilter::default(), &opts).unwrap();
     assert!(p.smooth.reached_end, "{:?}", p.smooth);
 }
+
+/// Found by `crowd` in the long run: avoidance parameters with 32 adaptive divisions and 4 rings
+/// made `dtObstacleAvoidanceQuery::sampleVelocityAdaptive` write past its pattern buffer on the
+/// stack (AddressSanitizer), and any even division count left one sample of the pattern unset.
+/// Such parameters are refused; odd counts (RecastDemo's presets) work as before.
+#[test]
+fn avoidance_with_even_or_too_many_divisions_is_refused() {
+    use navkit::agents::crowd::{AvoidanceParams, AvoidanceQuality, Crowd};
+    let nav = NavMeshBuilder::new(&floor()).solo().unwrap().navmesh;
+    let mut crowd = Crowd::new(&nav, 8, 0.6).unwrap();
+    let good = AvoidanceParams::preset(AvoidanceQuality::High);
+    for (divs, rings, depth) in [
+        (32, 4, 3),
+        (8, 2, 3),
+        (0, 2, 3),
+        (33, 2, 3),
+        (7, 5, 3),
+        (7, 0, 3),
+        (7, 2, 0),
+        (7, 2, 11),
+    ] {
+        let p = AvoidanceParams {
+            adaptive_divs: divs,
+            adaptive_rings: rings,
+            adaptive_depth: depth,
+            ..good
+        };
+        let e = crowd.set_avoidance_params(0, p).unwrap_err();
+        assert!(
+            matches!(e, Error::InvalidArgument(_)),
+            "{divs} {rings} {depth}: {e:?}"
+        );
+    }
+    for (divs, rings, depth) in [(1, 1, 1), (7, 3, 3), (31, 4, 10)] {
+        let p = AvoidanceParams {
+            adaptive_divs: divs,
+            adaptive_rings: rings,
+            adaptive_depth: depth,
+            ..good
+        };
+        crowd.set_avoidance_params(0, p).unwrap();
+    }
+    // The largest accepted pattern runs: an agent walks across the floor.
+    let a = crowd
+        .add_agent(Vec3::new(-5.0, 0.0, 0.0), Default::default())
+        .unwrap();
+    crowd
+        .request_move_target(a, Vec3::new(5.0, 0.0, 0.0))
+        .unwrap();
+    for _ in 0..100 {
+        crowd.update(0.1).unwrap();
+    }
+    assert!(crowd.agent(a).unwrap().position.x > 0.0);
+}

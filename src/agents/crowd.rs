@@ -432,7 +432,8 @@ impl<'nav> Crowd<'nav> {
         Ok(crowd)
     }
 
-    /// Sets obstacle-avoidance preset `slot` (0..8).
+    /// Sets obstacle-avoidance preset `slot` (0..8). `adaptive_divs` must be odd, at most 31;
+    /// `adaptive_rings` in 1..=4 and `adaptive_depth` in 1..=10 (Detour's limits).
     pub fn set_avoidance_params(&mut self, slot: usize, p: AvoidanceParams) -> Result<()> {
         let finite = [
             p.vel_bias,
@@ -447,15 +448,25 @@ impl<'nav> Crowd<'nav> {
                 "avoidance slot {slot} (< 8) with finite weights and a grid size > 0: {p:?}"
             )));
         }
-        self.raw.set_obstacle_avoidance_params(
-            slot,
-            AvoidanceParams {
-                adaptive_divs: p.adaptive_divs.min(32),
-                adaptive_rings: p.adaptive_rings.min(4),
-                adaptive_depth: p.adaptive_depth.min(10),
-                ..p
-            },
-        );
+        // Detour's adaptive sampling (dtObstacleAvoidanceQuery::sampleVelocityAdaptive) builds
+        // its pattern for an even division count one sample off: it leaves a sample unset and
+        // writes one past the ring, beyond its stack buffer at 32 divisions and 4 rings (found
+        // by fuzzing, under AddressSanitizer). Odd counts, as RecastDemo's presets use, are
+        // exact.
+        if p.adaptive_divs.is_multiple_of(2) || p.adaptive_divs > 31 {
+            return Err(Error::InvalidArgument(format!(
+                "adaptive_divs {} must be odd and at most 31 (Detour's adaptive sampling \
+                 mishandles even counts and overflows its pattern at 32)",
+                p.adaptive_divs
+            )));
+        }
+        if !(1..=4).contains(&p.adaptive_rings) || !(1..=10).contains(&p.adaptive_depth) {
+            return Err(Error::InvalidArgument(format!(
+                "adaptive_rings {} must be in 1..=4 and adaptive_depth {} in 1..=10",
+                p.adaptive_rings, p.adaptive_depth
+            )));
+        }
+        self.raw.set_obstacle_avoidance_params(slot, p);
         Ok(())
     }
 
