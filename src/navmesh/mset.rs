@@ -180,6 +180,18 @@ pub(crate) fn read_tile_record(
     let ends = |_| Error::data(pos, format!("tile {t}: file ends inside its tile header"));
     let tile_ref = u32_at(bytes, pos).map_err(ends)?;
     let size = i32_at(bytes, pos + 4).map_err(ends)?;
+    if wide_tile_record(bytes, pos) {
+        return Err(Error::data(
+            pos,
+            format!(
+                "tile {t}'s record is 16 bytes with an 8-byte tileRef: this file was written by a \
+                 Detour built with 64-bit poly refs (DT_POLYREF64, as RecastDemo's own builds \
+                 may be); navkit reads the 32-bit-ref MSET layout (4-byte tileRef, 4-byte \
+                 dataSize) only, so rebuild the navmesh with navkit or save it from a Detour \
+                 with 32-bit refs"
+            ),
+        ));
+    }
     if tile_ref == 0 || size == 0 {
         return Err(Error::data(
             pos,
@@ -202,6 +214,17 @@ pub(crate) fn read_tile_record(
         ));
     }
     Ok((tile_ref, &bytes[start..start + size]))
+}
+
+/// Whether the tile record at `pos` has the layout of a Detour built with `DT_POLYREF64`: an
+/// 8-byte tile ref, the data size, 4 bytes of padding, then the tile (its magic 16 bytes in),
+/// where the 32-bit layout would have the tile's magic 8 bytes in.
+fn wide_tile_record(bytes: &[u8], pos: usize) -> bool {
+    let magic = recastnavigation_sys::DT_NAVMESH_MAGIC as u32;
+    let at = |off: usize| u32_at(bytes, pos + off).ok();
+    at(8) != Some(magic)
+        && at(16) == Some(magic)
+        && i32_at(bytes, pos + 8).is_ok_and(|size| size > 0)
 }
 
 /// Parses and validates an `MSET` file.
