@@ -194,3 +194,48 @@ fn random_points_from_any_random_source() {
     assert!(r.is_err());
     q.find_random_point(&f, &mut a).unwrap();
 }
+
+/// The build report's distance field and region counts, on shapes whose answers are known: a
+/// 20 m square floor is 65 walkable cells across after the ledge filter, 61 after eroding the
+/// agent radius (2 cells each side), so its centre lies 30 straight steps (60 distance units)
+/// from the border; two such floors apart are two regions (ids 1 and 2, so maxRegions 3).
+#[test]
+fn build_report_counts_the_distance_field_and_regions() {
+    let square = |x0: f32| {
+        [
+            x0,
+            0.0,
+            0.0,
+            x0 + 20.0,
+            0.0,
+            0.0,
+            x0 + 20.0,
+            0.0,
+            20.0,
+            x0,
+            0.0,
+            20.0,
+        ]
+    };
+    let mut verts = square(0.0).to_vec();
+    verts.extend(square(30.0));
+    let tris = vec![0, 2, 1, 0, 3, 2, 4, 6, 5, 4, 7, 6];
+    let geom = navkit::InputGeometry::from_mesh(navkit::TriMesh::new(verts, tris).unwrap());
+    let r = navkit::NavMeshBuilder::new(&geom).solo().unwrap().report;
+    assert_eq!(r.spans, 2 * 65 * 65);
+    assert_eq!(r.compact_spans, r.spans);
+    assert_eq!(r.max_distance, 60);
+    assert_eq!(r.max_regions, 3);
+    assert_eq!(r.contours, 2);
+    // Monotone partitioning builds no distance field.
+    let s = navkit::BuildSettings {
+        partition: navkit::Partition::Monotone,
+        ..Default::default()
+    };
+    let r = navkit::NavMeshBuilder::new(&geom)
+        .settings(s)
+        .solo()
+        .unwrap()
+        .report;
+    assert_eq!((r.max_distance, r.max_regions, r.contours), (0, 3, 2));
+}

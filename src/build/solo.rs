@@ -58,6 +58,13 @@ pub struct BuildReport {
     pub spans: i32,
     /// Spans in the compact heightfield.
     pub compact_spans: i32,
+    /// The compact heightfield's largest distance to a border (`maxDistance`), in Recast's
+    /// distance-field units (2 per straight cell step, 3 per diagonal one); 0 with a partition
+    /// other than watershed, which builds no distance field.
+    pub max_distance: u16,
+    /// One more than the largest region id the partition gave (`maxRegions`): the regions are
+    /// numbered 1 to `max_regions - 1`.
+    pub max_regions: u16,
     /// Contours traced.
     pub contours: i32,
     /// Poly mesh vertices.
@@ -277,6 +284,8 @@ pub(crate) struct TileProducts {
     pub data: Vec<u8>,
     pub contours: i32,
     pub compact_spans: i32,
+    pub max_distance: u16,
+    pub max_regions: u16,
     pub polymesh_verts: usize,
     pub polymesh_polys: usize,
     pub detail_verts: usize,
@@ -373,6 +382,7 @@ pub(crate) fn detour_tile(
         ));
     }
     let (_, _, compact_spans) = chf.dims();
+    let (max_distance, max_regions) = chf.distance_and_regions();
     drop(chf);
     drop(cset);
     if pmesh.npolys() == 0 {
@@ -442,6 +452,8 @@ pub(crate) fn detour_tile(
         data,
         contours,
         compact_spans,
+        max_distance,
+        max_regions,
         polymesh_verts: pmesh.nverts(),
         polymesh_polys: pmesh.npolys(),
         detail_verts: dmesh.nverts(),
@@ -615,6 +627,8 @@ pub fn build_solo_with(
         input_tris: mesh.tri_count(),
         spans,
         compact_spans: products.compact_spans,
+        max_distance: products.max_distance,
+        max_regions: products.max_regions,
         contours: products.contours,
         polymesh_verts: products.polymesh_verts,
         polymesh_polys: products.polymesh_polys,

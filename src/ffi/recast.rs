@@ -375,6 +375,13 @@ impl CompactHeightfield {
         let r = self.raw();
         (r.width, r.height, r.spanCount)
     }
+
+    /// `maxDistance` (the distance field's largest value; 0 before `rcBuildDistanceField`) and
+    /// `maxRegions` (one more than the largest region id; 0 before partitioning).
+    pub(crate) fn distance_and_regions(&self) -> (u16, u16) {
+        let r = self.raw();
+        (r.maxDistance, r.maxRegions)
+    }
 }
 
 impl ContourSet {

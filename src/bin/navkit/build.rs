@@ -176,6 +176,11 @@ pub fn report_json(r: &BuildReport) -> Value {
         },
         "input_verts": r.input_verts,
         "input_tris": r.input_tris,
+        "spans": r.spans,
+        "compact_spans": r.compact_spans,
+        "max_distance": r.max_distance,
+        "max_regions": r.max_regions,
+        "contours": r.contours,
         "polymesh_verts": r.polymesh_verts,
         "polymesh_polys": r.polymesh_polys,
         "detail_verts": r.detail_verts,
@@ -254,6 +259,14 @@ pub fn print_report(r: &BuildReport) {
         "Input:         {} verts, {} tris",
         r.input_verts,
         r.input_tris
+    );
+    out!(
+        "Heightfield:   {} spans, {} compact; max distance {}; {} regions, {} contours",
+        r.spans,
+        r.compact_spans,
+        r.max_distance,
+        r.max_regions.saturating_sub(1),
+        r.contours
     );
     out!(
         "Poly mesh:     {} verts, {} polys",
