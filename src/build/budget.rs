@@ -309,8 +309,16 @@ const BYTES_PER_SPAN: u64 = 16 + 12 + 1 + 2 + 2 + 8;
 /// vertices that inflate the grid. Runs in time linear in the mesh's size; refuses what
 /// [`BuildSettings`] refuses.
 pub fn estimate(geom: &InputGeometry, settings: &BuildSettings) -> Result<BuildEstimate> {
+    geom.mesh.validate()?;
+    estimate_validated(geom, settings)
+}
+
+/// [`estimate`] of a mesh the caller has validated already (the builds do, first).
+pub(crate) fn estimate_validated(
+    geom: &InputGeometry,
+    settings: &BuildSettings,
+) -> Result<BuildEstimate> {
     let mesh = &geom.mesh;
-    mesh.validate()?;
     let (bmin, bmax) = mesh.bounds().into();
     let cfg = settings.to_config(bmin, bmax)?;
     let cs = cfg.cs as f64;

@@ -27,7 +27,7 @@ use std::time::Instant;
 
 use recastnavigation_sys as sys;
 
-use super::budget::{Budget, Guard, estimate};
+use super::budget::{Budget, Guard, estimate_validated};
 use crate::build::settings::{BuildSettings, Partition, VoxelConfig, area, flags};
 use crate::ffi::context::{Guarded, RecastContext};
 use crate::ffi::detour::{AgentDims, OffMeshInput, create_nav_mesh_data};
@@ -581,7 +581,8 @@ pub fn build_solo_with(
     let guard = budget.start();
     let mesh = &geom.mesh;
     let cfg = solo_config(geom, settings)?;
-    let estimated = estimate(geom, settings)?;
+    // `solo_config` validated the geometry.
+    let estimated = estimate_validated(geom, settings)?;
     budget.check_estimate(&estimated)?;
     let mut ctx = RecastContext::new();
     ctx.reset_timers();

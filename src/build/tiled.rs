@@ -316,8 +316,8 @@ struct TileBuilder {
 }
 
 impl TileBuilder {
+    /// A builder for `geom`, which the caller has validated.
     fn new(geom: InputGeometry, settings: &BuildSettings) -> Result<TileBuilder> {
-        geom.validate()?;
         let (bmin, bmax) = geom.mesh.bounds().into();
         let grid = TileGrid::new(bmin, bmax, settings)?;
         let base = settings.to_config(bmin, bmax)?;
@@ -411,14 +411,15 @@ impl TileBuilder {
     }
 }
 
-/// The [`estimate`](crate::build::estimate) of a tiled build on `threads` workers: its memory
-/// is that of one tile (with its border) per worker, at the level's mean span density.
+/// The [`estimate`](crate::build::estimate) of a tiled build on `threads` workers, of validated
+/// geometry: its memory is that of one tile (with its border) per worker, at the level's mean
+/// span density.
 fn tiled_estimate(
     geom: &InputGeometry,
     settings: &BuildSettings,
     threads: usize,
 ) -> Result<crate::build::BuildEstimate> {
-    let mut e = crate::build::estimate(geom, settings)?;
+    let mut e = crate::build::budget::estimate_validated(geom, settings)?;
     let cs = settings.cell_size.max(f32::MIN_POSITIVE);
     let border = (settings.agent_radius / cs).ceil().max(0.0) as u64 + 3;
     let side = u64::from(settings.tile_size) + 2 * border;

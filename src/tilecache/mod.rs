@@ -267,7 +267,7 @@ impl TileCache {
         cache.validate()?;
         let mut settings = settings.clone();
         settings.tile_size = cache.tile_size;
-        let mut estimate = crate::build::estimate(geom, &settings)?;
+        let mut estimate = crate::build::budget::estimate_validated(geom, &settings)?;
         // Layers are built a tile at a time; the whole-level memory estimate does not apply.
         estimate.memory_bytes = 0;
         budget.check_estimate(&estimate)?;
