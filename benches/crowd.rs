@@ -107,7 +107,7 @@ impl RawCrowd {
         unsafe { sys::dtCrowd_addAgent(self.crowd, pos.to_array().as_ptr(), &raw) }
     }
 
-    fn target(&mut self, idx: i32, poly: u32, pos: Vec3) {
+    fn target(&mut self, idx: i32, poly: sys::dtPolyRef, pos: Vec3) {
         // SAFETY: live crowd, index returned by addAgent, pointer to a local.
         assert!(unsafe {
             sys::dtCrowd_requestMoveTarget(self.crowd, idx, poly, pos.to_array().as_ptr())

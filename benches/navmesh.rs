@@ -748,7 +748,7 @@ impl<'a> MeshBench<'a> {
             // findPath.
             let path = navkit_find_path(&mut self.q, &self.filter, p);
             let rn = raw_find_path(&self.raw, p, &mut self.raw_path);
-            let nk: Vec<u32> = path.polys.iter().map(|r| r.0).collect();
+            let nk: Vec<sys::dtPolyRef> = path.polys.iter().map(|r| r.0).collect();
             assert_eq!(
                 nk,
                 &self.raw_path[..rn],

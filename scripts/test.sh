@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every test (unit, integration on ../shared data, doc tests) with every feature, then, when
+# Runs every test (unit, integration on ../shared data, doc tests) with every feature (64-bit poly
+# refs) and again with every feature but `large-refs` (32-bit refs), then, when
 # called without arguments, the feature checks (scripts/check-features.sh), the upstream tile
 # tests under valgrind, the suite under AddressSanitizer (scripts/asan.sh) and a short run of
 # every fuzz target (scripts/fuzz.sh ci; NAVKIT_FUZZ_SECONDS each, default 20). With arguments,
@@ -11,7 +12,13 @@ if [ ! -d ../shared/meshes/recastdemo ]; then
   echo "navkit: ../shared (RecastDemo meshes, Moving AI maps) must sit beside the repository" >&2
   exit 1
 fi
+# Every feature, so 64-bit poly refs (`large-refs`), then every feature but that one: the default
+# 32-bit refs. Both widths run the whole suite (tests that depend on the width say so).
 cargo test --release --all-features "$@"
+narrow=$(awk '/^\[features\]/ { f = 1; next } /^\[/ { f = 0 } f && /^[a-z0-9_-]+ *=/ { print $1 }' Cargo.toml |
+  grep -vx -e default -e large-refs | paste -sd, -)
+echo "navkit: the tests again with 32-bit poly refs (--features $narrow)" >&2
+cargo test --release --features "$narrow" "$@"
 if [ $# -eq 0 ]; then
   scripts/check-features.sh
   # The upstream tile-loading crash classes under valgrind, the whole suite under

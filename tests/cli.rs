@@ -2,6 +2,7 @@
 
 mod common;
 
+use navkit::navmesh::mset::{RefWidth, tile_record_size};
 use std::process::Command;
 
 use serde_json::Value;
@@ -71,7 +72,7 @@ fn build_json_has_the_documented_keys_and_saves() {
     assert!(v["timings_ms"]["rasterize"].as_f64().unwrap() > 0.0);
     assert_eq!(
         std::fs::metadata(&out_file).unwrap().len() as u64,
-        40 + 8 + v["navmesh_bytes"].as_u64().unwrap()
+        40 + tile_record_size(RefWidth::NATIVE) as u64 + v["navmesh_bytes"].as_u64().unwrap()
     );
 
     for p in ["watershed", "monotone", "layers"] {

@@ -292,20 +292,3 @@ fn a_stuck_smooth_path_stops_and_says_so() {
     assert_eq!(pts.iter().filter(|&&x| x == r).count(), 1);
     assert!((p.distance(r) - 0.5).abs() < 1e-3, "one step apart");
 }
-
-/// RecastDemo's own MSET file for dungeon.obj was written with 64-bit poly refs: it is refused
-/// with an error that says so (not as a truncated 32-bit file), at the first tile record.
-#[test]
-fn recastdemo_mset_with_64_bit_refs_is_refused_saying_so() {
-    let path = common::shared().join("meshes/recastdemo-files/dungeon_all_tiles_navmesh.bin");
-    let e = navkit::navmesh::NavMesh::load(&path).unwrap_err();
-    match &e {
-        navkit::Error::NavMeshData { offset, .. } => assert_eq!(*offset, 40),
-        other => panic!("{other:?}"),
-    }
-    let m = e.to_string();
-    assert!(
-        m.contains("8-byte tileRef") && m.contains("DT_POLYREF64"),
-        "{m}"
-    );
-}

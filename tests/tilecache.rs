@@ -78,7 +78,7 @@ fn slots(cache: &TileCache, polys: &[PolyRef]) -> Vec<(u32, u32)> {
     polys
         .iter()
         .map(|p| {
-            let (_, t, i) = layout.decode(p.0);
+            let (_, t, i) = layout.decode(p.to_u64());
             (t, i)
         })
         .collect()

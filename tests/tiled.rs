@@ -406,7 +406,11 @@ fn generated_world_builds_tiled_and_its_features_are_reachable() {
         };
         assert!(!p.detour_status.has(navkit::status::Status::OUT_OF_NODES));
         complete += p.is_complete() as usize;
-        let mut tiles: Vec<u32> = p.polys.iter().map(|r| layout.decode(r.0).1).collect();
+        let mut tiles: Vec<u32> = p
+            .polys
+            .iter()
+            .map(|r| layout.decode(r.to_u64()).1)
+            .collect();
         tiles.sort_unstable();
         tiles.dedup();
         max_tiles = max_tiles.max(tiles.len());

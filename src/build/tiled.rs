@@ -45,7 +45,7 @@ use crate::build::{Stage, detour_tile, stage_timings, tile_walkable_area};
 use crate::ffi::context::{LogCategory, RecastContext};
 use crate::geometry::spatial::ChunkyTriMesh;
 use crate::geometry::{Aabb, InputGeometry};
-use crate::navmesh::mset::NavMeshParams;
+use crate::navmesh::mset::{NavMeshParams, RefLayout, RefWidth};
 use crate::navmesh::{NavMesh, TileCoord};
 use crate::{Error, Result};
 
@@ -541,14 +541,26 @@ impl TiledNavMesh {
             .ilog2();
         if needed_tile_bits > tile_bits {
             tile_bits = needed_tile_bits;
-            poly_bits = 22u32.saturating_sub(tile_bits);
-            if tile_bits > 22 || (max_polys as u64) > (1u64 << poly_bits) {
+            // 64-bit refs (`large-refs`) have 20 poly bits whatever the tile bits.
+            poly_bits = if cfg!(feature = "large-refs") {
+                RefLayout::LARGE.poly_bits
+            } else {
+                22u32.saturating_sub(tile_bits)
+            };
+            let max_tile_bits = if cfg!(feature = "large-refs") { 20 } else { 22 };
+            if tile_bits > max_tile_bits || (max_polys as u64) > (1u64 << poly_bits) {
                 return Err(Error::Build {
                     stage: Stage::DetourData,
                     message: format!(
-                        "{} tiles with up to {max_polys} polys each do not fit Detour's 32-bit \
-                         refs ({tile_bits} tile bits leave {poly_bits} poly bits); use bigger tiles",
-                        builder.grid.tile_count()
+                        "{} tiles with up to {max_polys} polys each do not fit Detour's {} \
+                         refs ({tile_bits} tile bits leave {poly_bits} poly bits); use bigger tiles{}",
+                        builder.grid.tile_count(),
+                        RefWidth::NATIVE,
+                        if cfg!(feature = "large-refs") {
+                            ""
+                        } else {
+                            " or navkit's `large-refs` feature (64-bit refs)"
+                        }
                     ),
                 });
             }

@@ -158,7 +158,7 @@ const MAX_TILES: i32 = 1 << 20;
 
 /// True if `dtNavMesh::init` may be given `p`: finite origin, finite positive tile size, at
 /// least one tile (at most [`MAX_TILES`]) and poly, and at least 10 salt bits left in a 32-bit
-/// ref. (`init` computes the salt bits in unsigned arithmetic and would accept tile and poly
+/// ref (64-bit refs always have 16). (`init` computes the salt bits in unsigned arithmetic and would accept tile and poly
 /// bits beyond 32, whose shifts are undefined.) The safe layer checks the same with errors that
 /// name the field (`navmesh::params::validate_params`).
 fn params_ok(p: &RawParams) -> bool {
@@ -170,7 +170,9 @@ fn params_ok(p: &RawParams) -> bool {
         && p.tile_height > 0.0
         && (1..=MAX_TILES).contains(&p.max_tiles)
         && p.max_polys >= 1
-        && bits(p.max_tiles) + bits(p.max_polys) <= 22
+        // 64-bit refs have fixed bits: 28 for tiles (MAX_TILES is below that), 20 for polys
+        // (`add_tile` callers check each tile's poly count).
+        && (cfg!(feature = "large-refs") || bits(p.max_tiles) + bits(p.max_polys) <= 22)
 }
 
 impl RawNavMesh {
@@ -213,7 +215,11 @@ impl RawNavMesh {
 
     /// Adds a tile (a copy of its data, which Detour then owns), restoring `tile_ref` if it is
     /// not 0. Detour trusts tile data completely, so only validated data is accepted.
-    pub(crate) fn add_tile(&mut self, data: ValidTileData<'_>, tile_ref: u32) -> Result<u32, u32> {
+    pub(crate) fn add_tile(
+        &mut self,
+        data: ValidTileData<'_>,
+        tile_ref: sys::dtTileRef,
+    ) -> Result<sys::dtTileRef, u32> {
         let data = data.bytes();
         if data.is_empty() || data.len() > i32::MAX as usize {
             return Err(sys::DT_FAILURE | sys::DT_INVALID_PARAM);
@@ -248,7 +254,7 @@ impl RawNavMesh {
     }
 
     /// The ref of the tile at grid position (x, y, layer); 0 if there is none.
-    pub(crate) fn tile_ref_at(&self, x: i32, y: i32, layer: i32) -> u32 {
+    pub(crate) fn tile_ref_at(&self, x: i32, y: i32, layer: i32) -> sys::dtTileRef {
         // SAFETY: live navmesh; a pure lookup.
         unsafe { sys::dtNavMesh_getTileRefAt(self.ptr(), x, y, layer) }
     }
@@ -265,7 +271,7 @@ impl RawNavMesh {
     }
 
     /// Removes the tile `tile_ref` and frees its data (added with `DT_TILE_FREE_DATA`).
-    pub(crate) fn remove_tile(&mut self, tile_ref: u32) -> u32 {
+    pub(crate) fn remove_tile(&mut self, tile_ref: sys::dtTileRef) -> u32 {
         // SAFETY: live navmesh; every tile we add owns its data (DT_TILE_FREE_DATA), so Detour
         // frees it and writes nothing through the null out-pointers.
         unsafe {
@@ -297,7 +303,7 @@ impl RawNavMesh {
     }
 
     /// Every tile in use: its ref and its data, in tile-array order (as RecastDemo saves them).
-    pub(crate) fn tile_data(&self) -> Vec<(u32, &[u8])> {
+    pub(crate) fn tile_data(&self) -> Vec<(sys::dtTileRef, &[u8])> {
         self.tiles()
             .map(|t| {
                 // SAFETY: live tile of this navmesh.
@@ -889,7 +895,11 @@ mod tests {
     fn init_gets_only_parameters_it_handles() {
         assert!(RawNavMesh::new(&params(1 << 10, 1 << 12, 1.0)).is_ok());
         // 16 + 16 bits leave no salt: init would accept them (unsigned wrap) and shift past 32.
+        #[cfg(not(feature = "large-refs"))]
         assert!(RawNavMesh::new(&params(1 << 16, 1 << 16, 1.0)).is_err());
+        // 64-bit refs have 28 tile bits and 20 poly bits whatever the params.
+        #[cfg(feature = "large-refs")]
+        assert!(RawNavMesh::new(&params(1 << 16, 1 << 16, 1.0)).is_ok());
         assert!(RawNavMesh::new(&params(0, 1, 1.0)).is_err());
         assert!(RawNavMesh::new(&params(1, 0, 1.0)).is_err());
         assert!(RawNavMesh::new(&params(1, 1, f32::NAN)).is_err());

@@ -14,26 +14,54 @@ pub(crate) mod recast;
 pub(crate) mod tilecache;
 pub(crate) mod validate;
 
-/// Detour's polygon reference type (32-bit: this build does not enable 64-bit refs).
+/// Detour's polygon reference type: `u32`, or `u64` with the `large-refs` feature.
 pub(crate) type RawPolyRef = recastnavigation_sys::dtPolyRef;
 
-// `PolyRef` wraps a `u32`, every ref split (`RefLayout`) assumes 32 bits, and `poly_refs`
-// reinterprets `&[PolyRef]` as `&[dtPolyRef]`: a build of Detour with `DT_POLYREF64` must not
-// compile.
-const _: () = assert!(
-    std::mem::size_of::<RawPolyRef>() == 4 && std::mem::align_of::<RawPolyRef>() == 4,
-    "navkit assumes 32-bit dtPolyRef (Detour built without DT_POLYREF64)"
-);
-const _: () = assert!(std::mem::size_of::<recastnavigation_sys::dtTileRef>() == 4);
+/// The integer a [`PolyRef`] holds: Detour's `dtPolyRef`, `u32` by default and `u64` with the
+/// `large-refs` feature (Detour built with `DT_POLYREF64`).
+///
+/// Re-exported as [`crate::query::PolyRefBits`].
+pub type PolyRefBits = RawPolyRef;
 
-/// A polygon reference (`dtPolyRef`): tile salt, tile index and poly index packed in 32 bits.
+#[cfg(not(feature = "large-refs"))]
+const _: () = assert!(
+    std::mem::size_of::<RawPolyRef>() == 4
+        && std::mem::size_of::<recastnavigation_sys::dtTileRef>() == 4,
+    "without the large-refs feature Detour must use 32-bit refs"
+);
+#[cfg(feature = "large-refs")]
+const _: () = assert!(
+    std::mem::size_of::<RawPolyRef>() == 8
+        && std::mem::size_of::<recastnavigation_sys::dtTileRef>() == 8,
+    "with the large-refs feature Detour must use 64-bit refs (DT_POLYREF64)"
+);
+
+/// A polygon reference (`dtPolyRef`): tile salt, tile index and poly index packed in 32 bits
+/// (by default: the split depends on the navmesh's `max_tiles` and `max_polys`) or in 64 bits
+/// (with the `large-refs` feature: 16 salt, 28 tile and 20 poly bits).
 ///
 /// Defined here, beside the raw type it wraps, and re-exported as [`crate::query::PolyRef`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(transparent))]
 #[repr(transparent)]
-pub struct PolyRef(pub u32);
+pub struct PolyRef(pub PolyRefBits);
+
+impl PolyRef {
+    /// Bits in a ref in this build: 32, or 64 with the `large-refs` feature.
+    pub const BITS: u32 = PolyRefBits::BITS;
+
+    /// The ref as a `u64`, whatever the width of this build.
+    #[allow(clippy::unnecessary_cast)] // u32 or u64, by feature
+    pub const fn to_u64(self) -> u64 {
+        self.0 as u64
+    }
+
+    /// The ref from a `u64`; `None` if it does not fit this build's width.
+    pub fn from_u64(v: u64) -> Option<PolyRef> {
+        PolyRefBits::try_from(v).ok().map(PolyRef)
+    }
+}
 
 const _: () = assert!(
     std::mem::size_of::<PolyRef>() == std::mem::size_of::<RawPolyRef>()
@@ -42,7 +70,7 @@ const _: () = assert!(
 
 /// A `PolyRef` slice as Detour's `dtPolyRef` array, without copying.
 pub(crate) fn poly_refs(refs: &[PolyRef]) -> &[RawPolyRef] {
-    // SAFETY: `PolyRef` is `#[repr(transparent)]` over `u32`, which is `dtPolyRef` here, so the
+    // SAFETY: `PolyRef` is `#[repr(transparent)]` over `PolyRefBits`, which is `dtPolyRef`, so the
     // slice has the same layout, length and lifetime.
     unsafe { std::slice::from_raw_parts(refs.as_ptr() as *const RawPolyRef, refs.len()) }
 }

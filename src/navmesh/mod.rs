@@ -14,14 +14,14 @@ use std::path::Path;
 
 use glam::Vec3;
 
-use crate::ffi::PolyRef;
 use crate::ffi::detour::{RawNavMesh, RawParams};
 use crate::ffi::validate::ValidTileData;
+use crate::ffi::{PolyRef, PolyRefBits};
 use crate::status::Status;
 use crate::{Error, Result};
 use mset::{NavMeshSet, TileRecord};
 use params::NavMeshParams;
-use validate::validate_tile_data;
+use validate::{convert_tile_data, validate_tile_data};
 
 /// A Detour navigation mesh (`dtNavMesh`), owned.
 ///
@@ -72,6 +72,7 @@ impl NavMesh {
                 tile_ref: 0,
                 data: data.to_vec(),
             }],
+            ref_width: params::RefWidth::NATIVE,
         })
     }
 
@@ -90,6 +91,7 @@ impl NavMesh {
         Self::from_set(&NavMeshSet {
             params: *params,
             tiles: Vec::new(),
+            ref_width: params::RefWidth::NATIVE,
         })
     }
 
@@ -97,7 +99,7 @@ impl NavMesh {
     /// its header and returns its tile ref. The data is validated first, and must fit the
     /// navmesh: no more polygons than the poly bits of its refs can address, and no tile already
     /// at that position.
-    pub fn add_tile(&mut self, data: &[u8]) -> Result<u32> {
+    pub fn add_tile(&mut self, data: &[u8]) -> Result<u64> {
         let (data, info) = ValidTileData::new(data)?;
         let layout = self.params().ref_layout();
         if info.poly_count > 1usize << layout.poly_bits {
@@ -118,8 +120,10 @@ impl NavMesh {
                 info.x, info.y, info.layer
             )));
         }
+        #[allow(clippy::useless_conversion)] // dtTileRef is u32 or u64, by feature
         self.raw
             .add_tile(data, 0)
+            .map(u64::from)
             .map_err(|s| detour_err("dtNavMesh::addTile", s))
     }
 
@@ -153,9 +157,26 @@ impl NavMesh {
             .collect()
     }
 
-    /// A navmesh from a parsed (and therefore validated) navmesh set.
+    /// A navmesh from a parsed (and therefore validated) navmesh set, converted to this build's
+    /// ref width if it has the other one.
     fn from_set(set: &NavMeshSet) -> Result<NavMesh> {
-        params::validate_params(&set.params)?;
+        let native = params::RefWidth::NATIVE;
+        params::validate_params(&set.params).map_err(|e| {
+            if set.ref_width == native {
+                e
+            } else {
+                Error::InvalidArgument(format!(
+                    "a navmesh of {} refs cannot be converted to this build's {native} refs: \
+                     {e}{}",
+                    set.ref_width,
+                    if native == params::RefWidth::Bits32 {
+                        "; build navkit with the `large-refs` feature to load it"
+                    } else {
+                        ""
+                    }
+                ))
+            }
+        })?;
         let p = &set.params;
         let mut raw = RawNavMesh::new(&RawParams {
             orig: p.origin,
@@ -165,22 +186,45 @@ impl NavMesh {
             max_polys: p.max_polys,
         })
         .map_err(|s| detour_err("dtNavMesh::init", s))?;
-        for t in &set.tiles {
+        let (from, to) = (p.ref_layout_for(set.ref_width), p.ref_layout());
+        for (t, tile) in set.tiles.iter().enumerate() {
+            let converted;
+            let (data, tile_ref) = if set.ref_width == native {
+                (&tile.data[..], tile.tile_ref)
+            } else {
+                converted = convert_tile_data(&tile.data, set.ref_width, &from, native, &to)?;
+                let (salt, index, poly) = from.decode(tile.tile_ref);
+                // A salt too wide for the narrower layout keeps its low bits (never 0).
+                let salt = (salt & ((1u32 << to.salt_bits.min(31)) - 1)).max(1);
+                let r = to.encode(salt, index, poly).ok_or_else(|| {
+                    Error::InvalidArgument(format!(
+                        "tile {t}: its tile index {index} does not fit this build's {native} refs"
+                    ))
+                })?;
+                (&converted[..], if tile.tile_ref == 0 { 0 } else { r })
+            };
+            let tile_ref = PolyRefBits::try_from(tile_ref).map_err(|_| {
+                Error::InvalidArgument(format!("tile {t}: ref {tile_ref:#x} does not fit {native}"))
+            })?;
             // Every tile's data is checked before Detour sees it (`read_mset` did too).
-            let (data, _) = ValidTileData::new(&t.data)?;
-            raw.add_tile(data, t.tile_ref)
+            let (data, _) = ValidTileData::new(data)?;
+            raw.add_tile(data, tile_ref)
                 .map_err(|s| detour_err("dtNavMesh::addTile", s))?;
         }
         Ok(NavMesh { raw })
     }
 
     /// Reads a navmesh from RecastDemo's `MSET` format, validating every byte first.
+    ///
+    /// Files written with either width of poly refs load (see [`mset`]); tiles of the other
+    /// width than this build's ([`params::RefWidth::NATIVE`]) are converted.
     pub fn from_mset_bytes(bytes: &[u8]) -> Result<NavMesh> {
         let set = mset::read_mset(bytes)?;
         Self::from_set(&set)
     }
 
-    /// Loads a navmesh saved in RecastDemo's `MSET` format (`Sample::saveAll`).
+    /// Loads a navmesh saved in RecastDemo's `MSET` format (`Sample::saveAll`), with 32-bit or
+    /// 64-bit poly refs.
     ///
     /// Corrupt files give [`Error::NavMeshData`] naming the byte offset; Detour never sees
     /// unvalidated data.
@@ -190,27 +234,63 @@ impl NavMesh {
         Self::from_mset_bytes(&bytes).map_err(|e| e.in_file(path))
     }
 
-    /// The navmesh in RecastDemo's `MSET` format.
+    /// The navmesh in RecastDemo's `MSET` format, with this build's ref width.
     pub fn to_mset_bytes(&self) -> Vec<u8> {
-        let set = NavMeshSet {
-            params: self.params(),
-            tiles: self
-                .raw
-                .tile_data()
-                .into_iter()
-                .map(|(tile_ref, data)| TileRecord {
+        self.to_mset_bytes_with(params::RefWidth::NATIVE)
+            .expect("a navmesh converts to its own ref width")
+    }
+
+    /// The navmesh in RecastDemo's `MSET` format with refs of `width`: for a Detour (such as
+    /// RecastDemo's) built with the other width than this build's. Fails if a tile index does not
+    /// fit the narrower layout.
+    pub fn to_mset_bytes_with(&self, width: params::RefWidth) -> Result<Vec<u8>> {
+        let params = self.params();
+        let native = params::RefWidth::NATIVE;
+        if width != native {
+            params::validate_params_for(&params, width)?;
+        }
+        let (from, to) = (params.ref_layout(), params.ref_layout_for(width));
+        let mut tiles = Vec::new();
+        for (tile_ref, data) in self.raw.tile_data() {
+            #[allow(clippy::useless_conversion)] // dtTileRef is u32 or u64, by feature
+            let tile_ref = u64::from(tile_ref);
+            if width == native {
+                tiles.push(TileRecord {
                     tile_ref,
                     data: data.to_vec(),
-                })
-                .collect(),
-        };
-        mset::write_mset(&set)
+                });
+                continue;
+            }
+            let (salt, index, poly) = from.decode(tile_ref);
+            let salt = (salt & ((1u32 << to.salt_bits.min(31)) - 1)).max(1);
+            let r = to.encode(salt, index, poly).ok_or_else(|| {
+                Error::InvalidArgument(format!(
+                    "tile index {index} does not fit {width} refs with these params"
+                ))
+            })?;
+            tiles.push(TileRecord {
+                tile_ref: r,
+                data: convert_tile_data(data, native, &from, width, &to)?,
+            });
+        }
+        Ok(mset::write_mset(&NavMeshSet {
+            params,
+            tiles,
+            ref_width: width,
+        }))
     }
 
     /// Saves the navmesh in RecastDemo's `MSET` format.
     pub fn save(&self, path: impl AsRef<Path>) -> Result<()> {
         let path = path.as_ref();
         crate::atomic_file::write(path, &self.to_mset_bytes())
+    }
+
+    /// Saves the navmesh in RecastDemo's `MSET` format with refs of `width` (see
+    /// [`NavMesh::to_mset_bytes_with`]).
+    pub fn save_with(&self, path: impl AsRef<Path>, width: params::RefWidth) -> Result<()> {
+        let path = path.as_ref();
+        crate::atomic_file::write(path, &self.to_mset_bytes_with(width)?)
     }
 
     /// The navmesh parameters (origin, tile size, tile and poly limits).

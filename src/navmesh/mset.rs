@@ -6,6 +6,15 @@
 //! Detour tile data (the output of `dtCreateNavMeshData`). Everything is native
 //! little-endian, as RecastDemo writes it with `fwrite` on x86.
 //!
+//! The file has no field for the width of Detour's refs, but both widths are in use: a Detour
+//! built with `DT_POLYREF64` (as RecastDemo's own files may be) writes 16-byte tile records
+//! (an 8-byte `tileRef`, the 4-byte `dataSize`, 4 bytes of struct padding) and 16-byte links
+//! inside the tile data, where 32-bit refs give 8-byte records and 12-byte links.
+//! [`read_mset`] tells them apart by where the first tile's `DT_NAVMESH_MAGIC` is (8 or 16
+//! bytes into its record), then checks every tile for that width; [`NavMeshSet::ref_width`]
+//! says which it was. [`crate::navmesh::NavMesh`] converts a set of the other width than its
+//! build's on load ([`convert_tile_data`]) and saves in either width.
+//!
 //! Detour trusts tile data completely: `dtNavMesh::addTile` and every query follow the
 //! indices stored in it without bounds checks. [`validate_tile_data`] therefore checks every
 //! index Detour follows, every float it computes with, and every structural invariant that
@@ -18,9 +27,12 @@
 //! to the start of the `dtNavMeshParams` struct for [`validate_params`].
 
 pub use super::params::{
-    MAX_COORDINATE, MAX_TILES_LIMIT, MIN_SALT_BITS, NavMeshParams, RefLayout, validate_params,
+    MAX_COORDINATE, MAX_TILES_LIMIT, MIN_SALT_BITS, NavMeshParams, RefLayout, RefWidth,
+    validate_params, validate_params_for,
 };
-pub use super::validate::{TileInfo, validate_tile_data};
+pub use super::validate::{
+    TileInfo, convert_tile_data, validate_tile_data, validate_tile_data_for,
+};
 
 use super::params::{P_MAX_POLYS, P_MAX_TILES, P_ORIG, P_TILE_HEIGHT, P_TILE_WIDTH};
 use crate::ffi::bytes::{f32_at, i32_at, u32_at};
@@ -40,15 +52,21 @@ pub const MSET_VERSION: i32 = 1;
 pub(crate) const SET_HEADER_SIZE: usize = 12 + size_of::<dtNavMeshParams>();
 /// Offset of `params` within the `MSET` file header.
 const SET_PARAMS_OFFSET: usize = 12;
-/// Size of the per-tile header (`NavMeshTileHeader`: `dtTileRef tileRef; int dataSize;`).
-const TILE_HEADER_SIZE: usize = 8;
+/// Size of an `MSET` per-tile header for refs of `width`: 8 bytes, or 16 with 64-bit refs (the
+/// 8-byte `tileRef`, `dataSize`, and 4 bytes of padding to the struct's 8-byte alignment).
+pub const fn tile_record_size(width: RefWidth) -> usize {
+    match width {
+        RefWidth::Bits32 => 8,
+        RefWidth::Bits64 => 16,
+    }
+}
 
 /// One tile of an `MSET` file: the tile ref it had when saved, and its Detour tile data.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TileRecord {
-    /// The `dtTileRef` the tile had when saved; pass it to `addTile` as `lastRef` to restore
-    /// the same poly refs.
-    pub tile_ref: u32,
+    /// The `dtTileRef` the tile had when saved, in the set's [`NavMeshSet::ref_width`]; pass
+    /// it to `addTile` as `lastRef` to restore the same poly refs.
+    pub tile_ref: u64,
     /// The tile data, as produced by `dtCreateNavMeshData`.
     pub data: Vec<u8>,
 }
@@ -60,6 +78,9 @@ pub struct NavMeshSet {
     pub params: NavMeshParams,
     /// The tiles, in file order.
     pub tiles: Vec<TileRecord>,
+    /// The width of the refs the tiles were built with: their tile refs and the links inside
+    /// their data have this width.
+    pub ref_width: RefWidth,
 }
 
 // ---------------------------------------------------------------------------------------
@@ -168,30 +189,44 @@ pub(crate) fn check_no_trailing(bytes: &[u8], pos: usize, num_tiles: usize) -> R
     Ok(())
 }
 
-/// Reads the `tileRef, dataSize` record of tile `t` (of `num_tiles`) at `pos` and returns the
-/// ref and the data that follows it. RecastDemo's end marker (a zero ref or size), a negative
-/// size and data running past the end of the file are errors.
+/// Reads the 32-bit-ref `tileRef, dataSize` record of tile `t` (of `num_tiles`) at `pos`, as
+/// `TSET` files have them, and returns the ref and the data that follows it. RecastDemo's end
+/// marker (a zero ref or size), a negative size and data running past the end of the file are
+/// errors.
 pub(crate) fn read_tile_record(
     bytes: &[u8],
     pos: usize,
     t: usize,
     num_tiles: usize,
 ) -> Result<(u32, &[u8])> {
-    let ends = |_| Error::data(pos, format!("tile {t}: file ends inside its tile header"));
-    let tile_ref = u32_at(bytes, pos).map_err(ends)?;
-    let size = i32_at(bytes, pos + 4).map_err(ends)?;
-    if wide_tile_record(bytes, pos) {
-        return Err(Error::data(
-            pos,
-            format!(
-                "tile {t}'s record is 16 bytes with an 8-byte tileRef: this file was written by a \
-                 Detour built with 64-bit poly refs (DT_POLYREF64, as RecastDemo's own builds \
-                 may be); navkit reads the 32-bit-ref MSET layout (4-byte tileRef, 4-byte \
-                 dataSize) only, so rebuild the navmesh with navkit or save it from a Detour \
-                 with 32-bit refs"
-            ),
-        ));
+    let (r, data) = read_tile_record_of(bytes, pos, t, num_tiles, RefWidth::Bits32)?;
+    Ok((r as u32, data))
+}
+
+/// Reads the `tileRef, dataSize` record of tile `t` for refs of `width` (see
+/// [`tile_record_size`]); see [`read_tile_record`].
+fn read_tile_record_of(
+    bytes: &[u8],
+    pos: usize,
+    t: usize,
+    num_tiles: usize,
+    width: RefWidth,
+) -> Result<(u64, &[u8])> {
+    let ends = |_: Error| Error::data(pos, format!("tile {t}: file ends inside its tile header"));
+    let record = tile_record_size(width);
+    if bytes.len().saturating_sub(pos) < record {
+        return Err(ends(Error::InvalidArgument(String::new())));
     }
+    let tile_ref = match width {
+        RefWidth::Bits32 => u64::from(u32_at(bytes, pos).map_err(ends)?),
+        RefWidth::Bits64 => {
+            let lo = u64::from(u32_at(bytes, pos).map_err(ends)?);
+            let hi = u64::from(u32_at(bytes, pos + 4).map_err(ends)?);
+            hi << 32 | lo
+        }
+    };
+    let size_at = pos + width.bytes();
+    let size = i32_at(bytes, size_at).map_err(ends)?;
     if tile_ref == 0 || size == 0 {
         return Err(Error::data(
             pos,
@@ -202,11 +237,11 @@ pub(crate) fn read_tile_record(
         ));
     }
     let size = usize::try_from(size)
-        .map_err(|_| Error::data(pos + 4, format!("tile {t} dataSize is {size}, must be > 0")))?;
-    let start = pos + TILE_HEADER_SIZE;
+        .map_err(|_| Error::data(size_at, format!("tile {t} dataSize is {size}, must be > 0")))?;
+    let start = pos + record;
     if size > bytes.len() - start {
         return Err(Error::data(
-            pos + 4,
+            size_at,
             format!(
                 "tile {t} dataSize {size} exceeds the {} bytes left in the file",
                 bytes.len() - start
@@ -216,15 +251,23 @@ pub(crate) fn read_tile_record(
     Ok((tile_ref, &bytes[start..start + size]))
 }
 
-/// Whether the tile record at `pos` has the layout of a Detour built with `DT_POLYREF64`: an
-/// 8-byte tile ref, the data size, 4 bytes of padding, then the tile (its magic 16 bytes in),
-/// where the 32-bit layout would have the tile's magic 8 bytes in.
-fn wide_tile_record(bytes: &[u8], pos: usize) -> bool {
+/// The ref width of an `MSET` file's tile records, from its first record at `pos`: the tile
+/// data (which starts with `DT_NAVMESH_MAGIC`) follows 8 bytes in with 32-bit refs and 16 bytes
+/// in with 64-bit refs (whose 8-byte ref has its high half where the 32-bit layout has the
+/// size). This build's width when there are no tiles or neither fits (the record's checks then
+/// say what is wrong).
+fn detect_ref_width(bytes: &[u8], pos: usize, num_tiles: usize) -> RefWidth {
     let magic = recastnavigation_sys::DT_NAVMESH_MAGIC as u32;
     let at = |off: usize| u32_at(bytes, pos + off).ok();
-    at(8) != Some(magic)
-        && at(16) == Some(magic)
-        && i32_at(bytes, pos + 8).is_ok_and(|size| size > 0)
+    if num_tiles == 0 {
+        RefWidth::NATIVE
+    } else if at(8) == Some(magic) {
+        RefWidth::Bits32
+    } else if at(16) == Some(magic) && i32_at(bytes, pos + 8).is_ok_and(|size| size > 0) {
+        RefWidth::Bits64
+    } else {
+        RefWidth::NATIVE
+    }
 }
 
 /// Parses and validates an `MSET` file.
@@ -237,27 +280,39 @@ fn wide_tile_record(bytes: &[u8], pos: usize) -> bool {
 /// index, and that nothing follows the last tile.
 pub fn read_mset(bytes: &[u8]) -> Result<NavMeshSet> {
     let num_tiles = read_set_header(bytes, SET_HEADER_SIZE, MSET_MAGIC, MSET_VERSION, "MSET")?;
-    let params = read_checked_params(bytes, SET_PARAMS_OFFSET)?;
+    // Checked below, for the width of the file's refs.
+    let params = read_params(bytes, SET_PARAMS_OFFSET)?;
     let num_tiles = usize::try_from(num_tiles)
         .map_err(|_| Error::data(8, format!("numTiles is {num_tiles}, must be >= 0")))?;
+    let width = detect_ref_width(bytes, SET_HEADER_SIZE, num_tiles);
+    validate_params_for(&params, width).map_err(|e| match e {
+        Error::NavMeshData {
+            offset, message, ..
+        } => Error::data(
+            SET_PARAMS_OFFSET + offset,
+            format!("{message} ({width} refs)"),
+        ),
+        other => other,
+    })?;
     if num_tiles > params.max_tiles as usize {
         return Err(Error::data(
             8,
             format!("numTiles {num_tiles} exceeds maxTiles {}", params.max_tiles),
         ));
     }
+    let record = tile_record_size(width);
     let rest = bytes.len() - SET_HEADER_SIZE;
-    if num_tiles > rest / TILE_HEADER_SIZE {
+    if num_tiles > rest / record {
         return Err(Error::data(
             8,
             format!(
                 "numTiles {num_tiles} cannot fit in the {rest} bytes after the header (each tile \
-                 needs at least {TILE_HEADER_SIZE})"
+                 needs at least {record})"
             ),
         ));
     }
 
-    let layout = params.ref_layout();
+    let layout = params.ref_layout_for(width);
     let max_polys_per_tile = 1usize << layout.poly_bits;
     let mut by_location: HashMap<(i32, i32, i32), usize> = HashMap::new();
     let mut by_index: HashMap<u32, usize> = HashMap::new();
@@ -265,10 +320,10 @@ pub fn read_mset(bytes: &[u8]) -> Result<NavMeshSet> {
     let mut pos = SET_HEADER_SIZE;
     for t in 0..num_tiles {
         let header_at = pos;
-        let (tile_ref, data) = read_tile_record(bytes, pos, t, num_tiles)?;
-        pos += TILE_HEADER_SIZE;
+        let (tile_ref, data) = read_tile_record_of(bytes, pos, t, num_tiles, width)?;
+        pos += record;
         let size = data.len();
-        let info = validate_tile_data(data).map_err(|e| in_tile(e, t, pos))?;
+        let info = validate_tile_data_for(data, width).map_err(|e| in_tile(e, t, pos))?;
 
         // The tile ref must be one Detour itself could have produced for this navmesh.
         let (salt, index, poly) = layout.decode(tile_ref);
@@ -294,7 +349,7 @@ pub fn read_mset(bytes: &[u8]) -> Result<NavMeshSet> {
         if let Some(why) = why {
             return Err(Error::data(
                 header_at,
-                format!("tile {t} ref 0x{tile_ref:08x} {why}"),
+                format!("tile {t} ref {tile_ref:#x} ({width}) {why}"),
             ));
         }
         if info.poly_count > max_polys_per_tile {
@@ -310,9 +365,7 @@ pub fn read_mset(bytes: &[u8]) -> Result<NavMeshSet> {
         if let Some(prev) = by_index.insert(index, t) {
             return Err(Error::data(
                 header_at,
-                format!(
-                    "tile {t} ref 0x{tile_ref:08x} uses tile index {index}, as tile {prev} does"
-                ),
+                format!("tile {t} ref {tile_ref:#x} uses tile index {index}, as tile {prev} does"),
             ));
         }
         if let Some(prev) = by_location.insert((info.x, info.y, info.layer), t) {
@@ -331,12 +384,18 @@ pub fn read_mset(bytes: &[u8]) -> Result<NavMeshSet> {
         pos += size;
     }
     check_no_trailing(bytes, pos, num_tiles)?;
-    Ok(NavMeshSet { params, tiles })
+    Ok(NavMeshSet {
+        params,
+        tiles,
+        ref_width: width,
+    })
 }
 
-/// Serialises a navmesh set in RecastDemo's `MSET` format (little-endian).
+/// Serialises a navmesh set in RecastDemo's `MSET` format (little-endian), with tile records
+/// of the set's [`NavMeshSet::ref_width`] (the padding of 16-byte records written as zeros).
 ///
-/// This does not validate; [`read_mset`] does. Counts and sizes beyond `i32::MAX` cannot be
+/// This does not validate; [`read_mset`] does. A tile ref that does not fit a 32-bit record is
+/// written as 0. Counts and sizes beyond `i32::MAX` cannot be
 /// represented and are written as `i32::MAX` (which [`read_mset`] then rejects).
 pub fn write_mset(set: &NavMeshSet) -> Vec<u8> {
     let clamp = |n: usize| i32::try_from(n).unwrap_or(i32::MAX);
@@ -344,7 +403,7 @@ pub fn write_mset(set: &NavMeshSet) -> Vec<u8> {
         + set
             .tiles
             .iter()
-            .map(|t| TILE_HEADER_SIZE + t.data.len())
+            .map(|t| tile_record_size(set.ref_width) + t.data.len())
             .sum::<usize>();
     let mut out = Vec::with_capacity(total);
     out.extend_from_slice(&MSET_MAGIC.to_le_bytes());
@@ -352,8 +411,18 @@ pub fn write_mset(set: &NavMeshSet) -> Vec<u8> {
     out.extend_from_slice(&clamp(set.tiles.len()).to_le_bytes());
     write_params(&mut out, &set.params);
     for tile in &set.tiles {
-        out.extend_from_slice(&tile.tile_ref.to_le_bytes());
-        out.extend_from_slice(&clamp(tile.data.len()).to_le_bytes());
+        match set.ref_width {
+            RefWidth::Bits32 => {
+                let r = u32::try_from(tile.tile_ref).unwrap_or(0);
+                out.extend_from_slice(&r.to_le_bytes());
+                out.extend_from_slice(&clamp(tile.data.len()).to_le_bytes());
+            }
+            RefWidth::Bits64 => {
+                out.extend_from_slice(&tile.tile_ref.to_le_bytes());
+                out.extend_from_slice(&clamp(tile.data.len()).to_le_bytes());
+                out.extend_from_slice(&[0; 4]);
+            }
+        }
         out.extend_from_slice(&tile.data);
     }
     out

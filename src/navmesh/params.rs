@@ -58,38 +58,113 @@ impl NavMeshParams {
     /// How 32-bit poly refs are split for these parameters, computed as `dtNavMesh::init`
     /// does (without its unsigned wrap-around when tile and poly bits exceed 32).
     pub fn ref_layout(&self) -> RefLayout {
-        let tile_bits = dt_ilog2(dt_next_pow2(self.max_tiles as u32));
-        let poly_bits = dt_ilog2(dt_next_pow2(self.max_polys as u32));
-        let salt_bits = 32i64 - i64::from(tile_bits) - i64::from(poly_bits);
-        RefLayout {
-            tile_bits,
-            poly_bits,
-            salt_bits: salt_bits.clamp(0, 31) as u32,
+        self.ref_layout_for(RefWidth::NATIVE)
+    }
+
+    /// How refs of the given width split into salt, tile and poly bits for these parameters:
+    /// 32-bit refs share their bits as `dtNavMesh::init` computes them from `max_tiles` and
+    /// `max_polys`; 64-bit refs (`DT_POLYREF64`) always have 16 salt, 28 tile and 20 poly bits.
+    pub fn ref_layout_for(&self, width: RefWidth) -> RefLayout {
+        match width {
+            RefWidth::Bits32 => {
+                let tile_bits = dt_ilog2(dt_next_pow2(self.max_tiles as u32));
+                let poly_bits = dt_ilog2(dt_next_pow2(self.max_polys as u32));
+                let salt_bits = 32i64 - i64::from(tile_bits) - i64::from(poly_bits);
+                RefLayout {
+                    tile_bits,
+                    poly_bits,
+                    salt_bits: salt_bits.clamp(0, 31) as u32,
+                }
+            }
+            RefWidth::Bits64 => RefLayout::LARGE,
         }
     }
 }
 
-/// How a 32-bit `dtPolyRef` / `dtTileRef` is split into salt, tile index and poly index.
+/// The width of Detour poly and tile refs: 32 bits (Detour's default) or 64 bits (Detour built
+/// with `DT_POLYREF64`, navkit's `large-refs` feature).
+///
+/// A navkit build has one width, [`RefWidth::NATIVE`]; `MSET` files of either width load in
+/// either build (their refs and tile data converted: see [`crate::navmesh::mset`]) and can be
+/// saved in either width.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum RefWidth {
+    /// 32-bit refs: salt, tile and poly bits share 32 bits.
+    Bits32,
+    /// 64-bit refs: 16 salt, 28 tile and 20 poly bits.
+    Bits64,
+}
+
+impl RefWidth {
+    /// The width of this build's refs: [`RefWidth::Bits64`] with the `large-refs` feature,
+    /// otherwise [`RefWidth::Bits32`].
+    pub const NATIVE: RefWidth = if cfg!(feature = "large-refs") {
+        RefWidth::Bits64
+    } else {
+        RefWidth::Bits32
+    };
+
+    /// Bytes in a ref of this width (4 or 8).
+    pub const fn bytes(self) -> usize {
+        match self {
+            RefWidth::Bits32 => 4,
+            RefWidth::Bits64 => 8,
+        }
+    }
+
+    /// Size of a `dtLink` in tile data built with refs of this width (12 or 16 bytes).
+    pub const fn link_size(self) -> usize {
+        match self {
+            RefWidth::Bits32 => 12,
+            RefWidth::Bits64 => 16,
+        }
+    }
+}
+
+impl std::fmt::Display for RefWidth {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            RefWidth::Bits32 => "32-bit",
+            RefWidth::Bits64 => "64-bit",
+        })
+    }
+}
+
+/// How a `dtPolyRef` / `dtTileRef` is split into salt, tile index and poly index.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct RefLayout {
-    /// Bits for the tile index (`dtIlog2(dtNextPow2(maxTiles))`).
+    /// Bits for the tile index (32-bit refs: `dtIlog2(dtNextPow2(maxTiles))`; 64-bit: 28).
     pub tile_bits: u32,
-    /// Bits for the poly index within a tile (`dtIlog2(dtNextPow2(maxPolys))`).
+    /// Bits for the poly index within a tile (32-bit refs: `dtIlog2(dtNextPow2(maxPolys))`;
+    /// 64-bit: 20).
     pub poly_bits: u32,
-    /// Bits for the salt (`min(31, 32 - tile_bits - poly_bits)`, 0 if that is negative).
+    /// Bits for the salt (32-bit refs: `min(31, 32 - tile_bits - poly_bits)`, 0 if that is
+    /// negative; 64-bit: 16).
     pub salt_bits: u32,
 }
 
 impl RefLayout {
+    /// The layout of 64-bit refs (`DT_SALT_BITS`, `DT_TILE_BITS`, `DT_POLY_BITS`).
+    pub const LARGE: RefLayout = RefLayout {
+        tile_bits: 28,
+        poly_bits: 20,
+        salt_bits: 16,
+    };
+
     fn mask(bits: u32) -> u64 {
-        (1u64 << bits) - 1
+        if bits >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << bits) - 1
+        }
     }
 
     /// Splits a ref into `(salt, tile index, poly index)` as Detour's `decodePolyId` does.
-    pub fn decode(&self, r: u32) -> (u32, u32, u32) {
-        let r = u64::from(r);
-        let salt = (r >> (self.poly_bits + self.tile_bits)) & Self::mask(self.salt_bits);
+    pub fn decode(&self, r: u64) -> (u32, u32, u32) {
+        let shift = self.poly_bits + self.tile_bits;
+        let salt = r.checked_shr(shift).unwrap_or(0) & Self::mask(self.salt_bits);
         let tile = (r >> self.poly_bits) & Self::mask(self.tile_bits);
         let poly = r & Self::mask(self.poly_bits);
         (salt as u32, tile as u32, poly as u32)
@@ -97,17 +172,19 @@ impl RefLayout {
 
     /// Builds a ref from its parts as Detour's `encodePolyId` does (`None` if a part does not
     /// fit its bits).
-    pub fn encode(&self, salt: u32, tile: u32, poly: u32) -> Option<u32> {
+    pub fn encode(&self, salt: u32, tile: u32, poly: u32) -> Option<u64> {
         if u64::from(salt) > Self::mask(self.salt_bits)
             || u64::from(tile) > Self::mask(self.tile_bits)
             || u64::from(poly) > Self::mask(self.poly_bits)
         {
             return None;
         }
-        let r = (u64::from(salt) << (self.poly_bits + self.tile_bits))
-            | (u64::from(tile) << self.poly_bits)
-            | u64::from(poly);
-        u32::try_from(r).ok()
+        let shift = self.poly_bits + self.tile_bits;
+        Some(
+            u64::from(salt).checked_shl(shift).unwrap_or(0)
+                | (u64::from(tile) << self.poly_bits)
+                | u64::from(poly),
+        )
     }
 }
 
@@ -151,13 +228,21 @@ pub(super) const P_TILE_HEIGHT: usize = offset_of!(dtNavMeshParams, tileHeight);
 pub(super) const P_MAX_TILES: usize = offset_of!(dtNavMeshParams, maxTiles);
 pub(super) const P_MAX_POLYS: usize = offset_of!(dtNavMeshParams, maxPolys);
 
-/// Checks navmesh parameters: everything `dtNavMesh::init` needs to succeed, plus sanity.
+/// Checks navmesh parameters: everything `dtNavMesh::init` needs to succeed in this build, plus
+/// sanity ([`validate_params_for`] with [`RefWidth::NATIVE`]).
+pub fn validate_params(p: &NavMeshParams) -> Result<()> {
+    validate_params_for(p, RefWidth::NATIVE)
+}
+
+/// Checks navmesh parameters for refs of `width`: everything `dtNavMesh::init` needs, plus
+/// sanity.
 ///
 /// Checks: origin finite and within [`MAX_COORDINATE`]; tile width and height finite and
-/// `> 0`; `max_tiles` in `1..=`[`MAX_TILES_LIMIT`]; `max_polys >= 1`; at least
-/// [`MIN_SALT_BITS`] salt bits left in a 32-bit ref. Error offsets are byte offsets of the
-/// offending field within `dtNavMeshParams`.
-pub fn validate_params(p: &NavMeshParams) -> Result<()> {
+/// `> 0`; `max_tiles` in `1..=`[`MAX_TILES_LIMIT`]; `max_polys >= 1`; for 32-bit refs at least
+/// [`MIN_SALT_BITS`] salt bits left in the ref (64-bit refs always have 16; their 20 poly bits
+/// bound each tile's poly count, whatever `max_polys` says). Error offsets are byte offsets of the offending
+/// field within `dtNavMeshParams`.
+pub fn validate_params_for(p: &NavMeshParams, width: RefWidth) -> Result<()> {
     for (a, &v) in p.origin.iter().enumerate() {
         check_coord(v, P_ORIG + 4 * a, || format!("navmesh params origin[{a}]"))?;
     }
@@ -187,14 +272,20 @@ pub fn validate_params(p: &NavMeshParams) -> Result<()> {
             format!("navmesh params maxPolys is {}, must be >= 1", p.max_polys),
         ));
     }
-    let layout = p.ref_layout();
+    if width == RefWidth::Bits64 {
+        // 28 tile bits hold MAX_TILES_LIMIT; maxPolys plays no part in 64-bit refs (a tile's
+        // polys must fit the 20 poly bits, which the tile checks see to).
+        return Ok(());
+    }
+    let layout = p.ref_layout_for(RefWidth::Bits32);
     let salt_bits = 32i64 - i64::from(layout.tile_bits) - i64::from(layout.poly_bits);
     if salt_bits < i64::from(MIN_SALT_BITS) {
         return Err(Error::data(
             P_MAX_POLYS,
             format!(
                 "navmesh params maxTiles {} ({} tile bits) and maxPolys {} ({} poly bits) leave \
-                 {salt_bits} salt bits in a 32-bit poly ref; Detour needs at least {MIN_SALT_BITS}",
+                 {salt_bits} salt bits in a 32-bit poly ref; Detour needs at least {MIN_SALT_BITS} \
+                 (tile + poly bits must fit 22; navkit's `large-refs` feature gives 64-bit refs)",
                 p.max_tiles, layout.tile_bits, p.max_polys, layout.poly_bits
             ),
         ));

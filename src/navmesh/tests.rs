@@ -219,7 +219,7 @@ fn params() -> NavMeshParams {
 }
 
 /// Tile ref for tile index `it` with salt 1 under [`params`] (2 tile bits, 3 poly bits).
-fn tref(it: u32) -> u32 {
+fn tref(it: u32) -> u64 {
     params().ref_layout().encode(1, it, 0).unwrap()
 }
 
@@ -236,6 +236,7 @@ fn test_set() -> NavMeshSet {
                 data: TestTile::at(1).bytes(),
             },
         ],
+        ref_width: RefWidth::NATIVE,
     }
 }
 
@@ -277,10 +278,22 @@ fn detour_bit_helpers() {
     assert_eq!(dt_ilog2(1), 0);
     assert_eq!(dt_ilog2(8), 3);
     assert_eq!(dt_ilog2(1 << 22), 22);
-    let l = params().ref_layout();
+    let l = params().ref_layout_for(RefWidth::Bits32);
     assert_eq!((l.tile_bits, l.poly_bits, l.salt_bits), (2, 3, 27));
     assert_eq!(l.decode(l.encode(5, 3, 7).unwrap()), (5, 3, 7));
+    assert_eq!(l.encode(5, 3, 7), Some(5 << 5 | 3 << 3 | 7));
     assert_eq!(l.encode(1, 4, 0), None);
+    // 64-bit refs: 16 salt, 28 tile, 20 poly bits whatever the params.
+    let l = params().ref_layout_for(RefWidth::Bits64);
+    assert_eq!(l, RefLayout::LARGE);
+    assert_eq!((l.tile_bits, l.poly_bits, l.salt_bits), (28, 20, 16));
+    assert_eq!(l.encode(0xffff, 1, 2), Some(0xffff << 48 | 1 << 20 | 2));
+    assert_eq!(l.decode(u64::MAX), (0xffff, (1 << 28) - 1, (1 << 20) - 1));
+    assert_eq!(l.encode(1 << 16, 0, 0), None);
+    assert_eq!(
+        params().ref_layout(),
+        params().ref_layout_for(RefWidth::NATIVE)
+    );
 }
 
 #[test]
@@ -317,13 +330,15 @@ fn tile_without_bv_tree_or_off_mesh_is_accepted() {
 fn round_trip() {
     let set = test_set();
     let bytes = write_mset(&set);
-    assert_eq!(bytes.len(), 40 + 2 * (8 + set.tiles[0].data.len()));
+    let record = super::mset::tile_record_size(RefWidth::NATIVE);
+    assert_eq!(bytes.len(), 40 + 2 * (record + set.tiles[0].data.len()));
     let back = read_mset(&bytes).unwrap();
     assert_eq!(back, set);
     assert_eq!(write_mset(&back), bytes);
     let empty = NavMeshSet {
         params: params(),
         tiles: vec![],
+        ref_width: RefWidth::NATIVE,
     };
     assert_eq!(read_mset(&write_mset(&empty)).unwrap(), empty);
 }
@@ -696,10 +711,11 @@ fn file_corruptions_are_rejected() {
     s.tiles[1].data.clear();
     assert_set_err(&s, "end marker");
     let mut b = good.clone();
-    set_i32(&mut b, 44, -8);
+    let size_at = 40 + RefWidth::NATIVE.bytes();
+    set_i32(&mut b, size_at, -8);
     assert_bytes_err(&b, "dataSize is -8");
     let mut b = good.clone();
-    set_i32(&mut b, 44, 100_000);
+    set_i32(&mut b, size_at, 100_000);
     assert_bytes_err(&b, "dataSize 100000 exceeds");
 
     // Tile refs.
@@ -707,7 +723,7 @@ fn file_corruptions_are_rejected() {
     s.tiles[1].tile_ref = tref(1) | 1;
     assert_set_err(&s, "has poly index 1");
     let mut s = test_set();
-    s.tiles[1].tile_ref = 1 << 3;
+    s.tiles[1].tile_ref = params().ref_layout().encode(0, 1, 0).unwrap();
     assert_set_err(&s, "has salt 0");
     let mut s = test_set();
     s.params.max_tiles = 3;
@@ -719,9 +735,14 @@ fn file_corruptions_are_rejected() {
     let mut s = test_set();
     s.tiles[1].data = TestTile::at(0).bytes();
     assert_set_err(&s, "is at (x 0, y 0, layer 0), as tile 0 is");
-    let mut s = test_set();
-    s.params.max_polys = 2;
-    assert_set_err(&s, "has 3 polys, more than the 2");
+    // 32-bit refs: a tile's polys must fit the poly bits maxPolys gives (64-bit refs always
+    // have 20 poly bits, and Detour checks nothing else).
+    #[cfg(not(feature = "large-refs"))]
+    {
+        let mut s = test_set();
+        s.params.max_polys = 2;
+        assert_set_err(&s, "has 3 polys, more than the 2");
+    }
     let mut s = test_set();
     s.params.max_tiles = 1;
     assert_set_err(&s, "numTiles 2 exceeds maxTiles 1");
@@ -733,7 +754,8 @@ fn file_corruptions_are_rejected() {
     s.tiles[1].data = t.bytes();
     let bytes = write_mset(&s);
     let (offset, message) = err_of(read_mset(&bytes));
-    let tile1 = 40 + 8 + s.tiles[0].data.len() + 8;
+    let record = tile_record_size(RefWidth::NATIVE);
+    let tile1 = 40 + record + s.tiles[0].data.len() + record;
     assert_eq!(offset, tile1 + 100 + 12 * 8 + p::VERTS + 2);
     assert!(message.starts_with("tile 1 (data at byte"), "{message}");
     assert!(
@@ -761,6 +783,7 @@ fn params_are_validated() {
         ),
         (|p| p.max_polys = -3, "maxPolys is -3", 12 + 24),
         // 2^14 tiles and 2^9 polys leave 9 salt bits.
+        #[cfg(not(feature = "large-refs"))]
         (
             |p| {
                 p.max_tiles = 1 << 14;
@@ -770,6 +793,7 @@ fn params_are_validated() {
             12 + 24,
         ),
         // Detour's own unsigned arithmetic would wrap to 31 salt bits here.
+        #[cfg(not(feature = "large-refs"))]
         (|p| p.max_polys = i32::MAX, "leave -1 salt bits", 12 + 24),
     ];
     for (edit, needle, file_offset) in bad {

@@ -18,7 +18,7 @@ use crate::navmesh::NavMesh;
 use crate::status::Status;
 use crate::{Error, Result, area, flags};
 
-pub use crate::ffi::PolyRef;
+pub use crate::ffi::{PolyRef, PolyRefBits};
 
 impl std::fmt::Display for PolyRef {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -344,7 +344,7 @@ pub struct NavMeshQuery<'a> {
     raw: RawQuery<'a>,
     nav: &'a NavMesh,
     straight: StraightOut,
-    refs: Vec<u32>,
+    refs: Vec<PolyRefBits>,
     smooth_scratch: smooth::SmoothScratch,
 }
 
@@ -375,7 +375,7 @@ impl<'a> NavMeshQuery<'a> {
         self.nav
     }
 
-    fn check_ref(&self, what: &str, r: PolyRef) -> Result<u32> {
+    fn check_ref(&self, what: &str, r: PolyRef) -> Result<PolyRefBits> {
         if self.nav.is_valid(r) {
             Ok(r.0)
         } else {
@@ -561,7 +561,7 @@ impl<'a> NavMeshQuery<'a> {
         let s = self.check_ref("start poly", start)?;
         let sp = check_point("start", start_pos)?;
         let ep = check_point("end", end_pos)?;
-        let mut visited = vec![0u32; max_visited.clamp(1, 1 << 16)];
+        let mut visited = vec![0 as PolyRefBits; max_visited.clamp(1, 1 << 16)];
         let (st, pos, n) = self
             .raw
             .move_along_surface(s, sp, ep, &filter.raw, &mut visited);
@@ -749,7 +749,7 @@ impl<'a> NavMeshQuery<'a> {
         filter: &QueryFilter,
     ) -> Option<[f32; 3]> {
         let &start = corridor.first()?;
-        let mut visited = [0u32; 16];
+        let mut visited = [0 as PolyRefBits; 16];
         let (st, pos, n) =
             self.raw
                 .move_along_surface(start.0, start_pos, end_pos, &filter.raw, &mut visited);

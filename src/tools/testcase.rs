@@ -156,11 +156,11 @@ pub struct TestResult {
     /// The query.
     pub query: TestQuery,
     /// Start polygon (0 if none within (2, 4, 2)).
-    pub start_ref: u32,
+    pub start_ref: crate::query::PolyRefBits,
     /// End polygon (0 if none).
-    pub end_ref: u32,
+    pub end_ref: crate::query::PolyRefBits,
     /// Corridor (pf) or raycast polygons (rc).
-    pub polys: Vec<u32>,
+    pub polys: Vec<crate::query::PolyRefBits>,
     /// True if the path reaches the end polygon (pf), or the ray reached its end (rc).
     pub complete: bool,
     /// Straight path corners (pf), or ray start and hit point (rc).

@@ -180,7 +180,11 @@ fn long_paths(nav: &NavMesh, n: usize, seed: u64, extent: f32) -> Result<PathSta
         if path.detour_status.has(navkit::status::Status::OUT_OF_NODES) {
             s.out_of_nodes += 1;
         }
-        let mut tiles: Vec<u32> = path.polys.iter().map(|p| layout.decode(p.0).1).collect();
+        let mut tiles: Vec<u32> = path
+            .polys
+            .iter()
+            .map(|p| layout.decode(p.to_u64()).1)
+            .collect();
         tiles.sort_unstable();
         tiles.dedup();
         s.mean_straight_distance += a.distance(b);

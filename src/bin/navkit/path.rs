@@ -165,7 +165,7 @@ pub struct Nearest {
     searched: Vec3,
     /// The point, its polygon, its distance and the half extents of the box it was found in;
     /// `None` if none was found even in the widest box.
-    found: Option<(Vec3, u32, f32, Vec3)>,
+    found: Option<(Vec3, navkit::query::PolyRefBits, f32, Vec3)>,
 }
 
 impl Nearest {
@@ -191,7 +191,7 @@ fn nearest_walkable(
     p: Vec3,
     half_extents: Vec3,
     filter: &QueryFilter,
-) -> Option<(Vec3, u32, f32, Vec3)> {
+) -> Option<(Vec3, navkit::query::PolyRefBits, f32, Vec3)> {
     let mut h = half_extents.max(Vec3::splat(0.25));
     for _ in 0..WIDENINGS {
         h *= 2.0;

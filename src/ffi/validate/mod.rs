@@ -11,7 +11,7 @@
 pub(crate) mod layer;
 pub(crate) mod tile;
 
-pub use tile::{TileInfo, validate_tile_data};
+pub use tile::{TileInfo, convert_tile_data, validate_tile_data, validate_tile_data_for};
 
 /// Largest accepted magnitude of any coordinate, extent or radius in navmesh data.
 ///

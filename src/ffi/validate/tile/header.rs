@@ -4,15 +4,17 @@
 use super::offsets::h;
 use super::{Header, Layout, TileInfo};
 use crate::ffi::bytes::{align4, coord_at, f32_at, i32_at, vec3_at};
+use crate::navmesh::params::RefWidth;
 use crate::{Error, Result};
 use recastnavigation_sys::{
-    DT_NAVMESH_MAGIC, DT_NAVMESH_VERSION, dtBVNode, dtLink, dtMeshHeader, dtOffMeshConnection,
-    dtPoly, dtPolyDetail,
+    DT_NAVMESH_MAGIC, DT_NAVMESH_VERSION, dtBVNode, dtMeshHeader, dtOffMeshConnection, dtPoly,
+    dtPolyDetail,
 };
 use std::mem::size_of;
 
 /// Checks the header, the counts and the layout they give (see [`super::validate_tile_data`]).
-pub(super) fn check(data: &[u8]) -> Result<Header> {
+pub(super) fn check(data: &[u8], width: RefWidth) -> Result<Header> {
+    let link_size = width.link_size();
     let header_size = align4(size_of::<dtMeshHeader>()).unwrap_or(usize::MAX);
     if data.len() < header_size {
         return Err(Error::data(
@@ -93,7 +95,7 @@ pub(super) fn check(data: &[u8]) -> Result<Header> {
         let sections = [
             ("verts", "vertCount", vert_count, 3 * size_of::<f32>()),
             ("polys", "polyCount", poly_count, size_of::<dtPoly>()),
-            ("links", "maxLinkCount", max_link_count, size_of::<dtLink>()),
+            ("links", "maxLinkCount", max_link_count, link_size),
             (
                 "detailMeshes",
                 "detailMeshCount",
@@ -120,6 +122,35 @@ pub(super) fn check(data: &[u8]) -> Result<Header> {
                 size_of::<dtOffMeshConnection>(),
             ),
         ];
+        // Tile data built with refs of the other width differs in the size of its links only:
+        // say so rather than which section seems too long or short.
+        let other = match width {
+            RefWidth::Bits32 => RefWidth::Bits64,
+            RefWidth::Bits64 => RefWidth::Bits32,
+        };
+        let total = |link: usize| {
+            sections
+                .iter()
+                .try_fold(header_size, |at: usize, (name, _, n, elem)| {
+                    let elem = if *name == "links" { link } else { *elem };
+                    n.checked_mul(elem)
+                        .and_then(align4)
+                        .and_then(|s| at.checked_add(s))
+                })
+        };
+        if total(link_size) != Some(data.len()) && total(other.link_size()) == Some(data.len()) {
+            return Err(Error::data(
+                h::MAX_LINK_COUNT,
+                format!(
+                    "tile data is {} bytes, the size of its {max_link_count} links at {} bytes \
+                     each: the tile was built by a Detour with {other} poly refs, not {width} \
+                     ({}-byte links)",
+                    data.len(),
+                    other.link_size(),
+                    link_size
+                ),
+            ));
+        }
         let mut starts = [0usize; 8];
         let mut at = header_size;
         for (k, (name, field, n, elem)) in sections.iter().enumerate() {
@@ -142,7 +173,7 @@ pub(super) fn check(data: &[u8]) -> Result<Header> {
         }
         if at != data.len() {
             return Err(Error::data(
-                at,
+                at.min(data.len()),
                 format!(
                     "tile layout from the header counts is {at} bytes but the tile data is {} \
                      bytes ({} trailing bytes)",
@@ -154,6 +185,7 @@ pub(super) fn check(data: &[u8]) -> Result<Header> {
         Layout {
             verts: starts[0],
             polys: starts[1],
+            links: starts[2],
             detail_meshes: starts[3],
             detail_verts: starts[4],
             detail_tris: starts[5],

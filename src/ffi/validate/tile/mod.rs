@@ -11,13 +11,17 @@
 //! Error offsets are byte offsets relative to the start of the tile data.
 
 mod bvtree;
+mod convert;
 mod detail;
 mod header;
 mod offmesh;
 pub(crate) mod offsets;
 mod polys;
 
+pub use convert::convert_tile_data;
+
 use crate::Result;
+use crate::navmesh::params::RefWidth;
 use recastnavigation_sys::{
     DT_VERTS_PER_POLYGON, dtDetailTriEdgeFlags_DT_DETAIL_EDGE_BOUNDARY,
     dtPolyTypes_DT_POLYTYPE_GROUND, dtPolyTypes_DT_POLYTYPE_OFFMESH_CONNECTION,
@@ -76,6 +80,7 @@ pub struct TileInfo {
 struct Layout {
     verts: usize,
     polys: usize,
+    links: usize,
     detail_meshes: usize,
     detail_verts: usize,
     detail_tris: usize,
@@ -144,7 +149,15 @@ struct Header {
 ///
 /// Links and `dtPoly::firstLink` are ignored: `addTile` rebuilds them.
 pub fn validate_tile_data(data: &[u8]) -> Result<TileInfo> {
-    let hd = header::check(data)?;
+    validate_tile_data_for(data, RefWidth::NATIVE)
+}
+
+/// [`validate_tile_data`] for tile data built by a Detour with refs of `width`, which sizes its
+/// links (`dtLink` holds a `dtPolyRef`: 12 bytes with 32-bit refs, 16 with 64-bit ones). Data
+/// of the other width than this build's cannot go to Detour as it is; [`convert_tile_data`]
+/// converts it.
+pub fn validate_tile_data_for(data: &[u8], width: RefWidth) -> Result<TileInfo> {
+    let hd = header::check(data, width)?;
     polys::check_verts(data, &hd)?;
     let polys = polys::check_polys(data, &hd)?;
     polys::check_neighbours(&polys, hd.ground_count)?;
