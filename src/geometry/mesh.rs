@@ -46,11 +46,12 @@ impl TriMesh {
     /// [`Error::Geometry`] error. Invalid UTF-8 is replaced, not rejected.
     ///
     /// The file is read in one pass, a chunk at a time: beyond the resulting arrays it costs a
-    /// 256 KiB buffer (more only for a longer line).
+    /// buffer of at most 256 KiB (more only for a longer line).
     pub fn from_obj(path: impl AsRef<Path>) -> Result<TriMesh> {
         let path = path.as_ref();
         let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
-        let mut mesh = super::obj::parse_obj_reader(file, path)?;
+        let size = file.metadata().ok().map(|m| m.len());
+        let mut mesh = super::obj::parse_obj_reader(file, path, size)?;
         mesh.source = Some(path.to_path_buf());
         Ok(mesh)
     }

@@ -17,10 +17,16 @@ use std::path::Path;
 /// Bytes read from the file at a time (a line longer than this grows the buffer).
 const CHUNK: usize = 1 << 18;
 
-/// Reads OBJ text from `reader` chunk by chunk; `path` names it in errors.
-pub(super) fn parse_obj_reader(mut reader: impl Read, path: &Path) -> Result<TriMesh> {
+/// Reads OBJ text from `reader` chunk by chunk; `path` names it in errors. `size_hint` (the
+/// file's length, if known) keeps the buffer of a small file small.
+pub(super) fn parse_obj_reader(
+    mut reader: impl Read,
+    path: &Path,
+    size_hint: Option<u64>,
+) -> Result<TriMesh> {
     let mut parser = ObjParser::new(path);
-    let mut buf = vec![0u8; CHUNK];
+    let first = size_hint.map_or(CHUNK, |n| (n as usize).saturating_add(1).clamp(64, CHUNK));
+    let mut buf = vec![0u8; first];
     // `buf[..filled]` holds bytes not yet parsed: the start of a line, at most.
     let mut filled = 0;
     loop {
@@ -423,7 +429,7 @@ mod tests {
                     rng: rand_pcg::Pcg64::seed_from_u64(seed),
                 };
                 assert_eq!(
-                    parse_obj_reader(r, p).unwrap(),
+                    parse_obj_reader(r, p, Some(seed * 7)).unwrap(),
                     whole,
                     "text {i} seed {seed}"
                 );
@@ -436,7 +442,7 @@ mod tests {
                 data: bad,
                 rng: rand_pcg::Pcg64::seed_from_u64(seed),
             };
-            match parse_obj_reader(r, p) {
+            match parse_obj_reader(r, p, None) {
                 Err(Error::Parse { line: 6, .. }) => {}
                 other => panic!("{other:?}"),
             }
