@@ -273,6 +273,41 @@ fn files_read_as_their_bytes_do() {
     }
 }
 
+/// Gives `ok` bytes, then fails.
+struct Failing<'a>(&'a [u8]);
+
+impl std::io::Read for Failing<'_> {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        if self.0.is_empty() {
+            return Err(std::io::Error::other("disk on fire"));
+        }
+        let n = out.len().min(self.0.len()).min(5);
+        out[..n].copy_from_slice(&self.0[..n]);
+        self.0 = &self.0[n..];
+        Ok(n)
+    }
+}
+
+#[test]
+fn readers_stream_and_report_read_errors() {
+    let text = b"v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 3\n";
+    let p = Path::new("stream.obj");
+    let mesh = TriMesh::from_obj_reader(&text[..], p).unwrap();
+    assert_eq!(
+        (mesh.verts.len(), &mesh.tris[..], mesh.source),
+        (9, &[0, 1, 2][..], None)
+    );
+    match TriMesh::from_obj_reader(Failing(text), p) {
+        Err(Error::Io { path, source }) => {
+            assert_eq!(
+                (path.as_path(), source.to_string()),
+                (p, "disk on fire".into())
+            )
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
 /// Random OBJ-like text: mostly valid `v` and `f` lines, now and then a malformed number,
 /// an index out of range, a comment, odd whitespace or bytes.
 fn random_obj(rng: &mut impl Rng) -> Vec<u8> {

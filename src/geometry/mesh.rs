@@ -62,6 +62,21 @@ impl TriMesh {
         super::obj::parse_obj_bytes(text.as_bytes(), path_for_errors)
     }
 
+    /// Reads OBJ text from `reader` as [`TriMesh::from_obj`] reads a file (a chunk at a time,
+    /// for example from an archive or a network stream); `path_for_errors` only names the text
+    /// in errors (the result's `source` is `None`). Read errors are [`Error::Io`].
+    ///
+    /// ```
+    /// use navkit::TriMesh;
+    /// let obj: &[u8] = b"v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 3\n";
+    /// let mesh = TriMesh::from_obj_reader(obj, "in-memory.obj".as_ref())?;
+    /// assert_eq!(mesh.tris, [0, 1, 2]);
+    /// # Ok::<(), navkit::Error>(())
+    /// ```
+    pub fn from_obj_reader(reader: impl std::io::Read, path_for_errors: &Path) -> Result<TriMesh> {
+        super::obj::parse_obj_reader(reader, path_for_errors, None)
+    }
+
     /// Reads OBJ bytes as [`TriMesh::from_obj`] does (invalid UTF-8 is replaced, not rejected);
     /// `path_for_errors` only names the text in errors (the result's `source` is `None`).
     pub fn from_obj_bytes(bytes: &[u8], path_for_errors: &Path) -> Result<TriMesh> {
