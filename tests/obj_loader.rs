@@ -1,7 +1,7 @@
 //! The streaming OBJ reader (`TriMesh::from_obj`): the same arrays and the same errors as the
 //! reader it replaced (kept in `common/old_obj.rs`, parsing with tobj) on every OBJ in
-//! ../shared/meshes and the repository, on generated terrains and on random OBJ-like text;
-//! edge cases with their expected result or file:line error.
+//! ../shared/meshes, ../shared/hostile and the repository, on generated terrains and on random
+//! OBJ-like text; edge cases with their expected result or file:line error.
 
 mod common;
 #[path = "common/obj_gen.rs"]
@@ -48,11 +48,12 @@ fn objs(dir: &Path, out: &mut Vec<PathBuf>) {
 fn every_shared_and_repository_mesh_reads_as_before() {
     let mut files = Vec::new();
     objs(&common::shared().join("meshes"), &mut files);
+    objs(&common::shared().join("hostile"), &mut files);
     objs(
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("meshes"),
         &mut files,
     );
-    assert!(files.len() >= 4, "{files:?}");
+    assert!(files.len() >= 7, "{files:?}");
     for f in &files {
         let bytes = std::fs::read(f).unwrap();
         let old = old_obj::parse_obj(&String::from_utf8_lossy(&bytes), f);
