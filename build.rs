@@ -173,6 +173,9 @@ fn main() {
     println!("cargo:rerun-if-changed=glue");
     println!("cargo:rerun-if-changed=build.rs");
     let root = recast_root();
+    // Where the upstream sources are, for benchmarks that compile RecastDemo code in place
+    // (benches/obj_loader.rs builds RecastDemo's OBJ loader from there).
+    println!("cargo:rustc-env=NAVKIT_RECAST_DIR_FOUND={}", root.display());
     let mut build = cc::Build::new();
     build
         .cpp(true)

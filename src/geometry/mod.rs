@@ -6,6 +6,7 @@
 mod aabb;
 pub mod gset;
 pub mod mesh;
+mod obj;
 pub mod spatial;
 
 pub use aabb::Aabb;

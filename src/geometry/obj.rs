@@ -1,0 +1,451 @@
+//! The Wavefront OBJ reader behind [`TriMesh::from_obj`]: one pass over the text, streamed from
+//! the file in chunks (no copy of the whole file), giving RecastDemo's `rcMeshLoaderObj` arrays
+//! (every `v` line in file order, faces fan-triangulated as `(f[0], f[i-1], f[i])`) and naming
+//! the file and line of anything malformed.
+//!
+//! A line is split into words at whitespace exactly as [`str::split_whitespace`] splits it
+//! (lines holding non-ASCII bytes go through [`String::from_utf8_lossy`] first), numbers are
+//! read as [`str::parse`] reads them (a short decimal such as `12.375` takes an exact fast path,
+//! anything else goes to `parse::<f32>`), so the result does not depend on how the file is cut
+//! into chunks.
+
+use super::mesh::{MAX_FACE_VERTS, TriMesh, shorten};
+use crate::{Error, Result};
+use std::io::Read;
+use std::path::Path;
+
+/// Bytes read from the file at a time (a line longer than this grows the buffer).
+const CHUNK: usize = 1 << 18;
+
+/// Reads OBJ text from `reader` chunk by chunk; `path` names it in errors. `size_hint` (the
+/// file's length, if known) keeps the buffer of a small file small.
+pub(super) fn parse_obj_reader(
+    mut reader: impl Read,
+    path: &Path,
+    size_hint: Option<u64>,
+) -> Result<TriMesh> {
+    let mut parser = ObjParser::new(path);
+    let first = size_hint.map_or(CHUNK, |n| (n as usize).saturating_add(1).clamp(64, CHUNK));
+    let mut buf = vec![0u8; first];
+    // `buf[..filled]` holds bytes not yet parsed: the start of a line, at most.
+    let mut filled = 0;
+    loop {
+        if filled == buf.len() {
+            // One line fills the buffer: make room for more of it.
+            buf.resize(buf.len() * 2, 0);
+        }
+        let n = match reader.read(&mut buf[filled..]) {
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(Error::io(path, e)),
+        };
+        if n == 0 {
+            parser.line(&buf[..filled])?;
+            break;
+        }
+        let end = filled + n;
+        // Complete lines end at the last newline; the rest waits for the next read.
+        let Some(last) = buf[filled..end].iter().rposition(|&b| b == b'\n') else {
+            filled = end;
+            continue;
+        };
+        let cut = filled + last + 1;
+        parser.lines(&buf[..cut])?;
+        buf.copy_within(cut..end, 0);
+        filled = end - cut;
+    }
+    parser.finish()
+}
+
+/// Reads OBJ text held in memory; `path` names it in errors.
+pub(super) fn parse_obj_bytes(text: &[u8], path: &Path) -> Result<TriMesh> {
+    let mut parser = ObjParser::new(path);
+    parser.lines(text)?;
+    parser.finish()
+}
+
+/// The arrays read so far and the number of the last line read.
+struct ObjParser<'p> {
+    path: &'p Path,
+    verts: Vec<f32>,
+    tris: Vec<i32>,
+    line: usize,
+}
+
+/// Whitespace as [`char::is_whitespace`] sees it, for ASCII bytes: tab, line feed, vertical
+/// tab, form feed, carriage return and space.
+fn is_space(b: u8) -> bool {
+    matches!(b, b'\t'..=b'\r' | b' ')
+}
+
+impl<'p> ObjParser<'p> {
+    fn new(path: &'p Path) -> Self {
+        ObjParser {
+            path,
+            verts: Vec::new(),
+            tris: Vec::new(),
+            line: 0,
+        }
+    }
+
+    fn err(&self, message: String) -> Error {
+        Error::parse(self.path, self.line, message)
+    }
+
+    /// Parses `text` as whole lines separated by `\n` (a last line without one included).
+    fn lines(&mut self, text: &[u8]) -> Result<()> {
+        let mut rest = text;
+        while let Some(nl) = rest.iter().position(|&b| b == b'\n') {
+            self.line(&rest[..nl])?;
+            rest = &rest[nl + 1..];
+        }
+        if !rest.is_empty() {
+            self.line(rest)?;
+        }
+        Ok(())
+    }
+
+    /// Parses one line (without its `\n`).
+    fn line(&mut self, raw: &[u8]) -> Result<()> {
+        self.line += 1;
+        if raw.is_ascii() {
+            self.words(raw.split(|&b| is_space(b)).filter(|w| !w.is_empty()))
+        } else {
+            let text = String::from_utf8_lossy(raw);
+            self.words(text.split_whitespace().map(str::as_bytes))
+        }
+    }
+
+    /// Reads the statement made of `words`.
+    fn words<'a>(&mut self, mut words: impl Iterator<Item = &'a [u8]>) -> Result<()> {
+        let Some(kw) = words.next() else {
+            return Ok(());
+        };
+        if kw.starts_with(b"#") || kw.starts_with(b"vt") || kw.starts_with(b"vn") {
+            return Ok(());
+        }
+        if kw == b"v" {
+            let mut xyz = [0f32; 3];
+            for (k, slot) in xyz.iter_mut().enumerate() {
+                let w = words
+                    .next()
+                    .ok_or_else(|| self.err(format!("vertex has {k} coordinates, expected 3")))?;
+                match parse_f32(w) {
+                    Some(x) if x.is_finite() => *slot = x,
+                    Some(_) => {
+                        let w = String::from_utf8_lossy(w);
+                        return Err(self.err(format!("vertex coordinate `{w}` is not finite")));
+                    }
+                    None => {
+                        let w = shorten(&String::from_utf8_lossy(w));
+                        return Err(self.err(format!("vertex coordinate `{w}` is not a number")));
+                    }
+                }
+            }
+            // `w` and colour components are ignored.
+            self.verts.extend_from_slice(&xyz);
+        } else if kw == b"f" {
+            self.face(words)?;
+        } else if kw.starts_with(b"v") || kw.starts_with(b"f") {
+            let what = if kw.starts_with(b"v") {
+                "vertex"
+            } else {
+                "face"
+            };
+            let kw = shorten(&String::from_utf8_lossy(kw));
+            return Err(self.err(format!(
+                "unsupported statement `{kw}` (RecastDemo would read it as a {what})"
+            )));
+        }
+        // o, g, usemtl, mtllib, s, l, p ...: ignored, as RecastDemo does.
+        Ok(())
+    }
+
+    /// Reads the words of an `f` line after the `f` and appends its fan of triangles.
+    fn face<'a>(&mut self, words: impl Iterator<Item = &'a [u8]>) -> Result<()> {
+        // RecastDemo reads at most 32 vertices of a face.
+        let mut toks: [&[u8]; MAX_FACE_VERTS] = [&[]; MAX_FACE_VERTS];
+        let mut n = 0;
+        for w in words.take(MAX_FACE_VERTS) {
+            toks[n] = w;
+            n += 1;
+        }
+        // A `#` ends the face. RecastDemo reads it as an invalid index, which drops the
+        // triangles that use it but not later ones, so numbers after it are an error.
+        let hash = toks[..n].iter().position(|w| w.starts_with(b"#"));
+        let (toks, comment) = toks[..n].split_at(hash.unwrap_or(n));
+        let atoi_reads_a_number = |w: &&[u8]| {
+            let w = w.strip_prefix(b"+").or(w.strip_prefix(b"-")).unwrap_or(w);
+            w.first().is_some_and(u8::is_ascii_digit)
+        };
+        if comment.iter().any(atoi_reads_a_number) {
+            return Err(self.err("vertex indices after a `#` in a face".into()));
+        }
+        let nverts = self.verts.len() / 3;
+        let mut face = [0i32; MAX_FACE_VERTS];
+        for (slot, w) in face.iter_mut().zip(toks) {
+            let pos = w.split(|&b| b == b'/').next().unwrap_or(&[]);
+            *slot = match parse_i64(pos) {
+                Some(0) => return Err(self.err("vertex index 0 (OBJ indices start at 1)".into())),
+                // `nverts` fits an i32 (checked when vertices are added below), so both do.
+                Some(v) if v > 0 && v as u64 <= nverts as u64 => (v - 1) as i32,
+                Some(v) if v < 0 && v.unsigned_abs() <= nverts as u64 => (nverts as i64 + v) as i32,
+                Some(v) => {
+                    return Err(self.err(format!(
+                        "face refers to vertex {v} but only {nverts} vertices are defined before this line"
+                    )));
+                }
+                None => {
+                    let w = shorten(&String::from_utf8_lossy(w));
+                    return Err(self.err(format!("invalid face vertex `{w}`")));
+                }
+            };
+        }
+        if nverts > i32::MAX as usize {
+            return Err(self.err(format!(
+                "{nverts} vertices: at most {} are supported",
+                i32::MAX
+            )));
+        }
+        let face = &face[..toks.len()];
+        for i in 2..face.len() {
+            self.tris
+                .extend_from_slice(&[face[0], face[i - 1], face[i]]);
+        }
+        Ok(())
+    }
+
+    /// The mesh, or the error for a mesh without vertices or triangles.
+    fn finish(self) -> Result<TriMesh> {
+        let empty = |what: &str| {
+            Err(Error::Geometry(format!(
+                "{}: empty mesh: no {what}",
+                self.path.display()
+            )))
+        };
+        if self.verts.is_empty() {
+            return empty("vertices");
+        }
+        if self.tris.is_empty() {
+            return empty("triangles");
+        }
+        let (mut verts, mut tris) = (self.verts, self.tris);
+        verts.shrink_to_fit();
+        tris.shrink_to_fit();
+        Ok(TriMesh {
+            verts,
+            tris,
+            source: None,
+        })
+    }
+}
+
+/// Exact powers of ten in `f32` (10^10 = 2^10 * 5^10 and 5^10 < 2^24).
+const POW10: [f32; 11] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10];
+
+/// `w` read as `str::parse::<f32>` reads it (`None` where that fails).
+///
+/// Words of the form `[+-]digits[.digits]` whose digits form an integer up to 2^24 with at most
+/// 10 after the point are the integer (exact in `f32`) divided by an exact power of ten: one
+/// correctly rounded operation, so the correctly rounded value `parse` gives (Rust's own fast
+/// path, in fact). Everything else is handed to `parse`.
+pub(crate) fn parse_f32(w: &[u8]) -> Option<f32> {
+    let (neg, digits) = match w.first() {
+        Some(b'-') => (true, &w[1..]),
+        Some(b'+') => (false, &w[1..]),
+        _ => (false, w),
+    };
+    let mut mantissa: u32 = 0;
+    let mut frac: Option<usize> = None;
+    let mut seen_digit = false;
+    for (i, &b) in digits.iter().enumerate() {
+        match b {
+            b'0'..=b'9' => {
+                seen_digit = true;
+                mantissa = match mantissa
+                    .checked_mul(10)
+                    .and_then(|m| m.checked_add((b - b'0') as u32))
+                {
+                    Some(m) if m <= 1 << 24 => m,
+                    _ => return parse_f32_slow(w),
+                };
+            }
+            b'.' if frac.is_none() => frac = Some(i),
+            _ => return parse_f32_slow(w),
+        }
+    }
+    let frac_digits = frac.map_or(0, |p| digits.len() - p - 1);
+    if !seen_digit || frac_digits >= POW10.len() {
+        return parse_f32_slow(w);
+    }
+    let x = mantissa as f32 / POW10[frac_digits];
+    Some(if neg { -x } else { x })
+}
+
+fn parse_f32_slow(w: &[u8]) -> Option<f32> {
+    std::str::from_utf8(w).ok()?.parse().ok()
+}
+
+/// `w` read as `str::parse::<i64>` reads it: an optional sign and at least one digit, `None` on
+/// anything else or overflow.
+fn parse_i64(w: &[u8]) -> Option<i64> {
+    let (neg, digits) = match w.first() {
+        Some(b'-') => (true, &w[1..]),
+        Some(b'+') => (false, &w[1..]),
+        _ => (false, w),
+    };
+    if digits.is_empty() {
+        return None;
+    }
+    // Accumulated negatively so that i64::MIN is readable, as parse reads it.
+    let mut v: i64 = 0;
+    for &b in digits {
+        if !b.is_ascii_digit() {
+            return None;
+        }
+        v = v.checked_mul(10)?.checked_sub((b - b'0') as i64)?;
+    }
+    if neg { Some(v) } else { v.checked_neg() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+
+    #[test]
+    fn numbers_read_as_str_parse_reads_them() {
+        let fixed = [
+            "0",
+            "-0",
+            "+0",
+            "-0.0",
+            "1",
+            "1.",
+            ".5",
+            "-.5",
+            ".",
+            "-",
+            "+",
+            "",
+            "1e3",
+            "1E-3",
+            "inf",
+            "-inf",
+            "NaN",
+            "infinity",
+            "0x10",
+            "1_0",
+            "16777216",
+            "16777217",
+            "-16777217",
+            "0.1234567891",
+            "0.12345678912",
+            "123.456",
+            "00000000000000000000001.5",
+            "1..2",
+            "1.2.3",
+            "--1",
+            "+-1",
+            "1 ",
+            "3.4028235e38",
+            "3.5e38",
+            "1e-46",
+            "9999999999",
+            "0.30000001192092896",
+            "12345678901234567890",
+        ];
+        for w in fixed {
+            let want = w.parse::<f32>().ok().map(f32::to_bits);
+            assert_eq!(parse_f32(w.as_bytes()).map(f32::to_bits), want, "{w:?}");
+            assert_eq!(parse_i64(w.as_bytes()), w.parse::<i64>().ok(), "{w:?}");
+        }
+        for w in [
+            "9223372036854775807",
+            "-9223372036854775808",
+            "9223372036854775808",
+        ] {
+            assert_eq!(parse_i64(w.as_bytes()), w.parse::<i64>().ok(), "{w:?}");
+        }
+        // Random decimals of every length around the fast path's limits.
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(7);
+        let alphabet = b"0123456789.-+e";
+        for i in 0..400_000 {
+            let w: String = if i % 2 == 0 {
+                let int = rng.gen_range(0..30_000_000u32);
+                let frac = rng.gen_range(0..12u32);
+                let sign = ["", "-", "+"][rng.gen_range(0..3)];
+                let s = format!("{sign}{int}");
+                let p = s.len().saturating_sub(frac as usize).max(sign.len());
+                format!("{}.{}", &s[..p], &s[p..])
+            } else {
+                let len = rng.gen_range(0..12);
+                (0..len)
+                    .map(|_| alphabet[rng.gen_range(0..alphabet.len())] as char)
+                    .collect()
+            };
+            let want = w.parse::<f32>().ok().map(f32::to_bits);
+            assert_eq!(parse_f32(w.as_bytes()).map(f32::to_bits), want, "{w:?}");
+            assert_eq!(parse_i64(w.as_bytes()), w.parse::<i64>().ok(), "{w:?}");
+        }
+    }
+
+    /// Hands out at most a few bytes per read, interrupted now and then.
+    struct Trickle<'a> {
+        data: &'a [u8],
+        rng: rand_pcg::Pcg64,
+    }
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+            if self.rng.gen_bool(0.1) {
+                return Err(std::io::ErrorKind::Interrupted.into());
+            }
+            let n = self.rng.gen_range(1..8).min(out.len()).min(self.data.len());
+            out[..n].copy_from_slice(&self.data[..n]);
+            self.data = &self.data[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn chunking_does_not_change_the_result() {
+        let p = Path::new("t.obj");
+        let mut text = b"# caf\xc3\xa9\r\nv 0 0 0\nv 1 0 0\r\nv 0\xc2\xa00 1\n\ng \xff\n".to_vec();
+        text.extend(b"f 1 2 3\nf -1 -2 -3\t# x\nf 1/2/3 2//1 3");
+        let long = format!("f{}\n", " 1 2 3".repeat(100_000));
+        for (i, t) in [
+            text.clone(),
+            [text.clone(), b"\n".to_vec()].concat(),
+            [&text[..], b"\n", long.as_bytes()].concat(),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let whole = parse_obj_bytes(&t, p).unwrap();
+            for seed in 0..20 {
+                let r = Trickle {
+                    data: &t,
+                    rng: rand_pcg::Pcg64::seed_from_u64(seed),
+                };
+                assert_eq!(
+                    parse_obj_reader(r, p, Some(seed * 7)).unwrap(),
+                    whole,
+                    "text {i} seed {seed}"
+                );
+            }
+        }
+        // An error names the same line however the text arrives.
+        let bad = b"v 0 0 0\r\n\nv 1 0 0\nv 0 0 1\nf 1 2 3\nf 1 2 5\n";
+        for seed in 0..20 {
+            let r = Trickle {
+                data: bad,
+                rng: rand_pcg::Pcg64::seed_from_u64(seed),
+            };
+            match parse_obj_reader(r, p, None) {
+                Err(Error::Parse { line: 6, .. }) => {}
+                other => panic!("{other:?}"),
+            }
+        }
+    }
+}
