@@ -53,6 +53,7 @@
 //! # Ok::<(), navkit::Error>(())
 //! ```
 
+pub mod fastlz;
 mod layers;
 mod obstacles;
 mod settings;
