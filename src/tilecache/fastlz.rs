@@ -8,8 +8,8 @@
 //! literal run. A control byte below 32 is a literal run of `ctrl + 1` bytes that follow. A
 //! control byte `ctrl >= 32` is a match: length `(ctrl >> 5) + 2` (when `ctrl >> 5` is 7, more
 //! length follows: one byte at level 1, bytes up to and including the first that is not 255 at
-//! level 2), then a distance byte `d`; the match copies its length from `((ctrl & 31) << 8) + d
-//! + 1` bytes back in the output, byte by byte (overlapping copies repeat). At level 2, a
+//! level 2), then a distance byte `d`; the match copies its length from
+//! `((ctrl & 31) << 8) + d + 1` bytes back in the output, byte by byte (overlapping copies repeat). At level 2, a
 //! distance byte of 255 with `ctrl & 31 == 31` is followed by a 16-bit big-endian far distance
 //! `f`, and the copy starts `f + 8192` bytes back. The stream ends at its last byte; nothing
 //! may follow the last instruction.
