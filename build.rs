@@ -197,4 +197,28 @@ fn main() {
         build.define("DT_POLYREF64", None);
     }
     build.compile("navkit_glue");
+    compile_fastlz(&root);
+}
+
+/// RecastDemo's FastLZ (`RecastDemo/Contrib/fastlz/fastlz.c`, which recastnavigation-sys
+/// carries), compiled in place as C: the compressor of RecastDemo's tile cache layers, which
+/// navkit uses so that `TSET` files move between navkit and RecastDemo. Only
+/// `fastlz_compress` and `fastlz_compress_level` are called on data; `fastlz_decompress`
+/// reads past its input on corrupt streams, so navkit decodes with its own bounds-checked
+/// decoder and calls fastlz.c's only on streams that decoder accepted (`src/ffi/fastlz.rs`).
+fn compile_fastlz(root: &Path) {
+    let fastlz = root.join("RecastDemo/Contrib/fastlz/fastlz.c");
+    assert!(
+        fastlz.is_file(),
+        "navkit build.rs: {} is missing (RecastDemo's FastLZ, for TSET files); the \
+         recastnavigation-sys sources at {} are incomplete",
+        fastlz.display(),
+        root.display()
+    );
+    println!("cargo:rerun-if-changed={}", fastlz.display());
+    cc::Build::new()
+        .file(&fastlz)
+        // Upstream's code: its warnings are not ours to fix.
+        .warnings(false)
+        .compile("navkit_fastlz");
 }

@@ -2,8 +2,9 @@
 // into (compressor, mesh process, allocator), implemented by navkit.
 // Compiled by navkit's build.rs. Everything here is navkit's own code.
 //
-// - NavkitCompressor: dtTileCacheCompressor whose work is done by Rust callbacks (LZ4 block
-//   format through the lz4_flex crate). Decompression fails on corrupt input and never writes
+// - NavkitCompressor: dtTileCacheCompressor whose work is done by Rust callbacks (FastLZ, as
+//   RecastDemo, or LZ4 block format through the lz4_flex crate; the navkit_lz4_* callback types
+//   serve both). Decompression fails on corrupt input and never writes
 //   past the buffer it is given; inside the tile cache it also fails unless the layer grids
 //   come out at exactly their size.
 // - NavkitMeshProcess: dtTileCacheMeshProcess giving polygons RecastDemo's areas and flags (from

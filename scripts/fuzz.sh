@@ -102,6 +102,12 @@ seeds() {
   local f b
   cp -f "$SHARED"/meshes/recastdemo-files/*navmesh*.bin "$out/mset/" 2>/dev/null || true
   cp -f "$SHARED"/meshes/recastdemo-files/*tilecache*.bin "$out/tset/" 2>/dev/null || true
+  # tset, for its FastLZ decoder: the output bound (u16, little-endian: 9216 = 4 x 48 x 48)
+  # and the FastLZ stream of the first layer of RecastDemo's tile cache (file bytes 156..1126).
+  f="$SHARED"/meshes/recastdemo-files/dungeon_all_tiles_tilecache.bin
+  if [ -f "$f" ]; then
+    { printf '\000\044'; tail -c +157 "$f" | head -c 970; } >"$out/tset/shared-fastlz-layer0"
+  fi
   # query: a byte whose value is 0 mod 4 (bring a navmesh), its length (u16, little-endian),
   # the MSET bytes, then bytes for the queries.
   for f in "$SHARED"/meshes/recastdemo-files/*navmesh*.bin; do

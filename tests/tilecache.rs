@@ -1,6 +1,6 @@
 //! The tile cache on RecastDemo's meshes: builds, obstacles that block a corridor and whose
 //! removal restores the path exactly, TSET round trips and corrupt TSET files, obstacle limits,
-//! the LZ4 compressor, and the guard against Detour's region-neighbour overflow.
+//! the layer compressors (FastLZ and LZ4), and the guard against Detour's region-neighbour overflow.
 
 mod common;
 
@@ -11,8 +11,8 @@ use navkit::query::{
     DEFAULT_HALF_EXTENTS, NavMeshQuery, PolyRef, QueryFilter, StraightPathOptions,
 };
 use navkit::tilecache::{
-    ObstacleRef, ObstacleShape, ObstacleState, TileCache, TileCacheSettings, compress_layer_grids,
-    decompress_layer_grids, read_tset,
+    LayerCompression, ObstacleRef, ObstacleShape, ObstacleState, TileCache, TileCacheSettings,
+    compress_layer_grids, decompress_layer_grids, read_tset,
 };
 use navkit::tools::testcase::TestCase;
 use navkit::{
@@ -515,42 +515,51 @@ fn corrupt_tset_files_are_errors() {
 
 #[test]
 fn compressor_round_trips_and_rejects_corrupt_data() {
-    let mut rng = rand_pcg::Pcg32::seed_from_u64(11);
-    let cases: Vec<Vec<u8>> = vec![
-        Vec::new(),
-        vec![0u8; 48 * 48 * 3],
-        (0..48 * 48 * 3).map(|_| rng.r#gen()).collect(),
-        (0..255 * 255 * 3).map(|i| (i % 7) as u8).collect(),
-    ];
-    for data in &cases {
-        let c = compress_layer_grids(data).unwrap();
-        let d = decompress_layer_grids(&c, data.len() / 3).unwrap();
-        assert_eq!(&d, data);
-        // Wrong cell counts and truncations fail.
-        if !data.is_empty() {
-            assert!(decompress_layer_grids(&c, data.len() / 3 + 1).is_err());
-            assert!(decompress_layer_grids(&c, data.len() / 3 - 1).is_err());
-            for cut in [1, c.len() / 2, c.len() - 1] {
-                assert!(decompress_layer_grids(&c[..cut], data.len() / 3).is_err());
+    for c in LayerCompression::ALL {
+        let mut rng = rand_pcg::Pcg32::seed_from_u64(11);
+        let cases: Vec<Vec<u8>> = vec![
+            Vec::new(),
+            vec![0u8; 48 * 48 * 3],
+            (0..48 * 48 * 3).map(|_| rng.r#gen()).collect(),
+            (0..255 * 255 * 3).map(|i| (i % 7) as u8).collect(),
+        ];
+        for data in &cases {
+            let z = compress_layer_grids(data, c).unwrap();
+            let d = decompress_layer_grids(&z, data.len() / 3, c).unwrap();
+            assert_eq!(&d, data, "{c}");
+            // Wrong cell counts and truncations fail.
+            if !data.is_empty() {
+                assert!(decompress_layer_grids(&z, data.len() / 3 + 1, c).is_err());
+                assert!(decompress_layer_grids(&z, data.len() / 3 - 1, c).is_err());
+                for cut in [1, z.len() / 2, z.len() - 1] {
+                    assert!(decompress_layer_grids(&z[..cut], data.len() / 3, c).is_err());
+                }
             }
         }
-    }
-    // A real layer: its grids recompress to the same bytes.
-    let (_, cache) = cache_of("undulating.obj");
-    let set = read_tset(&cache.to_tset_bytes()).unwrap();
-    let cells = (set.cache.width * set.cache.height) as usize;
-    for (_, layer) in set.tiles.iter().take(5) {
-        let grids = decompress_layer_grids(&layer[56..], cells).unwrap();
-        assert_eq!(compress_layer_grids(&grids).unwrap(), &layer[56..]);
-    }
-    // Random garbage never decompresses to the exact size, nor panics.
-    for len in [1usize, 2, 16, 300, 5000] {
-        for _ in 0..50 {
-            let g: Vec<u8> = (0..len).map(|_| rng.r#gen()).collect();
-            let _ = decompress_layer_grids(&g, cells);
+        // A real layer: its grids recompress to the same bytes.
+        let g = geom("undulating.obj");
+        let settings = TileCacheSettings {
+            layer_compression: c,
+            ..TileCacheSettings::default()
+        };
+        let cache = TileCache::build(&g, &BuildSettings::default(), &settings).unwrap();
+        assert_eq!(cache.layer_compression(), c);
+        let set = read_tset(&cache.to_tset_bytes()).unwrap();
+        assert_eq!(set.compression, c);
+        let cells = (set.cache.width * set.cache.height) as usize;
+        for (_, layer) in set.tiles.iter().take(5) {
+            let grids = decompress_layer_grids(&layer[56..], cells, c).unwrap();
+            assert_eq!(compress_layer_grids(&grids, c).unwrap(), &layer[56..]);
         }
+        // Random garbage never decompresses to the exact size, nor panics.
+        for len in [1usize, 2, 16, 300, 5000] {
+            for _ in 0..50 {
+                let g: Vec<u8> = (0..len).map(|_| rng.r#gen()).collect();
+                let _ = decompress_layer_grids(&g, cells, c);
+            }
+        }
+        assert!(compress_layer_grids(&[1, 2], c).is_err());
     }
-    assert!(compress_layer_grids(&[1, 2]).is_err());
 }
 
 #[test]

@@ -138,6 +138,11 @@ impl<'a> Arbitrary<'a> for Input {
             tile_size: u.arbitrary::<u8>()?.into(),
             expected_layers_per_tile: u.arbitrary::<u8>()?.into(),
             max_obstacles: u.arbitrary::<u16>()?.into(),
+            layer_compression: if u.arbitrary()? {
+                navkit::tilecache::LayerCompression::Lz4
+            } else {
+                navkit::tilecache::LayerCompression::FastLz
+            },
         };
         let tile_size = if u.arbitrary()? {
             Some(if u.arbitrary()? {

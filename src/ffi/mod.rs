@@ -9,6 +9,7 @@ pub(crate) mod bytes;
 pub(crate) mod context;
 pub(crate) mod crowd;
 pub(crate) mod detour;
+pub(crate) mod fastlz;
 pub(crate) mod panic;
 pub(crate) mod recast;
 pub(crate) mod tilecache;

@@ -1,8 +1,10 @@
 //! Owners of Detour's tile cache (`dtTileCache`) and of navkit's three objects it calls back into
-//! (`glue/navkit_tilecache.cpp`): the LZ4 compressor, the mesh process and the allocator.
+//! (`glue/navkit_tilecache.cpp`): the layer compressor, the mesh process and the allocator.
 //!
-//! The compressor's work is done here, in Rust, by `lz4_flex` (LZ4 block format) through
-//! callbacks the glue holds. Everything else returns Detour's status word; `crate::tilecache`
+//! The compressor's work is done here, through callbacks the glue holds: FastLZ (RecastDemo's
+//! compressor: fastlz.c compresses, navkit's bounds-checked decoder decompresses; see
+//! [`super::fastlz`]) or LZ4 (block format, by `lz4_flex`), chosen per compressor
+//! ([`LayerCompression`]). Everything else returns Detour's status word; `crate::tilecache`
 //! gives it meaning. Detour trusts tile data, so [`RawTileCache::add_tile`] takes only a
 //! `ValidLayer` (validated, or built by [`build_layer`]).
 
@@ -15,6 +17,7 @@ use recastnavigation_sys as sys;
 use super::detour::{OffMeshInput, RawNavMesh};
 use super::validate::ValidLayer;
 use super::validate::layer::LayerHeader;
+use crate::tilecache::LayerCompression;
 
 type MaxSizeFn = unsafe extern "C" fn(c_int) -> c_int;
 type Lz4Fn = unsafe extern "C" fn(*const u8, c_int, *mut u8, c_int, *mut c_int) -> c_int;
@@ -174,27 +177,83 @@ unsafe extern "C" fn lz4_decompress(
 }
 
 // ---------------------------------------------------------------------------------------------
+// FastLZ callbacks (called by the C++ compressor).
+
+unsafe extern "C" fn fastlz_max_size(n: c_int) -> c_int {
+    if n < 0 {
+        return 0;
+    }
+    c_int::try_from(super::fastlz::max_compressed_size(n as usize)).unwrap_or(c_int::MAX)
+}
+
+unsafe extern "C" fn fastlz_compress(
+    input: *const u8,
+    n: c_int,
+    out: *mut u8,
+    cap: c_int,
+    out_size: *mut c_int,
+) -> c_int {
+    // SAFETY: Detour passes its buffers with their sizes (dtBuildTileCacheLayer, with
+    // `fastlz_max_size` bytes of output); compress_into refuses a smaller output.
+    unsafe {
+        with_buffers(input, n, out, cap, out_size, |i, o| {
+            super::fastlz::compress_into(i, o, None)
+        })
+    }
+}
+
+unsafe extern "C" fn fastlz_decompress(
+    input: *const u8,
+    n: c_int,
+    out: *mut u8,
+    cap: c_int,
+    out_size: *mut c_int,
+) -> c_int {
+    // SAFETY: Detour passes its buffers with their sizes (dtDecompressTileCacheLayer). navkit's
+    // FastLZ decoder returns an error on corrupt input and never reads past `input` or writes
+    // past `out`. fastlz.c compresses nothing to nothing, so nothing decompresses to nothing
+    // (a FastLZ stream is never empty).
+    unsafe {
+        with_buffers(input, n, out, cap, out_size, |i, o| {
+            if i.is_empty() {
+                return Some(0);
+            }
+            crate::tilecache::fastlz::decompress_into(i, o).ok()
+        })
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
 // The three callback objects.
 
-/// navkit's `dtTileCacheCompressor` (LZ4 block format).
+/// navkit's `dtTileCacheCompressor`, FastLZ or LZ4.
 pub(crate) struct Compressor {
     raw: NonNull<c_void>,
     base: NonNull<sys::dtTileCacheCompressor>,
+    compression: LayerCompression,
 }
 
 impl Compressor {
-    pub(crate) fn new() -> Self {
-        // SAFETY: plain constructor; the callbacks are `'static` functions of this module.
-        let raw = unsafe {
-            navkit_tc_compressor_new(Some(lz4_max_size), Some(lz4_compress), Some(lz4_decompress))
+    pub(crate) fn new(compression: LayerCompression) -> Self {
+        let (max, compress, decompress): (MaxSizeFn, Lz4Fn, Lz4Fn) = match compression {
+            LayerCompression::FastLz => (fastlz_max_size, fastlz_compress, fastlz_decompress),
+            LayerCompression::Lz4 => (lz4_max_size, lz4_compress, lz4_decompress),
         };
+        // SAFETY: plain constructor; the callbacks are `'static` functions of this module.
+        let raw = unsafe { navkit_tc_compressor_new(Some(max), Some(compress), Some(decompress)) };
         let raw = NonNull::new(raw).expect("out of memory allocating the tile cache compressor");
         // SAFETY: `raw` is a live NavkitCompressor.
         let base = unsafe { navkit_tc_compressor_base(raw.as_ptr()) };
         Compressor {
             raw,
             base: NonNull::new(base).expect("compressor upcast gave null"),
+            compression,
         }
+    }
+
+    /// The compressor's format.
+    pub(crate) fn compression(&self) -> LayerCompression {
+        self.compression
     }
 
     fn base(&self) -> *mut sys::dtTileCacheCompressor {
@@ -448,7 +507,7 @@ pub(crate) fn build_layer(
     let out = unsafe { std::slice::from_raw_parts(data, size as usize) }.to_vec();
     // SAFETY: allocated by dtAlloc inside dtBuildTileCacheLayer.
     unsafe { sys::dtFree(data as *mut c_void) };
-    Ok(ValidLayer::built_by_detour(out))
+    Ok(ValidLayer::built_by_detour(out, comp.compression()))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -526,20 +585,22 @@ unsafe impl Send for RawTileCache {}
 unsafe impl Sync for RawTileCache {}
 
 impl RawTileCache {
-    /// A tile cache with `params`, RecastDemo's area -> flags table and the level's off-mesh
-    /// connections. `dtTileCache::init` and the tile builds trust the parameters, so ones they
+    /// A tile cache with `params`, RecastDemo's area -> flags table, the level's off-mesh
+    /// connections and a compressor of `compression` (the format of every layer it will hold:
+    /// Detour decompresses stored layers with it). `dtTileCache::init` and the tile builds trust the parameters, so ones they
     /// must not be given fail with `DT_INVALID_PARAM` (see `cache_params_ok`; the safe layer's
     /// `validate_cache_params` checks more, with errors that name the field).
     pub(crate) fn new(
         params: &sys::dtTileCacheParams,
         flag_table: &[u16; 64],
         off: &OffMeshInput<'_>,
+        compression: LayerCompression,
     ) -> Result<Self, u32> {
         if !cache_params_ok(params) {
             return Err(FAILURE | sys::DT_INVALID_PARAM);
         }
         let alloc = TileCacheAlloc::new(params.walkableClimb, params.ch);
-        let comp = Compressor::new();
+        let comp = Compressor::new(compression);
         let mut process = MeshProcess::new(flag_table);
         if !process.set_off_mesh(off) {
             return Err(FAILURE | sys::DT_INVALID_PARAM);
@@ -580,14 +641,23 @@ impl RawTileCache {
         self.raw().m_params
     }
 
+    /// The format of the cache's layers (its compressor's).
+    pub(crate) fn compression(&self) -> LayerCompression {
+        self.comp.compression()
+    }
+
     /// Adds a compressed layer (copied into Detour's allocation, which the cache then owns).
     /// Detour trusts layers completely, so only a [`ValidLayer`] is accepted: one Detour built
     /// ([`build_layer`]) or one that passed `validate_layer` (header magic and version, grids of
     /// the cache's size that decompress to exactly 3 bytes per cell, connections that point
-    /// inside the layer, regions that fit Detour's lists).
+    /// inside the layer, regions that fit Detour's lists), in the format of this cache's
+    /// compressor (`DT_INVALID_PARAM` otherwise).
     pub(crate) fn add_tile(&mut self, layer: &ValidLayer) -> Result<u32, u32> {
         let data = layer.bytes();
-        if data.len() < LAYER_HEADER_SIZE || data.len() > c_int::MAX as usize {
+        if layer.compression() != self.comp.compression()
+            || data.len() < LAYER_HEADER_SIZE
+            || data.len() > c_int::MAX as usize
+        {
             return Err(FAILURE | sys::DT_INVALID_PARAM);
         }
         // SAFETY: dtAlloc returns `len` writable bytes or null.
@@ -881,15 +951,30 @@ mod tests {
 
     #[test]
     fn compressor_round_trips() {
-        let mut comp = Compressor::new();
-        let grids: Vec<u8> = (0..300u32).map(|i| (i % 7) as u8).collect();
-        let packed = comp.compress(&grids).unwrap();
-        assert_eq!(comp.decompress_grids(&packed, 100).unwrap(), grids);
+        for c in LayerCompression::ALL {
+            let mut comp = Compressor::new(c);
+            let grids: Vec<u8> = (0..300u32).map(|i| (i % 7) as u8).collect();
+            let packed = comp.compress(&grids).unwrap();
+            assert_eq!(comp.decompress_grids(&packed, 100).unwrap(), grids);
+            // The other format's compressor does not take these bytes for the grids.
+            let other = LayerCompression::ALL.into_iter().find(|&o| o != c).unwrap();
+            assert!(
+                Compressor::new(other)
+                    .decompress_grids(&packed, 100)
+                    .is_err()
+            );
+        }
+        // FastLZ through the C++ object is fastlz.c's stream (RecastDemo's FastLZCompressor).
+        let grids: Vec<u8> = (0..6912u32).map(|i| (i / 50 % 3) as u8).collect();
+        let packed = Compressor::new(LayerCompression::FastLz)
+            .compress(&grids)
+            .unwrap();
+        assert_eq!(packed, crate::tilecache::fastlz::compress(&grids).unwrap());
     }
 
     #[test]
     fn a_panic_in_the_compressor_callback_surfaces_after_the_call() {
-        let mut comp = Compressor::new();
+        let mut comp = Compressor::new(LayerCompression::FastLz);
         crate::ffi::panic::PANIC_IN_CALLBACK.with(|p| p.set(true));
         let caught =
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| comp.compress(&[1, 2, 3])));

@@ -16,24 +16,29 @@ use crate::geometry::spatial::ChunkyTriMesh;
 use crate::{Error, Result};
 
 /// Compresses layer grids (heights, areas and connections, one byte per cell each) through
-/// navkit's tile cache compressor, exactly as Detour does when it stores a layer.
-pub fn compress_layer_grids(grids: &[u8]) -> Result<Vec<u8>> {
+/// navkit's tile cache compressor for `compression`, exactly as Detour does when it stores a
+/// layer.
+pub fn compress_layer_grids(grids: &[u8], compression: LayerCompression) -> Result<Vec<u8>> {
     if !grids.len().is_multiple_of(3) {
         return Err(Error::InvalidArgument(format!(
             "layer grids are 3 bytes per cell; got {} bytes",
             grids.len()
         )));
     }
-    Compressor::new()
+    Compressor::new(compression)
         .compress(grids)
         .map_err(|s| detour_err("dtTileCacheCompressor::compress", s))
 }
 
-/// Decompresses the grids of a `cells`-cell layer through navkit's tile cache compressor,
-/// exactly as Detour does before rebuilding a tile: corrupt data, or data that does not come
-/// out at exactly `3 * cells` bytes, is an error.
-pub fn decompress_layer_grids(compressed: &[u8], cells: usize) -> Result<Vec<u8>> {
-    Compressor::new()
+/// Decompresses the grids of a `cells`-cell layer through navkit's tile cache compressor for
+/// `compression`, exactly as Detour does before rebuilding a tile: corrupt data, or data that
+/// does not come out at exactly `3 * cells` bytes, is an error.
+pub fn decompress_layer_grids(
+    compressed: &[u8],
+    cells: usize,
+    compression: LayerCompression,
+) -> Result<Vec<u8>> {
+    Compressor::new(compression)
         .decompress_grids(compressed, cells)
         .map_err(|s| detour_err("dtTileCacheCompressor::decompress", s))
 }

@@ -1,7 +1,8 @@
 //! Dynamic obstacles through Detour's tile cache (RecastDemo's Temp Obstacles sample).
 //!
 //! A [`TileCache`] keeps, for every tile of the level, the *heightfield layers* Recast found
-//! there (walkable floors one above the other), LZ4-compressed. Adding or removing an obstacle
+//! there (walkable floors one above the other), compressed (FastLZ, as RecastDemo, or LZ4:
+//! [`LayerCompression`]). Adding or removing an obstacle
 //! (a cylinder, an axis-aligned box or a box turned about y) only queues a request; each
 //! [`TileCache::update`] step then rebuilds one touched tile layer from its compressed layer with
 //! every obstacle carved out, in well under a millisecond, and swaps it into the [`NavMesh`] the
@@ -9,7 +10,7 @@
 //!
 //! ```text
 //! geometry -> per tile: rasterize (its triangles only) -> filters -> compact -> erode
-//!          -> convex volumes -> heightfield layers -> dtBuildTileCacheLayer (LZ4)
+//!          -> convex volumes -> heightfield layers -> dtBuildTileCacheLayer (FastLZ or LZ4)
 //!          -> dtTileCache -> buildNavMeshTilesAt -> NavMesh
 //! obstacle add/remove -> update(budget) -> touched layers rebuilt -> NavMesh tiles replaced
 //! ```
@@ -23,8 +24,19 @@
 //! numTiles, dtNavMeshParams, dtTileCacheParams }`, then per compressed tile `{ dtCompressedTileRef
 //! tileRef, int dataSize }` and its data (a `dtTileCacheLayerHeader` and the compressed grids).
 //! Everything is little-endian. Obstacles are not saved (as upstream). Loading checks every
-//! byte before Detour sees it; see [`read_tset`]. The compressor is navkit's (LZ4 block format),
-//! so files written by RecastDemo itself (FastLZ) are rejected as corrupt layers.
+//! byte before Detour sees it; see [`read_tset`].
+//!
+//! **Layer compression.** RecastDemo compresses layers with FastLZ; so does navkit by default
+//! ([`TileCacheSettings::layer_compression`]), and its `TSET` files are then RecastDemo's
+//! format byte for byte (version 1): files move both ways. LZ4 (`lz4_flex`) stays available; its
+//! files carry version [`TSET_VERSION_LZ4`], which RecastDemo refuses cleanly. navkit's LZ4
+//! files from before (version 1) still load: [`read_tset`] tells the formats apart. A cache
+//! holds layers of one format, in memory too (Detour decompresses a stored layer with the
+//! cache's compressor whenever it rebuilds the tile): a built cache uses its settings' format,
+//! a loaded one its file's ([`TileCache::layer_compression`]); [`TileCache::to_tset_bytes_as`]
+//! saves in either. FastLZ is compressed by RecastDemo's own fastlz.c and decompressed by
+//! navkit's bounds-checked decoder ([`fastlz`]): corrupt streams are errors, never reads or
+//! writes out of bounds.
 //!
 //! **Limits kept from Detour, made errors.** At most 64 queued requests between updates, and at
 //! most 64 tile layers queued for rebuild by them ([`Error::QueueFull`]: call `update` first);
@@ -53,6 +65,7 @@
 //! # Ok::<(), navkit::Error>(())
 //! ```
 
+pub mod fastlz;
 mod layers;
 mod obstacles;
 mod settings;
@@ -61,8 +74,8 @@ mod validate;
 
 pub use layers::{compress_layer_grids, decompress_layer_grids};
 pub use obstacles::{Obstacle, ObstacleRef, ObstacleShape, ObstacleState};
-pub use settings::{TileCacheParams, TileCacheSettings};
-pub use tset::{TSET_MAGIC, TSET_VERSION, TileCacheSet, read_tset, write_tset};
+pub use settings::{LayerCompression, TileCacheParams, TileCacheSettings};
+pub use tset::{TSET_MAGIC, TSET_VERSION, TSET_VERSION_LZ4, TileCacheSet, read_tset, write_tset};
 pub use validate::validate_cache_params;
 
 use crate::ffi::validate::layer::lh;
@@ -279,7 +292,12 @@ impl TileCache {
         let built: Vec<Result<TileLayers>> = positions
             .par_iter()
             .map_init(
-                || (RecastContext::new(), Compressor::new()),
+                || {
+                    (
+                        RecastContext::new(),
+                        Compressor::new(cache.layer_compression),
+                    )
+                },
                 |(ctx, comp), &pos| {
                     tile_layers(
                         ctx, &guard, comp, geom, &index, &settings, &base, &grid, pos,
@@ -339,7 +357,7 @@ impl TileCache {
             max_obstacles: cache.max_obstacles as i32, // at most 0xffff: validated
         };
         let off = OffMeshArrays::new(&geom.off_mesh_connections)?;
-        let mut tc = Self::empty(&nav_params, &params, &off)?;
+        let mut tc = Self::empty(&nav_params, &params, &off, cache.layer_compression)?;
         for layer in &layers {
             tc.raw
                 .add_tile(layer)
@@ -362,16 +380,17 @@ impl TileCache {
         Ok(tc)
     }
 
-    /// An empty cache and navmesh with these (checked) parameters.
+    /// An empty cache and navmesh with these (checked) parameters, for layers of `compression`.
     fn empty(
         nav_params: &NavMeshParams,
         params: &TileCacheParams,
         off: &OffMeshArrays,
+        compression: LayerCompression,
     ) -> Result<TileCache> {
         params::validate_params(nav_params)?;
         validate_cache_params(params)?;
         let navmesh = NavMesh::new(nav_params)?;
-        let raw = RawTileCache::new(&params.to_dt(), &flag_table(), &off.input())
+        let raw = RawTileCache::new(&params.to_dt(), &flag_table(), &off.input(), compression)
             .map_err(|s| detour_err("dtTileCache::init", s))?;
         Ok(TileCache {
             raw,
@@ -521,9 +540,16 @@ impl TileCache {
         self.update(Duration::MAX)
     }
 
-    /// The cache in RecastDemo's `TSET` format (obstacles are not saved).
-    pub fn to_tset_bytes(&self) -> Vec<u8> {
-        write_tset(&TileCacheSet {
+    /// The format of the cache's compressed layers: its settings' for a built cache, its
+    /// file's for a loaded one.
+    pub fn layer_compression(&self) -> LayerCompression {
+        self.raw.compression()
+    }
+
+    /// The cache's contents as a [`TileCacheSet`]: parameters and compressed layers (in their
+    /// format, [`TileCache::layer_compression`]), in tile-array order as RecastDemo saves them.
+    pub fn to_tile_cache_set(&self) -> TileCacheSet {
+        TileCacheSet {
             navmesh: self.navmesh.params(),
             cache: self.params(),
             tiles: self
@@ -532,13 +558,37 @@ impl TileCache {
                 .into_iter()
                 .map(|(r, d)| (r, d.to_vec()))
                 .collect(),
-        })
+            compression: self.raw.compression(),
+        }
     }
 
-    /// Saves the cache in RecastDemo's `TSET` format (obstacles are not saved).
+    /// The cache in RecastDemo's `TSET` format, its layers as they are (obstacles are not
+    /// saved). With FastLZ layers (the default) this is exactly the file RecastDemo's `saveAll`
+    /// writes; with LZ4 layers the version is [`TSET_VERSION_LZ4`].
+    pub fn to_tset_bytes(&self) -> Vec<u8> {
+        write_tset(&self.to_tile_cache_set())
+    }
+
+    /// The cache in `TSET` format with its layers in `compression` (recompressed if the cache
+    /// holds the other format; see [`TileCacheSet::recompressed`]).
+    pub fn to_tset_bytes_as(&self, compression: LayerCompression) -> Result<Vec<u8>> {
+        Ok(write_tset(
+            &self.to_tile_cache_set().recompressed(compression)?,
+        ))
+    }
+
+    /// Saves the cache in RecastDemo's `TSET` format, its layers as they are (obstacles are not
+    /// saved); see [`TileCache::to_tset_bytes`].
     pub fn save(&self, path: impl AsRef<Path>) -> Result<()> {
         let path = path.as_ref();
         crate::atomic_file::write(path, &self.to_tset_bytes())
+    }
+
+    /// Saves the cache in `TSET` format with its layers in `compression`; see
+    /// [`TileCache::to_tset_bytes_as`].
+    pub fn save_as(&self, path: impl AsRef<Path>, compression: LayerCompression) -> Result<()> {
+        let path = path.as_ref();
+        crate::atomic_file::write(path, &self.to_tset_bytes_as(compression)?)
     }
 
     /// Reads a cache from RecastDemo's `TSET` format, validating every byte first
@@ -553,7 +603,7 @@ impl TileCache {
         let started = Instant::now();
         let set = read_valid_tset(bytes)?;
         let off = OffMeshArrays::new(off_mesh_connections)?;
-        let mut tc = Self::empty(&set.navmesh, &set.cache, &off)?;
+        let mut tc = Self::empty(&set.navmesh, &set.cache, &off, set.compression)?;
         let mut positions: Vec<(i32, i32)> = Vec::new();
         for (_, layer) in &set.tiles {
             tc.raw

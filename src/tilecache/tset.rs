@@ -15,8 +15,14 @@ use crate::{Error, Result};
 /// RecastDemo's `TILECACHESET_MAGIC`, `'T'<<24 | 'S'<<16 | 'E'<<8 | 'T'`.
 pub const TSET_MAGIC: i32 =
     (b'T' as i32) << 24 | (b'S' as i32) << 16 | (b'E' as i32) << 8 | b'T' as i32;
-/// RecastDemo's `TILECACHESET_VERSION`.
+/// RecastDemo's `TILECACHESET_VERSION`: navkit writes it for FastLZ layers, RecastDemo's
+/// format. (navkit's files from before FastLZ support have it too, with LZ4 layers.)
 pub const TSET_VERSION: i32 = 1;
+/// The `TSET` version navkit writes for LZ4 layers (`'L' << 24 | 'Z' << 16 | '4' << 8 | 1`):
+/// not RecastDemo's, so RecastDemo refuses such files cleanly (its `loadAll` checks the version
+/// before anything else) instead of failing to decompress their layers.
+pub const TSET_VERSION_LZ4: i32 =
+    (b'L' as i32) << 24 | (b'Z' as i32) << 16 | (b'4' as i32) << 8 | 1;
 
 /// Size of the `TSET` header (`TileCacheSetHeader`).
 pub(super) const TSET_HEADER_SIZE: usize =
@@ -55,9 +61,69 @@ pub struct TileCacheSet {
     pub cache: TileCacheParams,
     /// The compressed tiles in file order: the ref they had and their data.
     pub tiles: Vec<(u32, Vec<u8>)>,
+    /// The format of the tiles' compressed grids (and so the file's version).
+    pub compression: LayerCompression,
+}
+
+impl TileCacheSet {
+    /// The same set with its layers in `compression`: each layer's header as it is and its
+    /// grids decompressed and compressed again, as Detour's `dtBuildTileCacheLayer` would have
+    /// compressed them (a copy if the format is already `compression`).
+    ///
+    /// # Errors
+    /// [`Error::NavMeshData`] if a layer is too short or its grids do not decompress to
+    /// exactly 3 bytes per cell of the cache's tile size (a set [`read_tset`] returned always
+    /// converts).
+    pub fn recompressed(&self, compression: LayerCompression) -> Result<TileCacheSet> {
+        let mut out = self.clone();
+        out.compression = compression;
+        if compression == self.compression {
+            return Ok(out);
+        }
+        let cells = (self.cache.width.max(0) as usize) * (self.cache.height.max(0) as usize);
+        let mut from = Compressor::new(self.compression);
+        let mut to = Compressor::new(compression);
+        for (i, (_, data)) in out.tiles.iter_mut().enumerate() {
+            if data.len() <= LAYER_HEADER_SIZE {
+                return Err(Error::data(
+                    0,
+                    format!(
+                        "tile {i} is {} bytes, no more than a layer header",
+                        data.len()
+                    ),
+                ));
+            }
+            let grids = from
+                .decompress_grids(&data[LAYER_HEADER_SIZE..], cells)
+                .map_err(|_| {
+                    Error::data(
+                        LAYER_HEADER_SIZE,
+                        format!(
+                            "tile {i}: layer grids do not decompress ({}) to {} bytes",
+                            self.compression.describe(),
+                            3 * cells
+                        ),
+                    )
+                })?;
+            let packed = to
+                .compress(&grids)
+                .map_err(|s| crate::status::detour_err("dtTileCacheCompressor::compress", s))?;
+            data.truncate(LAYER_HEADER_SIZE);
+            data.extend_from_slice(&packed);
+        }
+        Ok(out)
+    }
 }
 
 /// Parses and validates a `TSET` file.
+///
+/// The layers' format comes from the header's version: [`TSET_VERSION_LZ4`] is LZ4; version 1
+/// ([`TSET_VERSION`]) is RecastDemo's FastLZ, or LZ4 in files navkit wrote before it wrote
+/// FastLZ. For version 1 every layer is validated as FastLZ, and if that fails, as LZ4; the
+/// file is of the format under which *all* of it validates (FastLZ if both did, which no real
+/// file does: every layer must decompress to exactly its size under one format). A file
+/// neither format reads gets the error of the attempt that got further into the file (FastLZ's
+/// at a tie).
 ///
 /// Checks the header (magic, version, tile count within both caches' limits and the file), the
 /// navmesh parameters ([`crate::navmesh::params::validate_params`]), the tile cache parameters
@@ -76,6 +142,7 @@ pub fn read_tset(bytes: &[u8]) -> Result<TileCacheSet> {
             .into_iter()
             .map(|(r, layer)| (r, layer.into_bytes()))
             .collect(),
+        compression: set.compression,
     })
 }
 
@@ -87,12 +154,57 @@ pub(super) struct ValidTileCacheSet {
     pub(super) cache: TileCacheParams,
     /// The compressed tiles in file order: the ref they had and their layer.
     pub(super) tiles: Vec<(u32, ValidLayer)>,
+    /// The layers' format.
+    pub(super) compression: LayerCompression,
 }
 
 /// [`read_tset`], keeping the layers as [`ValidLayer`]s.
 pub(super) fn read_valid_tset(bytes: &[u8]) -> Result<ValidTileCacheSet> {
-    let num_tiles =
-        mset::read_set_header(bytes, TSET_HEADER_SIZE, TSET_MAGIC, TSET_VERSION, "TSET")?;
+    let version = bytes
+        .get(4..8)
+        .map(|b| i32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+    if version == Some(TSET_VERSION_LZ4) {
+        return read_valid_tset_as(bytes, TSET_VERSION_LZ4, LayerCompression::Lz4);
+    }
+    let fast = match read_valid_tset_as(bytes, TSET_VERSION, LayerCompression::FastLz) {
+        Ok(set) => return Ok(set),
+        Err(e) => e,
+    };
+    let offset = |e: &Error| match e {
+        Error::NavMeshData { offset, .. } => Some(*offset),
+        _ => None,
+    };
+    // Only a layer can fail under one format and not the other; anything before the first
+    // layer fails the same way.
+    if offset(&fast).is_none_or(|o| o < TSET_HEADER_SIZE + TSET_TILE_HEADER_SIZE) {
+        return Err(fast);
+    }
+    match read_valid_tset_as(bytes, TSET_VERSION, LayerCompression::Lz4) {
+        Ok(set) => Ok(set),
+        Err(lz4) if offset(&lz4) > offset(&fast) => Err(lz4),
+        Err(_) => Err(fast),
+    }
+}
+
+/// [`read_valid_tset`] for one header version and layer format.
+fn read_valid_tset_as(
+    bytes: &[u8],
+    version: i32,
+    compression: LayerCompression,
+) -> Result<ValidTileCacheSet> {
+    let num_tiles = mset::read_set_header(bytes, TSET_HEADER_SIZE, TSET_MAGIC, version, "TSET")
+        .map_err(|e| match e {
+            Error::NavMeshData {
+                offset: 4, message, ..
+            } if message.contains("version") => Error::data(
+                4,
+                format!(
+                    "{message} (RecastDemo's, FastLZ layers) or 0x{TSET_VERSION_LZ4:08x} \
+                     (navkit's LZ4 layers)"
+                ),
+            ),
+            other => other,
+        })?;
     let n = TSET_NAV_PARAMS;
     let navmesh = mset::read_checked_params(bytes, n)?;
     let c = TSET_CACHE_PARAMS;
@@ -172,7 +284,7 @@ pub(super) fn read_valid_tset(bytes: &[u8]) -> Result<ValidTileCacheSet> {
     // Tile refs as dtTileCache::init splits them.
     let tile_bits = ilog2_next_pow2(cache.max_tiles as u32);
     let salt_bits = 31.min(32 - tile_bits);
-    let mut comp = Compressor::new();
+    let mut comp = Compressor::new(compression);
     let mut by_index: HashSet<u32> = HashSet::new();
     let mut by_position: HashSet<(i32, i32, i32)> = HashSet::new();
     let mut tiles = Vec::with_capacity(num_tiles);
@@ -226,11 +338,13 @@ pub(super) fn read_valid_tset(bytes: &[u8]) -> Result<ValidTileCacheSet> {
         navmesh,
         cache,
         tiles,
+        compression,
     })
 }
 
-/// Serialises a tile cache set in RecastDemo's `TSET` format (little-endian). Does not
-/// validate; [`read_tset`] does.
+/// Serialises a tile cache set in RecastDemo's `TSET` format (little-endian), with the version
+/// of its layers' format ([`LayerCompression::tset_version`]: 1 for FastLZ, as RecastDemo).
+/// Does not validate; [`read_tset`] does.
 pub fn write_tset(set: &TileCacheSet) -> Vec<u8> {
     let clamp = |n: usize| i32::try_from(n).unwrap_or(i32::MAX);
     let mut out = Vec::with_capacity(
@@ -242,7 +356,7 @@ pub fn write_tset(set: &TileCacheSet) -> Vec<u8> {
                 .sum::<usize>(),
     );
     out.extend_from_slice(&TSET_MAGIC.to_le_bytes());
-    out.extend_from_slice(&TSET_VERSION.to_le_bytes());
+    out.extend_from_slice(&set.compression.tset_version().to_le_bytes());
     out.extend_from_slice(&clamp(set.tiles.len()).to_le_bytes());
     mset::write_params(&mut out, &set.navmesh);
     let put = |buf: &mut [u8], off: usize, b: [u8; 4]| buf[off..off + 4].copy_from_slice(&b);

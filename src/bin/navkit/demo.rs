@@ -167,7 +167,7 @@ fn obstacle_demo(
     let up = cache.update_until_done()?;
     let (complete, with) = corners(cache.navmesh())?;
     out!(
-        "\nTile cache ({} layers in {} x {} tiles of 48 cells, {} bytes LZ4): path {:.2} long; with a \
+        "\nTile cache ({} layers in {} x {} tiles of 48 cells, {} bytes FastLZ): path {:.2} long; with a \
          cylinder (r 1.2) at ({:.1}, {:.1}, {:.1}): {:.2} long{} (tiles rebuilt: {})",
         cache.report().layers,
         cache.report().tiles_x,

@@ -10,6 +10,7 @@ use recastnavigation_sys as sys;
 use super::ValidLayer;
 use crate::ffi::bytes::{coord, f32_at, i32_at, u8_at, u16_at};
 use crate::ffi::tilecache::{Compressor, LAYER_HEADER_SIZE, layer_regions_fit};
+use crate::tilecache::LayerCompression;
 use crate::{Error, Result};
 
 /// The most layers one tile may have (a layer index is a byte).
@@ -94,6 +95,7 @@ impl ValidLayer {
         Ok((
             ValidLayer {
                 data: data.to_vec(),
+                compression: comp.compression(),
             },
             header,
         ))
@@ -230,16 +232,7 @@ pub(crate) fn validate_layer(
     let cells = w * hh;
     let grids = comp
         .decompress_grids(&data[LAYER_HEADER_SIZE..], cells)
-        .map_err(|_| {
-            Error::data(
-                LAYER_HEADER_SIZE,
-                format!(
-                    "layer grids do not decompress (LZ4 block) to exactly {} bytes ({w} x {hh} \
-                     cells x heights, areas, connections)",
-                    cells * 3
-                ),
-            )
-        })?;
+        .map_err(|_| grids_error(&data[LAYER_HEADER_SIZE..], comp.compression(), w, hh))?;
     let (heights, rest) = grids.split_at(cells);
     let (areas, cons) = rest.split_at(cells);
     if let Some(i) = areas.iter().position(|&a| a > 63) {
@@ -267,4 +260,41 @@ pub(crate) fn validate_layer(
         ));
     }
     Ok(h)
+}
+
+/// Why compressed layer grids (`stream`, at `LAYER_HEADER_SIZE` in the layer) did not
+/// decompress to exactly `3 * w * h` bytes with `compression`.
+fn grids_error(stream: &[u8], compression: LayerCompression, w: usize, h: usize) -> Error {
+    let want = 3 * w * h;
+    let what = format!("{want} bytes ({w} x {h} cells x heights, areas, connections)");
+    if compression == LayerCompression::FastLz {
+        // The decoder Detour's decompress calls, run again for its reason.
+        match crate::tilecache::fastlz::decompress(stream, 4 * w * h) {
+            Err(Error::NavMeshData {
+                offset, message, ..
+            }) => {
+                return Error::data(
+                    LAYER_HEADER_SIZE + offset,
+                    format!("layer grids do not decompress (FastLZ) to {what}: {message}"),
+                );
+            }
+            Ok(out) => {
+                return Error::data(
+                    LAYER_HEADER_SIZE,
+                    format!(
+                        "layer grids decompress (FastLZ) to {} bytes, not exactly {what}",
+                        out.len()
+                    ),
+                );
+            }
+            Err(_) => {}
+        }
+    }
+    Error::data(
+        LAYER_HEADER_SIZE,
+        format!(
+            "layer grids do not decompress ({}) to exactly {what}",
+            compression.describe()
+        ),
+    )
 }

@@ -40,19 +40,30 @@ impl<'a> ValidTileData<'a> {
     }
 }
 
-/// A compressed tile cache layer (a `dtTileCacheLayerHeader` and its LZ4-compressed grids)
-/// that passed [`layer::validate_layer`] against the cache's parameters, or that Detour built
-/// from our own grids (`build_layer`): `dtTileCache::addTile` and the tile rebuilds may trust it.
+/// A compressed tile cache layer (a `dtTileCacheLayerHeader` and its compressed grids, in the
+/// format it records) that passed [`layer::validate_layer`] against the cache's parameters, or
+/// that Detour built from our own grids (`build_layer`): `dtTileCache::addTile` and the tile
+/// rebuilds of a cache with a compressor of the same format may trust it.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct ValidLayer {
     data: Vec<u8>,
+    compression: crate::tilecache::LayerCompression,
 }
 
 impl ValidLayer {
     /// A layer `dtBuildTileCacheLayer` just built from grids of the header's size (in
-    /// `super::tilecache::build_layer`): valid by construction, as Detour's own output.
-    pub(in crate::ffi) fn built_by_detour(data: Vec<u8>) -> Self {
-        ValidLayer { data }
+    /// `super::tilecache::build_layer`) with a compressor of `compression`: valid by
+    /// construction, as Detour's own output.
+    pub(in crate::ffi) fn built_by_detour(
+        data: Vec<u8>,
+        compression: crate::tilecache::LayerCompression,
+    ) -> Self {
+        ValidLayer { data, compression }
+    }
+
+    /// The format of the layer's compressed grids.
+    pub(crate) fn compression(&self) -> crate::tilecache::LayerCompression {
+        self.compression
     }
 
     /// The layer's bytes.
