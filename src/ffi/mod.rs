@@ -10,7 +10,10 @@ pub(crate) mod context;
 pub(crate) mod crowd;
 pub(crate) mod detour;
 pub(crate) mod panic;
+pub(crate) mod poly_query;
+pub(crate) mod raycast;
 pub(crate) mod recast;
+pub(crate) mod search;
 pub(crate) mod tilecache;
 pub(crate) mod validate;
 
