@@ -129,7 +129,8 @@ impl NavMeshQuery<'_> {
             )));
         }
         let opts = if options.use_costs { USE_COSTS } else { 0 };
-        let cap = self.walk_step_cap();
+        // The buffer, when there is one, ends the walk first.
+        let cap = self.walk_step_cap().max(options.max_path + 1);
         let mut path = Vec::new();
         let h = self.raw.raycast_hit(
             s,
