@@ -93,8 +93,12 @@ impl NavMeshQuery<'_> {
     /// (Detour's `raycast` with `dtRaycastHit`), reporting the hit normal, the edge hit, the
     /// polygons crossed and, with [`RaycastOptions::use_costs`], the cost of the way.
     ///
-    /// The walk is 2D (xz): the end's height is ignored. It ends on any navmesh data (see the
-    /// [module documentation](self)).
+    /// The walk is 2D (xz): the end's height is ignored. It is navkit's own (C++ glue), with
+    /// Detour's algorithm and float operations (bit-identical results), but it ends on any
+    /// navmesh data: Detour 1.0.3's walk goes on when its path buffer is full, and never returns
+    /// on a navmesh whose links make it go round in a cycle (upstream issue #436). navkit's
+    /// stops when the buffer is full (as upstream later did) and in any case after as many
+    /// polygons as the navmesh can hold, and reports [`RaycastResult::truncated`].
     ///
     /// ```no_run
     /// # fn f(q: &mut navkit::query::NavMeshQuery) -> navkit::Result<()> {
