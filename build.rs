@@ -181,8 +181,16 @@ fn main() {
         .cpp(true)
         .file("glue/navkit_context.cpp")
         .file("glue/navkit_tilecache.cpp")
+        .file("glue/navkit_raycast.cpp")
+        .file("glue/navkit_poly_query.cpp")
         .flag_if_supported("-std=c++11")
         .warnings(true);
+    // The glue must see Detour's poly-ref width as recastnavigation-sys compiled it: 64-bit with
+    // its `detour_large_nav_meshes` feature (navkit's `large-refs`). src/ffi checks the width the
+    // glue reports (`navkit_poly_ref_size`) against `dtPolyRef`.
+    if std::env::var_os("CARGO_FEATURE_LARGE_REFS").is_some() {
+        build.define("DT_POLYREF64", None);
+    }
     for dir in [
         "Recast/Include",
         "Detour/Include",

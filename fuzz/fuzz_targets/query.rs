@@ -36,6 +36,18 @@ enum Op {
     SetArea(Ref, u8),
     Filter(u16, u16, u8, F),
     NewQuery(Count),
+    // Issue 12, part 1: the rest of dtNavMeshQuery.
+    Shape(Ref, Vec<P>, Count),
+    Local(Ref, P, F, Count),
+    Walls(Ref),
+    QueryBox(P, P, Count),
+    QueryBoxWith(P, P),
+    RandomAround(Ref, P, F, Vec<F>),
+    RaycastWith(Ref, P, P, bool, Option<Ref>, Count),
+    Dijkstra(Ref, Count),
+    Closed(Ref),
+    Boundary(Ref, P),
+    ValidRef(Ref),
 }
 
 #[derive(Debug)]
@@ -174,6 +186,51 @@ fuzz_target!(|input: Input| {
                 if let Ok(nq) = navkit::query::NavMeshQuery::new(nav, n.0) {
                     q = nq;
                 }
+            }
+            Op::Shape(p, verts, n) => {
+                let v: Vec<glam::Vec3> = verts.iter().map(|v| v.0).collect();
+                let _ = q.find_polys_around_shape(r(p), &v, &filter, n.0);
+            }
+            Op::Local(p, c, rad, n) => {
+                let _ = q.find_local_neighbourhood(r(p), c.0, rad.0, &filter, n.0);
+            }
+            Op::Walls(p) => {
+                let _ = q.poly_wall_segments(r(p), &filter);
+            }
+            Op::QueryBox(c, h, n) => {
+                let _ = q.query_polygons(c.0, h.0, &filter, n.0);
+            }
+            Op::QueryBoxWith(c, h) => {
+                // (A collector's panic is tested in tests/queries.rs: libFuzzer's panic hook
+                // aborts on any panic, caught or not.)
+                let mut seen = 0usize;
+                let _ = q.query_polygons_with(c.0, h.0, &filter, |b| seen += b.len());
+            }
+            Op::RandomAround(p, c, rad, vals) => {
+                let mut it = vals.iter().map(|f| f.0).cycle();
+                let _ = q.find_random_point_around_circle_with(r(p), c.0, rad.0, &filter, || {
+                    it.next().unwrap_or(0.5)
+                });
+            }
+            Op::RaycastWith(p, a, b, costs, prev, n) => {
+                let opts = navkit::query::RaycastOptions {
+                    use_costs: *costs,
+                    prev_poly: prev.as_ref().map(r),
+                    max_path: n.0,
+                };
+                let _ = q.raycast_with(r(p), a.0, b.0, &filter, &opts);
+            }
+            Op::Dijkstra(p, n) => {
+                let _ = q.path_from_dijkstra_search(r(p), n.0);
+            }
+            Op::Closed(p) => {
+                let _ = q.is_in_closed_list(r(p));
+            }
+            Op::Boundary(p, a) => {
+                let _ = q.closest_point_on_poly_boundary(r(p), a.0);
+            }
+            Op::ValidRef(p) => {
+                let _ = q.is_valid_poly_ref(r(p), &filter);
             }
             Op::SetFlags(..) | Op::SetArea(..) => {}
         }

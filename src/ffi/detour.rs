@@ -478,17 +478,18 @@ thread_local! {
 
 /// Lends a random source to this thread's [`RANDOM`] for as long as it lives, and puts back
 /// what was there before (also when unwinding).
-struct RandomLoan {
+pub(super) struct RandomLoan {
     previous: Option<RandomSource>,
 }
 
 impl RandomLoan {
-    fn new(source: &mut dyn FnMut() -> f32) -> Self {
+    pub(super) fn new(source: &mut dyn FnMut() -> f32) -> Self {
         let ptr: NonNull<dyn FnMut() -> f32 + '_> = NonNull::from(source);
         // SAFETY: only the lifetime bound is erased (same fat pointer layout). The pointer is
         // used only by `frand_trampoline` on this thread while the loan lives, and the loan
-        // lives inside `RawQuery::find_random_point`, which holds the `&mut` borrow of the
-        // source for its whole duration; drop puts the previous value back before it returns.
+        // lives inside `RawQuery::find_random_point` (or `find_random_point_around_circle`),
+        // which holds the `&mut` borrow of the source for its whole duration; drop puts the
+        // previous value back before it returns.
         let ptr: RandomSource = unsafe { std::mem::transmute(ptr) };
         RandomLoan {
             previous: RANDOM.with(|r| r.replace(Some(ptr))),
@@ -502,7 +503,7 @@ impl Drop for RandomLoan {
     }
 }
 
-unsafe extern "C" fn frand_trampoline() -> f32 {
+pub(super) unsafe extern "C" fn frand_trampoline() -> f32 {
     // A panic here is raised again once `findRandomPoint` returns (see `super::panic`).
     super::panic::wrap(|| {
         // Taken out for the call, so that a source that (absurdly) asks for a random point
@@ -559,7 +560,7 @@ impl<'nav> RawQuery<'nav> {
         Ok(q)
     }
 
-    fn q(&self) -> *const sys::dtNavMeshQuery {
+    pub(super) fn q(&self) -> *const sys::dtNavMeshQuery {
         self.0.as_ptr()
     }
 
@@ -717,42 +718,6 @@ impl<'nav> RawQuery<'nav> {
             )
         };
         (st, c, over)
-    }
-
-    /// Returns (status, t, hit normal, visited polys).
-    pub(crate) fn raycast(
-        &mut self,
-        start: RawPolyRef,
-        spos: [f32; 3],
-        epos: [f32; 3],
-        f: &RawFilter,
-        path: &mut Vec<RawPolyRef>,
-        max: usize,
-    ) -> (u32, f32, [f32; 3]) {
-        let max = max.max(1);
-        path.clear();
-        path.reserve(max);
-        let mut t = 0f32;
-        let mut normal = [0f32; 3];
-        let mut n = 0;
-        // SAFETY: live query; `path` has capacity for `max` refs, which Detour may write.
-        let st = unsafe {
-            sys::dtNavMeshQuery_raycast(
-                self.q(),
-                start,
-                spos.as_ptr(),
-                epos.as_ptr(),
-                &f.0,
-                &mut t,
-                normal.as_mut_ptr(),
-                path.as_mut_ptr(),
-                &mut n,
-                max as i32,
-            )
-        };
-        // SAFETY: Detour initialized the first `n` (<= max <= capacity) entries.
-        unsafe { path.set_len(n.clamp(0, max as i32) as usize) };
-        (st, t, normal)
     }
 
     /// Returns (status, distance, hit position, hit normal).

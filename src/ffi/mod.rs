@@ -11,7 +11,10 @@ pub(crate) mod crowd;
 pub(crate) mod detour;
 pub(crate) mod fastlz;
 pub(crate) mod panic;
+pub(crate) mod poly_query;
+pub(crate) mod raycast;
 pub(crate) mod recast;
+pub(crate) mod search;
 pub(crate) mod tilecache;
 pub(crate) mod validate;
 

@@ -875,3 +875,113 @@ fn unused_tile_helper_is_consistent() {
         "vertex 7[0] is NaN",
     );
 }
+
+/// One square ground polygon per tile, `x0..4` by `0..2`, whose +x edge (at x = 4) is a portal
+/// to the tile at `x + 1` (`side` 0) or `x - 1` (`side` 4).
+fn portal_square(tile_x: i32, x0: f32, side: u16) -> TestTile {
+    let mut t = TestTile::new();
+    t.x = tile_x;
+    t.verts = vec![
+        [x0, 0.0, 0.0],
+        [x0, 0.0, 2.0],
+        [4.0, 0.0, 2.0],
+        [4.0, 0.0, 0.0],
+    ];
+    t.polys = vec![([0, 1, 2, 3, 0, 0], [0, 0, EXT | side, 0, 0, 0], 4, 0)];
+    t.max_link_count = 4 + 2;
+    t.detail_meshes = vec![(0, 0, 0, 2)];
+    t.detail_verts.clear();
+    t.detail_tris = vec![[0, 1, 2, 1 | 4], [0, 2, 3, 4 | 16]];
+    t.bv.clear();
+    t.cons.clear();
+    t.off_mesh_base = 1;
+    t.bmin = [x0, 0.0, 0.0];
+    t.bmax = [4.0, 1.0, 2.0];
+    t
+}
+
+/// The cyclic raycast walk (upstream issue #436), built from valid-looking tiles: tile 0's
+/// square `0..4` has a portal at x = 4 to tile 1, whose square lies *inside* tile 0's
+/// (`2..4`, overlapping) with a portal at the same x = 4 back to tile 0. Detour links the two
+/// both ways, and a ray along +x leaves each square by that edge into the other, forever: the
+/// t reached stays 0.5 and Detour 1.0.3's raycast, once its path buffer is full, never returns
+/// (so it is not called here). navkit's walk stops at the full buffer, or at the step cap when
+/// no path is recorded.
+///
+/// The tile validator accepts these tiles: each is well-formed on its own, and where a tile's
+/// polygons lie against its grid cell is not checked (Detour does not need it for memory
+/// safety; overlapping polygons also come from bad builds inside one tile, where only the
+/// raycast's own guard helps).
+#[test]
+fn raycast_cycle_through_overlapping_tiles_ends() {
+    use crate::query::{PolyRef, QueryFilter, RaycastOptions};
+    use glam::Vec3;
+    let mut nav = super::NavMesh::new(&params()).unwrap();
+    nav.add_tile(&portal_square(0, 0.0, 0).bytes()).unwrap();
+    nav.add_tile(&portal_square(1, 2.0, 4).bytes()).unwrap();
+    let polys: Vec<PolyRef> = nav.polys().iter().map(|p| p.poly).collect();
+    let [a, b] = polys[..] else {
+        panic!("two polys expected, got {polys:?}")
+    };
+    // The link graph is the 2-cycle.
+    assert_eq!(nav.neighbours(a), vec![b]);
+    assert_eq!(nav.neighbours(b), vec![a]);
+
+    let f = QueryFilter::default();
+    let mut q = nav.query().unwrap();
+    let (start, end) = (Vec3::new(1.0, 0.0, 1.0), Vec3::new(7.0, 0.0, 1.0));
+    // The simple raycast: the buffer fills with a, b, a, b ... and the walk stops there.
+    let hit = q.raycast(a, start, end, &f, 64).unwrap();
+    assert_eq!(hit.polys.len(), 64);
+    assert!(
+        hit.polys
+            .iter()
+            .enumerate()
+            .all(|(i, &p)| p == [a, b][i % 2])
+    );
+    assert_eq!(hit.t, 0.5);
+    assert_eq!(hit.normal, Vec3::ZERO);
+
+    // The full hit: flagged truncated, with the cost of the 64 stretches (the first 1 -> 4 in
+    // a, then zero-length ones at x = 4).
+    let opts = RaycastOptions {
+        use_costs: true,
+        ..RaycastOptions::default()
+    };
+    let opts = RaycastOptions {
+        max_path: 64,
+        ..opts
+    };
+    let r = q.raycast_with(a, start, end, &f, &opts).unwrap();
+    assert!(r.truncated && !r.hit());
+    assert_eq!((r.polys.len(), r.t, r.hit_edge), (64, 0.5, Some(2)));
+    assert_eq!(r.path_cost, 3.0);
+    assert!(r.detour_status.has(crate::status::Status::BUFFER_TOO_SMALL));
+
+    // No path recorded: only the step cap (every poly the navmesh can hold, 4 x 8) ends it.
+    let opts = RaycastOptions {
+        max_path: 0,
+        ..opts
+    };
+    let r = q.raycast_with(a, start, end, &f, &opts).unwrap();
+    assert!(r.truncated && r.polys.is_empty());
+    assert_eq!(r.t, 0.5);
+    assert!(r.detour_status.has(crate::status::Status::PARTIAL_RESULT));
+    assert_eq!(r.path_cost, 3.0);
+
+    // A ray that stays in a ends normally.
+    let r = q
+        .raycast_with(
+            a,
+            start,
+            Vec3::new(3.0, 0.0, 1.5),
+            &f,
+            &RaycastOptions::default(),
+        )
+        .unwrap();
+    assert!(!r.truncated);
+    assert_eq!(
+        (r.t, r.polys.clone(), r.hit_edge),
+        (f32::MAX, vec![a], None)
+    );
+}

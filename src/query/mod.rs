@@ -6,9 +6,15 @@
 //! inputs are [`Error::InvalidArgument`].
 
 mod full_path;
+mod poly_query;
+mod raycast;
+mod search;
 pub mod smooth;
 
 pub use full_path::DEFAULT_MAX_NODES;
+pub use poly_query::WallSegment;
+pub use raycast::{RaycastOptions, RaycastResult};
+pub use search::{MAX_SHAPE_VERTS, NeighbourhoodPoly};
 pub use smooth::{CorridorPath, FullPath, SmoothPath, SmoothPathOptions};
 
 use glam::Vec3;
@@ -271,7 +277,8 @@ pub struct WallHit {
     pub normal: Vec3,
 }
 
-/// One polygon found by [`NavMeshQuery::find_polys_around_circle`].
+/// One polygon found by [`NavMeshQuery::find_polys_around_circle`] or
+/// [`NavMeshQuery::find_polys_around_shape`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct CirclePoly {
@@ -281,6 +288,23 @@ pub struct CirclePoly {
     pub parent: PolyRef,
     /// Search cost to reach it.
     pub cost: f32,
+}
+
+/// Results of a query with a result limit: what fitted, and whether more was found.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Limited<T> {
+    /// The results, in Detour's order.
+    pub items: Vec<T>,
+    /// True if Detour found more than the limit (`DT_BUFFER_TOO_SMALL`).
+    pub truncated: bool,
+}
+
+impl<T> std::ops::Deref for Limited<T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        &self.items
+    }
 }
 
 /// Checks a query coordinate: finite and within [`crate::navmesh::mset::MAX_COORDINATE`] (beyond it
@@ -593,7 +617,12 @@ impl<'a> NavMeshQuery<'a> {
     }
 
     /// Casts a ray along the surface from `start_pos` toward `end_pos` (`raycast`), recording
-    /// at most `max_path` polygons.
+    /// at most `max_path` polygons (clamped to 1..=65536).
+    ///
+    /// This goes through navkit's guarded walk (see [`Self::raycast_with`], which also reports
+    /// the edge hit and the path cost): it stops when the path buffer is full (Detour's own
+    /// walks on, and never returns on a navmesh whose links form a cycle), so with too small a
+    /// buffer `t` is how far the recorded polygons reach.
     pub fn raycast(
         &mut self,
         start: PolyRef,
