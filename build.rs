@@ -198,12 +198,6 @@ fn main() {
     ] {
         build.include(root.join(dir));
     }
-    // Our glue must see the same dtPolyRef as the Detour it links with: the `large-refs`
-    // feature builds Detour with DT_POLYREF64 (recastnavigation-sys's
-    // `detour_large_nav_meshes`), so the glue gets the define too.
-    if std::env::var_os("CARGO_FEATURE_LARGE_REFS").is_some() {
-        build.define("DT_POLYREF64", None);
-    }
     build.compile("navkit_glue");
     compile_fastlz(&root);
 }
