@@ -7,6 +7,9 @@
 
 mod full_path;
 pub mod smooth;
+// Sliced pathfinding (issue 12, part 2).
+mod sliced;
+pub use sliced::{SliceProgress, SliceState, SlicedOptions, SlicedSearch};
 
 pub use full_path::DEFAULT_MAX_NODES;
 pub use smooth::{CorridorPath, FullPath, SmoothPath, SmoothPathOptions};
