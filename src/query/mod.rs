@@ -9,6 +9,7 @@ mod full_path;
 pub mod smooth;
 // Sliced pathfinding (issue 12, part 2).
 mod sliced;
+pub(crate) use sliced::{SliceCore, check_max_path};
 pub use sliced::{SliceProgress, SliceState, SlicedOptions, SlicedSearch};
 
 pub use full_path::DEFAULT_MAX_NODES;

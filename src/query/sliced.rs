@@ -112,8 +112,17 @@ pub(crate) struct SliceCore {
     state: SliceState,
 }
 
+impl SliceCore {
+    pub(crate) fn state(&self) -> SliceState {
+        self.state
+    }
+    pub(crate) fn iterations(&self) -> usize {
+        self.iterations
+    }
+}
+
 /// Checks `max_path` as [`NavMeshQuery::find_path`] does.
-fn check_max_path(max_path: usize) -> Result<()> {
+pub(crate) fn check_max_path(max_path: usize) -> Result<()> {
     if max_path == 0 || max_path > MAX_BUFFER {
         return Err(Error::InvalidArgument(format!(
             "max_path {max_path} is not in 1..={MAX_BUFFER}"
@@ -143,6 +152,22 @@ impl<'a> NavMeshQuery<'a> {
         Ok(SlicedSearch { query: self, core })
     }
 
+    /// Checks a sliced search's inputs as [`Self::begin_sliced_path`] does, without starting it.
+    pub(crate) fn sliced_check(
+        &self,
+        start: PolyRef,
+        end: PolyRef,
+        start_pos: Vec3,
+        end_pos: Vec3,
+    ) -> Result<(RawPolyRef, RawPolyRef, [f32; 3], [f32; 3])> {
+        Ok((
+            self.check_ref("start poly", start)?,
+            self.check_ref("end poly", end)?,
+            check_point("start", start_pos)?,
+            check_point("end", end_pos)?,
+        ))
+    }
+
     pub(crate) fn sliced_begin(
         &mut self,
         start: PolyRef,
@@ -152,10 +177,7 @@ impl<'a> NavMeshQuery<'a> {
         filter: &QueryFilter,
         options: SlicedOptions,
     ) -> Result<SliceCore> {
-        let s: RawPolyRef = self.check_ref("start poly", start)?;
-        let e: RawPolyRef = self.check_ref("end poly", end)?;
-        let sp = check_point("start", start_pos)?;
-        let ep = check_point("end", end_pos)?;
+        let (s, e, sp, ep) = self.sliced_check(start, end, start_pos, end_pos)?;
         let raw = RawSliced::new(&filter.raw);
         let st = Status(self.raw.sliced_init(&raw, s, e, sp, ep, options.bits()));
         let state = if st.failed() {
