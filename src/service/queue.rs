@@ -1,48 +1,4 @@
-//! [`PathQueue`]: path searches from many agents sharing one iteration budget per frame, on
-//! the calling thread (DetourCrowd's `dtPathQueue`, in safe Rust over
-//! [sliced searches](crate::query::SlicedSearch)).
-//!
-//! # How it fits with [`PathService`](super::PathService)
-//!
-//! The two answer different needs and are separate on purpose. [`PathService`](super::PathService)
-//! plans whole paths (corridor, straight and smooth path) on worker threads, as fast as its
-//! threads go: its cost lands on other cores, not in the frame, so a per-frame budget would
-//! only slow it down. [`PathQueue`] is for a game that plans on its own (main or simulation)
-//! thread and must bound the time searches take in each frame: it owns one
-//! [`NavMeshQuery`], and [`PathQueue::update`] spends at most the frame's iteration budget
-//! (one iteration closes one polygon, Detour's unit of search work) on the queued searches.
-//! A game that wants both puts a `PathQueue` on a thread of its own and feeds it frames.
-//!
-//! # Order, fairness, memory
-//!
-//! Requests are searched one at a time in submission order (the query holds one search): each
-//! frame continues the search in progress, and when it ends starts the next with what is left
-//! of the budget. A search needs a bounded number of iterations (its node pool is finite), so
-//! every request finishes, in the order submitted; none waits on a later one. A result is kept
-//! until [`PathQueue::take`]n or [`cancel`](PathQueue::cancel)led (the caller owns that
-//! memory: a request whose result is never taken stays, as a `Vec` of polygons).
-//!
-//! ```
-//! # fn f(navmesh: &navkit::navmesh::NavMesh, agents: &[(navkit::query::PolyRef, glam::Vec3)],
-//! #      goal: (navkit::query::PolyRef, glam::Vec3)) -> navkit::Result<()> {
-//! use navkit::query::QueryFilter;
-//! use navkit::service::{PathQueue, PathRequest};
-//! let mut queue = PathQueue::new(navmesh, 2048, 256)?;
-//! let handles = agents
-//!     .iter()
-//!     .map(|&(poly, pos)| queue.submit(PathRequest::new(poly, goal.0, pos, goal.1, QueryFilter::default())))
-//!     .collect::<navkit::Result<Vec<_>>>()?;
-//! // Each frame: at most 200 iterations of search, shared by every agent's request.
-//! while !queue.is_idle() {
-//!     let frame = queue.update(200)?;
-//!     assert!(frame.iterations <= 200);
-//!     for h in frame.finished {
-//!         let path = queue.take(h).unwrap()?;
-//!         // ... hand `path` to its agent ...
-//!     }
-//! }
-//! # Ok(()) }
-//! ```
+//! [`PathQueue`]: path searches from many agents sharing one iteration budget per frame.
 
 use std::collections::{HashMap, VecDeque};
 
@@ -146,7 +102,52 @@ pub struct PathQueueStats {
     pub iterations: u64,
 }
 
-/// Path searches sharing a per-frame iteration budget: see the [module](self) documentation.
+/// Path searches from many agents sharing one iteration budget per frame, on the calling
+/// thread (DetourCrowd's `dtPathQueue`, in safe Rust over
+/// [sliced searches](crate::query::SlicedSearch)).
+///
+/// # How it fits with [`PathService`](super::PathService)
+///
+/// The two answer different needs and are separate on purpose. [`PathService`](super::PathService)
+/// plans whole paths (corridor, straight and smooth path) on worker threads, as fast as its
+/// threads go: its cost lands on other cores, not in the frame, so a per-frame budget would
+/// only slow it down. [`PathQueue`] is for a game that plans on its own (main or simulation)
+/// thread and must bound the time searches take in each frame: it owns one
+/// [`NavMeshQuery`], and [`PathQueue::update`] spends at most the frame's iteration budget
+/// (one iteration closes one polygon, Detour's unit of search work) on the queued searches.
+/// A game that wants both puts a `PathQueue` on a thread of its own and feeds it frames.
+///
+/// # Order, fairness, memory
+///
+/// Requests are searched one at a time in submission order (the query holds one search): each
+/// frame continues the search in progress, and when it ends starts the next with what is left
+/// of the budget. A search needs a bounded number of iterations (its node pool is finite), so
+/// every request finishes, in the order submitted; none waits on a later one. A result is kept
+/// until [`PathQueue::take`]n or [`cancel`](PathQueue::cancel)led (the caller owns that
+/// memory: a request whose result is never taken stays, as a `Vec` of polygons).
+///
+/// ```
+/// # fn f(navmesh: &navkit::navmesh::NavMesh, agents: &[(navkit::query::PolyRef, glam::Vec3)],
+/// #      goal: (navkit::query::PolyRef, glam::Vec3)) -> navkit::Result<()> {
+/// use navkit::query::QueryFilter;
+/// use navkit::service::{PathQueue, PathRequest};
+/// let mut queue = PathQueue::new(navmesh, 2048, 256)?;
+/// let handles = agents
+///     .iter()
+///     .map(|&(poly, pos)| queue.submit(PathRequest::new(poly, goal.0, pos, goal.1, QueryFilter::default())))
+///     .collect::<navkit::Result<Vec<_>>>()?;
+/// // Each frame: at most 200 iterations of search, shared by every agent's request.
+/// while !queue.is_idle() {
+///     let frame = queue.update(200)?;
+///     assert!(frame.iterations <= 200);
+///     for h in frame.finished {
+///         let path = queue.take(h).unwrap()?;
+///         // ... hand `path` to its agent ...
+///     }
+/// }
+/// # Ok(()) }
+/// ```
+///
 pub struct PathQueue<'a> {
     query: NavMeshQuery<'a>,
     max_path: usize,
