@@ -33,7 +33,6 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, SamplingMode, Throughput};
 use glam::Vec3;
-use rand::SeedableRng;
 use recastnavigation_sys as sys;
 
 use navkit::build::{SoloBuild, build_solo};
@@ -44,9 +43,10 @@ use navkit::query::{
 };
 use navkit::{BuildSettings, InputGeometry, area, flags};
 
-const MESHES: [&str; 3] = ["dungeon", "nav_test", "undulating"];
-const PAIRS: usize = 500;
-const SEED: u64 = 0x6e61_766b_6974; // "navkit"
+#[path = "common/pairs.rs"]
+mod pairs;
+use pairs::{MESHES, PAIRS, bench_pairs, stuck_pairs};
+
 const MAX_NODES: i32 = 2048;
 /// RecastDemo's `MAX_POLYS`.
 const MAX_POLYS: usize = 256;
@@ -493,18 +493,6 @@ fn raw_smooth_path(r: &RawNav, p: &Pair, out: &mut [[f32; 3]; MAX_SMOOTH]) -> us
 // ---------------------------------------------------------------------------------------------
 
 /// One start/end pair and its inputs for each timed operation.
-/// Start/end pairs on which RecastDemo's smooth-path loop gets stuck (found by a search over
-/// random pairs): it oscillates between two points until its cap.
-fn stuck_pairs(mesh: &str) -> Vec<(Vec3, Vec3)> {
-    match mesh {
-        "nav_test" => vec![(
-            Vec3::new(8.914809, -2.2695167, -0.036701746),
-            Vec3::new(6.359668, 9.613342, 18.188297),
-        )],
-        _ => Vec::new(),
-    }
-}
-
 struct Pair {
     start: Vec3,
     end: Vec3,
@@ -586,38 +574,14 @@ impl<'a> MeshBench<'a> {
         let mut q = NavMeshQuery::new(&build.navmesh, MAX_NODES as usize).expect("query");
         let filter = QueryFilter::default();
         let raw = RawNav::new(&build.tile_data);
-        let mut rng = rand_pcg::Pcg32::seed_from_u64(SEED);
         let mut pairs = Vec::with_capacity(PAIRS);
-        let mut attempts = 0;
-        while pairs.len() < PAIRS {
-            attempts += 1;
-            assert!(
-                attempts <= 20 * PAIRS,
-                "{name}: too few random points found"
-            );
-            // First the known pairs where RecastDemo's loop gets stuck, then random pairs.
-            let (start, end) = if let Some(&p) = stuck_pairs(name).get(pairs.len()) {
-                p
-            } else {
-                let (Ok((_, start)), Ok((_, end))) = (
-                    q.find_random_point(&filter, &mut rng),
-                    q.find_random_point(&filter, &mut rng),
-                ) else {
-                    continue;
-                };
-                (start, end)
-            };
-            let (Ok(s), Ok(e)) = (
-                q.find_nearest_poly(start, DEFAULT_HALF_EXTENTS, &filter),
-                q.find_nearest_poly(end, DEFAULT_HALF_EXTENTS, &filter),
-            ) else {
-                continue;
-            };
+        for bp in bench_pairs(name, &mut q, &filter, PAIRS) {
+            let (start, end) = (bp.start, bp.end);
             let path = q
-                .find_path(s.poly, e.poly, start, end, &filter, MAX_POLYS)
+                .find_path(bp.start_ref, bp.end_ref, start, end, &filter, MAX_POLYS)
                 .expect("findPath");
             let straight_end = match path.polys.last() {
-                Some(&last) if last != e.poly => q.closest_point_on_poly(last, end).unwrap().0,
+                Some(&last) if last != bp.end_ref => q.closest_point_on_poly(last, end).unwrap().0,
                 _ => end,
             };
             pairs.push(Pair {
@@ -625,8 +589,8 @@ impl<'a> MeshBench<'a> {
                 end,
                 start_a: start.to_array(),
                 end_a: end.to_array(),
-                start_ref: s.poly,
-                end_ref: e.poly,
+                start_ref: bp.start_ref,
+                end_ref: bp.end_ref,
                 corridor_raw: path.polys.iter().map(|r| r.0).collect(),
                 corridor: path.polys,
                 straight_end,

@@ -11,6 +11,9 @@
 //! that panics spoils only the request it was on ([`PathOutcome::Panicked`]); the worker
 //! carries on. Every request gets exactly one outcome: see [`Service`]'s guarantees.
 //!
+//! Searches that must share a per-frame budget on the game's own thread go through a
+//! [`PathQueue`] instead: see its module documentation for why the two are separate.
+//!
 //! ```no_run
 //! # fn f(navmesh: navkit::navmesh::NavMesh) {
 //! use std::sync::Arc;
@@ -23,6 +26,10 @@
 //! }
 //! # }
 //! ```
+
+// Many searches sharing a per-frame iteration budget on the calling thread (issue 12, part 2).
+mod queue;
+pub use queue::{FrameReport, PathHandle, PathQueue, PathQueueStats, PathRequest, RequestState};
 
 use std::any::Any;
 use std::collections::HashMap;

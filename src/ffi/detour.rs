@@ -871,3 +871,7 @@ mod tests {
         assert!(RawNavMesh::new(&params(1, 1, -1.0)).is_err());
     }
 }
+
+// Sliced pathfinding: its own file, a child module so that it reaches the query's pointer.
+mod sliced;
+pub(crate) use sliced::RawSliced;

@@ -10,6 +10,10 @@ mod poly_query;
 mod raycast;
 mod search;
 pub mod smooth;
+// Sliced pathfinding (issue 12, part 2).
+mod sliced;
+pub(crate) use sliced::{SliceCore, check_max_path};
+pub use sliced::{SliceProgress, SliceState, SlicedOptions, SlicedSearch};
 
 pub use full_path::DEFAULT_MAX_NODES;
 pub use poly_query::WallSegment;
