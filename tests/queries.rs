@@ -10,7 +10,7 @@ use std::collections::{HashMap, HashSet};
 
 use glam::{Vec3, Vec3Swizzles};
 use navkit::navmesh::{NavMesh, PolyInfo};
-use navkit::query::{NavMeshQuery, PolyRef, QueryFilter, RaycastOptions};
+use navkit::query::{NavMeshQuery, PolyRef, PolyRefBits, QueryFilter, RaycastOptions};
 use rand::{Rng, SeedableRng};
 
 fn dungeon() -> NavMesh {
@@ -343,7 +343,7 @@ fn boundary_points_and_valid_refs() {
         assert!(!q.is_valid_poly_ref(*r, &QueryFilter::with_flags(0, 0)));
     }
     assert!(!q.is_valid_poly_ref(PolyRef(0), &f));
-    assert!(!q.is_valid_poly_ref(PolyRef(u32::MAX), &f));
+    assert!(!q.is_valid_poly_ref(PolyRef(PolyRefBits::MAX), &f));
 }
 
 #[test]
