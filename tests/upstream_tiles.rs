@@ -26,11 +26,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use glam::Vec3;
 use navkit::build::tiled::{TiledNavMesh, TiledOptions};
 use navkit::navmesh::NavMesh;
-use navkit::navmesh::mset::{NavMeshSet, read_mset, validate_tile_data, write_mset};
+use navkit::navmesh::mset::{NavMeshSet, RefWidth, read_mset, validate_tile_data, write_mset};
 use navkit::{BuildSettings, Error, InputGeometry, OffMeshConnection, area, flags};
 
 // ---------------------------------------------------------------------------------------
-// Tile layout (Detour tile data as dtCreateNavMeshData writes it, 32-bit poly refs).
+// Tile layout (Detour tile data as dtCreateNavMeshData writes it, for this build's poly refs).
 
 /// `dtMeshHeader`: 25 four-byte fields.
 mod hd {
@@ -62,8 +62,8 @@ mod po {
     pub const AREA_AND_TYPE: usize = 31;
     pub const SIZE: usize = 32;
 }
-/// `dtLink` with 32-bit refs.
-const LINK_SIZE: usize = 12;
+/// `dtLink`: 12 bytes with 32-bit refs, 16 with 64-bit ones (the `large-refs` feature).
+const LINK_SIZE: usize = RefWidth::NATIVE.link_size();
 /// `dtPolyDetail`: vertBase, triBase, vertCount, triCount (padded).
 mod pd {
     pub const VERT_BASE: usize = 0;
@@ -245,7 +245,7 @@ fn layout_constants_match_the_bindings() {
     use recastnavigation_sys::{dtBVNode, dtLink, dtMeshHeader, dtOffMeshConnection, dtPoly};
     use recastnavigation_sys::{dtPolyDetail, dtPolyRef};
     use std::mem::{offset_of, size_of};
-    assert_eq!(size_of::<dtPolyRef>(), 4);
+    assert_eq!(size_of::<dtPolyRef>(), RefWidth::NATIVE.bytes());
     assert_eq!(size_of::<dtMeshHeader>(), hd::SIZE);
     assert_eq!(offset_of!(dtMeshHeader, polyCount), hd::POLY_COUNT);
     assert_eq!(offset_of!(dtMeshHeader, maxLinkCount), hd::MAX_LINK_COUNT);
@@ -292,11 +292,12 @@ impl Fixture {
     fn mset_with(&self, data: &[u8]) -> (Vec<u8>, usize) {
         let mut set = self.set.clone();
         set.tiles[self.target].data = data.to_vec();
+        let record = navkit::navmesh::mset::tile_record_size(set.ref_width);
         let before: usize = set.tiles[..self.target]
             .iter()
-            .map(|t| 8 + t.data.len())
+            .map(|t| record + t.data.len())
             .sum();
-        (write_mset(&set), 40 + before + 8)
+        (write_mset(&set), 40 + before + record)
     }
 }
 
@@ -474,11 +475,12 @@ fn the_real_tile_loads_everywhere() {
 
 /// The new `maxLinkCount` rule, and everything else, on tiles upstream's own
 /// dtCreateNavMeshData wrote: RecastDemo's dungeon MSET file. It was written with 64-bit poly
-/// refs (16-byte tile records in the file, 16-byte `dtLink`s in the tiles), which navkit's 32-bit
-/// Detour does not load; with each links section re-sized to 32-bit links (contents do not
-/// matter: addTile rebuilds them) every tile must pass, its links covering what it needs.
+/// refs (16-byte tile records in the file, 16-byte `dtLink`s in the tiles); with each links
+/// section re-sized to this build's links (contents do not matter: addTile rebuilds them; the
+/// same as navkit's conversion, `convert_tile_data`, does) every tile must pass, its links
+/// covering what it needs.
 #[test]
-fn recastdemo_tiles_pass_with_32_bit_links() {
+fn recastdemo_tiles_pass_with_this_builds_links() {
     const LINK64_SIZE: usize = 16;
     let path = common::shared().join("meshes/recastdemo-files/dungeon_all_tiles_navmesh.bin");
     let file = std::fs::read(path).unwrap();
