@@ -11,6 +11,7 @@ pub(crate) mod crowd;
 pub(crate) mod detour;
 pub(crate) mod panic;
 pub(crate) mod recast;
+pub(crate) mod tile_view;
 pub(crate) mod tilecache;
 pub(crate) mod validate;
 
