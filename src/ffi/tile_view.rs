@@ -30,6 +30,8 @@ pub(crate) struct RawTile<'a> {
     pub poly_ref_base: RawPolyRef,
     /// The tile header.
     pub header: &'a sys::dtMeshHeader,
+    /// The whole tile data (`dataSize` bytes), header included.
+    pub data: &'a [u8],
     /// `vertCount` vertices.
     pub verts: &'a [[f32; 3]],
     /// `polyCount` polys.
@@ -194,6 +196,8 @@ impl RawNavMesh {
                 tile_ref,
                 poly_ref_base,
                 header: h,
+                // The tile's own allocation: `dataSize` bytes (checked > 0 above).
+                data: section(t.data, t.dataSize),
                 verts: section(t.verts as *const [f32; 3], h.vertCount),
                 polys: section(t.polys, h.polyCount),
                 links: RawLinks {

@@ -3,6 +3,7 @@
 
 use crate::ffi::{PolyRef, RawPolyRef};
 use crate::navmesh::NavMesh;
+use crate::navmesh::params::RefLayout;
 
 /// A poly ref's parts (`dtNavMesh::decodePolyId`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -21,6 +22,17 @@ fn mask(bits: u32) -> u64 {
 }
 
 impl NavMesh {
+    /// The split of this navmesh's poly refs into salt, tile and poly bits, as Detour chose it
+    /// in `dtNavMesh::init` (read from Detour, so right for either ref width).
+    pub fn ref_layout(&self) -> RefLayout {
+        let (salt_bits, tile_bits, poly_bits) = self.raw().ref_bits();
+        RefLayout {
+            tile_bits,
+            poly_bits,
+            salt_bits,
+        }
+    }
+
     /// Splits `poly` into salt, tile index and poly index with this navmesh's layout (the salt,
     /// tile and poly bits `dtNavMesh::init` chose), as `dtNavMesh::decodePolyId` does. Any ref
     /// decodes; whether it names a poly is [`NavMesh::is_valid`].

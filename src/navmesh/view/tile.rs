@@ -95,6 +95,17 @@ impl<'a> TileView<'a> {
         PolyRef(self.raw.poly_ref_base)
     }
 
+    /// The tile's data as Detour holds it (`dtCreateNavMeshData`'s layout; its links are the
+    /// live ones Detour wrote when tiles were added).
+    pub fn data(&self) -> &'a [u8] {
+        self.raw.data
+    }
+
+    /// Bytes of tile data.
+    pub fn data_size(&self) -> usize {
+        self.raw.data.len()
+    }
+
     /// The header.
     pub fn header(&self) -> TileHeader {
         let h = self.raw.header;
