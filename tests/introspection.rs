@@ -379,3 +379,37 @@ fn off_mesh_connection_views_match_the_input() {
     }
     check_views(&b.navmesh);
 }
+
+#[test]
+fn tile_cache_counts_on_two_floors() {
+    let geom = two_floors();
+    let settings = BuildSettings {
+        tile_size: 32,
+        ..BuildSettings::default()
+    };
+    let cache = navkit::tilecache::TileCache::build(
+        &geom,
+        &settings,
+        &navkit::tilecache::TileCacheSettings {
+            tile_size: 32,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let c = cache.counts();
+    let t = tiled(geom, 32).report().totals;
+    // The same tiles rasterized the same way as the tiled build: every tile all four
+    // triangles, and the same spans.
+    assert_eq!(c.rasterized_tris, 72);
+    assert_eq!((c.spans, c.compact_spans), (t.spans, t.compact_spans));
+    // Detour's tile cache does not report its own partition and contours.
+    assert_eq!((c.contours, c.max_distance, c.max_regions), (0, 0, 0));
+    assert_eq!(
+        header_sums(cache.navmesh()),
+        (c.polymesh_polys, c.polymesh_verts, c.detail_tris)
+    );
+    assert_eq!(c.navmesh_bytes, cache.navmesh().data_size());
+    // Floors that the tiled build covers with polys in 10 tiles: the cache's too.
+    assert_eq!(cache.navmesh().tile_count(), 10);
+    check_views(cache.navmesh());
+}

@@ -240,21 +240,9 @@ pub(super) fn walkable_area<'a>(
 }
 
 /// The walkable area of one tile: the stages of [`walkable_area`] over the triangles of the
-/// chunks of `index` that overlap the tile's border-expanded grid `cfg`. `None` if no triangle
-/// is near the tile.
+/// chunks of `index` that overlap the tile's border-expanded grid `cfg`, with the heightfield's
+/// span count and the number of triangles rasterized. `None` if no triangle is near the tile.
 pub(crate) fn tile_walkable_area(
-    ctx: &mut RecastContext,
-    guard: &Guard,
-    geom: &InputGeometry,
-    index: &ChunkyTriMesh,
-    cfg: &VoxelConfig,
-    settings: &BuildSettings,
-) -> Result<Option<CompactHeightfield>> {
-    Ok(tile_walkable_area_counted(ctx, guard, geom, index, cfg, settings)?.map(|(chf, _, _)| chf))
-}
-
-/// [`tile_walkable_area`] with the heightfield's span count and the triangles rasterized.
-pub(crate) fn tile_walkable_area_counted(
     ctx: &mut RecastContext,
     guard: &Guard,
     geom: &InputGeometry,

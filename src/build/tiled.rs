@@ -42,7 +42,7 @@ use glam::Vec3;
 use crate::build::budget::{Budget, Guard};
 use crate::build::settings::{BuildSettings, VoxelConfig};
 use crate::build::{
-    Stage, StageCounts, TileBuildCounts, detour_tile, stage_timings, tile_walkable_area_counted,
+    Stage, StageCounts, TileBuildCounts, detour_tile, stage_timings, tile_walkable_area,
 };
 use crate::ffi::context::{LogCategory, RecastContext};
 use crate::geometry::spatial::ChunkyTriMesh;
@@ -375,7 +375,7 @@ impl TileBuilder {
         };
         let mut detour_ms = 0.0;
         if let Some((chf, spans, tris)) =
-            tile_walkable_area_counted(ctx, guard, &self.geom, &self.index, &cfg, &self.settings)?
+            tile_walkable_area(ctx, guard, &self.geom, &self.index, &cfg, &self.settings)?
         {
             let p = detour_tile(ctx, guard, &self.geom, &self.settings, &cfg, chf, [x, z])?;
             built.counts = StageCounts {
