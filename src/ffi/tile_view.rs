@@ -80,6 +80,18 @@ impl RawLinks<'_> {
     }
 }
 
+/// A poly or tile ref as a `u64`, whatever the ref width of this build (generic, so that neither
+/// width makes it a same-type conversion).
+pub(crate) fn widen<T: Into<u64>>(r: T) -> u64 {
+    r.into()
+}
+
+/// A `u64` as a poly or tile ref, if it fits this build's ref width (generic for the same
+/// reason as [`widen`]).
+pub(crate) fn narrow<T: TryFrom<u64>>(r: u64) -> Option<T> {
+    T::try_from(r).ok()
+}
+
 /// `len` elements at `ptr` as a slice, empty for a null pointer or a non-positive count.
 ///
 /// # Safety
@@ -158,7 +170,7 @@ impl RawNavMesh {
 
     /// The tile a tile ref names, if the ref is current (`getTileByRef`).
     pub(crate) fn tile_index_by_ref(&self, tile_ref: u64) -> Option<usize> {
-        let r = sys::dtTileRef::try_from(tile_ref).ok()?;
+        let r: sys::dtTileRef = narrow(tile_ref)?;
         if r == 0 {
             return None;
         }
@@ -175,7 +187,7 @@ impl RawNavMesh {
         }
         let (_, tile_bits, poly_bits) = self.ref_bits();
         // SAFETY: live navmesh and a tile of it in use.
-        let tile_ref = u64::from(unsafe { sys::dtNavMesh_getTileRef(self.as_ptr(), t) });
+        let tile_ref = widen(unsafe { sys::dtNavMesh_getTileRef(self.as_ptr(), t) });
         // SAFETY: as above.
         let poly_ref_base = unsafe { sys::dtNavMesh_getPolyRefBase(self.as_ptr(), t) };
         let index = ((tile_ref >> poly_bits) & ((1u64 << tile_bits) - 1)) as usize;

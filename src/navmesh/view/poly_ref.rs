@@ -1,6 +1,7 @@
 //! [`DecodedPolyRef`]: a poly ref split into salt, tile index and poly index, with this
 //! navmesh's bit layout.
 
+use crate::ffi::tile_view::{narrow, widen};
 use crate::ffi::{PolyRef, RawPolyRef};
 use crate::navmesh::NavMesh;
 use crate::navmesh::params::RefLayout;
@@ -38,7 +39,7 @@ impl NavMesh {
     /// decodes; whether it names a poly is [`NavMesh::is_valid`].
     pub fn decode_poly_ref(&self, poly: PolyRef) -> DecodedPolyRef {
         let (salt_bits, tile_bits, poly_bits) = self.raw().ref_bits();
-        let r = u64::from(poly.0);
+        let r = widen(poly.0);
         let field = |shift: u32, bits: u32| (r.checked_shr(shift).unwrap_or(0) & mask(bits)) as u32;
         DecodedPolyRef {
             salt: field(poly_bits + tile_bits, salt_bits),
@@ -61,6 +62,6 @@ impl NavMesh {
         let r = (u64::from(salt) << (poly_bits + tile_bits))
             | (u64::from(tile) << poly_bits)
             | u64::from(poly);
-        RawPolyRef::try_from(r).ok().map(PolyRef)
+        narrow::<RawPolyRef>(r).map(PolyRef)
     }
 }
