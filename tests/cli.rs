@@ -1317,3 +1317,115 @@ fn timeout_ends_a_long_build_and_stray_vertices_are_refused_or_allowed() {
     let (code, out, err) = navkit_code(&["build", "meshes/demo_level.obj", "--timeout", "60"]);
     assert_eq!(code, 0, "{out}{err}");
 }
+
+/// `navkit build --json` carries every per-stage count (solo and tiled, per tile and summed),
+/// and `navkit info` reads the saved navmesh back through the views with the same counts.
+#[test]
+fn build_counts_and_info_agree() {
+    let gset = s(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("meshes/demo_level.gset"));
+    let (ok, stdout, stderr) = navkit(&["build", &gset, "--json"]);
+    assert!(ok, "{stderr}");
+    let solo: Value = serde_json::from_str(stdout.trim()).unwrap();
+    let keys = [
+        "rasterized_tris",
+        "spans",
+        "compact_spans",
+        "max_distance",
+        "max_regions",
+        "contours",
+        "polymesh_verts",
+        "polymesh_polys",
+        "detail_meshes",
+        "detail_verts",
+        "detail_tris",
+        "navmesh_bytes",
+    ];
+    for k in keys {
+        assert!(solo[k].as_u64().is_some(), "solo {k}: {solo}");
+    }
+    assert_eq!(solo["rasterized_tris"], solo["input_tris"]);
+    assert_eq!(solo["detail_meshes"], solo["polymesh_polys"]);
+
+    let saved = common::temp("cli-info-demo.navmesh");
+    let (ok, stdout, stderr) = navkit(&["build", &gset, "--tiled", "--json", "-o", &s(&saved)]);
+    assert!(ok, "{stderr}");
+    let tiled: Value = serde_json::from_str(stdout.trim()).unwrap();
+    let c = &tiled["counts"];
+    let per_tile = c["per_tile"].as_array().unwrap();
+    assert_eq!(
+        per_tile.len() as u64,
+        tiled["tiles"]["built"].as_u64().unwrap()
+    );
+    for k in keys {
+        let vals: Vec<u64> = per_tile.iter().map(|t| t[k].as_u64().unwrap()).collect();
+        let max = *vals.iter().max().unwrap();
+        let want = if k.starts_with("max_") {
+            max
+        } else {
+            vals.iter().sum()
+        };
+        assert_eq!(c["totals"][k], want, "totals.{k}");
+        assert_eq!(c["max_per_tile"][k], max, "max_per_tile.{k}");
+    }
+    assert_eq!(c["totals"]["navmesh_bytes"], tiled["navmesh_bytes"]);
+    assert_eq!(c["totals"]["polymesh_polys"], tiled["tiles"]["polys"]);
+
+    let (ok, stdout, stderr) = navkit(&["info", &s(&saved), "--polys", "--json"]);
+    assert!(ok, "{stderr}");
+    let info: Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(info["tile_count"], tiled["tile_count"]);
+    assert_eq!(info["navmesh_bytes"], tiled["navmesh_bytes"]);
+    assert_eq!(info["ground_polys"], c["totals"]["polymesh_polys"]);
+    assert_eq!(info["detail_tris"], c["totals"]["detail_tris"]);
+    // The demo level has one off-mesh connection (a jump), two vertices of its own.
+    assert_eq!(info["off_mesh_connections"], 1);
+    assert_eq!(
+        info["verts"].as_u64().unwrap(),
+        c["totals"]["polymesh_verts"].as_u64().unwrap() + 2
+    );
+    assert_eq!(
+        info["ref_bits"]["tile"].as_u64().unwrap() + info["ref_bits"]["poly"].as_u64().unwrap(),
+        22
+    );
+    // Links: every ground-to-ground link has its way back, so portal links come in pairs;
+    // the per-tile and per-poly lists add up to the totals.
+    let tiles = info["tiles"].as_array().unwrap();
+    let mut links = std::collections::HashSet::new();
+    let mut n_links = 0;
+    let mut ground = std::collections::HashSet::new();
+    for t in tiles {
+        let polys = t["poly_list"].as_array().unwrap();
+        assert_eq!(polys.len() as u64, t["polys"].as_u64().unwrap());
+        for p in polys {
+            let r = p["ref"].as_u64().unwrap();
+            if p["type"] == "ground" {
+                ground.insert(r);
+            }
+            for l in p["links"].as_array().unwrap() {
+                links.insert((r, l["ref"].as_u64().unwrap()));
+                n_links += 1;
+            }
+        }
+    }
+    assert_eq!(n_links, info["links"].as_u64().unwrap());
+    for &(a, b) in &links {
+        if ground.contains(&a) && ground.contains(&b) {
+            assert!(links.contains(&(b, a)), "{a:#x} -> {b:#x} has no way back");
+        }
+    }
+    assert_eq!(info["portal_links"].as_u64().unwrap() % 2, 0);
+    let cons: Vec<_> = tiles
+        .iter()
+        .flat_map(|t| t["off_mesh_connections"].as_array().unwrap().clone())
+        .collect();
+    assert_eq!(cons.len(), 1);
+    assert_eq!(cons[0]["start"].as_array().unwrap().len(), 3);
+
+    // The summary, on the same file.
+    let (ok, stdout, stderr) = navkit(&["info", &s(&saved), "--tiles"]);
+    assert!(ok, "{stderr}");
+    assert!(
+        stdout.contains("Links:") && stdout.contains("off-mesh 0 (poly"),
+        "{stdout}"
+    );
+}

@@ -2,6 +2,7 @@
 //! walkable spans behind the mesh-derived grid), and tiled builds on every core.
 
 pub mod budget;
+mod counts;
 pub mod settings;
 mod solo;
 mod spans;
@@ -9,5 +10,6 @@ mod stage;
 pub mod tiled;
 
 pub use budget::{Budget, BuildEstimate, CancelToken, StrayVertices, estimate};
+pub use counts::{StageCounts, TileBuildCounts};
 pub use solo::*;
 pub use spans::{SPAN_DIRS, WalkableSpan, WalkableSpans, build_walkable_spans};

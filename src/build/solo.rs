@@ -54,6 +54,8 @@ pub struct BuildReport {
     pub input_verts: usize,
     /// Input triangles.
     pub input_tris: usize,
+    /// Triangles rasterized (every input triangle: a solo build rasterizes them all).
+    pub rasterized_tris: usize,
     /// Spans in the heightfield after filtering.
     pub spans: i32,
     /// Spans in the compact heightfield.
@@ -71,6 +73,8 @@ pub struct BuildReport {
     pub polymesh_verts: usize,
     /// Poly mesh polygons.
     pub polymesh_polys: usize,
+    /// Detail meshes (one per poly mesh polygon).
+    pub detail_meshes: usize,
     /// Detail mesh vertices.
     pub detail_verts: usize,
     /// Detail mesh triangles.
@@ -89,6 +93,26 @@ pub struct BuildReport {
     pub log: Vec<LogMessage>,
     /// The voxel configuration used.
     pub config: VoxelConfig,
+}
+
+impl BuildReport {
+    /// The per-stage counts, as a tiled build reports them per tile.
+    pub fn counts(&self) -> super::StageCounts {
+        super::StageCounts {
+            rasterized_tris: self.rasterized_tris,
+            spans: self.spans.max(0) as usize,
+            compact_spans: self.compact_spans.max(0) as usize,
+            max_distance: self.max_distance,
+            max_regions: self.max_regions,
+            contours: self.contours.max(0) as usize,
+            polymesh_verts: self.polymesh_verts,
+            polymesh_polys: self.polymesh_polys,
+            detail_meshes: self.detail_meshes,
+            detail_verts: self.detail_verts,
+            detail_tris: self.detail_tris,
+            navmesh_bytes: self.navmesh_bytes,
+        }
+    }
 }
 
 /// A built solo navmesh and its report.
@@ -134,8 +158,8 @@ fn fail(ctx: &mut RecastContext, stage: Stage, what: &str) -> Error {
 
 /// The stages shared by every build: rasterize the triangles `chunks` yields (each a slice of
 /// vertex index triples into the geometry's mesh), the span filters, compact heightfield, erode
-/// and convex volumes, over the grid `cfg`. Returns the eroded compact heightfield and the
-/// heightfield's span count.
+/// and convex volumes, over the grid `cfg`. Returns the eroded compact heightfield, the
+/// heightfield's span count and the number of triangles rasterized.
 pub(super) fn walkable_area<'a>(
     ctx: &mut RecastContext,
     guard: &Guard,
@@ -143,8 +167,9 @@ pub(super) fn walkable_area<'a>(
     settings: &BuildSettings,
     cfg: &VoxelConfig,
     chunks: impl Iterator<Item = &'a [i32]>,
-) -> Result<(CompactHeightfield, i32)> {
+) -> Result<(CompactHeightfield, i32, usize)> {
     let mesh = &geom.mesh;
+    let mut rasterized = 0usize;
     // Stage: rasterize.
     guard.check(Stage::Rasterize)?;
     let mut solid = Heightfield::new();
@@ -159,6 +184,7 @@ pub(super) fn walkable_area<'a>(
     }
     for tris in chunks {
         guard.check(Stage::Rasterize)?;
+        rasterized += tris.len() / 3;
         let areas = mark_walkable_triangles(ctx, cfg.walkable_slope_angle, &mesh.verts, tris)
             .ok_or_else(|| Error::Geometry("triangle indices out of range".into()))?;
         if !solid.rasterize(ctx, &mesh.verts, tris, &areas, cfg.walkable_climb) {
@@ -210,12 +236,12 @@ pub(super) fn walkable_area<'a>(
         let verts: Vec<f32> = v.verts.iter().flat_map(|p| p.to_array()).collect();
         chf.mark_convex_poly_area(ctx, &verts, v.hmin, v.hmax, v.area);
     }
-    Ok((chf, spans))
+    Ok((chf, spans, rasterized))
 }
 
 /// The walkable area of one tile: the stages of [`walkable_area`] over the triangles of the
-/// chunks of `index` that overlap the tile's border-expanded grid `cfg`. `None` if no triangle
-/// is near the tile.
+/// chunks of `index` that overlap the tile's border-expanded grid `cfg`, with the heightfield's
+/// span count and the number of triangles rasterized. `None` if no triangle is near the tile.
 pub(crate) fn tile_walkable_area(
     ctx: &mut RecastContext,
     guard: &Guard,
@@ -223,7 +249,7 @@ pub(crate) fn tile_walkable_area(
     index: &ChunkyTriMesh,
     cfg: &VoxelConfig,
     settings: &BuildSettings,
-) -> Result<Option<CompactHeightfield>> {
+) -> Result<Option<(CompactHeightfield, i32, usize)>> {
     let mut chunks = Vec::new();
     index.chunks_overlapping(
         [cfg.bmin[0], cfg.bmin[2]],
@@ -233,15 +259,15 @@ pub(crate) fn tile_walkable_area(
     if chunks.is_empty() {
         return Ok(None);
     }
-    let (chf, _) = walkable_area(
+    walkable_area(
         ctx,
         guard,
         geom,
         settings,
         cfg,
         chunks.iter().map(|&c| index.chunk_tris(c)),
-    )?;
-    Ok(Some(chf))
+    )
+    .map(Some)
 }
 
 /// The most walkable spans a compact heightfield can index: `rcCompactCell::index` has 24 bits.
@@ -281,21 +307,42 @@ fn check_compact_limits(solid: &Heightfield, spans: i32, cfg: &VoxelConfig) -> R
 
 /// What the stages after the walkable area made of one tile.
 pub(crate) struct TileProducts {
-    pub data: Vec<u8>,
+    /// The Detour tile data; `None` if the tile has no polygons.
+    pub data: Option<Vec<u8>>,
     pub contours: i32,
     pub compact_spans: i32,
     pub max_distance: u16,
     pub max_regions: u16,
     pub polymesh_verts: usize,
     pub polymesh_polys: usize,
+    pub detail_meshes: usize,
     pub detail_verts: usize,
     pub detail_tris: usize,
     pub detour_ms: f64,
 }
 
+impl TileProducts {
+    /// These products' counts (the caller adds the spans and triangles rasterized).
+    pub(crate) fn counts(&self) -> super::StageCounts {
+        super::StageCounts {
+            compact_spans: self.compact_spans.max(0) as usize,
+            max_distance: self.max_distance,
+            max_regions: self.max_regions,
+            contours: self.contours.max(0) as usize,
+            polymesh_verts: self.polymesh_verts,
+            polymesh_polys: self.polymesh_polys,
+            detail_meshes: self.detail_meshes,
+            detail_verts: self.detail_verts,
+            detail_tris: self.detail_tris,
+            navmesh_bytes: self.data.as_ref().map_or(0, Vec::len),
+            ..Default::default()
+        }
+    }
+}
+
 /// Partition, contours, poly mesh, detail mesh and Detour data for the tile at `tile` whose
-/// walkable area is `chf` (grid `cfg`, with `cfg.border_size` cells of border). `None` if the
-/// tile has no polygons.
+/// walkable area is `chf` (grid `cfg`, with `cfg.border_size` cells of border). The products'
+/// `data` is `None` if the tile has no polygons (the counts of the stages that ran are kept).
 pub(crate) fn detour_tile(
     ctx: &mut RecastContext,
     guard: &Guard,
@@ -304,8 +351,9 @@ pub(crate) fn detour_tile(
     cfg: &VoxelConfig,
     mut chf: CompactHeightfield,
     tile: [i32; 2],
-) -> Result<Option<TileProducts>> {
+) -> Result<TileProducts> {
     let border = cfg.border_size;
+    let (_, _, compact_spans) = chf.dims();
     // Stage: partition.
     guard.check(Stage::Partition)?;
     let ok = match settings.partition {
@@ -354,8 +402,22 @@ pub(crate) fn detour_tile(
         Guarded::Interrupted => return Err(guard.stopped(Stage::Contours)),
     }
     let contours = cset.count();
+    let mut products = TileProducts {
+        data: None,
+        contours,
+        compact_spans,
+        max_distance: 0,
+        max_regions: 0,
+        polymesh_verts: 0,
+        polymesh_polys: 0,
+        detail_meshes: 0,
+        detail_verts: 0,
+        detail_tris: 0,
+        detour_ms: 0.0,
+    };
+    (products.max_distance, products.max_regions) = chf.distance_and_regions();
     if contours == 0 {
-        return Ok(None);
+        return Ok(products);
     }
 
     // Stage: poly mesh.
@@ -381,12 +443,15 @@ pub(crate) fn detour_tile(
             "could not build the detail mesh",
         ));
     }
-    let (_, _, compact_spans) = chf.dims();
-    let (max_distance, max_regions) = chf.distance_and_regions();
     drop(chf);
     drop(cset);
+    products.polymesh_verts = pmesh.nverts();
+    products.polymesh_polys = pmesh.npolys();
+    products.detail_meshes = dmesh.nmeshes();
+    products.detail_verts = dmesh.nverts();
+    products.detail_tris = dmesh.ntris();
     if pmesh.npolys() == 0 {
-        return Ok(None);
+        return Ok(products);
     }
 
     // Stage: Detour data. Areas and flags as RecastDemo.
@@ -448,18 +513,9 @@ pub(crate) fn detour_tile(
             pmesh.npolys()
         ),
     })?;
-    Ok(Some(TileProducts {
-        data,
-        contours,
-        compact_spans,
-        max_distance,
-        max_regions,
-        polymesh_verts: pmesh.nverts(),
-        polymesh_polys: pmesh.npolys(),
-        detail_verts: dmesh.nverts(),
-        detail_tris: dmesh.ntris(),
-        detour_ms: detour_started.elapsed().as_secs_f64() * 1e3,
-    }))
+    products.data = Some(data);
+    products.detour_ms = detour_started.elapsed().as_secs_f64() * 1e3;
+    Ok(products)
 }
 
 /// Validates the geometry and derives the whole-build voxel grid.
@@ -569,7 +625,8 @@ pub fn build_solo(geom: &InputGeometry, settings: &BuildSettings) -> Result<Solo
 /// Triangles rasterized between two checks of a build's [`Budget`].
 const TRIS_PER_CHECK: usize = 1 << 16;
 
-/// [`build_solo`] within `budget`: refused before building if the [`estimate`] is over the
+/// [`build_solo`] within `budget`: refused before building if the
+/// [`estimate`](crate::build::estimate) is over the
 /// budget's limits (or shows stray vertices), stopped at the first check after its token is
 /// cancelled or its time runs out (see [`super::budget`]).
 pub fn build_solo_with(
@@ -587,7 +644,7 @@ pub fn build_solo_with(
     let mut ctx = RecastContext::new();
     ctx.reset_timers();
     ctx.start_timer(T_TOTAL);
-    let (chf, spans) = walkable_area(
+    let (chf, spans, rasterized_tris) = walkable_area(
         &mut ctx,
         &guard,
         geom,
@@ -595,17 +652,16 @@ pub fn build_solo_with(
         &cfg,
         mesh.tris.chunks(TRIS_PER_CHECK * 3),
     )?;
-    let products =
-        detour_tile(&mut ctx, &guard, geom, settings, &cfg, chf, [0, 0])?.ok_or_else(|| {
-            Error::Build {
-                stage: Stage::PolyMesh,
-                message:
-                    "no walkable polygons: nothing in the mesh is walkable with these settings"
-                        .into(),
-            }
-        })?;
+    let products = detour_tile(&mut ctx, &guard, geom, settings, &cfg, chf, [0, 0])?;
+    let Some(data) = products.data else {
+        return Err(Error::Build {
+            stage: Stage::PolyMesh,
+            message: "no walkable polygons: nothing in the mesh is walkable with these settings"
+                .into(),
+        });
+    };
     let detour_started = Instant::now();
-    let navmesh = NavMesh::from_tile_data(&products.data)?;
+    let navmesh = NavMesh::from_tile_data(&data)?;
     let detour_ms = products.detour_ms + detour_started.elapsed().as_secs_f64() * 1e3;
     ctx.stop_timer(T_TOTAL);
 
@@ -626,6 +682,7 @@ pub fn build_solo_with(
         grid_height: cfg.height,
         input_verts: mesh.vert_count(),
         input_tris: mesh.tri_count(),
+        rasterized_tris,
         spans,
         compact_spans: products.compact_spans,
         max_distance: products.max_distance,
@@ -633,10 +690,11 @@ pub fn build_solo_with(
         contours: products.contours,
         polymesh_verts: products.polymesh_verts,
         polymesh_polys: products.polymesh_polys,
+        detail_meshes: products.detail_meshes,
         detail_verts: products.detail_verts,
         detail_tris: products.detail_tris,
         off_mesh_connections: geom.off_mesh_connections.len(),
-        navmesh_bytes: products.data.len(),
+        navmesh_bytes: data.len(),
         timings_ms,
         total_ms: started.elapsed().as_secs_f64() * 1e3,
         warnings,
@@ -645,7 +703,7 @@ pub fn build_solo_with(
     };
     Ok(SoloBuild {
         navmesh,
-        tile_data: products.data,
+        tile_data: data,
         report,
     })
 }

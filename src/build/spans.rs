@@ -118,7 +118,7 @@ pub fn build_walkable_spans(
 ) -> Result<WalkableSpans> {
     let cfg = solo_config(geom, settings)?;
     let mut ctx = RecastContext::new();
-    let (chf, _) = walkable_area(
+    let (chf, _, _) = walkable_area(
         &mut ctx,
         &super::budget::Guard::none(),
         geom,

@@ -41,7 +41,9 @@ use glam::Vec3;
 
 use crate::build::budget::{Budget, Guard};
 use crate::build::settings::{BuildSettings, VoxelConfig};
-use crate::build::{Stage, detour_tile, stage_timings, tile_walkable_area};
+use crate::build::{
+    Stage, StageCounts, TileBuildCounts, detour_tile, stage_timings, tile_walkable_area,
+};
 use crate::ffi::context::{LogCategory, RecastContext};
 use crate::geometry::spatial::ChunkyTriMesh;
 use crate::geometry::{Aabb, InputGeometry};
@@ -265,6 +267,13 @@ pub struct TiledReport {
     pub input_tris: usize,
     /// Per-tile figures.
     pub tiles: TileStats,
+    /// Every stage's counts summed over the tiles (`max_distance` and `max_regions`: the
+    /// largest of any tile).
+    pub totals: StageCounts,
+    /// The largest of each count in any one tile.
+    pub max: StageCounts,
+    /// Each tile position's counts, in grid order.
+    pub tile_counts: Vec<TileBuildCounts>,
     /// FNV-1a 64 hash (hex) over every tile's position and data, in grid order: the same for
     /// any thread count.
     pub data_hash: String,
@@ -301,6 +310,7 @@ struct Built {
     z: i32,
     data: Option<Vec<u8>>,
     polys: usize,
+    counts: StageCounts,
     ms: f64,
     stage_ms: Vec<(Stage, f64)>,
     warnings: Vec<String>,
@@ -358,19 +368,25 @@ impl TileBuilder {
             z,
             data: None,
             polys: 0,
+            counts: StageCounts::default(),
             ms: 0.0,
             stage_ms: Vec::new(),
             warnings: Vec::new(),
         };
         let mut detour_ms = 0.0;
-        if let Some(chf) =
+        if let Some((chf, spans, tris)) =
             tile_walkable_area(ctx, guard, &self.geom, &self.index, &cfg, &self.settings)?
         {
-            if let Some(p) = detour_tile(ctx, guard, &self.geom, &self.settings, &cfg, chf, [x, z])?
-            {
+            let p = detour_tile(ctx, guard, &self.geom, &self.settings, &cfg, chf, [x, z])?;
+            built.counts = StageCounts {
+                rasterized_tris: tris,
+                spans: spans.max(0) as usize,
+                ..p.counts()
+            };
+            if p.data.is_some() {
                 built.polys = p.polymesh_polys;
                 detour_ms = p.detour_ms;
-                built.data = Some(p.data);
+                built.data = p.data;
             }
         }
         built.stage_ms = stage_timings(ctx, detour_ms);
@@ -579,6 +595,7 @@ impl TiledNavMesh {
             }
         }
         let stats = tile_stats(&built);
+        let (totals, max, tile_counts) = stage_counts(&built);
         let warnings = built.iter().flat_map(|b| b.warnings.clone()).collect();
         let as_built = built.into_iter().map(|b| b.data).collect();
         let mut report = TiledReport {
@@ -589,6 +606,9 @@ impl TiledNavMesh {
             threads,
             input_tris: builder.geom.mesh.tri_count(),
             tiles: stats,
+            totals,
+            max,
+            tile_counts,
             data_hash: String::new(),
             total_ms: 0.0,
             tiles_ms,
@@ -791,6 +811,25 @@ impl std::fmt::Debug for TiledNavMesh {
             .field("tiles", &self.navmesh.tile_count())
             .finish()
     }
+}
+
+/// The tiles' counts: summed, maxed, and each tile's.
+fn stage_counts(built: &[Built]) -> (StageCounts, StageCounts, Vec<TileBuildCounts>) {
+    let mut totals = StageCounts::default();
+    let mut max = StageCounts::default();
+    for b in built {
+        totals.accumulate(&b.counts);
+        max.max_with(&b.counts);
+    }
+    let tiles = built
+        .iter()
+        .map(|b| TileBuildCounts {
+            tile: TileCoord::new(b.x, b.z),
+            counts: b.counts,
+            ms: b.ms,
+        })
+        .collect();
+    (totals, max, tiles)
 }
 
 fn tile_stats(built: &[Built]) -> TileStats {

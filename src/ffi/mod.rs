@@ -15,6 +15,7 @@ pub(crate) mod poly_query;
 pub(crate) mod raycast;
 pub(crate) mod recast;
 pub(crate) mod search;
+pub(crate) mod tile_view;
 pub(crate) mod tilecache;
 pub(crate) mod validate;
 

@@ -9,6 +9,7 @@ pub mod params;
 #[cfg(test)]
 mod tests;
 pub mod validate;
+pub mod view;
 
 use std::path::Path;
 

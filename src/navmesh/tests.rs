@@ -12,35 +12,35 @@ use std::mem::{offset_of, size_of};
 
 /// A hand-assembled tile, laid out exactly as `dtCreateNavMeshData` does.
 #[derive(Clone, Debug)]
-struct TestTile {
-    x: i32,
-    y: i32,
-    layer: i32,
-    verts: Vec<[f32; 3]>,
+pub(crate) struct TestTile {
+    pub(crate) x: i32,
+    pub(crate) y: i32,
+    pub(crate) layer: i32,
+    pub(crate) verts: Vec<[f32; 3]>,
     /// (verts, neis, vertCount, areaAndtype)
-    polys: Vec<([u16; 6], [u16; 6], u8, u8)>,
-    max_link_count: i32,
+    pub(crate) polys: Vec<([u16; 6], [u16; 6], u8, u8)>,
+    pub(crate) max_link_count: i32,
     /// (vertBase, triBase, vertCount, triCount)
-    detail_meshes: Vec<(u32, u32, u8, u8)>,
-    detail_verts: Vec<[f32; 3]>,
-    detail_tris: Vec<[u8; 4]>,
+    pub(crate) detail_meshes: Vec<(u32, u32, u8, u8)>,
+    pub(crate) detail_verts: Vec<[f32; 3]>,
+    pub(crate) detail_tris: Vec<[u8; 4]>,
     /// (bmin, bmax, i)
-    bv: Vec<([u16; 3], [u16; 3], i32)>,
+    pub(crate) bv: Vec<([u16; 3], [u16; 3], i32)>,
     /// (pos, rad, poly, flags, side, userId)
-    cons: Vec<([f32; 6], f32, u16, u8, u8, u32)>,
-    off_mesh_base: i32,
-    bmin: [f32; 3],
-    bmax: [f32; 3],
-    qfac: f32,
+    pub(crate) cons: Vec<([f32; 6], f32, u16, u8, u8, u32)>,
+    pub(crate) off_mesh_base: i32,
+    pub(crate) bmin: [f32; 3],
+    pub(crate) bmax: [f32; 3],
+    pub(crate) qfac: f32,
 }
 
-const EXT: u16 = DT_EXT_LINK;
-const OFFMESH_TYPE: u8 = 1 << 6;
+pub(crate) const EXT: u16 = DT_EXT_LINK;
+pub(crate) const OFFMESH_TYPE: u8 = 1 << 6;
 
 impl TestTile {
     /// Two ground quads sharing an edge, an external portal on the +x side, detail meshes
     /// (one with an extra detail vertex), a 3-node BV tree and one off-mesh connection.
-    fn new() -> Self {
+    pub(crate) fn new() -> Self {
         TestTile {
             x: 0,
             y: 0,
@@ -91,13 +91,13 @@ impl TestTile {
         }
     }
 
-    fn at(x: i32) -> Self {
+    pub(crate) fn at(x: i32) -> Self {
         let mut t = Self::new();
         t.x = x;
         t
     }
 
-    fn bytes(&self) -> Vec<u8> {
+    pub(crate) fn bytes(&self) -> Vec<u8> {
         let header = size_of::<dtMeshHeader>();
         let sizes = [
             header,
@@ -208,7 +208,7 @@ impl TestTile {
     }
 }
 
-fn params() -> NavMeshParams {
+pub(crate) fn params() -> NavMeshParams {
     NavMeshParams {
         origin: [0.0, 0.0, 0.0],
         tile_width: 4.0,
@@ -219,11 +219,11 @@ fn params() -> NavMeshParams {
 }
 
 /// Tile ref for tile index `it` with salt 1 under [`params`] (2 tile bits, 3 poly bits).
-fn tref(it: u32) -> u64 {
+pub(crate) fn tref(it: u32) -> u64 {
     params().ref_layout().encode(1, it, 0).unwrap()
 }
 
-fn test_set() -> NavMeshSet {
+pub(crate) fn test_set() -> NavMeshSet {
     NavMeshSet {
         params: params(),
         tiles: vec![

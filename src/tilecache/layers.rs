@@ -4,8 +4,8 @@
 use super::*;
 use crate::build::budget::Guard;
 use crate::build::settings::{BuildSettings, VoxelConfig};
-use crate::build::tile_walkable_area;
 use crate::build::tiled::TileGrid;
+use crate::build::{StageCounts, tile_walkable_area};
 use crate::ffi::context::{LogCategory, RecastContext};
 use crate::ffi::recast::HeightfieldLayerSet;
 use crate::ffi::tilecache::{Compressor, build_layer};
@@ -62,8 +62,9 @@ pub(super) fn tile_config(base: &VoxelConfig, grid: &TileGrid, x: i32, z: i32) -
     cfg
 }
 
-/// A tile's compressed layers (in layer order) and Recast's warnings.
-pub(super) type TileLayers = (Vec<ValidLayer>, Vec<String>);
+/// A tile's compressed layers (in layer order), Recast's warnings and the counts of its
+/// rasterization (triangles, spans, compact spans).
+pub(super) type TileLayers = (Vec<ValidLayer>, Vec<String>, StageCounts);
 
 /// Rasterizes tile (x, z) into heightfield layers and compresses each: the layers' data, in
 /// layer order, and Recast's warnings.
@@ -82,7 +83,11 @@ pub(super) fn tile_layers(
     ctx.take_logs();
     let cfg = tile_config(base, grid, x, z);
     let mut out = Vec::new();
-    if let Some(chf) = tile_walkable_area(ctx, guard, geom, index, &cfg, settings)? {
+    let mut counts = StageCounts::default();
+    if let Some((chf, spans, tris)) = tile_walkable_area(ctx, guard, geom, index, &cfg, settings)? {
+        counts.rasterized_tris = tris;
+        counts.spans = spans.max(0) as usize;
+        counts.compact_spans = chf.dims().2.max(0) as usize;
         guard.check(crate::build::Stage::HeightfieldLayers)?;
         let mut lset = HeightfieldLayerSet::new();
         if !lset.build(ctx, &chf, cfg.border_size, cfg.walkable_height) {
@@ -164,5 +169,5 @@ pub(super) fn tile_layers(
         .filter(|l| l.category != LogCategory::Progress)
         .map(|l| format!("tile ({x}, {z}): {}", l.text))
         .collect();
-    Ok((out, warnings))
+    Ok((out, warnings, counts))
 }

@@ -173,6 +173,8 @@ pub struct TileCache {
     /// Tile layers the queued requests will touch (at most [`MAX_QUEUED`] without loss).
     queued_touches: usize,
     report: TileCacheReport,
+    /// The rasterization counts of the build (zero for a loaded cache).
+    build_counts: crate::build::StageCounts,
 }
 
 use crate::status::detour_err;
@@ -307,10 +309,12 @@ impl TileCache {
             .collect();
         let mut layers = Vec::new();
         let mut warnings = Vec::new();
+        let mut counts = crate::build::StageCounts::default();
         for b in built {
-            let (l, w) = b?;
+            let (l, w, c) = b?;
             layers.extend(l);
             warnings.extend(w);
+            counts.accumulate(&c);
         }
 
         // Sizes as RecastDemo, grown if the level has more layers than expected.
@@ -365,6 +369,7 @@ impl TileCache {
         }
         let order: Vec<(i32, i32)> = positions.iter().map(|t| (t.x, t.z)).collect();
         tc.build_navmesh_tiles(&order, &guard)?;
+        tc.build_counts = counts;
         tc.report = TileCacheReport {
             tiles_x: grid.tiles_x,
             tiles_z: grid.tiles_z,
@@ -408,6 +413,7 @@ impl TileCache {
                 total_ms: 0.0,
                 warnings: Vec::new(),
             },
+            build_counts: crate::build::StageCounts::default(),
         })
     }
 
@@ -482,6 +488,26 @@ impl TileCache {
     /// The tile cache parameters.
     pub fn params(&self) -> TileCacheParams {
         TileCacheParams::from_dt(&self.raw.params())
+    }
+
+    /// The counts of RecastDemo's build log that a tile cache has: the build's rasterized
+    /// triangles, spans and compact spans summed over the tiles (zero for a cache loaded from a
+    /// file), and, read from the navmesh tiles Detour built from the layers as they are now,
+    /// poly mesh vertices and polys (without off-mesh connections), detail meshes, vertices and
+    /// triangles and navmesh bytes. Contours, `max_distance` and `max_regions` stay zero:
+    /// Detour's tile cache partitions and traces each layer itself and does not report them.
+    pub fn counts(&self) -> crate::build::StageCounts {
+        let mut c = self.build_counts;
+        for t in self.navmesh.tiles() {
+            let h = t.header();
+            c.polymesh_verts += h.vert_count - 2 * h.off_mesh_con_count;
+            c.polymesh_polys += h.off_mesh_base;
+            c.detail_meshes += h.detail_mesh_count;
+            c.detail_verts += h.detail_vert_count;
+            c.detail_tris += h.detail_tri_count;
+            c.navmesh_bytes += t.data_size();
+        }
+        c
     }
 
     /// The layer guard's counts (see the module docs).

@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 use glam::Vec3;
 use serde_json::{Value, json};
 
-use navkit::build::BuildReport;
 use navkit::build::tiled::{TiledNavMesh, TiledOptions, TiledReport};
+use navkit::build::{BuildReport, StageCounts};
 use navkit::{BuildSettings, Partition};
 
 use crate::common::check_output_opt;
@@ -120,6 +120,36 @@ fn build_tiled_cmd(
             r.tiles.polys,
             r.tiles.max_polys_per_tile
         );
+        let (c, m) = (&r.totals, &r.max);
+        out!(
+            "Rasterized:    {} tris (at most {} in a tile)",
+            c.rasterized_tris,
+            m.rasterized_tris
+        );
+        out!(
+            "Heightfield:   {} spans, {} compact (at most {} and {} in a tile); max distance {}; \
+             max regions {}; {} contours",
+            c.spans,
+            c.compact_spans,
+            m.spans,
+            m.compact_spans,
+            c.max_distance,
+            c.max_regions,
+            c.contours
+        );
+        out!(
+            "Poly mesh:     {} verts, {} polys (at most {} and {} in a tile)",
+            c.polymesh_verts,
+            c.polymesh_polys,
+            m.polymesh_verts,
+            m.polymesh_polys
+        );
+        out!(
+            "Detail mesh:   {} meshes, {} verts, {} tris",
+            c.detail_meshes,
+            c.detail_verts,
+            c.detail_tris
+        );
         out!(
             "Refs:          {} tile bits, {} poly bits",
             r.tile_bits,
@@ -176,6 +206,7 @@ pub fn report_json(r: &BuildReport) -> Value {
         },
         "input_verts": r.input_verts,
         "input_tris": r.input_tris,
+        "rasterized_tris": r.rasterized_tris,
         "spans": r.spans,
         "compact_spans": r.compact_spans,
         "max_distance": r.max_distance,
@@ -183,6 +214,7 @@ pub fn report_json(r: &BuildReport) -> Value {
         "contours": r.contours,
         "polymesh_verts": r.polymesh_verts,
         "polymesh_polys": r.polymesh_polys,
+        "detail_meshes": r.detail_meshes,
         "detail_verts": r.detail_verts,
         "detail_tris": r.detail_tris,
         "off_mesh_connections": r.off_mesh_connections,
@@ -226,6 +258,16 @@ fn tiled_json(r: &TiledReport, settings: &BuildSettings, navmesh_bytes: usize) -
             "data_bytes": t.bytes,
             "timings_ms": timings(&t.stage_ms, None),
         },
+        "counts": {
+            "totals": counts_json(&r.totals),
+            "max_per_tile": counts_json(&r.max),
+            "per_tile": r.tile_counts.iter().map(|t| {
+                let mut o = counts_json(&t.counts);
+                o["tile"] = json!([t.tile.x, t.tile.z]);
+                o["ms"] = json!(t.ms);
+                o
+            }).collect::<Vec<_>>(),
+        },
         "data_hash": r.data_hash,
         "total_ms": r.total_ms,
         "tiles_ms": r.tiles_ms,
@@ -234,6 +276,16 @@ fn tiled_json(r: &TiledReport, settings: &BuildSettings, navmesh_bytes: usize) -
         "peak_rss_bytes": peak_rss_bytes(),
         "warnings": r.warnings,
     })
+}
+
+/// Stage counts as an object with the keys of [`StageCounts::named`].
+fn counts_json(c: &StageCounts) -> Value {
+    Value::Object(
+        c.named()
+            .iter()
+            .map(|&(k, v)| (k.to_string(), json!(v)))
+            .collect(),
+    )
 }
 
 /// The level's bounds, as text.
@@ -256,9 +308,10 @@ pub fn print_report(r: &BuildReport) {
         Vec3::from_array(r.config.bmax),
     );
     out!(
-        "Input:         {} verts, {} tris",
+        "Input:         {} verts, {} tris ({} rasterized)",
         r.input_verts,
-        r.input_tris
+        r.input_tris,
+        r.rasterized_tris
     );
     out!(
         "Heightfield:   {} spans, {} compact; max distance {}; {} regions, {} contours",
@@ -274,7 +327,8 @@ pub fn print_report(r: &BuildReport) {
         r.polymesh_polys
     );
     out!(
-        "Detail mesh:   {} verts, {} tris",
+        "Detail mesh:   {} meshes, {} verts, {} tris",
+        r.detail_meshes,
         r.detail_verts,
         r.detail_tris
     );

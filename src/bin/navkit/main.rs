@@ -25,6 +25,7 @@ mod demo;
 mod exit;
 mod generate;
 mod grid_bench;
+mod info;
 mod json;
 mod path;
 mod render;
@@ -122,6 +123,9 @@ enum Command {
     /// bridges, water volumes, steep crags, jump links, clutter): writes WORLD.obj and
     /// WORLD.gset beside it, and prints what it made.
     Gen(generate::GenArgs),
+    /// Show what a navmesh holds: parameters, ref bits, counts of polys, links, off-mesh
+    /// connections, detail meshes and BV nodes; with --tiles each tile, with --polys each poly.
+    Info(info::InfoArgs),
 }
 
 fn run(cli: Cli) -> CliResult {
@@ -136,6 +140,7 @@ fn run(cli: Cli) -> CliResult {
         Command::Demo(args) => demo::run(args),
         Command::BenchTiled(args) => bench_tiled::run(args),
         Command::Gen(args) => generate::run(args),
+        Command::Info(args) => info::run(args),
     }
 }
 
