@@ -119,6 +119,66 @@ fn a_generated_world_as_gltf_builds_the_same_tiled_navmesh() {
     }
 }
 
+#[test]
+fn the_command_line_takes_gltf_wherever_it_takes_obj() {
+    let dir = temp_dir("cli");
+    let obj = common::mesh("nav_test.obj");
+    let mesh = TriMesh::load(&obj).unwrap();
+    mesh.write_gltf(dir.join("nav_test.gltf")).unwrap();
+    mesh.write_gltf(dir.join("nav_test.glb")).unwrap();
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_navkit"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let (mut saved, mut paths) = (Vec::new(), Vec::new());
+    for input in [
+        obj.clone(),
+        dir.join("nav_test.gltf"),
+        dir.join("nav_test.glb"),
+    ] {
+        let out = dir.join("out.navmesh");
+        let json = run(&[
+            "build",
+            input.to_str().unwrap(),
+            "--json",
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        let v: Value = serde_json::from_str(json.trim()).unwrap();
+        saved.push((v["polymesh_polys"].clone(), std::fs::read(&out).unwrap()));
+        // A path straight off the level file.
+        let (from, to) = (
+            "18.13855,-2.370003,-21.319118",
+            "-19.20618,-2.369133,24.802742",
+        );
+        let p = run(&[
+            "path",
+            input.to_str().unwrap(),
+            "--from",
+            from,
+            "--to",
+            to,
+            "--json",
+        ]);
+        assert!(p.starts_with(r#"{"status":"complete""#), "{p}");
+        paths.push(p);
+    }
+    assert!(paths.windows(2).all(|w| w[0] == w[1]), "the paths differ");
+    assert!(saved[0].0.as_u64().unwrap() > 0);
+    assert!(
+        saved.windows(2).all(|w| w[0] == w[1]),
+        "the navmeshes differ"
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // Hand-made files.
 
