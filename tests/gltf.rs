@@ -927,3 +927,27 @@ fn load_dispatches_on_the_extension() {
     let e = TriMesh::load(dir.join("a.fbx")).unwrap_err().to_string();
     expect(&e, &["unsupported mesh file type"]);
 }
+
+#[test]
+fn the_fuzz_seeds_load() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/seeds/gltf");
+    for (name, tris, verts) in [
+        ("quad", 2, 4),
+        // Two instances (TRS; a mirroring matrix) of a strip of 8 (6 triangles) and a fan
+        // of 6 (4 triangles) over the same 8 positions; the lines and points are skipped.
+        ("nodes", 20, 32),
+        // Sparse + interleaved, and quantized (KHR_mesh_quantization), both non-indexed.
+        ("sparse", 2, 6),
+    ] {
+        for ext in ["glb", "gltf"] {
+            let m = TriMesh::load(dir.join(format!("{name}.{ext}"))).unwrap();
+            assert_eq!((m.tri_count(), m.vert_count()), (tris, verts), "{name}.{ext}");
+            for t in world_tris(&m) {
+                assert!(faces_up(&t), "{name}.{ext}: {t:?}");
+            }
+        }
+    }
+    let m = TriMesh::load(dir.join("sparse.glb")).unwrap();
+    assert_eq!(&m.verts[6..9], [4.0, 0.0, 6.0]);
+    assert_eq!(&m.verts[9..], [0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 0.0, -1.0]);
+}
