@@ -710,6 +710,16 @@ fn malformed_documents_are_errors_that_say_where() {
     let mut d = one_triangle(json!({}));
     d.nodes[0]["mesh"] = json!(5);
     expect(&fails(&d), &["invalid glTF: nodes[0].mesh"]);
+    // Fuzz find: the gltf crate's validation indexed `accessors` with an out-of-range
+    // POSITION and panicked.
+    let mut d = one_triangle(json!({}));
+    d.meshes[0]["primitives"][0]["attributes"]["POSITION"] = json!(7);
+    expect(
+        &fails(&d),
+        &[
+            r#"meshes[0].primitives[0].attributes["POSITION"] is accessor 7, but the file has 2 accessors"#,
+        ],
+    );
     let mut d = one_triangle(json!({}));
     d.accessors[0]["componentType"] = json!(9999);
     expect(&fails(&d), &["invalid glTF", "accessors[0]"]);
@@ -941,7 +951,11 @@ fn the_fuzz_seeds_load() {
     ] {
         for ext in ["glb", "gltf"] {
             let m = TriMesh::load(dir.join(format!("{name}.{ext}"))).unwrap();
-            assert_eq!((m.tri_count(), m.vert_count()), (tris, verts), "{name}.{ext}");
+            assert_eq!(
+                (m.tri_count(), m.vert_count()),
+                (tris, verts),
+                "{name}.{ext}"
+            );
             for t in world_tris(&m) {
                 assert!(faces_up(&t), "{name}.{ext}: {t:?}");
             }
@@ -949,5 +963,8 @@ fn the_fuzz_seeds_load() {
     }
     let m = TriMesh::load(dir.join("sparse.glb")).unwrap();
     assert_eq!(&m.verts[6..9], [4.0, 0.0, 6.0]);
-    assert_eq!(&m.verts[9..], [0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 0.0, -1.0]);
+    assert_eq!(
+        &m.verts[9..],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 0.0, -1.0]
+    );
 }

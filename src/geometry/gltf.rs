@@ -29,11 +29,24 @@
 //!   skeleton pose) and files that require an extension (`extensionsRequired`) other than
 //!   `KHR_mesh_quantization` (Draco or meshopt compression ...).
 //! - Every error is an [`Error::Parse`] naming the file (the line for JSON syntax errors, else
-//!   line 0) and what is wrong where (`mesh 2 primitive 0: POSITION accessor 5 ...`), or an
-//!   [`Error::Io`] for a file that cannot be read. Limits: [`GltfOptions::max_vertices`],
+//!   line 0) and what is wrong where (`mesh 2 primitive 0 (node 4): POSITION: accessor 5 ...`),
+//!   an [`Error::Io`] for a file that cannot be read, or an [`Error::Geometry`] for a scene
+//!   without triangles. Limits: [`GltfOptions::max_vertices`],
 //!   [`GltfOptions::max_triangles`] (checked before anything is allocated for them), node
 //!   hierarchies are walked without recursion and a node reached twice (a cycle, or a child of
 //!   two parents) is an error.
+//!
+//! ```no_run
+//! use navkit::geometry::gltf::{GltfOptions, GltfScene};
+//! use navkit::TriMesh;
+//! let options = GltfOptions {
+//!     scene: Some(GltfScene::Name("Gameplay".into())),
+//!     ..GltfOptions::default()
+//! };
+//! let gameplay = TriMesh::from_gltf_with("level.gltf", &options)?;
+//! TriMesh::from_obj("dungeon.obj")?.write_gltf("dungeon.glb")?;
+//! # Ok::<(), navkit::Error>(())
+//! ```
 //!
 //! ```
 //! use navkit::TriMesh;
@@ -277,6 +290,22 @@ impl<'a> Loader<'a> {
 
     fn validate(&self, root: &json::Root) -> Result<()> {
         use json::validation::Validate;
+        // The gltf crate's primitive check indexes `accessors` with POSITION unchecked (a panic
+        // on a file whose POSITION names a missing accessor; found by the fuzzer).
+        for (m, mesh) in root.meshes.iter().enumerate() {
+            for (p, prim) in mesh.primitives.iter().enumerate() {
+                let pos = prim
+                    .attributes
+                    .get(&Checked::Valid(json::mesh::Semantic::Positions));
+                if let Some(a) = pos.filter(|a| a.value() >= root.accessors.len()) {
+                    return Err(self.err(format!(
+                        "invalid glTF: meshes[{m}].primitives[{p}].attributes[\"POSITION\"] is accessor {}, but the file has {} accessors",
+                        a.value(),
+                        root.accessors.len()
+                    )));
+                }
+            }
+        }
         let mut first: Option<String> = None;
         let mut count = 0usize;
         root.validate(root, json::Path::new, &mut |path, error| {
