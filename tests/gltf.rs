@@ -197,7 +197,7 @@ struct Doc {
 
 impl Doc {
     fn view(&mut self, bytes: &[u8], stride: Option<usize>) -> usize {
-        while self.bin.len() % 4 != 0 {
+        while !self.bin.len().is_multiple_of(4) {
             self.bin.push(0);
         }
         let mut v = json!({"buffer": 0, "byteOffset": self.bin.len(), "byteLength": bytes.len()});
@@ -290,11 +290,11 @@ impl Doc {
 
     fn glb_of(json: &Value, bin: &[u8]) -> Vec<u8> {
         let mut j = serde_json::to_vec(json).unwrap();
-        while j.len() % 4 != 0 {
+        while !j.len().is_multiple_of(4) {
             j.push(b' ');
         }
         let mut b = bin.to_vec();
-        while b.len() % 4 != 0 {
+        while !b.len().is_multiple_of(4) {
             b.push(0);
         }
         let total = 12 + 8 + j.len() + 8 + b.len();

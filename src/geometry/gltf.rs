@@ -811,7 +811,7 @@ impl<'a> Loader<'a> {
             let tris_before = mesh.tri_count();
             let ntris = match mode {
                 Mode::Triangles => {
-                    if corners.len() % 3 != 0 {
+                    if !corners.len().is_multiple_of(3) {
                         return Err(self.err(format!(
                             "{what}: {} triangle corners is not a multiple of 3",
                             corners.len()
@@ -947,11 +947,11 @@ impl TriMesh {
     /// gives a file that loading refuses (glTF accessors cannot be empty).
     pub fn to_glb(&self) -> Vec<u8> {
         let mut json = self.gltf_json(BufferRef::Glb).into_bytes();
-        while json.len() % 4 != 0 {
+        while !json.len().is_multiple_of(4) {
             json.push(b' ');
         }
         let mut bin = self.gltf_bin();
-        while bin.len() % 4 != 0 {
+        while !bin.len().is_multiple_of(4) {
             bin.push(0);
         }
         let total = 12 + 8 + json.len() + 8 + bin.len();
