@@ -23,7 +23,8 @@
 //! from worker threads, and [`render`](render/index.html) (feature `render`) draws it all.
 //!
 //! The default features are what a game needs; `parallel`, `serde`, `render`, `tools`, `cli`
-//! (the `navkit` program) and `mint` are opt-in (see the README's "Features").
+//! (the `navkit` program), `mint` and `gltf` (glTF 2.0 levels) are opt-in (see the README's
+//! "Features").
 //!
 //! ```no_run
 //! use navkit::{InputGeometry, NavMeshBuilder, query::QueryFilter};

@@ -85,7 +85,7 @@ fn load_gset_mesh(dir: &Path, name: &str) -> std::result::Result<TriMesh, String
         return Err("`f` line without a mesh path".into());
     }
     let p = resolve_mesh_path(dir, name);
-    TriMesh::from_obj(&p).map_err(|e| match e {
+    TriMesh::load(&p).map_err(|e| match e {
         Error::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
             format!("mesh file `{}` not found", p.display())
         }
@@ -241,7 +241,8 @@ impl InputGeometry {
     /// the file in errors and locates relative mesh paths.
     ///
     /// Lines (blank lines and `#` comments are skipped):
-    /// - `f <mesh path>`: the OBJ mesh, exactly once, absolute or relative to the `.gset`'s
+    /// - `f <mesh path>`: the mesh ([`TriMesh::load`]: OBJ, or glTF/GLB with the `gltf`
+    ///   feature, by extension), exactly once, absolute or relative to the `.gset`'s
     ///   directory (or, failing that, to its parent, as RecastDemo's own files are).
     ///   RecastDemo discards connections and volumes read before an `f` line and replaces the mesh
     ///   at a second one; here `c`/`v` lines may come before `f` and keep their order, and a second

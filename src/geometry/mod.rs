@@ -1,9 +1,13 @@
 //! Input geometry: triangle meshes read from Wavefront OBJ files exactly as RecastDemo's
-//! `rcMeshLoaderObj` reads them ([`mesh`]), RecastDemo's `.gset` geometry sets (a mesh plus build
+//! `rcMeshLoaderObj` reads them ([`mesh`]) or from glTF 2.0 levels (`gltf`, with the `gltf`
+//! feature; [`TriMesh::load`] picks by extension), RecastDemo's `.gset` geometry sets (a mesh plus build
 //! settings, off-mesh connections and convex volumes; [`gset`]), bounds ([`Aabb`]) and the
 //! spatial index tiled builds select triangles with ([`spatial`]).
 
 mod aabb;
+#[cfg(feature = "gltf")]
+#[cfg_attr(docsrs, doc(cfg(feature = "gltf")))]
+pub mod gltf;
 pub mod gset;
 pub mod mesh;
 mod obj;
@@ -72,8 +76,44 @@ pub struct InputGeometry {
     pub off_mesh_connections: Vec<OffMeshConnection>,
     /// Convex area volumes.
     pub convex_volumes: Vec<ConvexVolume>,
-    /// The `.obj` or `.gset` file this was read from, if any.
+    /// The mesh (`.obj`, `.gltf`, `.glb`) or `.gset` file this was read from, if any.
     pub source: Option<PathBuf>,
+}
+
+/// The file extensions (lower case) of the mesh formats [`TriMesh::load`] reads; `gltf` and
+/// `glb` need the `gltf` feature (without it they are an error saying so).
+pub const MESH_EXTENSIONS: [&str; 3] = ["obj", "gltf", "glb"];
+
+/// `path`'s extension in lower case.
+fn extension(path: &Path) -> Option<String> {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+}
+
+impl TriMesh {
+    /// Reads a mesh by its extension, case-insensitively: `.obj` ([`TriMesh::from_obj`]),
+    /// `.gltf` or `.glb` (`TriMesh::from_gltf`, with the `gltf` feature); other extensions are
+    /// an [`Error::Parse`] error, as are glTF files without the `gltf` feature.
+    pub fn load(path: impl AsRef<Path>) -> Result<TriMesh> {
+        let path = path.as_ref();
+        match extension(path).as_deref() {
+            Some("obj") => TriMesh::from_obj(path),
+            #[cfg(feature = "gltf")]
+            Some("gltf" | "glb") => TriMesh::from_gltf(path),
+            #[cfg(not(feature = "gltf"))]
+            Some("gltf" | "glb") => Err(Error::parse(
+                path,
+                0,
+                "glTF levels need navkit's `gltf` cargo feature",
+            )),
+            _ => Err(Error::parse(
+                path,
+                0,
+                "unsupported mesh file type: expected `.obj`, `.gltf` or `.glb`",
+            )),
+        }
+    }
 }
 
 impl InputGeometry {
@@ -88,22 +128,18 @@ impl InputGeometry {
         }
     }
 
-    /// Reads a `.obj` mesh ([`TriMesh::from_obj`]) or a `.gset` geometry set
-    /// ([`InputGeometry::from_gset`]), by extension, case-insensitively; other extensions
-    /// are an error.
+    /// Reads a mesh ([`TriMesh::load`]: `.obj`, or `.gltf`/`.glb` with the `gltf` feature) or
+    /// a `.gset` geometry set ([`InputGeometry::from_gset`]), by extension, case-insensitively;
+    /// other extensions are an error.
     pub fn load(path: impl AsRef<Path>) -> Result<Self> {
         let path = path.as_ref();
-        let ext = path
-            .extension()
-            .and_then(|e| e.to_str())
-            .map(str::to_ascii_lowercase);
-        match ext.as_deref() {
-            Some("obj") => Ok(Self::from_mesh(TriMesh::from_obj(path)?)),
+        match extension(path).as_deref() {
             Some("gset") => Self::from_gset(path),
+            Some(e) if MESH_EXTENSIONS.contains(&e) => Ok(Self::from_mesh(TriMesh::load(path)?)),
             _ => Err(Error::parse(
                 path,
                 0,
-                "unsupported file type: expected a `.obj` mesh or a `.gset` geometry set",
+                "unsupported file type: expected a `.obj`, `.gltf` or `.glb` mesh or a `.gset` geometry set",
             )),
         }
     }

@@ -18,7 +18,7 @@ use crate::json::{num32, to_json, v3};
 // `navkit build` arguments.
 #[derive(clap::Args)]
 pub struct BuildArgs {
-    /// The input: MESH.obj or GEOM.gset.
+    /// The input: MESH.obj, MESH.gltf, MESH.glb or GEOM.gset.
     pub input: PathBuf,
     /// Region partitioning (default: the .gset's, else watershed).
     #[arg(long)]

@@ -51,14 +51,14 @@ pub fn parse_hex(s: &str) -> Result<u16, String> {
     u16::from_str_radix(t, 16).map_err(|_| format!("`{s}` is not a 16-bit hex number"))
 }
 
+/// Whether `path` is geometry (a mesh navkit reads, or a `.gset`) rather than a saved navmesh.
 pub fn is_geometry(path: &Path) -> bool {
-    matches!(
-        path.extension()
-            .and_then(|e| e.to_str())
-            .map(|e| e.to_ascii_lowercase())
-            .as_deref(),
-        Some("obj") | Some("gset")
-    )
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(|e| e.to_ascii_lowercase());
+    ext.as_deref()
+        .is_some_and(|e| e == "gset" || navkit::geometry::MESH_EXTENSIONS.contains(&e))
 }
 
 /// Loads geometry and builds it, with the .gset's settings (if any) and an optional partition.
@@ -117,7 +117,7 @@ pub fn navmesh_source(
     };
     if !is_geometry(input) {
         return Err(Error::InvalidArgument(format!(
-            "{}: obstacles need the geometry (.obj or .gset) to build a tile cache from",
+            "{}: obstacles need the geometry (.obj, .gltf, .glb or .gset) to build a tile cache from",
             input.display()
         )));
     }

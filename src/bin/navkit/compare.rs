@@ -17,7 +17,7 @@ use crate::json::{rename, status, to_json};
 // `navkit compare` arguments.
 #[derive(clap::Args)]
 pub struct CompareArgs {
-    /// MESH.obj or GEOM.gset (the grid needs the geometry).
+    /// MESH.obj, MESH.gltf, MESH.glb or GEOM.gset (the grid needs the geometry).
     pub input: PathBuf,
     /// Start point `X,Y,Z`.
     #[arg(long, value_parser = parse_vec3, allow_hyphen_values = true, requires = "to", conflicts_with = "random", required_unless_present = "random")]
@@ -67,7 +67,7 @@ pub fn run(args: CompareArgs) -> CliResult {
     let input = input.as_path();
     if !is_geometry(input) {
         return Err(CliError::from(Error::InvalidArgument(format!(
-            "{}: compare needs geometry (.obj or .gset) to build the grid from",
+            "{}: compare needs geometry (.obj, .gltf, .glb or .gset) to build the grid from",
             input.display()
         ))));
     }

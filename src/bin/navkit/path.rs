@@ -18,7 +18,7 @@ use crate::json::{error_object, num32, status, v3};
 // `navkit path` arguments.
 #[derive(clap::Args)]
 pub struct PathArgs {
-    /// MESH.obj, GEOM.gset (built first) or a saved navmesh.
+    /// MESH.obj, MESH.gltf, MESH.glb, GEOM.gset (built first) or a saved navmesh.
     pub input: PathBuf,
     /// Start point `X,Y,Z`.
     #[arg(long, value_parser = parse_vec3, allow_hyphen_values = true, required_unless_present = "batch")]

@@ -15,7 +15,7 @@ use crate::exit::{CliResult, Outcome};
 // `navkit render` arguments.
 #[derive(clap::Args)]
 pub struct RenderArgs {
-    /// MESH.obj, GEOM.gset or a saved navmesh (grid cells need the geometry).
+    /// MESH.obj/.gltf/.glb, GEOM.gset or a saved navmesh (grid cells need the geometry).
     pub input: PathBuf,
     /// Start point `X,Y,Z`.
     #[arg(long, value_parser = parse_vec3, allow_hyphen_values = true, requires = "to")]

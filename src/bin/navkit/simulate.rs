@@ -17,7 +17,7 @@ use crate::json::{num32, rename_each, to_json};
 // `navkit simulate` arguments.
 #[derive(clap::Args)]
 pub struct SimulateArgs {
-    /// MESH.obj, GEOM.gset or a saved navmesh.
+    /// MESH.obj, MESH.gltf, MESH.glb, GEOM.gset or a saved navmesh.
     pub input: PathBuf,
     /// Number of agents.
     #[arg(long, default_value_t = 50)]
@@ -80,7 +80,7 @@ pub fn run(args: SimulateArgs) -> CliResult {
         Some(s) if !s.events.is_empty() => {
             if !is_geometry(&input) {
                 return Err(CliError::from(Error::InvalidArgument(format!(
-                    "{}: obstacle events need the geometry (.obj or .gset)",
+                    "{}: obstacle events need the geometry (.obj, .gltf, .glb or .gset)",
                     input.display()
                 ))));
             }
