@@ -1386,7 +1386,11 @@ fn build_counts_and_info_agree() {
     assert_eq!(
         info["ref_bits"]["tile"].as_u64().unwrap() + info["ref_bits"]["poly"].as_u64().unwrap(),
         // RecastDemo's 22 bits with 32-bit refs; 28 + 20 with 64-bit ones.
-        if RefWidth::NATIVE == RefWidth::Bits64 { 48 } else { 22 }
+        if RefWidth::NATIVE == RefWidth::Bits64 {
+            48
+        } else {
+            22
+        }
     );
     // Links: every ground-to-ground link has its way back, so portal links come in pairs;
     // the per-tile and per-poly lists add up to the totals.
@@ -1429,4 +1433,33 @@ fn build_counts_and_info_agree() {
         stdout.contains("Links:") && stdout.contains("off-mesh 0 (poly"),
         "{stdout}"
     );
+}
+
+/// `build --refs 32|64` saves MSET files of either poly-ref width (RecastDemo built either way
+/// reads one of them), whatever this build's width; both load again and give the same navmesh.
+#[test]
+fn build_saves_either_ref_width() {
+    let mesh = s(&common::mesh("dungeon.obj"));
+    let mut navmeshes = Vec::new();
+    for (refs, width) in [("32", RefWidth::Bits32), ("64", RefWidth::Bits64)] {
+        for tiled in [false, true] {
+            let out = common::temp(&format!("cli-refs-{refs}-{tiled}.navmesh"));
+            let mut args = vec!["build", &mesh, "-o", out.to_str().unwrap(), "--refs", refs];
+            if tiled {
+                args.push("--tiled");
+            }
+            let (ok, _, stderr) = navkit(&args);
+            assert!(ok, "{stderr}");
+            let bytes = std::fs::read(&out).unwrap();
+            let set = navkit::navmesh::mset::read_mset(&bytes).unwrap();
+            assert_eq!(set.ref_width, width);
+            let nav = navkit::navmesh::NavMesh::from_mset_bytes(&bytes).unwrap();
+            navmeshes.push((tiled, nav.to_mset_bytes()));
+        }
+    }
+    // The same navmesh whichever width it was saved in.
+    assert_eq!(navmeshes[0], navmeshes[2]);
+    assert_eq!(navmeshes[1], navmeshes[3]);
+    let (ok, _, stderr) = navkit(&["build", &mesh, "--refs", "48"]);
+    assert!(!ok && stderr.contains("32 or 64"), "{stderr}");
 }

@@ -14,6 +14,7 @@ use crate::common::check_output_opt;
 use crate::common::{build_input, peak_rss_bytes, progress};
 use crate::exit::{CliResult, Outcome};
 use crate::json::{num32, to_json, v3};
+use navkit::navmesh::mset::RefWidth;
 
 // `navkit build` arguments.
 #[derive(clap::Args)]
@@ -35,9 +36,21 @@ pub struct BuildArgs {
     /// Save the navmesh here (RecastDemo's MSET format).
     #[arg(short, long)]
     pub output: Option<PathBuf>,
+    /// Poly ref width of the saved file, 32 or 64 bits, for a RecastDemo (Detour) built with
+    /// that width (default: this build's, 32 unless built with the large-refs feature).
+    #[arg(long, value_parser = parse_refs)]
+    pub refs: Option<RefWidth>,
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
+}
+
+fn parse_refs(s: &str) -> Result<RefWidth, String> {
+    match s {
+        "32" => Ok(RefWidth::Bits32),
+        "64" => Ok(RefWidth::Bits64),
+        _ => Err(format!("{s:?}: the poly ref width is 32 or 64")),
+    }
 }
 
 pub fn run(args: BuildArgs) -> CliResult {
@@ -48,16 +61,18 @@ pub fn run(args: BuildArgs) -> CliResult {
         tile_size,
         threads,
         output,
+        refs,
         json,
     } = args;
     check_output_opt(output.as_deref(), &[], "-o")?;
+    let refs = refs.unwrap_or(RefWidth::NATIVE);
     if tiled || tile_size.is_some() || threads.is_some() {
-        build_tiled_cmd(&input, partition, tile_size, threads, output, json)?;
+        build_tiled_cmd(&input, partition, tile_size, threads, output, refs, json)?;
         return Ok(Outcome::Success);
     }
     let (navmesh, report) = build_input(&input, partition)?;
     if let Some(out) = &output {
-        navmesh.save(out)?;
+        navmesh.save_with(out, refs)?;
     }
     if json {
         out!("{}", report_json(&report));
@@ -77,6 +92,7 @@ fn build_tiled_cmd(
     tile_size: Option<u32>,
     threads: Option<usize>,
     output: Option<PathBuf>,
+    refs: RefWidth,
     json: bool,
 ) -> navkit::Result<()> {
     let (geom, settings) = crate::common::load_geometry(input, partition, tile_size)?;
@@ -97,7 +113,7 @@ fn build_tiled_cmd(
     bar.finish_and_clear();
     let tiled = tiled?;
     if let Some(out) = &output {
-        tiled.navmesh().save(out)?;
+        tiled.navmesh().save_with(out, refs)?;
     }
     let r = tiled.report();
     if json {
