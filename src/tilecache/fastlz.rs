@@ -70,8 +70,8 @@ fn compress_with(data: &[u8], level: Option<u8>) -> Result<Vec<u8>> {
 /// Decompresses a FastLZ stream of at most `max_out` bytes: the decompressed bytes.
 ///
 /// # Errors
-/// [`Error::NavMeshData`] with the offset in `stream` of the instruction at fault: an empty
-/// stream, a level other than 1 or 2, a literal run or match that runs past the end of the
+/// [`Error::NavMeshData`] with the offset in `stream` of the instruction at fault: a level
+/// other than 1 or 2, a literal run or match that runs past the end of the
 /// stream, a match reaching back before the start of the output, or output longer than
 /// `max_out`.
 pub fn decompress(stream: &[u8], max_out: usize) -> Result<Vec<u8>> {
@@ -102,8 +102,10 @@ pub fn decompress(stream: &[u8], max_out: usize) -> Result<Vec<u8>> {
 /// every stream fastlz.c decodes without reading past its input), with the end of the input
 /// checked before every read.
 pub fn decompress_into(stream: &[u8], out: &mut [u8]) -> Result<usize> {
+    // Nothing compresses to nothing (`fastlz_compress` writes 0 bytes for 0), and decodes back
+    // to nothing; fastlz.c's own decoder would read a first byte that is not there.
     let Some(&first) = stream.first() else {
-        return Err(Error::data(0, "FastLZ stream is empty"));
+        return Ok(0);
     };
     let level = (first >> 5) + 1;
     if level > 2 {
@@ -232,6 +234,10 @@ pub fn decompress_into(stream: &[u8], out: &mut [u8]) -> Result<usize> {
 pub fn reference_decompress(stream: &[u8], max_out: usize) -> Result<(i32, Vec<u8>)> {
     let mut check = vec![0u8; max_out];
     decompress_into(stream, &mut check)?;
+    if stream.is_empty() {
+        // fastlz.c reads the first byte of any stream; the empty one decodes to nothing.
+        return Ok((0, Vec::new()));
+    }
     ffi::reference_decompress(stream, max_out).ok_or_else(|| {
         Error::InvalidArgument(format!(
             "a {}-byte stream into {max_out} bytes is too large for fastlz.c",
@@ -283,8 +289,10 @@ mod tests {
 
     #[test]
     fn corrupt_streams_are_errors_at_their_instruction() {
-        // Empty, and levels 3..=8.
-        assert_eq!(offset_of(decompress(&[], 10).unwrap_err()), 0);
+        // The empty stream (what nothing compresses to) decodes to nothing; levels 3..=8 are
+        // errors.
+        assert_eq!(decompress(&[], 10).unwrap(), Vec::<u8>::new());
+        assert_eq!(reference_decompress(&[], 10).unwrap(), (0, Vec::new()));
         for l in 2u8..8 {
             let e = decompress(&[l << 5, 1], 10).unwrap_err();
             assert!(e.to_string().contains(&format!("level {}", l + 1)), "{e}");
@@ -334,6 +342,7 @@ mod tests {
                 };
                 if data.is_empty() {
                     assert!(packed.is_empty());
+                    assert!(decompress(&packed, 0).unwrap().is_empty());
                     continue;
                 }
                 // Fewer than 4 bytes are a bare literal run, marked level 1 at either level.
