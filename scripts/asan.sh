@@ -135,6 +135,7 @@ archives=(
   "$sys_out/lib/libDetourTileCache.a"
   "$sys_out/librecast_inline.a"
   "$glue_out/libnavkit_glue.a"
+  "$glue_out/libnavkit_fastlz.a"
   "$navkit_rlib"
 )
 bad=0

@@ -201,26 +201,7 @@ fn random_points_from_any_random_source() {
 /// from the border; two such floors apart are two regions (ids 1 and 2, so maxRegions 3).
 #[test]
 fn build_report_counts_the_distance_field_and_regions() {
-    let square = |x0: f32| {
-        [
-            x0,
-            0.0,
-            0.0,
-            x0 + 20.0,
-            0.0,
-            0.0,
-            x0 + 20.0,
-            0.0,
-            20.0,
-            x0,
-            0.0,
-            20.0,
-        ]
-    };
-    let mut verts = square(0.0).to_vec();
-    verts.extend(square(30.0));
-    let tris = vec![0, 2, 1, 0, 3, 2, 4, 6, 5, 4, 7, 6];
-    let geom = navkit::InputGeometry::from_mesh(navkit::TriMesh::new(verts, tris).unwrap());
+    let geom = common::two_floors();
     let r = navkit::NavMeshBuilder::new(&geom).solo().unwrap().report;
     assert_eq!(r.spans, 2 * 65 * 65);
     assert_eq!(r.compact_spans, r.spans);

@@ -12,31 +12,9 @@ use navkit::build::tiled::{TiledNavMesh, TiledOptions};
 use navkit::build::{StageCounts, build_solo};
 use navkit::navmesh::NavMesh;
 use navkit::navmesh::view::{EdgeNeighbour, PolyType};
-use navkit::{BuildSettings, InputGeometry, OffMeshConnection, TriMesh};
+use navkit::{BuildSettings, InputGeometry, OffMeshConnection};
 
-/// Two 20 m square floors 10 m apart along x (the floors of `tests/api.rs`).
-fn two_floors() -> InputGeometry {
-    let square = |x0: f32| {
-        [
-            x0,
-            0.0,
-            0.0,
-            x0 + 20.0,
-            0.0,
-            0.0,
-            x0 + 20.0,
-            0.0,
-            20.0,
-            x0,
-            0.0,
-            20.0,
-        ]
-    };
-    let mut verts = square(0.0).to_vec();
-    verts.extend(square(30.0));
-    let tris = vec![0, 2, 1, 0, 3, 2, 4, 6, 5, 4, 7, 6];
-    InputGeometry::from_mesh(TriMesh::new(verts, tris).unwrap())
-}
+use common::two_floors;
 
 fn tiled(geom: InputGeometry, tile_size: u32) -> TiledNavMesh {
     let settings = BuildSettings {

@@ -48,3 +48,27 @@ pub fn off_mesh(
         Err(_) => f32::INFINITY,
     }
 }
+
+/// Two 20 m square floors 10 m apart along x, at y = 0: x in [0, 20] and [30, 50], z in [0, 20].
+pub fn two_floors() -> InputGeometry {
+    let square = |x0: f32| {
+        [
+            x0,
+            0.0,
+            0.0,
+            x0 + 20.0,
+            0.0,
+            0.0,
+            x0 + 20.0,
+            0.0,
+            20.0,
+            x0,
+            0.0,
+            20.0,
+        ]
+    };
+    let mut verts = square(0.0).to_vec();
+    verts.extend(square(30.0));
+    let tris = vec![0, 2, 1, 0, 3, 2, 4, 6, 5, 4, 7, 6];
+    InputGeometry::from_mesh(navkit::TriMesh::new(verts, tris).unwrap())
+}
