@@ -312,3 +312,75 @@ fn recastdemo_navmesh_answers_like_navkits_build() {
         "{close} of {compared} lengths within 1%"
     );
 }
+
+/// navkit's tiled build of dungeon.obj with RecastDemo's settings against the tiles RecastDemo
+/// itself wrote: every tile's polygons are RecastDemo's to the byte (vertices, polys with their
+/// neighbours, flags and areas, and the header counts that describe them). Where a tile's size
+/// is the same (36 of 41), so are its detail meshes and detail vertices; what differs there is
+/// the order and edge flags of detail triangles and the order of BV tree nodes, never the
+/// polygons a query walks. (Probably the platform: Detour sorts BV nodes with `qsort`, whose
+/// order for equal keys is the C library's choice, and the detail triangulation compares
+/// floats that another compiler may round differently; RecastDemo's file was not built here.)
+#[test]
+fn navkit_tiles_have_recastdemos_polygons() {
+    let set = mset::read_mset(&recastdemo_file()).unwrap();
+    let geom = InputGeometry::load(common::mesh("dungeon.obj")).unwrap();
+    let settings = BuildSettings {
+        tile_size: 32,
+        ..BuildSettings::default()
+    };
+    let tiled = TiledNavMesh::build(geom, &settings).unwrap();
+    let ours = tiled
+        .navmesh()
+        .to_mset_bytes_with(RefWidth::Bits64)
+        .unwrap();
+    let ours = mset::read_mset(&ours).unwrap();
+    assert_eq!(ours.tiles.len(), set.tiles.len());
+    let info = |d: &[u8]| mset::validate_tile_data_for(d, RefWidth::Bits64).unwrap();
+    let (mut same_size, mut same_detail) = (0, 0);
+    for t in &set.tiles {
+        let a = info(&t.data);
+        let o = ours
+            .tiles
+            .iter()
+            .find(|o| {
+                let b = info(&o.data);
+                (b.x, b.y, b.layer) == (a.x, a.y, a.layer)
+            })
+            .expect("the same tile positions");
+        let b = info(&o.data);
+        let at = format!("tile ({}, {})", a.x, a.y);
+        assert_eq!(
+            (
+                a.poly_count,
+                a.vert_count,
+                a.max_link_count,
+                a.off_mesh_con_count
+            ),
+            (
+                b.poly_count,
+                b.vert_count,
+                b.max_link_count,
+                b.off_mesh_con_count
+            ),
+            "{at}"
+        );
+        assert_eq!((a.bmin, a.bmax), (b.bmin, b.bmax), "{at}");
+        // Vertices and polys, but for each poly's firstLink (Detour's live link state).
+        let s = link_state(&t.data, RefWidth::Bits64);
+        assert_eq!(t.data[100..s.polys], o.data[100..s.polys], "{at}: vertices");
+        for p in 0..s.poly_count {
+            let r = s.polys + 32 * p + 4..s.polys + 32 * (p + 1);
+            assert_eq!(t.data[r.clone()], o.data[r], "{at}: poly {p}");
+        }
+        if t.data.len() == o.data.len() {
+            same_size += 1;
+            let detail = s.links + s.link_count * 16;
+            let detail_end = detail + a.detail_mesh_count * 12 + a.detail_vert_count * 12;
+            if t.data[detail..detail_end] == o.data[detail..detail_end] {
+                same_detail += 1;
+            }
+        }
+    }
+    assert_eq!((same_size, same_detail), (36, 36));
+}
