@@ -22,6 +22,11 @@ pub struct SlicedOptions {
     /// built with; see [`SlicedSearch::raycast_limit`]). The corridor is then no longer
     /// [`NavMeshQuery::find_path`]'s, and polygons may join it through a raycast rather than
     /// a shared edge.
+    ///
+    /// Those raycasts are Detour's own, inside the search, not navkit's guarded walk (see
+    /// [`NavMeshQuery::raycast_with`]): on a navmesh whose links form a cycle a straight line
+    /// keeps following (upstream issue #436, seen with low-quality data), such an update may
+    /// not return. Searches without this option do no raycasts.
     pub any_angle: bool,
 }
 
