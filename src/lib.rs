@@ -47,6 +47,7 @@ pub mod agents;
 pub mod atomic_file;
 pub mod build;
 mod builder;
+pub mod debug_draw;
 pub mod error;
 mod ffi;
 pub mod geometry;

@@ -1,0 +1,1 @@
+//! Crowd agents and grid cells.
