@@ -449,3 +449,80 @@ fn sinks_get_every_vertex_in_batches_and_a_recorder_gets_the_layers_back() {
     draw.feed_filtered(&mut only, |n| n == dnav::POLYS_LAYER);
     assert_eq!(only.draw.layers.len(), 1);
 }
+
+#[test]
+fn stage_layers_match_the_build_report() {
+    use navkit::debug_draw::stages;
+    let (geom, plain) = nav_test();
+    let (built, st) = navkit::build::build_solo_stages(&geom, &BuildSettings::default()).unwrap();
+    // Capturing changes nothing in the navmesh.
+    assert_eq!(built.tile_data, plain.tile_data);
+    let r = &built.report;
+    // The report counts walkable spans (rcGetHeightFieldSpanCount); the heightfield holds
+    // the unwalkable ones too.
+    let walkable = st.heightfield.spans.iter().filter(|s| s.area != 0).count();
+    assert_eq!(walkable, r.spans as usize);
+    assert!(st.heightfield.spans.len() > walkable);
+    assert_eq!(
+        stages::heightfield(&st.heightfield).count(PrimitiveKind::Triangles),
+        12 * st.heightfield.spans.len()
+    );
+    assert_eq!(st.compact.spans.len(), r.compact_spans as usize);
+    assert_eq!(st.compact.max_distance, r.max_distance);
+    assert_eq!(st.compact.max_regions, r.max_regions);
+    for layer in [
+        stages::compact(&st.compact),
+        stages::distance_field(&st.compact),
+        stages::regions(&st.compact),
+    ] {
+        assert_eq!(
+            layer.count(PrimitiveKind::Triangles),
+            2 * r.compact_spans as usize
+        );
+    }
+    // Regions: every region id below max_regions, and some spans in regions.
+    assert!(
+        st.compact
+            .spans
+            .iter()
+            .all(|s| (s.region & 0x7fff) < r.max_regions)
+    );
+    assert_eq!(st.contours.contours.len(), r.contours as usize);
+    let raw_verts: usize = st.contours.contours.iter().map(|c| c.raw_verts.len()).sum();
+    let verts: usize = st.contours.contours.iter().map(|c| c.verts.len()).sum();
+    let raw = stages::raw_contours(&st.contours);
+    assert_eq!(raw.count(PrimitiveKind::Lines), raw_verts);
+    assert_eq!(raw.count(PrimitiveKind::Points), raw_verts);
+    assert_eq!(
+        stages::contours(&st.contours).count(PrimitiveKind::Lines),
+        verts
+    );
+    assert!(raw_verts > verts && verts >= 3 * r.contours as usize);
+    // The poly mesh: its counts, one fan per poly, one edge per poly side.
+    let pm = &st.poly_mesh;
+    assert_eq!(pm.verts.len(), r.polymesh_verts);
+    assert_eq!(pm.polys.len(), r.polymesh_polys);
+    let layer = stages::poly_mesh(pm);
+    let fan: usize = pm.polys.iter().map(|p| p.len() - 2).sum();
+    let sides: usize = pm.polys.iter().map(|p| p.len()).sum();
+    assert_eq!(layer.count(PrimitiveKind::Triangles), fan);
+    assert_eq!(layer.count(PrimitiveKind::Lines), sides);
+    assert_eq!(layer.count(PrimitiveKind::Points), r.polymesh_verts);
+    // The same polys as the navmesh's ground polys, vertex counts and areas alike.
+    let ground = ground_polys(&built.navmesh);
+    assert_eq!(
+        ground
+            .iter()
+            .map(|p| (p.vertex_count(), p.area()))
+            .collect::<Vec<_>>(),
+        pm.polys
+            .iter()
+            .zip(&pm.areas)
+            .map(|(p, &a)| (p.len(), a))
+            .collect::<Vec<_>>()
+    );
+    let dm = stages::detail_mesh(&st.detail_mesh);
+    assert_eq!(dm.count(PrimitiveKind::Triangles), r.detail_tris);
+    assert_eq!(st.detail_mesh.meshes.len(), r.detail_meshes);
+    assert_eq!(stages::all(&st).layers.len(), 8);
+}

@@ -4,6 +4,7 @@
 pub mod budget;
 mod counts;
 pub mod settings;
+mod snapshot;
 mod solo;
 mod spans;
 mod stage;

@@ -39,6 +39,7 @@ use crate::geometry::spatial::ChunkyTriMesh;
 use crate::navmesh::NavMesh;
 use crate::{Error, Result};
 
+pub use super::snapshot::*;
 pub use super::stage::Stage;
 pub use crate::ffi::context::{LogCategory, LogMessage};
 
@@ -167,6 +168,7 @@ pub(super) fn walkable_area<'a>(
     settings: &BuildSettings,
     cfg: &VoxelConfig,
     chunks: impl Iterator<Item = &'a [i32]>,
+    capture: Option<&mut SoloStages>,
 ) -> Result<(CompactHeightfield, i32, usize)> {
     let mesh = &geom.mesh;
     let mut rasterized = 0usize;
@@ -211,6 +213,9 @@ pub(super) fn walkable_area<'a>(
     }
     let spans = solid.span_count(ctx);
     check_compact_limits(&solid, spans, cfg)?;
+    if let Some(c) = capture {
+        c.take_heightfield(&solid);
+    }
 
     // Stage: compact heightfield.
     guard.check(Stage::CompactHeightfield)?;
@@ -266,6 +271,7 @@ pub(crate) fn tile_walkable_area(
         settings,
         cfg,
         chunks.iter().map(|&c| index.chunk_tris(c)),
+        None,
     )
     .map(Some)
 }
@@ -349,8 +355,24 @@ pub(crate) fn detour_tile(
     geom: &InputGeometry,
     settings: &BuildSettings,
     cfg: &VoxelConfig,
+    chf: CompactHeightfield,
+    tile: [i32; 2],
+) -> Result<TileProducts> {
+    detour_tile_capturing(ctx, guard, geom, settings, cfg, chf, tile, None)
+}
+
+/// [`detour_tile`], copying the compact heightfield, contours, poly mesh and detail mesh into
+/// `capture` when given.
+#[allow(clippy::too_many_arguments)]
+fn detour_tile_capturing(
+    ctx: &mut RecastContext,
+    guard: &Guard,
+    geom: &InputGeometry,
+    settings: &BuildSettings,
+    cfg: &VoxelConfig,
     mut chf: CompactHeightfield,
     tile: [i32; 2],
+    mut capture: Option<&mut SoloStages>,
 ) -> Result<TileProducts> {
     let border = cfg.border_size;
     let (_, _, compact_spans) = chf.dims();
@@ -402,6 +424,10 @@ pub(crate) fn detour_tile(
         Guarded::Interrupted => return Err(guard.stopped(Stage::Contours)),
     }
     let contours = cset.count();
+    if let Some(c) = capture.as_deref_mut() {
+        c.take_compact(&chf);
+        c.take_contours(&cset);
+    }
     let mut products = TileProducts {
         data: None,
         contours,
@@ -451,6 +477,9 @@ pub(crate) fn detour_tile(
     products.detail_verts = dmesh.nverts();
     products.detail_tris = dmesh.ntris();
     if pmesh.npolys() == 0 {
+        if let Some(c) = capture.as_deref_mut() {
+            c.take_meshes(&pmesh, &dmesh);
+        }
         return Ok(products);
     }
 
@@ -464,6 +493,9 @@ pub(crate) fn detour_tile(
     }
     let poly_flags: Vec<u16> = pmesh.areas().iter().map(|&a| flags::for_area(a)).collect();
     pmesh.flags_mut().copy_from_slice(&poly_flags);
+    if let Some(c) = capture {
+        c.take_meshes(&pmesh, &dmesh);
+    }
     if pmesh.nverts() >= 0xffff {
         return Err(Error::Build {
             stage: Stage::DetourData,
@@ -634,6 +666,44 @@ pub fn build_solo_with(
     settings: &BuildSettings,
     budget: &Budget,
 ) -> Result<SoloBuild> {
+    build_solo_capturing(geom, settings, budget, None)
+}
+
+/// [`build_solo`], also returning owned copies of Recast's intermediate stages (the
+/// heightfield after the filters, the partitioned compact heightfield, the contours, the poly
+/// mesh and the detail mesh) for looking at them, for example with
+/// [`crate::debug_draw::stages`]. Copying costs time and memory in proportion to the
+/// heightfield; [`build_solo`] copies nothing.
+///
+/// ```
+/// # fn main() -> navkit::Result<()> {
+/// let floor = navkit::TriMesh::new(
+///     vec![0.0, 0.0, 0.0, 0.0, 0.0, 10.0, 10.0, 0.0, 10.0, 10.0, 0.0, 0.0],
+///     vec![0, 1, 2, 0, 2, 3],
+/// )?;
+/// let geom = navkit::InputGeometry::from_mesh(floor);
+/// let (built, stages) = navkit::build::build_solo_stages(&geom, &Default::default())?;
+/// let walkable = stages.heightfield.spans.iter().filter(|s| s.area != 0).count();
+/// assert_eq!(walkable, built.report.spans as usize);
+/// assert_eq!(stages.contours.contours.len(), built.report.contours as usize);
+/// # Ok(())
+/// # }
+/// ```
+pub fn build_solo_stages(
+    geom: &InputGeometry,
+    settings: &BuildSettings,
+) -> Result<(SoloBuild, SoloStages)> {
+    let mut stages = SoloStages::default();
+    let built = build_solo_capturing(geom, settings, &Budget::default(), Some(&mut stages))?;
+    Ok((built, stages))
+}
+
+fn build_solo_capturing(
+    geom: &InputGeometry,
+    settings: &BuildSettings,
+    budget: &Budget,
+    mut capture: Option<&mut SoloStages>,
+) -> Result<SoloBuild> {
     let started = Instant::now();
     let guard = budget.start();
     let mesh = &geom.mesh;
@@ -651,8 +721,10 @@ pub fn build_solo_with(
         settings,
         &cfg,
         mesh.tris.chunks(TRIS_PER_CHECK * 3),
+        capture.as_deref_mut(),
     )?;
-    let products = detour_tile(&mut ctx, &guard, geom, settings, &cfg, chf, [0, 0])?;
+    let products =
+        detour_tile_capturing(&mut ctx, &guard, geom, settings, &cfg, chf, [0, 0], capture)?;
     let Some(data) = products.data else {
         return Err(Error::Build {
             stage: Stage::PolyMesh,

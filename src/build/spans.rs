@@ -125,6 +125,7 @@ pub fn build_walkable_spans(
         settings,
         &cfg,
         std::iter::once(&geom.mesh.tris[..]),
+        None,
     )?;
     let (cells, raw) = chf.export();
     let (origin, cs, ch) = chf.frame();

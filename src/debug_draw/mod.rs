@@ -5,7 +5,7 @@
 //! flags or tile, detail triangles, outlines, tile bounds, off-mesh links, BV tree), the input
 //! geometry, convex volumes and tile-cache obstacles ([`geometry`]), paths of every kind
 //! ([`paths`]), crowd agents and grid cells ([`agents`]) and Recast's intermediate stages
-//! ([`stages`]). Colours follow upstream's DebugUtils
+//! ([`stages`], from [`crate::build::build_solo_stages`]). Colours follow upstream's DebugUtils
 //! (`duRGBA`, `duIntToCol`, `duTransCol`, RecastDemo's `areaToCol`, ...): see [`Color`].
 //!
 //! A [`DebugDraw`] is a list of [`Layer`]s; a layer is a list of [`Primitive`]s (small `Copy`

@@ -741,3 +741,110 @@ mod interrupt_tests {
         assert_eq!(cset.count(), 1);
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Copies of the intermediate stages, for debug drawing (`build_solo_stages`).
+
+/// One heightfield span copied out of Recast: its column and extent in voxels, and its area.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct RawHfSpan {
+    pub x: u16,
+    pub z: u16,
+    pub smin: u16,
+    pub smax: u16,
+    pub area: u8,
+}
+
+impl Heightfield {
+    /// Every span, column by column (row-major, bottom to top within a column), with the
+    /// grid's origin, cell size and height.
+    pub(crate) fn export_spans(&self) -> (Vec<RawHfSpan>, [f32; 3], f32, f32) {
+        let mut out = Vec::new();
+        // SAFETY: as in `max_walkable_column`: `width * height` column heads, each null or a
+        // null-terminated list of spans owned by the heightfield, which is borrowed.
+        unsafe {
+            let hf = &*self.0.as_ptr();
+            if !hf.spans.is_null() && hf.width > 0 && hf.height > 0 {
+                let w = hf.width as usize;
+                let heads = std::slice::from_raw_parts(hf.spans, w * hf.height as usize);
+                for (i, &head) in heads.iter().enumerate() {
+                    let mut s = head;
+                    while let Some(span) = s.as_ref() {
+                        out.push(RawHfSpan {
+                            x: (i % w) as u16,
+                            z: (i / w) as u16,
+                            smin: span.smin() as u16,
+                            smax: span.smax() as u16,
+                            area: span.area() as u8,
+                        });
+                        s = span.next;
+                    }
+                }
+            }
+        }
+        let r = self.raw();
+        (out, r.bmin, r.cs, r.ch)
+    }
+}
+
+impl CompactHeightfield {
+    /// Every span's region id, and its distance-field value (empty without a distance
+    /// field, as after a monotone or layer partition).
+    pub(crate) fn export_regions_and_distances(&self) -> (Vec<u16>, Vec<u16>) {
+        let r = self.raw();
+        let n = r.spanCount.max(0) as usize;
+        // SAFETY: rcBuildCompactHeightfield allocated `spanCount` spans; rcBuildDistanceField
+        // allocated `spanCount` distances at `dist` (null before it runs); both owned by `self`.
+        let (spans, dist) = unsafe { (slice(self, r.spans, n), slice(self, r.dist, n)) };
+        (spans.iter().map(|s| s.reg).collect(), dist.to_vec())
+    }
+}
+
+/// One contour copied out of Recast: region, area, and simplified and raw vertices
+/// (`x, y, z, flags` in voxels).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct RawContour {
+    pub reg: u16,
+    pub area: u8,
+    pub verts: Vec<[i32; 4]>,
+    pub raw_verts: Vec<[i32; 4]>,
+}
+
+impl ContourSet {
+    /// Every contour, with the set's origin, cell size and height and border size.
+    pub(crate) fn export(&self) -> (Vec<RawContour>, [f32; 3], f32, f32, i32) {
+        let r = self.raw();
+        // SAFETY: rcBuildContours allocated `nconts` contours at `conts`, owned by `self`.
+        let conts = unsafe { slice(self, r.conts, r.nconts.max(0) as usize) };
+        let quads = |p: *const i32, n: i32| -> Vec<[i32; 4]> {
+            // SAFETY: each contour's `verts` and `rverts` hold `4 * nverts` and `4 * nrverts`
+            // ints allocated by rcBuildContours, owned by `self`.
+            let s = unsafe { slice(self, p, n.max(0) as usize * 4) };
+            s.chunks_exact(4)
+                .map(|c| [c[0], c[1], c[2], c[3]])
+                .collect()
+        };
+        let out = conts
+            .iter()
+            .map(|c| RawContour {
+                reg: c.reg,
+                area: c.area,
+                verts: quads(c.verts, c.nverts),
+                raw_verts: quads(c.rverts, c.nrverts),
+            })
+            .collect();
+        (out, r.bmin, r.cs, r.ch, r.borderSize)
+    }
+}
+
+impl PolyMesh {
+    /// Poly flags.
+    pub(crate) fn flags(&self) -> &[u16] {
+        // SAFETY: rcBuildPolyMesh allocated `npolys` flags at `flags`, owned by `self`.
+        unsafe { slice(self, self.raw().flags, self.npolys()) }
+    }
+    /// Border size in cells.
+    pub(crate) fn border_size(&self) -> i32 {
+        self.raw().borderSize
+    }
+}
