@@ -526,3 +526,38 @@ fn stage_layers_match_the_build_report() {
     assert_eq!(st.detail_mesh.meshes.len(), r.detail_meshes);
     assert_eq!(stages::all(&st).layers.len(), 8);
 }
+
+#[test]
+fn crowd_agents_corners_and_velocities() {
+    use navkit::agents::crowd::{AgentParams, Crowd};
+    use navkit::debug_draw::agents;
+    let (_, built) = nav_test();
+    let mut crowd = Crowd::new(&built.navmesh, 8, 0.6).unwrap();
+    let a = crowd
+        .add_agent(Vec3::new(20.161, -2.27, -18.1), AgentParams::default())
+        .unwrap();
+    let b = crowd
+        .add_agent(Vec3::new(18.0, -2.27, -18.1), AgentParams::default())
+        .unwrap();
+    for h in [a, b] {
+        crowd
+            .request_move_target(h, Vec3::new(-0.6, -2.27, -15.5))
+            .unwrap();
+    }
+    for _ in 0..10 {
+        crowd.update(0.1).unwrap();
+    }
+    let states = vec![crowd.agent(a).unwrap(), crowd.agent(b).unwrap()];
+    let corners: usize = states.iter().map(|s| s.corners.len()).sum();
+    assert!(corners > 0);
+    assert_eq!(agents::agents(&states).count(PrimitiveKind::Lines), 2 * 17);
+    let c = agents::corners(&states);
+    assert_eq!(c.count(PrimitiveKind::Lines), corners);
+    assert_eq!(c.count(PrimitiveKind::Points), corners);
+    let v = agents::velocities(&states);
+    assert_eq!(v.count(PrimitiveKind::Lines), 2 * 6);
+    // The velocity arrow's shaft is the agent's velocity.
+    let shaft = v.lines().nth(3).unwrap();
+    assert!((shaft.1 - shaft.0 - states[0].velocity).length() < 1e-5);
+    assert!(states[0].velocity.length() > 0.1);
+}

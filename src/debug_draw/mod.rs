@@ -4,7 +4,7 @@
 //! Every picture RecastDemo draws has a layer here: the navmesh ([`navmesh`]: polys by area,
 //! flags or tile, detail triangles, outlines, tile bounds, off-mesh links, BV tree), the input
 //! geometry, convex volumes and tile-cache obstacles ([`geometry`]), paths of every kind
-//! ([`paths`]), crowd agents and grid cells ([`agents`]) and Recast's intermediate stages
+//! ([`paths`]), crowd agents ([`agents`]) and Recast's intermediate stages
 //! ([`stages`], from [`crate::build::build_solo_stages`]). Colours follow upstream's DebugUtils
 //! (`duRGBA`, `duIntToCol`, `duTransCol`, RecastDemo's `areaToCol`, ...): see [`Color`].
 //!
