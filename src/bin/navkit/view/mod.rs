@@ -388,11 +388,10 @@ fn counts(st: &State) -> Value {
     })
 }
 
-/// An area's colour, after RecastDemo's (walkable blue; other areas hashed to a hue).
+/// An area's colour, after RecastDemo's (ground 0 and walkable 63 blue; others hashed to a hue).
 fn area_color(area: u8) -> [u8; 4] {
     match area {
-        0 => [0, 0, 0, 160],
-        63 => [0, 192, 255, 160],
+        0 | 63 => [0, 192, 255, 150],
         a => {
             let h = u32::from(a).wrapping_mul(2_654_435_761);
             [
@@ -436,7 +435,7 @@ fn layers(st: &State) -> Value {
                     json!((base[0] * shade) as u8),
                     json!((base[1] * shade) as u8),
                     json!((base[2] * shade) as u8),
-                    json!(255),
+                    json!(110),
                 ]);
             }
         }
