@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Makes sure the build's system dependencies are present: a Rust toolchain, a C++ compiler,
-# cmake and libclang (recastnavigation-sys builds Recast/Detour with cmake and generates its
+# cmake and libclang, and chromium for the viewer's browser tests (recastnavigation-sys builds Recast/Detour with cmake and generates its
 # bindings with bindgen, which loads libclang). Installs what is missing with apt-get when run
 # as root; otherwise prints the exact command to run and fails.
 set -euo pipefail
@@ -19,6 +19,8 @@ have_libclang() {
 command -v cmake >/dev/null 2>&1 || missing_pkgs+=(cmake)
 have_libclang || missing_pkgs+=(libclang-dev)
 command -v c++ >/dev/null 2>&1 || missing_pkgs+=(g++)
+# The viewer's browser tests (tests/view_browser.rs) drive Debian's chromium headless.
+command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || missing_pkgs+=(chromium)
 
 if [ ${#missing_pkgs[@]} -gt 0 ]; then
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then

@@ -31,6 +31,7 @@ mod path;
 mod render;
 mod simulate;
 mod testcase;
+mod view;
 
 /// Exit codes and the JSON conventions, at the end of `navkit --help`.
 const AFTER_HELP: &str = "\
@@ -126,6 +127,9 @@ enum Command {
     /// Show what a navmesh holds: parameters, ref bits, counts of polys, links, off-mesh
     /// connections, detail meshes and BV nodes; with --tiles each tile, with --polys each poly.
     Info(info::InfoArgs),
+    /// Serve a local web viewer of the level and its navmesh (3D, click two points for a path,
+    /// rebuild with other settings) on 127.0.0.1; prints the URL.
+    View(view::ViewArgs),
 }
 
 fn run(cli: Cli) -> CliResult {
@@ -141,6 +145,7 @@ fn run(cli: Cli) -> CliResult {
         Command::BenchTiled(args) => bench_tiled::run(args),
         Command::Gen(args) => generate::run(args),
         Command::Info(args) => info::run(args),
+        Command::View(args) => view::run(args),
     }
 }
 

@@ -139,6 +139,11 @@ pub struct Answer {
 }
 
 impl Answer {
+    /// The path, or why there is none.
+    pub fn result(&self) -> &navkit::Result<FullPath> {
+        &self.result
+    }
+
     fn is_complete(&self) -> bool {
         self.result.as_ref().is_ok_and(|p| p.path.is_complete())
     }
