@@ -28,6 +28,10 @@ unsafe extern "C" {
     ) -> c_int;
 }
 
+/// Zero bytes after the input that fastlz.c's compressors may read (they hash a few bytes past
+/// a match at the end of the input: its hash reads 3 bytes from where the match ends).
+const READ_PAST_END: usize = 16;
+
 /// The most bytes fastlz.c's compressor writes for `n` input bytes, with room to spare: a
 /// literal run costs one control byte per 32 bytes (matches cost less than they cover), plus
 /// one byte it may reserve and take back; fastlz.h asks for 5% more and at least 66 bytes.
@@ -48,8 +52,18 @@ pub(crate) fn compress_into(input: &[u8], out: &mut [u8], level: Option<u8>) -> 
     if !matches!(level, None | Some(1) | Some(2)) {
         return None;
     }
+    // fastlz.c's compressors hash the bytes after a match that ends at the last bytes of the
+    // input, reading a few bytes past its end (found by the tset fuzz target under ASan, in
+    // `fastlz2_compress`). So they get a copy with zero padding: those reads land in it, and
+    // since the loop ends there they do not change the output (the same bytes RecastDemo
+    // writes; tests/tset.rs checks its file saves back identical).
+    let mut padded = Vec::with_capacity(input.len() + READ_PAST_END);
+    padded.extend_from_slice(input);
+    padded.resize(input.len() + READ_PAST_END, 0);
+    let input = &padded[..];
     let written = match level {
-        // SAFETY: fastlz.c reads exactly `n` bytes of `input` and, per its worst case, writes
+        // SAFETY: fastlz.c reads the `n` bytes of `input` and a few past them, within the
+        // `READ_PAST_END` bytes of padding, and, per its worst case, writes
         // at most `max_compressed_size(n)` bytes to `out`, which is at least that long (checked
         // above); the buffers are distinct Rust borrows, so they do not overlap.
         None => unsafe { fastlz_compress(input.as_ptr().cast(), n, out.as_mut_ptr().cast()) },
