@@ -153,6 +153,52 @@ pub struct Scenario {
     /// Obstacles added and removed while the agents walk ([`simulate_dynamic`]).
     #[cfg_attr(feature = "serde", serde(default))]
     pub events: Vec<ObstacleEvent>,
+    /// What `navkit view` saves with a scenario besides its agents and obstacles (the path's
+    /// start and goal, the build settings, the tile cache's tile size). Other tools ignore it.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub view: Option<ViewState>,
+}
+
+/// `navkit view`'s part of a scenario file: every field optional.
+///
+/// ```json
+/// "view": {"start": [1, 0, 2], "goal": [20, 0, 5], "tile_size": 48,
+///          "settings": {"cell_size": 0.3, "agent_radius": 0.6}}
+/// ```
+///
+/// `settings` holds [`crate::BuildSettings`] fields by name; those left out keep their
+/// defaults. An agent whose `goal` equals its `start` has no move target.
+#[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
+pub struct ViewState {
+    /// The path's start.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub start: Option<Vec3>,
+    /// The path's goal.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub goal: Option<Vec3>,
+    /// The build settings of the navmesh.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub settings: Option<crate::BuildSettings>,
+    /// The tile cache's tile size in cells (the viewer's dynamic mode).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub tile_size: Option<u32>,
 }
 
 /// A timed obstacle change: at `at` seconds, `add` an obstacle (named `name`, so a later event
@@ -212,6 +258,19 @@ impl Scenario {
         }
         f.check_events()
             .map_err(|e| Error::parse(path, 0, e.to_string()))?;
+        if let Some(v) = &f.view {
+            if v.start.iter().chain(&v.goal).any(|p| !p.is_finite()) {
+                return Err(Error::parse(
+                    path,
+                    0,
+                    "view: start and goal must be finite".to_string(),
+                ));
+            }
+            if let Some(s) = &v.settings {
+                s.validate()
+                    .map_err(|e| Error::parse(path, 0, format!("view.settings: {e}")))?;
+            }
+        }
         Ok(f)
     }
 
