@@ -9,6 +9,7 @@
 //!   paths and their lengths, as `navkit path` computes them;
 //! - `POST /api/build {"cell_size": 0.3, ...}` a rebuild with those settings (geometry only).
 
+mod dynamic;
 mod http;
 
 use std::net::{IpAddr, SocketAddr, TcpListener};
@@ -61,6 +62,15 @@ struct State {
     navmesh: NavMesh,
     build_ms: f64,
     source: String,
+    /// Obstacles, the crowd and their tile cache (view/dynamic.rs).
+    dynamic: dynamic::Dynamic,
+}
+
+impl State {
+    /// The navmesh everything uses (layers, paths, hover): the tile cache's in dynamic mode.
+    fn navmesh(&self) -> &NavMesh {
+        self.dynamic.navmesh().unwrap_or(&self.navmesh)
+    }
 }
 
 pub fn run(args: ViewArgs) -> CliResult {
@@ -119,6 +129,7 @@ fn load(input: &std::path::Path) -> navkit::Result<State> {
             navmesh,
             build_ms: t.elapsed().as_secs_f64() * 1e3,
             source,
+            dynamic: Default::default(),
         })
     } else {
         Ok(State {
@@ -127,12 +138,16 @@ fn load(input: &std::path::Path) -> navkit::Result<State> {
             navmesh: NavMesh::load(input)?,
             build_ms: 0.0,
             source,
+            dynamic: Default::default(),
         })
     }
 }
 
 fn route(state: &Mutex<State>, req: &Request) -> Response {
     let lock = || state.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(r) = dynamic::route(state, req) {
+        return r;
+    }
     match (req.method.as_str(), req.path.as_str()) {
         ("GET" | "HEAD", "/" | "/index.html") => Response {
             status: 200,
@@ -222,7 +237,7 @@ fn refs_json(refs: impl IntoIterator<Item = navkit::query::PolyRef>) -> Value {
 
 /// A path between two points, as `navkit path` finds it (default search box and filter).
 fn path(st: &State, start: Vec3, end: Vec3) -> Value {
-    let mut q = match NavMeshQuery::new(&st.navmesh, 2048) {
+    let mut q = match NavMeshQuery::new(st.navmesh(), 2048) {
         Ok(q) => q,
         Err(e) => return json!({"status": "failed", "error": e.to_string()}),
     };
@@ -362,8 +377,9 @@ fn rebuild(st: &mut State, settings: BuildSettings) -> Result<Value, Response> {
             st.navmesh = built.navmesh;
             st.settings = settings;
             st.build_ms = t.elapsed().as_secs_f64() * 1e3;
+            let dynamic = dynamic::after_rebuild(st);
             Ok(
-                json!({"counts": counts(st), "settings": settings_json(&st.settings), "build_ms": st.build_ms}),
+                json!({"counts": counts(st), "settings": settings_json(&st.settings), "build_ms": st.build_ms, "dynamic": dynamic}),
             )
         }
         Err(e) => Err(Response::error(422, format!("the build failed: {e}"))),
@@ -371,15 +387,15 @@ fn rebuild(st: &mut State, settings: BuildSettings) -> Result<Value, Response> {
 }
 
 fn counts(st: &State) -> Value {
-    let polys = st.navmesh.polys();
+    let polys = st.navmesh().polys();
     let mut detail_tris = 0usize;
-    for tile in st.navmesh.tiles() {
+    for tile in st.navmesh().tiles() {
         for poly in tile.polys() {
             detail_tris += poly.detail().map_or(0, |d| d.triangle_count());
         }
     }
     json!({
-        "tiles": st.navmesh.tile_count(),
+        "tiles": st.navmesh().tile_count(),
         "polys": polys.iter().filter(|p| !p.off_mesh).count(),
         "off_mesh_connections": polys.iter().filter(|p| p.off_mesh).count(),
         "detail_tris": detail_tris,
@@ -444,7 +460,7 @@ fn layers(st: &State) -> Value {
     let (mut tp, mut tc, mut trefs) = (Vec::new(), Vec::new(), Vec::new());
     let (mut lp, mut lc) = (Vec::new(), Vec::new());
     let (mut op, mut oc) = (Vec::new(), Vec::new());
-    for tile in st.navmesh.tiles() {
+    for tile in st.navmesh().tiles() {
         for poly in tile.polys() {
             let r = poly.poly_ref().to_u64().to_string();
             let color = area_color(poly.area());
@@ -482,7 +498,7 @@ fn layers(st: &State) -> Value {
             let b = g.mesh.bounds();
             (b.min, b.max)
         }
-        None => navmesh_bounds(&st.navmesh),
+        None => navmesh_bounds(st.navmesh()),
     };
     json!({
         "source": st.source,

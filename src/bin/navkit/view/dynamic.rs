@@ -1,0 +1,1062 @@
+//! `navkit view`'s dynamics: tile-cache obstacles, a live crowd, scenarios and saving.
+//!
+//! The first obstacle or agent (or `POST /api/dynamic {"enabled": true}`) builds a tile cache of
+//! the geometry with the current settings ("dynamic mode"); a crowd owns it, so the agents keep
+//! walking while obstacles are carved in and out, and [`State::navmesh`] is then the cache's
+//! navmesh: layers, paths and hover follow the obstacles. Routes (bodies are JSON; every bad
+//! request gets a 4xx with a message):
+//!
+//! - `GET /api/dynamic` the state: `dynamic`, `tile_size`, `obstacles`, `agents`, `time`, the
+//!   counts, the limits and the overlay `layers` (obstacles and agents, in `/api/layers`' form);
+//! - `POST /api/dynamic {"enabled": true, "tile_size": 48}` enters (or leaves) dynamic mode;
+//! - `POST /api/obstacles/add` an obstacle in the scenario format (`{"kind": "cylinder", "pos":
+//!   [x, y, z], "radius": r, "height": h}`, `{"kind": "box", "bmin", "bmax"}`, `{"kind":
+//!   "oriented_box", "center", "half_extents", "y_angle"}`);
+//! - `POST /api/obstacles/remove {"id": n}`, `{"at": [x, y, z]}` (the obstacle standing there)
+//!   or `{"all": true}`; every obstacle change is followed by the tile rebuilds it needs;
+//! - `POST /api/crowd/add {"pos": [x, y, z]}` or `{"random": n, "seed": s}` (random agents, each
+//!   with a random reachable target); `POST /api/crowd/target {"pos": [x, y, z]}` (every agent,
+//!   or the one of `"id"`); `POST /api/crowd/remove {"id": n}` or `{"all": true}`;
+//! - `POST /api/crowd/step {"dt": 0.033, "steps": 1}` advances the crowd;
+//! - `GET /api/scenario` the current scenario (`navkit simulate`'s format, with the viewer's
+//!   part under `view`), `POST /api/scenario` loads one;
+//! - `GET /api/navmesh.mset`, `GET /api/tilecache.tset` the navmesh (RecastDemo's MSET) and, in
+//!   dynamic mode, the tile cache (RecastDemo's TSET);
+//! - `POST /api/save {"what": "navmesh" | "tilecache" | "scenario", "path": "out.bin"}` writes
+//!   one of them (atomically) under the working directory.
+
+use std::path::{Component, Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use glam::Vec3;
+use serde_json::{Value, json};
+
+use navkit::agents::crowd::{AgentHandle, AgentParams, AgentState, Crowd, TargetState};
+use navkit::build::Budget;
+use navkit::debug_draw::{self, Color, Layer, Primitive};
+use navkit::navmesh::NavMesh;
+use navkit::tilecache::{Obstacle, ObstacleRef, ObstacleShape, TileCache, TileCacheSettings};
+use navkit::tools::compare::{CompareSettings, Comparer};
+use navkit::tools::simulation::{AgentBehaviour, AgentSpec, Scenario, ViewState};
+
+use super::http::{self, Request, Response};
+use super::{BUILD_MAX_CELLS, BUILD_TIME_LIMIT, State};
+use crate::json::{num32, v3};
+
+/// The page's script for all of this, embedded at build time.
+pub const SCRIPT: &str = include_str!("dynamic.js");
+
+/// The most obstacles at once (the tile cache's `max_obstacles`).
+pub const MAX_OBSTACLES: usize = 256;
+/// The most agents at once (the crowd's capacity).
+pub const MAX_AGENTS: usize = 256;
+/// The most crowd updates one step request may ask for.
+pub const MAX_STEPS: u64 = 300;
+/// The longest crowd update.
+pub const MAX_DT: f64 = 0.1;
+/// The most random agents one request may add.
+pub const MAX_RANDOM: u64 = 100;
+/// Tile sizes (cells) dynamic mode accepts.
+const TILE_SIZES: std::ops::RangeInclusive<u64> = 8..=255;
+
+/// The viewer's dynamic state: in dynamic mode, a crowd that owns the tile cache.
+pub struct Dynamic {
+    crowd: Option<Crowd<'static>>,
+    tile_size: u32,
+    /// Agents by id, in the order they were added.
+    agents: Vec<(u32, AgentHandle)>,
+    next_agent: u32,
+    /// Simulated crowd seconds.
+    time: f64,
+    build_ms: f64,
+    /// The last obstacle change: tiles rebuilt and its milliseconds.
+    last_update: (usize, f64),
+    /// Timed obstacle events of a loaded scenario: kept for saving, not played here.
+    events: Vec<navkit::tools::simulation::ObstacleEvent>,
+}
+
+impl Default for Dynamic {
+    fn default() -> Self {
+        Dynamic {
+            crowd: None,
+            tile_size: 48,
+            agents: Vec::new(),
+            next_agent: 1,
+            time: 0.0,
+            build_ms: 0.0,
+            last_update: (0, 0.0),
+            events: Vec::new(),
+        }
+    }
+}
+
+impl Dynamic {
+    /// The tile cache's navmesh in dynamic mode.
+    pub fn navmesh(&self) -> Option<&NavMesh> {
+        self.crowd.as_ref().map(|c| c.navmesh())
+    }
+
+    fn agent_states(&self) -> Vec<(u32, AgentState)> {
+        let Some(crowd) = &self.crowd else {
+            return Vec::new();
+        };
+        self.agents
+            .iter()
+            .filter_map(|&(id, h)| crowd.agent(h).ok().map(|s| (id, s)))
+            .collect()
+    }
+
+    fn obstacles(&self) -> Vec<Obstacle> {
+        self.crowd
+            .as_ref()
+            .map(|c| c.obstacles())
+            .unwrap_or_default()
+    }
+}
+
+fn bad(message: impl Into<String>) -> Response {
+    Response::error(400, message)
+}
+
+fn unprocessable(message: impl Into<String>) -> Response {
+    Response::error(422, message)
+}
+
+/// A navkit error on a request's values: 400 for invalid values, 422 for full pools and queues.
+fn refused(what: &str, e: navkit::Error) -> Response {
+    match e {
+        navkit::Error::InvalidArgument(_) | navkit::Error::Setting { .. } => {
+            bad(format!("{what}: {e}"))
+        }
+        _ => unprocessable(format!("{what}: {e}")),
+    }
+}
+
+/// The parameters of the viewer's agents: RecastDemo's, sized by the build settings.
+fn agent_params(st: &State) -> AgentParams {
+    let mut p = AgentParams::with_radius(st.settings.agent_radius.max(0.05));
+    p.height = st.settings.agent_height.max(0.1);
+    p
+}
+
+/// A tile cache of the geometry with the current settings, in a crowd.
+fn build_dynamic(st: &State, tile_size: u32) -> Result<Dynamic, Response> {
+    let Some(geom) = st.geometry.as_ref() else {
+        return Err(unprocessable(
+            "the viewer was started on a saved navmesh: obstacles and crowds need the geometry \
+             to build a tile cache from",
+        ));
+    };
+    let cache_settings = TileCacheSettings {
+        tile_size,
+        max_obstacles: MAX_OBSTACLES as u32,
+        ..TileCacheSettings::default()
+    };
+    let budget = Budget::new()
+        .time_limit(BUILD_TIME_LIMIT)
+        .max_cells(BUILD_MAX_CELLS);
+    let t = Instant::now();
+    let cache = TileCache::build_with_budget(geom, &st.settings, &cache_settings, &budget)
+        .map_err(|e| unprocessable(format!("the tile cache build failed: {e}")))?;
+    let params = agent_params(st);
+    let crowd = Crowd::with_tile_cache(cache, MAX_AGENTS, params.radius)
+        .map_err(|e| unprocessable(format!("the crowd could not be made: {e}")))?;
+    Ok(Dynamic {
+        crowd: Some(crowd),
+        tile_size,
+        build_ms: t.elapsed().as_secs_f64() * 1e3,
+        ..Dynamic::default()
+    })
+}
+
+/// Enters dynamic mode if not in it.
+fn ensure_dynamic(st: &mut State) -> Result<(), Response> {
+    if st.dynamic.crowd.is_none() {
+        let events = std::mem::take(&mut st.dynamic.events);
+        st.dynamic = build_dynamic(st, st.dynamic.tile_size)?;
+        st.dynamic.events = events;
+    }
+    Ok(())
+}
+
+/// Rebuilds the touched tiles until done; records what it did.
+fn settle(d: &mut Dynamic) -> Result<(), Response> {
+    let Some(crowd) = d.crowd.as_mut() else {
+        return Ok(());
+    };
+    let r = crowd
+        .tile_cache_mut()
+        .and_then(|mut tc| tc.update_until_done())
+        .map_err(|e| unprocessable(format!("the tile cache update failed: {e}")))?;
+    d.last_update = (r.tiles_rebuilt, r.elapsed.as_secs_f64() * 1e3);
+    Ok(())
+}
+
+/// Routes of this module; `None` for the others.
+pub fn route(state: &Mutex<State>, req: &Request) -> Option<Response> {
+    let lock = || state.lock().unwrap_or_else(|e| e.into_inner());
+    let path = req.path.as_str();
+    let post = |f: &dyn Fn(&mut State, &Value) -> Result<Value, Response>| {
+        match super::parse_body(&req.body).and_then(|v| f(&mut lock(), &v)) {
+            Ok(v) => Response::json(200, &v),
+            Err(r) => r,
+        }
+    };
+    let r = match (req.method.as_str(), path) {
+        ("GET", "/dynamic.js") => Response {
+            status: 200,
+            content_type: "text/javascript; charset=utf-8",
+            body: SCRIPT.as_bytes().to_vec(),
+        },
+        ("GET", "/api/dynamic") => Response::json(200, &status(&lock())),
+        ("POST", "/api/dynamic") => post(&set_dynamic),
+        ("POST", "/api/obstacles/add") => post(&add_obstacle),
+        ("POST", "/api/obstacles/remove") => post(&remove_obstacle),
+        ("POST", "/api/crowd/add") => post(&add_agents),
+        ("POST", "/api/crowd/target") => post(&set_target),
+        ("POST", "/api/crowd/remove") => post(&remove_agents),
+        ("POST", "/api/crowd/step") => post(&step),
+        ("GET", "/api/scenario") => Response::json(200, &scenario_json(&lock())),
+        ("POST", "/api/scenario") => {
+            let text = match std::str::from_utf8(&req.body) {
+                Ok(t) => t,
+                Err(_) => return Some(bad("the scenario is not UTF-8 text")),
+            };
+            match load_scenario(&mut lock(), text) {
+                Ok(v) => Response::json(200, &v),
+                Err(r) => r,
+            }
+        }
+        ("GET", "/api/navmesh.mset") => binary(lock().navmesh().to_mset_bytes()),
+        ("GET", "/api/tilecache.tset") => match tset_bytes(&lock()) {
+            Ok(b) => binary(b),
+            Err(r) => r,
+        },
+        ("POST", "/api/save") => post(&save),
+        (
+            _,
+            "/dynamic.js" | "/api/dynamic" | "/api/obstacles/add" | "/api/obstacles/remove"
+            | "/api/crowd/add" | "/api/crowd/target" | "/api/crowd/remove" | "/api/crowd/step"
+            | "/api/scenario" | "/api/navmesh.mset" | "/api/tilecache.tset" | "/api/save",
+        ) => Response::error(
+            405,
+            format!("{} is not allowed on {}", req.method, http::clip(path)),
+        ),
+        _ => return None,
+    };
+    Some(r)
+}
+
+fn binary(body: Vec<u8>) -> Response {
+    Response {
+        status: 200,
+        content_type: "application/octet-stream",
+        body,
+    }
+}
+
+fn tset_bytes(st: &State) -> Result<Vec<u8>, Response> {
+    st.dynamic
+        .crowd
+        .as_ref()
+        .and_then(|c| c.tile_cache())
+        .map(|tc| tc.to_tset_bytes())
+        .ok_or_else(|| {
+            unprocessable("there is no tile cache: add an obstacle or turn dynamic mode on first")
+        })
+}
+
+/// The fields of an object body, refusing unknown ones.
+fn fields<'a>(
+    v: &'a Value,
+    what: &str,
+    known: &[&str],
+) -> Result<&'a serde_json::Map<String, Value>, Response> {
+    let obj = v
+        .as_object()
+        .ok_or_else(|| bad(format!("{what}: the body must be a JSON object")))?;
+    if let Some(k) = obj.keys().find(|k| !known.contains(&k.as_str())) {
+        return Err(bad(format!(
+            "{what}: unknown field `{}` (expected {})",
+            http::clip(k),
+            known.join(", ")
+        )));
+    }
+    Ok(obj)
+}
+
+/// A whole number field in `lo..=hi`.
+fn whole(v: &Value, key: &str, lo: u64, hi: u64) -> Result<Option<u64>, Response> {
+    match v.get(key) {
+        None => Ok(None),
+        Some(x) => match x.as_u64() {
+            Some(n) if (lo..=hi).contains(&n) => Ok(Some(n)),
+            _ => Err(bad(format!(
+                "`{key}` must be a whole number from {lo} to {hi}, not {}",
+                http::clip(&x.to_string())
+            ))),
+        },
+    }
+}
+
+fn flag(v: &Value, key: &str) -> Result<bool, Response> {
+    match v.get(key) {
+        None => Ok(false),
+        Some(Value::Bool(b)) => Ok(*b),
+        Some(_) => Err(bad(format!("`{key}` must be true or false"))),
+    }
+}
+
+fn set_dynamic(st: &mut State, v: &Value) -> Result<Value, Response> {
+    fields(v, "dynamic mode", &["enabled", "tile_size"])?;
+    let enabled = match v.get("enabled") {
+        None => true,
+        Some(Value::Bool(b)) => *b,
+        Some(_) => return Err(bad("`enabled` must be true or false")),
+    };
+    let tile_size = whole(v, "tile_size", *TILE_SIZES.start(), *TILE_SIZES.end())?
+        .map_or(st.dynamic.tile_size, |n| n as u32);
+    if !enabled {
+        let events = std::mem::take(&mut st.dynamic.events);
+        st.dynamic = Dynamic {
+            tile_size,
+            events,
+            ..Dynamic::default()
+        };
+    } else if st.dynamic.crowd.is_none() || tile_size != st.dynamic.tile_size {
+        // Keep what there is: the scenario is carried over to the new cache.
+        let mut s = scenario(st);
+        s.view = None;
+        st.dynamic = dynamic_from(st, &s, tile_size, true)?;
+    }
+    Ok(status(st))
+}
+
+/// Every number of an obstacle shape finite and at most 1e7 in size.
+fn check_shape(shape: &ObstacleShape) -> Result<(), Response> {
+    let nums: Vec<f32> = match *shape {
+        ObstacleShape::Cylinder {
+            pos,
+            radius,
+            height,
+        } => vec![pos.x, pos.y, pos.z, radius, height],
+        ObstacleShape::Box { bmin, bmax } => bmin.to_array().into_iter().chain(bmax.to_array()).collect(),
+        ObstacleShape::OrientedBox {
+            center,
+            half_extents,
+            y_angle,
+        } => center
+            .to_array()
+            .into_iter()
+            .chain(half_extents.to_array())
+            .chain([y_angle])
+            .collect(),
+    };
+    if nums.iter().any(|x| !x.is_finite() || x.abs() > 1e7) {
+        return Err(bad(
+            "every number of an obstacle must be finite and at most 1e7 in size",
+        ));
+    }
+    Ok(())
+}
+
+fn parse_shape(v: &Value) -> Result<ObstacleShape, Response> {
+    let shape: ObstacleShape = serde_json::from_value(v.clone()).map_err(|e| {
+        bad(format!(
+            "not an obstacle ({e}); expected {{\"kind\": \"cylinder\", \"pos\", \"radius\", \
+             \"height\"}}, {{\"kind\": \"box\", \"bmin\", \"bmax\"}} or {{\"kind\": \
+             \"oriented_box\", \"center\", \"half_extents\", \"y_angle\"}}"
+        ))
+    })?;
+    check_shape(&shape)?;
+    Ok(shape)
+}
+
+fn add_obstacle(st: &mut State, v: &Value) -> Result<Value, Response> {
+    let shape = parse_shape(v)?;
+    if st.dynamic.obstacles().len() >= MAX_OBSTACLES {
+        return Err(unprocessable(format!(
+            "there are {MAX_OBSTACLES} obstacles already, the most the viewer keeps: remove some"
+        )));
+    }
+    ensure_dynamic(st)?;
+    let crowd = st.dynamic.crowd.as_mut().expect("dynamic mode");
+    let id = crowd
+        .add_obstacle(&shape)
+        .map_err(|e| refused("the obstacle was refused", e))?;
+    settle(&mut st.dynamic)?;
+    let mut out = status(st);
+    out["added"] = json!(id.0);
+    Ok(out)
+}
+
+/// True if `p` stands inside the obstacle's footprint (within its height, with 1 unit of
+/// slack below and above).
+fn contains(shape: &ObstacleShape, p: Vec3) -> bool {
+    let (bmin, bmax) = shape.bounds();
+    if p.y < bmin.y - 1.0 || p.y > bmax.y + 1.0 {
+        return false;
+    }
+    match *shape {
+        ObstacleShape::Cylinder { pos, radius, .. } => {
+            (p.x - pos.x).hypot(p.z - pos.z) <= radius
+        }
+        ObstacleShape::Box { bmin, bmax } => {
+            p.x >= bmin.x && p.x <= bmax.x && p.z >= bmin.z && p.z <= bmax.z
+        }
+        ObstacleShape::OrientedBox {
+            center,
+            half_extents: h,
+            y_angle,
+        } => {
+            // Back into the box's frame: the inverse of x' = c x + s z, z' = -s x + c z.
+            let (s, c) = y_angle.sin_cos();
+            let (dx, dz) = (p.x - center.x, p.z - center.z);
+            let (lx, lz) = (c * dx - s * dz, s * dx + c * dz);
+            lx.abs() <= h.x && lz.abs() <= h.z
+        }
+    }
+}
+
+fn shape_centre(shape: &ObstacleShape) -> Vec3 {
+    let (a, b) = shape.bounds();
+    (a + b) * 0.5
+}
+
+fn remove_obstacle(st: &mut State, v: &Value) -> Result<Value, Response> {
+    fields(v, "obstacle removal", &["id", "at", "all"])?;
+    let given = ["id", "at", "all"]
+        .iter()
+        .filter(|k| v.get(**k).is_some())
+        .count();
+    if given != 1 {
+        return Err(bad(
+            "give exactly one of `id` (an obstacle id), `at` ([x, y, z]) and `all` (true)",
+        ));
+    }
+    let obstacles = st.dynamic.obstacles();
+    let live = |o: &&Obstacle| o.state != navkit::tilecache::ObstacleState::Removing;
+    let targets: Vec<ObstacleRef> = if flag(v, "all")? {
+        obstacles.iter().filter(live).map(|o| o.obstacle).collect()
+    } else if v.get("all").is_some() {
+        Vec::new()
+    } else if let Some(id) = v.get("id") {
+        let id = id
+            .as_u64()
+            .filter(|&n| n <= u64::from(u32::MAX))
+            .ok_or_else(|| bad("`id` must be an obstacle id (a whole number)"))?;
+        let Some(o) = obstacles
+            .iter()
+            .filter(live)
+            .find(|o| u64::from(o.obstacle.0) == id)
+        else {
+            return Err(Response::error(
+                404,
+                format!("there is no obstacle {id} (GET /api/dynamic lists them)"),
+            ));
+        };
+        vec![o.obstacle]
+    } else {
+        let p = super::point(v, "at")?;
+        let hit = obstacles
+            .iter()
+            .filter(live)
+            .filter(|o| contains(&o.shape, p))
+            .min_by(|a, b| {
+                let d = |o: &Obstacle| shape_centre(&o.shape).distance(p);
+                d(a).total_cmp(&d(b))
+            });
+        match hit {
+            Some(o) => vec![o.obstacle],
+            None => {
+                return Err(Response::error(
+                    404,
+                    format!("no obstacle stands at {p}"),
+                ));
+            }
+        }
+    };
+    for (i, r) in targets.iter().enumerate() {
+        if let Some(crowd) = st.dynamic.crowd.as_mut() {
+            crowd
+                .remove_obstacle(*r)
+                .map_err(|e| refused("the obstacle could not be removed", e))?;
+        }
+        // Detour queues at most 64 requests: settle as we go.
+        if i % 32 == 31 {
+            settle(&mut st.dynamic)?;
+        }
+    }
+    settle(&mut st.dynamic)?;
+    let mut out = status(st);
+    out["removed"] = json!(targets.iter().map(|r| r.0).collect::<Vec<_>>());
+    Ok(out)
+}
+
+fn add_agents(st: &mut State, v: &Value) -> Result<Value, Response> {
+    fields(v, "adding agents", &["pos", "random", "seed", "target"])?;
+    let random = whole(v, "random", 1, MAX_RANDOM)?;
+    let seed = whole(v, "seed", 0, u64::MAX)?.unwrap_or(1);
+    let target = if v.get("target").is_some() {
+        Some(super::point(v, "target")?)
+    } else {
+        None
+    };
+    let specs: Vec<(Vec3, Option<Vec3>)> = match (v.get("pos"), random) {
+        (Some(_), None) => vec![(super::point(v, "pos")?, target)],
+        (None, Some(n)) => {
+            if st.dynamic.agents.len() + n as usize > MAX_AGENTS {
+                return Err(too_many_agents(st.dynamic.agents.len(), n as usize));
+            }
+            ensure_dynamic(st)?;
+            let nav = st.navmesh();
+            let mut cmp = Comparer::new(nav, None, CompareSettings::default())
+                .map_err(|e| unprocessable(format!("no random points: {e}")))?;
+            let pairs = cmp
+                .random_pairs(n as usize, seed)
+                .map_err(|e| unprocessable(format!("no random points: {e}")))?;
+            if pairs.is_empty() {
+                return Err(unprocessable(
+                    "no connected random points were found on this navmesh",
+                ));
+            }
+            pairs
+                .into_iter()
+                .map(|(a, b)| (a, Some(target.unwrap_or(b))))
+                .collect()
+        }
+        _ => {
+            return Err(bad(
+                "give either `pos` ([x, y, z], one agent) or `random` (how many random agents)",
+            ));
+        }
+    };
+    if st.dynamic.agents.len() + specs.len() > MAX_AGENTS {
+        return Err(too_many_agents(st.dynamic.agents.len(), specs.len()));
+    }
+    ensure_dynamic(st)?;
+    let params = agent_params(st);
+    let mut added = Vec::new();
+    for (pos, target) in specs {
+        let id = add_agent(&mut st.dynamic, pos, target, params)
+            .map_err(|e| refused("the agent was refused", e))?;
+        added.push(id);
+    }
+    let mut out = status(st);
+    out["added"] = json!(added);
+    Ok(out)
+}
+
+fn too_many_agents(have: usize, more: usize) -> Response {
+    unprocessable(format!(
+        "{have} agents and {more} more would pass the viewer's limit of {MAX_AGENTS} agents"
+    ))
+}
+
+fn add_agent(
+    d: &mut Dynamic,
+    pos: Vec3,
+    target: Option<Vec3>,
+    params: AgentParams,
+) -> navkit::Result<u32> {
+    let crowd = d
+        .crowd
+        .as_mut()
+        .ok_or_else(|| navkit::Error::InvalidArgument("not in dynamic mode".into()))?;
+    let h = crowd.add_agent(pos, params)?;
+    if let Some(t) = target
+        && let Err(e) = crowd.request_move_target(h, t)
+    {
+        let _ = crowd.remove_agent(h);
+        return Err(e);
+    }
+    let id = d.next_agent;
+    d.next_agent += 1;
+    d.agents.push((id, h));
+    Ok(id)
+}
+
+fn agent_id(v: &Value, d: &Dynamic) -> Result<Option<(usize, AgentHandle)>, Response> {
+    let Some(x) = v.get("id") else {
+        return Ok(None);
+    };
+    let id = x
+        .as_u64()
+        .ok_or_else(|| bad("`id` must be an agent id (a whole number)"))?;
+    d.agents
+        .iter()
+        .position(|(i, _)| u64::from(*i) == id)
+        .map(|k| Some((k, d.agents[k].1)))
+        .ok_or_else(|| {
+            Response::error(
+                404,
+                format!("there is no agent {id} (GET /api/dynamic lists them)"),
+            )
+        })
+}
+
+fn set_target(st: &mut State, v: &Value) -> Result<Value, Response> {
+    fields(v, "crowd target", &["pos", "id"])?;
+    let p = super::point(v, "pos")?;
+    let one = agent_id(v, &st.dynamic)?;
+    let handles: Vec<AgentHandle> = match one {
+        Some((_, h)) => vec![h],
+        None => st.dynamic.agents.iter().map(|a| a.1).collect(),
+    };
+    if let Some(crowd) = st.dynamic.crowd.as_mut() {
+        for h in handles {
+            crowd
+                .request_move_target(h, p)
+                .map_err(|e| refused("the target was refused", e))?;
+        }
+    }
+    Ok(status(st))
+}
+
+fn remove_agents(st: &mut State, v: &Value) -> Result<Value, Response> {
+    fields(v, "agent removal", &["id", "all"])?;
+    let all = flag(v, "all")?;
+    let one = agent_id(v, &st.dynamic)?;
+    if all == one.is_some() {
+        return Err(bad("give exactly one of `id` (an agent id) and `all` (true)"));
+    }
+    let d = &mut st.dynamic;
+    let gone: Vec<(usize, AgentHandle)> = match one {
+        Some(a) => vec![a],
+        None => d.agents.iter().map(|a| a.1).enumerate().collect(),
+    };
+    if let Some(crowd) = d.crowd.as_mut() {
+        for (_, h) in &gone {
+            let _ = crowd.remove_agent(*h);
+        }
+    }
+    match one {
+        Some((k, _)) => {
+            d.agents.remove(k);
+        }
+        None => d.agents.clear(),
+    }
+    Ok(status(st))
+}
+
+fn step(st: &mut State, v: &Value) -> Result<Value, Response> {
+    fields(v, "crowd step", &["dt", "steps"])?;
+    let dt = match v.get("dt") {
+        None => 1.0 / 30.0,
+        Some(x) => x
+            .as_f64()
+            .filter(|d| d.is_finite() && *d > 0.0 && *d <= MAX_DT)
+            .ok_or_else(|| {
+                bad(format!(
+                    "`dt` must be a number of seconds above 0 and at most {MAX_DT}"
+                ))
+            })?,
+    };
+    let steps = whole(v, "steps", 1, MAX_STEPS)?.unwrap_or(1);
+    let d = &mut st.dynamic;
+    let t = Instant::now();
+    if let Some(crowd) = d.crowd.as_mut() {
+        for _ in 0..steps {
+            // Obstacle changes are settled when made; this keeps any leftover work moving.
+            crowd
+                .update_obstacles(std::time::Duration::from_millis(2))
+                .map_err(|e| unprocessable(format!("the tile cache update failed: {e}")))?;
+            crowd
+                .update(dt as f32)
+                .map_err(|e| bad(format!("the crowd update failed: {e}")))?;
+            d.time += dt;
+        }
+    }
+    let mut out = status(st);
+    out["step_ms"] = json!(t.elapsed().as_secs_f64() * 1e3);
+    Ok(out)
+}
+
+/// `layer`'s primitives as `/api/layers` entries, one per kind (named `name` when the layer has
+/// one kind, `name:tris`, `name:lines`, `name:points` otherwise).
+pub fn layer_entries(layer: &Layer) -> Vec<Value> {
+    let mut kinds: [(Vec<Value>, Vec<Value>); 3] = Default::default();
+    for p in &layer.primitives {
+        let k = match p {
+            Primitive::Triangle { .. } => 0,
+            Primitive::Line { .. } => 1,
+            Primitive::Point { .. } => 2,
+        };
+        let c = p.color().to_array();
+        for v in p.vertices() {
+            kinds[k].0.extend([num32(v.x), num32(v.y), num32(v.z)]);
+            kinds[k].1.extend(c.map(|x| json!(x)));
+        }
+    }
+    let present = kinds.iter().filter(|k| !k.0.is_empty()).count();
+    let mut out = Vec::new();
+    for (k, (pos, col)) in kinds.into_iter().enumerate() {
+        if pos.is_empty() {
+            continue;
+        }
+        let kind = ["tris", "lines", "points"][k];
+        let name = if present > 1 {
+            format!("{}:{kind}", layer.name)
+        } else {
+            layer.name.clone()
+        };
+        out.push(json!({"name": name, "kind": kind, "positions": pos, "colors": col}));
+    }
+    out
+}
+
+/// Each agent's target: a small cross and an upright, in its agent's colour.
+fn targets_layer(agents: &[AgentState]) -> Layer {
+    let mut l = Layer::new("crowd.targets");
+    for (i, a) in agents.iter().enumerate() {
+        if matches!(
+            a.target_state,
+            TargetState::None | TargetState::Failed | TargetState::Velocity
+        ) {
+            continue;
+        }
+        let col = Color::from_int(i as u32 + 1, 220);
+        let r = a.params.radius;
+        let t = a.target;
+        l.line(t - Vec3::X * r, t + Vec3::X * r, col, 2.0);
+        l.line(t - Vec3::Z * r, t + Vec3::Z * r, col, 2.0);
+        l.line(t, t + Vec3::Y * a.params.height * 0.5, col, 2.0);
+    }
+    l
+}
+
+fn obstacle_json(o: &Obstacle) -> Value {
+    json!({
+        "id": o.obstacle.0,
+        "shape": crate::json::to_json(&o.shape),
+        "state": crate::json::to_json(&o.state),
+    })
+}
+
+fn agent_json(id: u32, a: &AgentState) -> Value {
+    json!({
+        "id": id,
+        "pos": v3(a.position),
+        "vel": v3(a.velocity),
+        "desired_vel": v3(a.desired_velocity),
+        "corners": a.corners.iter().map(|&c| v3(c)).collect::<Vec<_>>(),
+        "target": v3(a.target),
+        "target_state": crate::json::to_json(&a.target_state),
+        "partial": a.partial,
+        "radius": num32(a.params.radius),
+        "height": num32(a.params.height),
+    })
+}
+
+/// The dynamic state, with its overlay layers.
+fn status(st: &State) -> Value {
+    let d = &st.dynamic;
+    let obstacles = d.obstacles();
+    let agents = d.agent_states();
+    let states: Vec<AgentState> = agents.iter().map(|a| a.1.clone()).collect();
+    let mut layers = Vec::new();
+    for l in [
+        debug_draw::geometry::obstacles(&obstacles),
+        debug_draw::agents::agents(&states),
+        debug_draw::agents::corners(&states),
+        debug_draw::agents::velocities(&states),
+        targets_layer(&states),
+    ] {
+        layers.extend(layer_entries(&l));
+    }
+    json!({
+        "dynamic": d.crowd.is_some(),
+        "tile_size": d.tile_size,
+        "tile_cache_ms": d.build_ms,
+        "obstacles": obstacles.iter().map(obstacle_json).collect::<Vec<_>>(),
+        "agents": agents.iter().map(|(id, a)| agent_json(*id, a)).collect::<Vec<_>>(),
+        "time": d.time,
+        "tiles_rebuilt": d.last_update.0,
+        "update_ms": d.last_update.1,
+        "events": d.events.len(),
+        "counts": super::counts(st),
+        "limits": {
+            "obstacles": MAX_OBSTACLES,
+            "agents": MAX_AGENTS,
+            "steps": MAX_STEPS,
+            "dt": MAX_DT,
+            "random": MAX_RANDOM,
+        },
+        "layers": layers,
+    })
+}
+
+/// The current scenario: obstacles, agents (an agent without a target has its goal at its
+/// start), kept events, and the viewer's settings (the page adds the path's start and goal).
+fn scenario(st: &State) -> Scenario {
+    let d = &st.dynamic;
+    let agents = d
+        .agent_states()
+        .into_iter()
+        .map(|(_, a)| {
+            let moving = !matches!(
+                a.target_state,
+                TargetState::None | TargetState::Failed | TargetState::Velocity
+            );
+            AgentSpec {
+                start: a.position,
+                goal: if moving { a.target } else { a.position },
+                behaviour: AgentBehaviour::Direct,
+                seed: 0,
+            }
+        })
+        .collect();
+    Scenario {
+        agents,
+        obstacles: d
+            .obstacles()
+            .into_iter()
+            .filter(|o| o.state != navkit::tilecache::ObstacleState::Removing)
+            .map(|o| o.shape)
+            .collect(),
+        events: d.events.clone(),
+        view: Some(ViewState {
+            start: None,
+            goal: None,
+            settings: st.geometry.as_ref().map(|_| st.settings.clone()),
+            tile_size: Some(d.tile_size),
+        }),
+    }
+}
+
+fn scenario_json(st: &State) -> Value {
+    crate::json::to_json(&scenario(st))
+}
+
+/// A new dynamic state with `s`'s obstacles and agents (in dynamic mode if it has any, or if
+/// `force`).
+fn dynamic_from(
+    st: &State,
+    s: &Scenario,
+    tile_size: u32,
+    force: bool,
+) -> Result<Dynamic, Response> {
+    let wanted = force || !s.obstacles.is_empty() || !s.agents.is_empty();
+    if !wanted {
+        return Ok(Dynamic {
+            tile_size,
+            events: s.events.clone(),
+            ..Dynamic::default()
+        });
+    }
+    let mut d = build_dynamic(st, tile_size)?;
+    d.events = s.events.clone();
+    for (i, o) in s.obstacles.iter().enumerate() {
+        check_shape(o).map_err(|_| {
+            bad(format!(
+                "obstacle {i}: every number must be finite and at most 1e7 in size"
+            ))
+        })?;
+        let crowd = d.crowd.as_mut().expect("built");
+        crowd
+            .add_obstacle(o)
+            .map_err(|e| refused(&format!("obstacle {i} ({o:?}) was refused"), e))?;
+        if i % 32 == 31 {
+            settle(&mut d)?;
+        }
+    }
+    settle(&mut d)?;
+    let params = agent_params(st);
+    for (i, a) in s.agents.iter().enumerate() {
+        let target = (a.goal != a.start).then_some(a.goal);
+        add_agent(&mut d, a.start, target, params)
+            .map_err(|e| refused(&format!("agent {i} was refused"), e))?;
+    }
+    Ok(d)
+}
+
+/// Loads a scenario: the settings first (a rebuild if they differ), then a new dynamic state
+/// with its obstacles and agents. Nothing changes if any of it is refused.
+fn load_scenario(st: &mut State, text: &str) -> Result<Value, Response> {
+    let s = Scenario::from_json_str(text, Path::new("the scenario"))
+        .map_err(|e| bad(e.to_string()))?;
+    if s.obstacles.len() > MAX_OBSTACLES {
+        return Err(Response::error(
+            413,
+            format!(
+                "the scenario has {} obstacles; the viewer keeps at most {MAX_OBSTACLES}",
+                s.obstacles.len()
+            ),
+        ));
+    }
+    if s.agents.len() > MAX_AGENTS {
+        return Err(Response::error(
+            413,
+            format!(
+                "the scenario has {} agents; the viewer keeps at most {MAX_AGENTS}",
+                s.agents.len()
+            ),
+        ));
+    }
+    let view = s.view.clone().unwrap_or_default();
+    let tile_size = match view.tile_size {
+        None => st.dynamic.tile_size,
+        Some(t) if TILE_SIZES.contains(&u64::from(t)) => t,
+        Some(t) => {
+            return Err(bad(format!(
+                "view.tile_size {t} must be from {} to {} cells",
+                TILE_SIZES.start(),
+                TILE_SIZES.end()
+            )));
+        }
+    };
+    let new_settings = match &view.settings {
+        Some(ns) if *ns != st.settings => {
+            if st.geometry.is_none() {
+                return Err(unprocessable(
+                    "the scenario has build settings, but the viewer was started on a saved \
+                     navmesh: there is no geometry to rebuild from",
+                ));
+            }
+            // The viewer's own ranges for the settings the page can change.
+            Some(super::settings_request(ns, &super::settings_json(ns))?)
+        }
+        _ => None,
+    };
+    // The new dynamic state is made (with the scenario's settings) before anything changes.
+    let old_settings = st.settings.clone();
+    if let Some(ns) = &new_settings {
+        st.settings = ns.clone();
+    }
+    let keep_on = st.dynamic.crowd.is_some();
+    let made = dynamic_from(st, &s, tile_size, keep_on);
+    st.settings = old_settings;
+    let d = made?;
+    let mut rebuilt = Value::Null;
+    if let Some(ns) = new_settings {
+        // The static navmesh with the new settings; the new dynamic state goes in after it.
+        let keep = std::mem::take(&mut st.dynamic);
+        match super::rebuild(st, ns) {
+            Ok(v) => rebuilt = v,
+            Err(r) => {
+                st.dynamic = keep;
+                return Err(r);
+            }
+        }
+    }
+    st.dynamic = d;
+    let mut out = status(st);
+    out["view"] = crate::json::to_json(&view);
+    out["rebuilt"] = rebuilt;
+    out["warnings"] = json!(if s.events.is_empty() {
+        Vec::<String>::new()
+    } else {
+        vec![format!(
+            "{} timed obstacle events are kept for saving but not played by the viewer \
+             (navkit simulate --scenario plays them)",
+            s.events.len()
+        )]
+    });
+    Ok(out)
+}
+
+/// After a rebuild with new settings: dynamic mode is made again with them, its obstacles and
+/// agents carried over. Returns what happened, for the rebuild's answer.
+pub fn after_rebuild(st: &mut State) -> Value {
+    if st.dynamic.crowd.is_none() {
+        return json!({"dynamic": false});
+    }
+    let mut s = scenario(st);
+    s.view = None;
+    let tile_size = st.dynamic.tile_size;
+    st.dynamic.crowd = None;
+    match dynamic_from(st, &s, tile_size, true) {
+        Ok(d) => {
+            st.dynamic = d;
+            json!({"dynamic": true, "obstacles": s.obstacles.len(), "agents": s.agents.len()})
+        }
+        Err(r) => {
+            let message = String::from_utf8_lossy(&r.body).into_owned();
+            st.dynamic = Dynamic {
+                tile_size,
+                ..Dynamic::default()
+            };
+            json!({"dynamic": false, "warning": format!("dynamic mode was left: {message}")})
+        }
+    }
+}
+
+/// A path under the working directory: relative, no `..`, its folder an existing one inside.
+fn confined(path: &str) -> Result<PathBuf, Response> {
+    if path.is_empty() || path.len() > 255 {
+        return Err(bad("`path` must be a file name of 1 to 255 bytes"));
+    }
+    let p = Path::new(path);
+    for c in p.components() {
+        match c {
+            Component::Normal(_) | Component::CurDir => {}
+            Component::ParentDir => {
+                return Err(bad(format!(
+                    "`{}`: `..` is not allowed; files are saved under the working directory",
+                    http::clip(path)
+                )));
+            }
+            Component::RootDir | Component::Prefix(_) => {
+                return Err(bad(format!(
+                    "`{}`: absolute paths are not allowed; files are saved under the working \
+                     directory",
+                    http::clip(path)
+                )));
+            }
+        }
+    }
+    if p.file_name().is_none() || path.ends_with('/') {
+        return Err(bad(format!("`{}` does not name a file", http::clip(path))));
+    }
+    let cwd = std::env::current_dir()
+        .and_then(|d| d.canonicalize())
+        .map_err(|e| unprocessable(format!("no working directory: {e}")))?;
+    let parent = cwd.join(p.parent().unwrap_or(Path::new("")));
+    let parent = parent.canonicalize().map_err(|_| {
+        bad(format!(
+            "`{}`: its folder does not exist under the working directory",
+            http::clip(path)
+        ))
+    })?;
+    // A symbolic link could lead out: the real folder must be inside.
+    if !parent.starts_with(&cwd) {
+        return Err(bad(format!(
+            "`{}` leads outside the working directory",
+            http::clip(path)
+        )));
+    }
+    let target = parent.join(p.file_name().unwrap_or_default());
+    if target.is_dir() {
+        return Err(bad(format!("`{}` is a folder", http::clip(path))));
+    }
+    Ok(target)
+}
+
+fn save(st: &mut State, v: &Value) -> Result<Value, Response> {
+    fields(v, "saving", &["what", "path"])?;
+    let what = v.get("what").and_then(Value::as_str).unwrap_or("");
+    let path = v
+        .get("path")
+        .and_then(Value::as_str)
+        .ok_or_else(|| bad("`path` must be a file name (a string)"))?;
+    let bytes = match what {
+        "navmesh" => st.navmesh().to_mset_bytes(),
+        "tilecache" => tset_bytes(st)?,
+        "scenario" => {
+            let mut text = serde_json::to_string_pretty(&scenario_json(st))
+                .map_err(|e| unprocessable(e.to_string()))?;
+            text.push('\n');
+            text.into_bytes()
+        }
+        _ => {
+            return Err(bad(
+                "`what` must be \"navmesh\", \"tilecache\" or \"scenario\"",
+            ));
+        }
+    };
+    let target = confined(path)?;
+    navkit::atomic_file::write(&target, &bytes)
+        .map_err(|e| unprocessable(format!("saving failed: {e}")))?;
+    Ok(json!({"saved": target.display().to_string(), "bytes": bytes.len(), "what": what}))
+}
