@@ -101,3 +101,113 @@ fn parse(answer: &[u8]) -> (u16, String) {
         .unwrap_or_default();
     (status, body)
 }
+
+// ---- Headless chromium (Debian's), for the browser tests: a self-contained block ----
+
+/// Debian's chromium, or a panic saying how to install it.
+pub fn chromium_path() -> std::path::PathBuf {
+    for name in ["chromium", "chromium-browser"] {
+        if let Ok(out) = Command::new("sh")
+            .args(["-c", &format!("command -v {name}")])
+            .output()
+            && out.status.success()
+        {
+            return std::path::PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
+        }
+    }
+    panic!(
+        "the browser tests need Debian's chromium, which is not installed: run \
+         scripts/ensure-deps.sh as root, or `sudo apt-get install -y chromium`"
+    );
+}
+
+/// target/view-artifacts/, made if missing.
+pub fn view_artifacts() -> std::path::PathBuf {
+    let d = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/view-artifacts");
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Runs headless chromium (WebGL on SwiftShader, a fresh profile) on `url` for at most
+/// `budget_ms` of virtual time, with `extra` arguments; returns stdout.
+pub fn run_headless(url: &str, budget_ms: u32, extra: &[&str]) -> String {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static RUN: AtomicUsize = AtomicUsize::new(0);
+    let n = RUN.fetch_add(1, Ordering::SeqCst);
+    let profile = std::env::temp_dir().join(format!(
+        "navkit-chromium-{}-{n}-{}",
+        std::process::id(),
+        url.len()
+    ));
+    let out = Command::new(chromium_path())
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu-sandbox",
+            "--use-angle=swiftshader",
+            "--enable-unsafe-swiftshader",
+            "--no-first-run",
+            "--window-size=1200,800",
+        ])
+        .arg(format!("--virtual-time-budget={budget_ms}"))
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .args(extra)
+        .arg(url)
+        .output()
+        .expect("run chromium");
+    let _ = std::fs::remove_dir_all(&profile);
+    assert!(
+        out.status.success(),
+        "chromium failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The text of `<pre id=ID>` in a dumped DOM (the first `<pre id="ID" ...>`).
+pub fn pre_text(dom: &str, id: &str) -> Option<String> {
+    let start = dom.find(&format!("<pre id=\"{id}\""))?;
+    let from = dom[start..].find('>')? + start + 1;
+    let to = dom[from..].find("</pre>")? + from;
+    Some(
+        dom[from..to]
+            .replace("&quot;", "\"")
+            .replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&amp;", "&"),
+    )
+}
+
+/// A decoded screenshot, RGB.
+pub struct Screenshot {
+    pub width: usize,
+    pub height: usize,
+    pub rgb: Vec<u8>,
+}
+
+impl Screenshot {
+    /// Decodes a PNG with the `png` crate.
+    pub fn load(path: &std::path::Path) -> Screenshot {
+        let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let decoder = png::Decoder::new(std::io::BufReader::new(file));
+        let mut reader = decoder.read_info().unwrap();
+        let mut buf = vec![0; reader.output_buffer_size()];
+        let info = reader.next_frame(&mut buf).unwrap();
+        let channels = info.color_type.samples();
+        let rgb = buf[..info.buffer_size()]
+            .chunks(channels)
+            .flat_map(|p| [p[0], p[1], p[2]])
+            .collect();
+        Screenshot {
+            width: info.width as usize,
+            height: info.height as usize,
+            rgb,
+        }
+    }
+
+    /// The pixel at (x, y).
+    pub fn pixel(&self, x: usize, y: usize) -> [u8; 3] {
+        let i = (y * self.width + x) * 3;
+        [self.rgb[i], self.rgb[i + 1], self.rgb[i + 2]]
+    }
+}

@@ -126,12 +126,20 @@
       inflight = true;
       stepCrowd(steps).catch(err => { fail(err); setRunning(false); }).finally(() => { inflight = false; });
     }
-    requestAnimationFrame(frame);
+    nextFrame();
+  }
+  // The next animation frame, or 50 ms on where frames are not being drawn (a hidden tab, a
+  // headless browser): the crowd keeps its time either way.
+  function nextFrame() {
+    let done = false;
+    const go = () => { if (!done) { done = true; frame(performance.now()); } };
+    requestAnimationFrame(go);
+    setTimeout(go, 50);
   }
   function setRunning(on) {
     running = on;
     $("dyn-run").textContent = on ? "Pause" : "Run";
-    if (on) { owed = 0; lastFrame = null; requestAnimationFrame(frame); }
+    if (on) { owed = 0; lastFrame = null; nextFrame(); }
   }
 
   // ---- clicks ----

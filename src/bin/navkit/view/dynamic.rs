@@ -197,11 +197,13 @@ fn settle(d: &mut Dynamic) -> Result<(), Response> {
 pub fn route(state: &Mutex<State>, req: &Request) -> Option<Response> {
     let lock = || state.lock().unwrap_or_else(|e| e.into_inner());
     let path = req.path.as_str();
-    let post = |f: &dyn Fn(&mut State, &Value) -> Result<Value, Response>| {
-        match super::parse_body(&req.body).and_then(|v| f(&mut lock(), &v)) {
-            Ok(v) => Response::json(200, &v),
-            Err(r) => r,
-        }
+    let post = |f: &dyn Fn(&mut State, &Value) -> Result<Value, Response>| match super::parse_body(
+        &req.body,
+    )
+    .and_then(|v| f(&mut lock(), &v))
+    {
+        Ok(v) => Response::json(200, &v),
+        Err(r) => r,
     };
     let r = match (req.method.as_str(), path) {
         ("GET", "/dynamic.js") => Response {
@@ -236,9 +238,18 @@ pub fn route(state: &Mutex<State>, req: &Request) -> Option<Response> {
         ("POST", "/api/save") => post(&save),
         (
             _,
-            "/dynamic.js" | "/api/dynamic" | "/api/obstacles/add" | "/api/obstacles/remove"
-            | "/api/crowd/add" | "/api/crowd/target" | "/api/crowd/remove" | "/api/crowd/step"
-            | "/api/scenario" | "/api/navmesh.mset" | "/api/tilecache.tset" | "/api/save",
+            "/dynamic.js"
+            | "/api/dynamic"
+            | "/api/obstacles/add"
+            | "/api/obstacles/remove"
+            | "/api/crowd/add"
+            | "/api/crowd/target"
+            | "/api/crowd/remove"
+            | "/api/crowd/step"
+            | "/api/scenario"
+            | "/api/navmesh.mset"
+            | "/api/tilecache.tset"
+            | "/api/save",
         ) => Response::error(
             405,
             format!("{} is not allowed on {}", req.method, http::clip(path)),
@@ -341,7 +352,9 @@ fn check_shape(shape: &ObstacleShape) -> Result<(), Response> {
             radius,
             height,
         } => vec![pos.x, pos.y, pos.z, radius, height],
-        ObstacleShape::Box { bmin, bmax } => bmin.to_array().into_iter().chain(bmax.to_array()).collect(),
+        ObstacleShape::Box { bmin, bmax } => {
+            bmin.to_array().into_iter().chain(bmax.to_array()).collect()
+        }
         ObstacleShape::OrientedBox {
             center,
             half_extents,
@@ -358,6 +371,13 @@ fn check_shape(shape: &ObstacleShape) -> Result<(), Response> {
             "every number of an obstacle must be finite and at most 1e7 in size",
         ));
     }
+    if let ObstacleShape::Box { bmin, bmax } = shape
+        && bmin.cmpgt(*bmax).any()
+    {
+        return Err(bad(format!(
+            "the box's bmin {bmin} is above its bmax {bmax} on some axis"
+        )));
+    }
     Ok(())
 }
 
@@ -373,6 +393,32 @@ fn parse_shape(v: &Value) -> Result<ObstacleShape, Response> {
     Ok(shape)
 }
 
+/// True if the obstacle's box meets a tile's. Detour finishes an obstacle (adding or removing
+/// it) only when it rebuilds a tile it touches: one that touches none would stay "processing",
+/// and then "removing", for ever and keep its slot, so such obstacles are refused.
+fn touches_a_tile(nav: &NavMesh, shape: &ObstacleShape) -> bool {
+    let (bmin, bmax) = shape.bounds();
+    nav.tile_bounds()
+        .iter()
+        .any(|(_, b)| bmin.cmple(b.max).all() && bmax.cmpge(b.min).all())
+}
+
+/// Adds an obstacle to the crowd's tile cache (not settled).
+fn add_to_cache(
+    d: &mut Dynamic,
+    shape: &ObstacleShape,
+    what: &str,
+) -> Result<ObstacleRef, Response> {
+    let crowd = d.crowd.as_mut().expect("dynamic mode");
+    if !touches_a_tile(crowd.navmesh(), shape) {
+        let (lo, hi) = shape.bounds();
+        return Err(unprocessable(format!(
+            "{what}: its box {lo} .. {hi} meets no tile of the navmesh (put it on the navmesh)"
+        )));
+    }
+    crowd.add_obstacle(shape).map_err(|e| refused(what, e))
+}
+
 fn add_obstacle(st: &mut State, v: &Value) -> Result<Value, Response> {
     let shape = parse_shape(v)?;
     if st.dynamic.obstacles().len() >= MAX_OBSTACLES {
@@ -381,10 +427,7 @@ fn add_obstacle(st: &mut State, v: &Value) -> Result<Value, Response> {
         )));
     }
     ensure_dynamic(st)?;
-    let crowd = st.dynamic.crowd.as_mut().expect("dynamic mode");
-    let id = crowd
-        .add_obstacle(&shape)
-        .map_err(|e| refused("the obstacle was refused", e))?;
+    let id = add_to_cache(&mut st.dynamic, &shape, "the obstacle was refused")?;
     settle(&mut st.dynamic)?;
     let mut out = status(st);
     out["added"] = json!(id.0);
@@ -399,9 +442,7 @@ fn contains(shape: &ObstacleShape, p: Vec3) -> bool {
         return false;
     }
     match *shape {
-        ObstacleShape::Cylinder { pos, radius, .. } => {
-            (p.x - pos.x).hypot(p.z - pos.z) <= radius
-        }
+        ObstacleShape::Cylinder { pos, radius, .. } => (p.x - pos.x).hypot(p.z - pos.z) <= radius,
         ObstacleShape::Box { bmin, bmax } => {
             p.x >= bmin.x && p.x <= bmax.x && p.z >= bmin.z && p.z <= bmax.z
         }
@@ -470,10 +511,7 @@ fn remove_obstacle(st: &mut State, v: &Value) -> Result<Value, Response> {
         match hit {
             Some(o) => vec![o.obstacle],
             None => {
-                return Err(Response::error(
-                    404,
-                    format!("no obstacle stands at {p}"),
-                ));
+                return Err(Response::error(404, format!("no obstacle stands at {p}")));
             }
         }
     };
@@ -619,7 +657,9 @@ fn remove_agents(st: &mut State, v: &Value) -> Result<Value, Response> {
     let all = flag(v, "all")?;
     let one = agent_id(v, &st.dynamic)?;
     if all == one.is_some() {
-        return Err(bad("give exactly one of `id` (an agent id) and `all` (true)"));
+        return Err(bad(
+            "give exactly one of `id` (an agent id) and `all` (true)",
+        ));
     }
     let d = &mut st.dynamic;
     let gone: Vec<(usize, AgentHandle)> = match one {
@@ -706,6 +746,32 @@ pub fn layer_entries(layer: &Layer) -> Vec<Value> {
     out
 }
 
+/// Each agent's body, as RecastDemo's crowd tool fills it: a cylinder of its radius and height
+/// (12 sides and a top cap) in its agent's colour (`duIntToCol(i + 1)`), see-through.
+fn bodies_layer(agents: &[AgentState]) -> Layer {
+    const N: usize = 12;
+    let mut l = Layer::new("crowd.bodies");
+    for (i, a) in agents.iter().enumerate() {
+        let c = Color::from_int(i as u32 + 1, 255).to_array();
+        let col = Color::rgba(c[0], c[1], c[2], 140);
+        let (r, h) = (a.params.radius, a.params.height);
+        let ring: Vec<Vec3> = (0..N)
+            .map(|k| {
+                let t = k as f32 / N as f32 * std::f32::consts::TAU;
+                a.position + Vec3::new(t.cos() * r, 0.0, t.sin() * r)
+            })
+            .collect();
+        let up = Vec3::Y * h;
+        for k in 0..N {
+            let (p, q) = (ring[k], ring[(k + 1) % N]);
+            l.triangle([p, p + up, q + up], col.darken());
+            l.triangle([p, q + up, q], col.darken());
+            l.triangle([a.position + up, p + up, q + up], col);
+        }
+    }
+    l
+}
+
 /// Each agent's target: a small cross and an upright, in its agent's colour.
 fn targets_layer(agents: &[AgentState]) -> Layer {
     let mut l = Layer::new("crowd.targets");
@@ -758,6 +824,7 @@ fn status(st: &State) -> Value {
     let mut layers = Vec::new();
     for l in [
         debug_draw::geometry::obstacles(&obstacles),
+        bodies_layer(&states),
         debug_draw::agents::agents(&states),
         debug_draw::agents::corners(&states),
         debug_draw::agents::velocities(&states),
@@ -853,10 +920,7 @@ fn dynamic_from(
                 "obstacle {i}: every number must be finite and at most 1e7 in size"
             ))
         })?;
-        let crowd = d.crowd.as_mut().expect("built");
-        crowd
-            .add_obstacle(o)
-            .map_err(|e| refused(&format!("obstacle {i} ({o:?}) was refused"), e))?;
+        add_to_cache(&mut d, o, &format!("obstacle {i} ({o:?}) was refused"))?;
         if i % 32 == 31 {
             settle(&mut d)?;
         }
@@ -874,8 +938,8 @@ fn dynamic_from(
 /// Loads a scenario: the settings first (a rebuild if they differ), then a new dynamic state
 /// with its obstacles and agents. Nothing changes if any of it is refused.
 fn load_scenario(st: &mut State, text: &str) -> Result<Value, Response> {
-    let s = Scenario::from_json_str(text, Path::new("the scenario"))
-        .map_err(|e| bad(e.to_string()))?;
+    let s =
+        Scenario::from_json_str(text, Path::new("the scenario")).map_err(|e| bad(e.to_string()))?;
     if s.obstacles.len() > MAX_OBSTACLES {
         return Err(Response::error(
             413,
