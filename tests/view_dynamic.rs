@@ -239,6 +239,12 @@ fn obstacles_change_the_navmesh_and_the_path_across_it() {
     assert_eq!(rebuilt["dynamic"]["dynamic"], true, "{rebuilt}");
     let st = v.post_json("/api/dynamic", r#"{"enabled": true}"#);
     assert_eq!(st["obstacles"].as_array().unwrap().len(), 1);
+    // Another tile size: a new cache, the obstacle carried over.
+    let tiles48 = f(&scene(&v)["counts"]["tiles"]);
+    let t32 = v.post_json("/api/dynamic", r#"{"tile_size": 32}"#);
+    assert_eq!(t32["tile_size"], 32);
+    assert_eq!(t32["obstacles"].as_array().unwrap().len(), 1);
+    assert!(f(&scene(&v)["counts"]["tiles"]) > tiles48);
     // Leaving dynamic mode serves the solo navmesh again.
     let off = v.post_json("/api/dynamic", r#"{"enabled": false}"#);
     assert_eq!(off["dynamic"], false);
@@ -344,9 +350,21 @@ fn a_crowd_walks_to_its_target_and_around_an_obstacle_added_under_it() {
     assert_eq!(layer_vertices(&after, "crowd.agents"), 21 * 17 * 2);
     assert_eq!(layer_vertices(&after, "crowd.bodies"), 21 * 36 * 3);
 
-    // One removed by id, then all.
+    // One removed where it stands, one by id, then all.
+    let agent5 = after["agents"][5].clone();
+    let here = v.post_json("/api/crowd/remove", &body(&json!({"at": agent5["pos"]})));
+    assert_eq!(here["agents"].as_array().unwrap().len(), 20);
+    assert!(
+        here["agents"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|a| a["id"] != agent5["id"]),
+        "agent {} removed",
+        agent5["id"]
+    );
     let one = v.post_json("/api/crowd/remove", &body(&json!({"id": id})));
-    assert_eq!(one["agents"].as_array().unwrap().len(), 20);
+    assert_eq!(one["agents"].as_array().unwrap().len(), 19);
     let none = v.post_json("/api/crowd/remove", r#"{"all": true}"#);
     assert!(none["agents"].as_array().unwrap().is_empty());
 }
@@ -682,6 +700,16 @@ fn hostile_dynamic_requests_get_a_4xx_with_a_message() {
         404,
     );
     assert_refused(
+        "remove no agent",
+        v.post("/api/crowd/remove", &body(&json!({"at": c}))),
+        404,
+    );
+    assert_refused(
+        "remove by id and at",
+        v.post("/api/crowd/remove", &body(&json!({"at": c, "all": true}))),
+        400,
+    );
+    assert_refused(
         "tile size 4",
         v.post("/api/dynamic", r#"{"tile_size": 4}"#),
         400,
@@ -705,6 +733,7 @@ fn hostile_dynamic_requests_get_a_4xx_with_a_message() {
     );
     let st = v.post_json("/api/crowd/step", r#"{"dt": 0.1, "steps": 300}"#);
     assert_eq!(st["agents"].as_array().unwrap().len(), 200);
+    eprintln!("300 steps of 200 agents: {:.0} ms", f(&st["step_ms"]));
     v.post_json("/api/crowd/remove", r#"{"all": true}"#);
 
     // Too many obstacles: 256 at most (small cylinders on 256 navmesh triangles).

@@ -41,7 +41,7 @@
     <div id="dyn-msg" style="color:#f96;white-space:pre-wrap"></div>`;
   const $ = id => document.getElementById(id);
   const TOOLS = [["path", "path start/goal"], ["cylinder", "add cylinder"], ["box", "add box"],
-    ["oriented_box", "add oriented box"], ["remove", "remove obstacle"], ["agent", "add agent"],
+    ["oriented_box", "add oriented box"], ["remove", "remove obstacle or agent"], ["agent", "add agent"],
     ["target", "agents' target"]];
   for (const [value, text] of TOOLS) {
     const label = document.createElement("label");
@@ -150,7 +150,11 @@
     const p = pick.pos;
     let job;
     if (t === "cylinder" || t === "box" || t === "oriented_box") job = addObstacle(shapeAt(t, p));
-    else if (t === "remove") job = removeObstacle({ at: p });
+    else if (t === "remove") {
+      // The obstacle there, else the agent there.
+      job = removeObstacle({ at: p }).catch(err => NK.api("/api/crowd/remove", { at: p }).then(show)
+        .catch(() => { throw err; }));
+    }
     else if (t === "agent") job = addAgents({ pos: p });
     else if (t === "target") job = NK.api("/api/crowd/target", { pos: p }).then(show);
     if (job) job.catch(fail);

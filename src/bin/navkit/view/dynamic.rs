@@ -16,7 +16,8 @@
 //!   or `{"all": true}`; every obstacle change is followed by the tile rebuilds it needs;
 //! - `POST /api/crowd/add {"pos": [x, y, z]}` or `{"random": n, "seed": s}` (random agents, each
 //!   with a random reachable target); `POST /api/crowd/target {"pos": [x, y, z]}` (every agent,
-//!   or the one of `"id"`); `POST /api/crowd/remove {"id": n}` or `{"all": true}`;
+//!   or the one of `"id"`); `POST /api/crowd/remove {"id": n}`, `{"at": [x, y, z]}` or
+//!   `{"all": true}`;
 //! - `POST /api/crowd/step {"dt": 0.033, "steps": 1}` advances the crowd;
 //! - `GET /api/scenario` the current scenario (`navkit simulate`'s format, with the viewer's
 //!   part under `view`), `POST /api/scenario` loads one;
@@ -653,14 +654,53 @@ fn set_target(st: &mut State, v: &Value) -> Result<Value, Response> {
 }
 
 fn remove_agents(st: &mut State, v: &Value) -> Result<Value, Response> {
-    fields(v, "agent removal", &["id", "all"])?;
+    fields(v, "agent removal", &["id", "at", "all"])?;
     let all = flag(v, "all")?;
-    let one = agent_id(v, &st.dynamic)?;
-    if all == one.is_some() {
+    let by_id = agent_id(v, &st.dynamic)?;
+    let at = match v.get("at") {
+        Some(_) => Some(super::point(v, "at")?),
+        None => None,
+    };
+    if [all, by_id.is_some(), at.is_some()]
+        .iter()
+        .filter(|b| **b)
+        .count()
+        != 1
+    {
         return Err(bad(
-            "give exactly one of `id` (an agent id) and `all` (true)",
+            "give exactly one of `id` (an agent id), `at` ([x, y, z]) and `all` (true)",
         ));
     }
+    let one = match (by_id, at) {
+        (Some(a), _) => Some(a),
+        (None, Some(p)) => {
+            // The agent whose body is under the point (half a metre of slack around it).
+            let hit = st
+                .dynamic
+                .agent_states()
+                .into_iter()
+                .zip(0..)
+                .filter(|((_, a), _)| {
+                    let d = Vec3::new(a.position.x - p.x, 0.0, a.position.z - p.z).length();
+                    d <= a.params.radius + 0.5
+                        && p.y >= a.position.y - 1.0
+                        && p.y <= a.position.y + a.params.height + 1.0
+                })
+                .min_by(|((_, a), _), ((_, b), _)| {
+                    a.position.distance(p).total_cmp(&b.position.distance(p))
+                });
+            match hit {
+                Some(((id, _), _)) => {
+                    let k = st.dynamic.agents.iter().position(|x| x.0 == id);
+                    k.map(|k| (k, st.dynamic.agents[k].1))
+                }
+                None => {
+                    return Err(Response::error(404, format!("no agent stands at {p}")));
+                }
+            }
+        }
+        _ => None,
+    };
     let d = &mut st.dynamic;
     let gone: Vec<(usize, AgentHandle)> = match one {
         Some(a) => vec![a],
