@@ -324,6 +324,22 @@ fn a_crowd_walks_to_its_target_and_around_an_obstacle_added_under_it() {
     assert!(closest > radius - 0.45, "it walked around: {closest}");
     assert!(time <= 31.0 + 1e-6);
 
+    // RecastDemo's crowd options: a slower top speed holds for the agent at once.
+    let o = v.post_json(
+        "/api/crowd/options",
+        r#"{"max_speed": 1.5, "separation": false, "avoidance_quality": 1}"#,
+    );
+    assert_eq!(o["options"]["max_speed"], 1.5);
+    assert_eq!(o["options"]["separation"], false);
+    assert_eq!(o["options"]["optimize_vis"], true);
+    let slow = run(&v, 0.5);
+    let speed = xz(p3(&slow["agents"][0]["vel"]), [0.0; 3]);
+    assert!(speed <= 1.5 + 1e-3, "{speed}");
+    v.post_json(
+        "/api/crowd/options",
+        r#"{"max_speed": 3.5, "separation": true, "avoidance_quality": 3}"#,
+    );
+
     // 20 random agents, each with a reachable target, walk.
     let crowd = v.post_json("/api/crowd/add", r#"{"random": 20, "seed": 3}"#);
     assert_eq!(crowd["agents"].as_array().unwrap().len(), 21);
@@ -688,6 +704,16 @@ fn hostile_dynamic_requests_get_a_4xx_with_a_message() {
     for (what, b) in steps {
         assert_refused(what, v.post("/api/crowd/step", b), 400);
     }
+    for (what, b) in [
+        ("speed 0", r#"{"max_speed": 0}"#),
+        ("speed 1e9", r#"{"max_speed": 1e9}"#),
+        ("quality 4", r#"{"avoidance_quality": 4}"#),
+        ("flag not a flag", r#"{"separation": 1}"#),
+        ("negative weight", r#"{"separation_weight": -1}"#),
+        ("unknown option", r#"{"radius": 2}"#),
+    ] {
+        assert_refused(what, v.post("/api/crowd/options", b), 400);
+    }
     assert_refused("target without pos", v.post("/api/crowd/target", "{}"), 400);
     assert_refused(
         "target of an unknown agent",
@@ -854,6 +880,24 @@ fn hostile_dynamic_requests_get_a_4xx_with_a_message() {
     for (what, b, status) in saves {
         assert_refused(what, v.post("/api/save", b), status);
     }
+    // A symbolic link under the working directory that leads out of it.
+    let link = viewer::view_artifacts().join("link-out-of-the-tree");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(std::env::temp_dir(), &link).unwrap();
+    assert_refused(
+        "through a link",
+        v.post(
+            "/api/save",
+            r#"{"what": "navmesh", "path": "target/view-artifacts/link-out-of-the-tree/navkit-view-link-test.bin"}"#,
+        ),
+        400,
+    );
+    assert!(
+        !std::env::temp_dir()
+            .join("navkit-view-link-test.bin")
+            .exists()
+    );
+    std::fs::remove_file(&link).unwrap();
 
     // Still answering, in the state the good requests left.
     let st = v.post_json("/api/dynamic", "{}");

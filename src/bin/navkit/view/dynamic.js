@@ -30,6 +30,7 @@
         <option>0.25</option><option>0.5</option><option selected>1</option><option>2</option><option>4</option>
       </select></label><br>
       <label><input type="checkbox" id="dyn-details" checked> corners, velocities, targets</label>
+      <div id="dyn-options"></div>
     </div>
     <table id="dyn-table"></table>
     <div style="margin-top:6px">
@@ -50,6 +51,35 @@
     label.append(r, " " + text);
     $("dyn-tools").append(label);
   }
+  // RecastDemo's crowd tool options, for every agent.
+  const OPTIONS = [["optimize_vis", "optimize visibility"], ["optimize_topo", "optimize topology"],
+    ["anticipate_turns", "anticipate turns"], ["obstacle_avoidance", "obstacle avoidance"],
+    ["separation", "separation"]];
+  const NUMBERS = [["max_speed", "max speed (m/s)"], ["max_acceleration", "max acceleration"],
+    ["separation_weight", "separation weight"]];
+  for (const [key, text] of OPTIONS) {
+    const label = document.createElement("label"), cb = document.createElement("input");
+    cb.type = "checkbox"; cb.dataset.option = key;
+    cb.onchange = () => setOption(key, cb.checked);
+    label.append(cb, " " + text);
+    $("dyn-options").append(label);
+  }
+  for (const [key, text] of NUMBERS) {
+    const label = document.createElement("label"), inp = document.createElement("input");
+    inp.type = "number"; inp.step = "any"; inp.dataset.option = key;
+    inp.onchange = () => setOption(key, Number(inp.value));
+    label.append(inp, " " + text);
+    $("dyn-options").append(label);
+  }
+  {
+    const label = document.createElement("label"), sel = document.createElement("select");
+    sel.dataset.option = "avoidance_quality";
+    ["low", "medium", "good", "high"].forEach((q, i) => sel.append(new Option(q, String(i))));
+    sel.onchange = () => setOption("avoidance_quality", Number(sel.value));
+    label.append(sel, " avoidance quality");
+    $("dyn-options").append(label);
+  }
+  function setOption(key, value) { NK.api("/api/crowd/options", { [key]: value }).then(show).catch(err => { fail(err); refresh(); }); }
   const tool = () => document.querySelector("input[name=dyn-tool]:checked").value;
   const num = id => Number($(id).value);
   function say(m) { $("dyn-msg").textContent = m || ""; }
@@ -72,6 +102,10 @@
     NK.state.crowdTime = s.time;
     NK.state.dynamic = s.dynamic;
     $("dyn-on").checked = s.dynamic;
+    for (const el of document.querySelectorAll("[data-option]")) {
+      const v = s.options[el.dataset.option];
+      if (el.type === "checkbox") el.checked = v; else if (document.activeElement !== el) el.value = String(v);
+    }
     $("dyn-tile").value = s.tile_size;
     $("dyn-status").textContent = s.dynamic
       ? `dynamic: tile cache of ${s.tile_size}-cell tiles`

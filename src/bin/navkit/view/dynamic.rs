@@ -19,6 +19,8 @@
 //!   or the one of `"id"`); `POST /api/crowd/remove {"id": n}`, `{"at": [x, y, z]}` or
 //!   `{"all": true}`;
 //! - `POST /api/crowd/step {"dt": 0.033, "steps": 1}` advances the crowd;
+//! - `POST /api/crowd/options {"max_speed": 3.5, "separation": true, "avoidance_quality": 3,
+//!   ...}` sets RecastDemo's crowd tool options for every agent;
 //! - `GET /api/scenario` the current scenario (`navkit simulate`'s format, with the viewer's
 //!   part under `view`), `POST /api/scenario` loads one;
 //! - `GET /api/navmesh.mset`, `GET /api/tilecache.tset` the navmesh (RecastDemo's MSET) and, in
@@ -33,7 +35,9 @@ use std::time::Instant;
 use glam::Vec3;
 use serde_json::{Value, json};
 
-use navkit::agents::crowd::{AgentHandle, AgentParams, AgentState, Crowd, TargetState};
+use navkit::agents::crowd::{
+    AgentHandle, AgentParams, AgentState, Crowd, TargetState, update_flags,
+};
 use navkit::build::Budget;
 use navkit::debug_draw::{self, Color, Layer, Primitive};
 use navkit::navmesh::NavMesh;
@@ -73,6 +77,8 @@ pub struct Dynamic {
     build_ms: f64,
     /// The last obstacle change: tiles rebuilt and its milliseconds.
     last_update: (usize, f64),
+    /// The crowd tool's options, for every agent.
+    options: CrowdOptions,
     /// Timed obstacle events of a loaded scenario: kept for saving, not played here.
     events: Vec<navkit::tools::simulation::ObstacleEvent>,
 }
@@ -87,6 +93,7 @@ impl Default for Dynamic {
             time: 0.0,
             build_ms: 0.0,
             last_update: (0, 0.0),
+            options: CrowdOptions::default(),
             events: Vec::new(),
         }
     }
@@ -134,11 +141,119 @@ fn refused(what: &str, e: navkit::Error) -> Response {
     }
 }
 
-/// The parameters of the viewer's agents: RecastDemo's, sized by the build settings.
+/// RecastDemo's crowd tool options: speed and acceleration, separation and its weight, the
+/// update flags and the avoidance quality (preset 0..=3: low, medium, good, high).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct CrowdOptions {
+    max_speed: f32,
+    max_acceleration: f32,
+    separation_weight: f32,
+    update_flags: u8,
+    avoidance_quality: u8,
+}
+
+impl Default for CrowdOptions {
+    fn default() -> Self {
+        let p = AgentParams::default();
+        CrowdOptions {
+            max_speed: p.max_speed,
+            max_acceleration: p.max_acceleration,
+            separation_weight: p.separation_weight,
+            update_flags: p.update_flags,
+            avoidance_quality: p.obstacle_avoidance_type,
+        }
+    }
+}
+
+/// The update flags by name, as the page and the answers name them.
+const FLAGS: [(&str, u8); 5] = [
+    ("anticipate_turns", update_flags::ANTICIPATE_TURNS),
+    ("obstacle_avoidance", update_flags::OBSTACLE_AVOIDANCE),
+    ("separation", update_flags::SEPARATION),
+    ("optimize_vis", update_flags::OPTIMIZE_VIS),
+    ("optimize_topo", update_flags::OPTIMIZE_TOPO),
+];
+
+fn options_json(o: &CrowdOptions) -> Value {
+    let mut m = serde_json::Map::new();
+    m.insert("max_speed".into(), num32(o.max_speed));
+    m.insert("max_acceleration".into(), num32(o.max_acceleration));
+    m.insert("separation_weight".into(), num32(o.separation_weight));
+    for (name, bit) in FLAGS {
+        m.insert(name.into(), json!(o.update_flags & bit != 0));
+    }
+    m.insert("avoidance_quality".into(), json!(o.avoidance_quality));
+    Value::Object(m)
+}
+
+/// The parameters of the viewer's agents: RecastDemo's, sized by the build settings, with the
+/// crowd options.
 fn agent_params(st: &State) -> AgentParams {
     let mut p = AgentParams::with_radius(st.settings.agent_radius.max(0.05));
     p.height = st.settings.agent_height.max(0.1);
+    let o = &st.dynamic.options;
+    p.max_speed = o.max_speed;
+    p.max_acceleration = o.max_acceleration;
+    p.separation_weight = o.separation_weight;
+    p.update_flags = o.update_flags;
+    p.obstacle_avoidance_type = o.avoidance_quality;
     p
+}
+
+/// A number field in `lo..=hi`.
+fn number(v: &Value, key: &str, lo: f64, hi: f64) -> Result<Option<f32>, Response> {
+    match v.get(key) {
+        None => Ok(None),
+        Some(x) => x
+            .as_f64()
+            .filter(|x| x.is_finite() && *x >= lo && *x <= hi)
+            .map(|x| Some(x as f32))
+            .ok_or_else(|| bad(format!("`{key}` must be a number from {lo} to {hi}"))),
+    }
+}
+
+/// `POST /api/crowd/options`: any of the options, applied to every agent and the new ones.
+fn set_options(st: &mut State, v: &Value) -> Result<Value, Response> {
+    let mut known = vec![
+        "max_speed",
+        "max_acceleration",
+        "separation_weight",
+        "avoidance_quality",
+    ];
+    known.extend(FLAGS.iter().map(|f| f.0));
+    fields(v, "crowd options", &known)?;
+    let mut o = st.dynamic.options;
+    if let Some(x) = number(v, "max_speed", 0.01, 100.0)? {
+        o.max_speed = x;
+    }
+    if let Some(x) = number(v, "max_acceleration", 0.01, 1000.0)? {
+        o.max_acceleration = x;
+    }
+    if let Some(x) = number(v, "separation_weight", 0.0, 100.0)? {
+        o.separation_weight = x;
+    }
+    if let Some(q) = whole(v, "avoidance_quality", 0, 3)? {
+        o.avoidance_quality = q as u8;
+    }
+    for (name, bit) in FLAGS {
+        if v.get(name).is_some() {
+            if flag(v, name)? {
+                o.update_flags |= bit;
+            } else {
+                o.update_flags &= !bit;
+            }
+        }
+    }
+    st.dynamic.options = o;
+    let params = agent_params(st);
+    if let Some(crowd) = st.dynamic.crowd.as_mut() {
+        for &(_, h) in &st.dynamic.agents {
+            crowd
+                .set_agent_params(h, params)
+                .map_err(|e| refused("the options were refused", e))?;
+        }
+    }
+    Ok(status(st))
 }
 
 /// A tile cache of the geometry with the current settings, in a crowd.
@@ -167,6 +282,7 @@ fn build_dynamic(st: &State, tile_size: u32) -> Result<Dynamic, Response> {
         crowd: Some(crowd),
         tile_size,
         build_ms: t.elapsed().as_secs_f64() * 1e3,
+        options: st.dynamic.options,
         ..Dynamic::default()
     })
 }
@@ -220,6 +336,7 @@ pub fn route(state: &Mutex<State>, req: &Request) -> Option<Response> {
         ("POST", "/api/crowd/target") => post(&set_target),
         ("POST", "/api/crowd/remove") => post(&remove_agents),
         ("POST", "/api/crowd/step") => post(&step),
+        ("POST", "/api/crowd/options") => post(&set_options),
         ("GET", "/api/scenario") => Response::json(200, &scenario_json(&lock())),
         ("POST", "/api/scenario") => {
             let text = match std::str::from_utf8(&req.body) {
@@ -245,6 +362,7 @@ pub fn route(state: &Mutex<State>, req: &Request) -> Option<Response> {
             | "/api/obstacles/remove"
             | "/api/crowd/add"
             | "/api/crowd/target"
+            | "/api/crowd/options"
             | "/api/crowd/remove"
             | "/api/crowd/step"
             | "/api/scenario"
@@ -334,6 +452,7 @@ fn set_dynamic(st: &mut State, v: &Value) -> Result<Value, Response> {
         st.dynamic = Dynamic {
             tile_size,
             events,
+            options: st.dynamic.options,
             ..Dynamic::default()
         };
     } else if st.dynamic.crowd.is_none() || tile_size != st.dynamic.tile_size {
@@ -883,6 +1002,7 @@ fn status(st: &State) -> Value {
         "update_ms": d.last_update.1,
         "events": d.events.len(),
         "counts": super::counts(st),
+        "options": options_json(&d.options),
         "limits": {
             "obstacles": MAX_OBSTACLES,
             "agents": MAX_AGENTS,
@@ -1079,6 +1199,7 @@ pub fn after_rebuild(st: &mut State) -> Value {
             let message = String::from_utf8_lossy(&r.body).into_owned();
             st.dynamic = Dynamic {
                 tile_size,
+                options: st.dynamic.options,
                 ..Dynamic::default()
             };
             json!({"dynamic": false, "warning": format!("dynamic mode was left: {message}")})
