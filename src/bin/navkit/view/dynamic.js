@@ -23,6 +23,7 @@
       <input type="number" id="dyn-sz" value="2" step="any" style="width:40px"> box size x, z</label>
     <label><input type="number" id="dyn-angle" value="30" step="any"> oriented box angle (deg)</label>
     <button id="dyn-clear-obstacles">Remove all obstacles</button>
+    <table id="dyn-obstacles"></table>
     <div style="margin-top:6px">
       <button id="dyn-random">Add 20 random agents</button><button id="dyn-clear-agents">Remove agents</button><br>
       <button id="dyn-run">Run</button><button id="dyn-step">Step</button>
@@ -117,6 +118,18 @@
       ["navmesh polys", s.counts.polys]];
     if (s.step_ms !== undefined) rows.push(["last step", s.step_ms.toFixed(2) + " ms"]);
     if (s.events) rows.push(["timed events (kept)", s.events]);
+    // The obstacles, each with its remove button (the first 40).
+    const list = $("dyn-obstacles");
+    list.innerHTML = "";
+    for (const o of s.obstacles.slice(0, 40)) {
+      const tr = document.createElement("tr"), td = document.createElement("td"), x = document.createElement("button");
+      const c = o.shape.pos || o.shape.center || o.shape.bmin;
+      td.textContent = `${o.id}: ${o.shape.kind.replace("_", " ")} at (${c.map(v => v.toFixed(1)).join(", ")}), ${o.state}`;
+      x.textContent = "×"; x.title = "remove"; x.onclick = () => removeObstacle({ id: o.id }).catch(fail);
+      const tx = document.createElement("td"); tx.append(x);
+      tr.append(td, tx); list.append(tr);
+    }
+    if (s.obstacles.length > 40) list.insertAdjacentHTML("beforeend", `<tr><td>... ${s.obstacles.length - 40} more</td></tr>`);
     $("dyn-table").innerHTML = rows.map(([k, v]) => `<tr><td>${k}</td><td class="n">${v}</td></tr>`).join("");
     NK.redraw();
     return s;
