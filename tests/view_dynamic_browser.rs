@@ -1,6 +1,6 @@
 //! `navkit view`'s dynamics in a real browser (Debian's headless chromium, WebGL on
-//! SwiftShader), on dungeon.obj and nav_test.obj: the page's own obstacle tool puts a cylinder
-//! across the path (the middle of its longest straight leg) and the path changes to one that
+//! SwiftShader), on dungeon.obj and nav_test.obj: a click with the page's cylinder tool puts a
+//! cylinder across the path (on the middle of its longest straight leg) and the path changes to one that
 //! goes around it, the length `navkit path --scenario` gives with that obstacle; then 20 random
 //! agents walk for 5 simulated seconds through the page's run loop and move. No page errors.
 //! Screenshots (path around the obstacle, the crowd at 0 s and at 5 s) are kept in
@@ -159,7 +159,11 @@ fn check_mesh(name: &str) {
         after["status"],
         after["corridor"].as_array().unwrap().len()
     );
-    assert!(through < 1e-3, "{name}: the old path crosses the axis");
+    // Clicked on the screen: within a pixel or two (0.1 m each) of the leg's middle.
+    assert!(
+        through < 0.3,
+        "{name}: the old path crosses the cylinder near its axis"
+    );
     assert_ne!(
         before["corridor"], after["corridor"],
         "{name}: the corridor changed"
@@ -169,13 +173,10 @@ fn check_mesh(name: &str) {
             l1 > l0 + 0.1,
             "{name}: the way around is longer: {l0} -> {l1}"
         );
-        // Carved at cell resolution (0.3 m cells), simplified (1.3 cells of error), and only
-        // where the ground is within the cylinder's height (it stands 0.5 m below the picked
-        // point, as RecastDemo's): on a slope, the downhill side of the circle stays walkable.
-        // On flat ground (dungeon) the path keeps a radius off the axis (1.60 for r 1.5); on
-        // nav_test's slope 0.76.
+        // Carved at cell resolution (0.3 m cells) and simplified (1.3 cells of error): the path
+        // keeps about a radius off the axis (1.61 m for r 1.5 on both levels).
         assert!(
-            around > radius * 0.4,
+            around > radius - 0.5,
             "{name}: the new path stays out of the cylinder: {around} from its axis (r {radius})"
         );
     }

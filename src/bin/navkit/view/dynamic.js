@@ -270,8 +270,8 @@
 
   // ---- the hook the browser tests drive ----
   // ?dyntest=x1,z1;x2,z2 starts from an empty scenario, sets the path between the navmesh points
-  // below both, adds a cylinder across it (the middle of its longest straight leg) and finds the
-  // path again; &agents=N adds N random agents (seed &seed=) and &seconds=S runs the crowd for S
+  // below both, clicks with the cylinder tool on the middle of its longest straight leg (a
+  // cylinder of &radius=, 1.5 by default, 3 m high) and waits for the path across the new navmesh; &agents=N adds N random agents (seed &seed=) and &seconds=S runs the crowd for S
   // simulated seconds through the page's own run loop. The result goes into #dyn-result.
   window.navkitDynamic = { addObstacle, removeObstacle, addAgents, stepCrowd, setRunning,
     loadScenario, currentScenario, shapeAt, status: () => status };
@@ -298,8 +298,21 @@
       const mid = [(st[k][0] + st[k + 1][0]) / 2, (st[k][1] + st[k + 1][1]) / 2, (st[k][2] + st[k + 1][2]) / 2];
       $("dyn-radius").value = P.get("radius") || "1.5";
       $("dyn-height").value = "3";
-      out.obstacle = shapeAt("cylinder", mid);
-      await addObstacle(out.obstacle);
+      // A click there with the cylinder tool, as a user would make it.
+      document.querySelector("input[name=dyn-tool][value=cylinder]").checked = true;
+      const at = NK.screenOf(mid);
+      if (!at) throw new Error("the obstacle's place is not on the screen");
+      const mouse = (type, target) => target.dispatchEvent(new MouseEvent(type,
+        { clientX: at.x, clientY: at.y, button: 0, bubbles: true }));
+      mouse("mousedown", $("view") || document.querySelector("canvas"));
+      mouse("mouseup", window);
+      const waited = Date.now();
+      while (NK.state.lastPath === before || !NK.state.obstacles || NK.state.obstacles.length !== 1) {
+        if (Date.now() - waited > 20000) throw new Error("the click added no obstacle: " + $("dyn-msg").textContent);
+        await new Promise(r => setTimeout(r, 20));
+      }
+      document.querySelector("input[name=dyn-tool][value=path]").checked = true;
+      out.obstacle = NK.state.obstacles[0].shape;
       const after = NK.state.lastPath;
       out.after = { status: after.status, straight_length_m: after.straight_length_m,
         corridor: after.corridor, straight: after.straight };
