@@ -907,3 +907,66 @@ fn hostile_dynamic_requests_get_a_4xx_with_a_message() {
     let (status, _) = v.get("/api/layers");
     assert_eq!(status, 200);
 }
+
+#[test]
+fn a_recastdemo_tile_cache_file_has_obstacles_and_a_crowd_from_the_start() {
+    let file = common::shared().join("meshes/recastdemo-files/dungeon_all_tiles_tilecache.bin");
+    let v = Viewer::start(&file);
+    let st = v.post_json("/api/dynamic", "{}");
+    assert_eq!(st["dynamic"], true, "a TSET file is a tile cache already");
+    assert_eq!(st["tile_size"], 48, "RecastDemo's Temp Obstacles tiles");
+    // Saved back as it came: RecastDemo's bytes.
+    let (status, tset) = v.get("/api/tilecache.tset");
+    assert_eq!(status, 200);
+    assert_eq!(
+        tset,
+        String::from_utf8_lossy(&std::fs::read(&file).unwrap()),
+        "the download is RecastDemo's file"
+    );
+
+    let (a, b) = long_pair(&v, 20.0);
+    let p0 = path(&v, a, b);
+    let centre = longest_leg_middle(&p0);
+    let cyl = json!({"kind": "cylinder", "pos": [centre[0], centre[1] - 0.5, centre[2]],
+        "radius": 1.5, "height": 3.0});
+    let added = v.post_json("/api/obstacles/add", &body(&cyl));
+    assert_eq!(added["obstacles"][0]["state"], "processed");
+    let p1 = path(&v, a, b);
+    assert!(f(&p1["straight_length_m"]) > f(&p0["straight_length_m"]) + 0.1);
+    assert!(closest(&p1, centre) > 1.0);
+    v.post_json("/api/obstacles/remove", r#"{"all": true}"#);
+    assert_eq!(path(&v, a, b)["straight"], p0["straight"]);
+
+    let crowd = v.post_json("/api/crowd/add", r#"{"random": 10, "seed": 2}"#);
+    let before: Vec<[f64; 3]> = crowd["agents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| p3(&a["pos"]))
+        .collect();
+    let after = run(&v, 3.0);
+    let moved = after["agents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(&before)
+        .filter(|(a, b)| xz(p3(&a["pos"]), **b) > 1.0)
+        .count();
+    assert!(moved >= 7, "{moved} of 10 moved");
+
+    // No geometry: the tile size is the file's; an empty scenario reloads the file's cache.
+    assert_refused(
+        "another tile size",
+        v.post("/api/dynamic", r#"{"tile_size": 32}"#),
+        422,
+    );
+    let cleared = v.post_json("/api/scenario", "{}");
+    assert_eq!(cleared["dynamic"], true);
+    assert!(cleared["agents"].as_array().unwrap().is_empty());
+    assert_eq!(path(&v, a, b)["straight"], p0["straight"]);
+    assert_refused(
+        "rebuild",
+        v.post("/api/build", r#"{"cell_size": 0.4}"#),
+        422,
+    );
+}

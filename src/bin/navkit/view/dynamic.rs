@@ -29,19 +29,22 @@
 //!   one of them (atomically) under the working directory.
 
 use std::path::{Component, Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use glam::Vec3;
 use serde_json::{Value, json};
 
+use navkit::BuildSettings;
 use navkit::agents::crowd::{
     AgentHandle, AgentParams, AgentState, Crowd, TargetState, update_flags,
 };
 use navkit::build::Budget;
 use navkit::debug_draw::{self, Color, Layer, Primitive};
 use navkit::navmesh::NavMesh;
-use navkit::tilecache::{Obstacle, ObstacleRef, ObstacleShape, TileCache, TileCacheSettings};
+use navkit::tilecache::{
+    Obstacle, ObstacleRef, ObstacleShape, TSET_MAGIC, TileCache, TileCacheSettings,
+};
 use navkit::tools::compare::{CompareSettings, Comparer};
 use navkit::tools::simulation::{AgentBehaviour, AgentSpec, Scenario, ViewState};
 
@@ -79,6 +82,9 @@ pub struct Dynamic {
     last_update: (usize, f64),
     /// The crowd tool's options, for every agent.
     options: CrowdOptions,
+    /// The TSET file the viewer was started on (a fresh cache is loaded from it, there being
+    /// no geometry to build one from).
+    tset: Option<Arc<Vec<u8>>>,
     /// Timed obstacle events of a loaded scenario: kept for saving, not played here.
     events: Vec<navkit::tools::simulation::ObstacleEvent>,
 }
@@ -94,12 +100,23 @@ impl Default for Dynamic {
             build_ms: 0.0,
             last_update: (0, 0.0),
             options: CrowdOptions::default(),
+            tset: None,
             events: Vec::new(),
         }
     }
 }
 
 impl Dynamic {
+    /// An empty state (no cache, no agents) that keeps the options and the TSET source.
+    fn fresh(&self, tile_size: u32) -> Dynamic {
+        Dynamic {
+            tile_size,
+            options: self.options,
+            tset: self.tset.clone(),
+            ..Dynamic::default()
+        }
+    }
+
     /// The tile cache's navmesh in dynamic mode.
     pub fn navmesh(&self) -> Option<&NavMesh> {
         self.crowd.as_ref().map(|c| c.navmesh())
@@ -256,35 +273,94 @@ fn set_options(st: &mut State, v: &Value) -> Result<Value, Response> {
     Ok(status(st))
 }
 
-/// A tile cache of the geometry with the current settings, in a crowd.
+/// A tile cache of the geometry with the current settings (or, for a viewer of a TSET file,
+/// that file's cache afresh), in a crowd.
 fn build_dynamic(st: &State, tile_size: u32) -> Result<Dynamic, Response> {
-    let Some(geom) = st.geometry.as_ref() else {
-        return Err(unprocessable(
-            "the viewer was started on a saved navmesh: obstacles and crowds need the geometry \
-             to build a tile cache from",
-        ));
-    };
-    let cache_settings = TileCacheSettings {
-        tile_size,
-        max_obstacles: MAX_OBSTACLES as u32,
-        ..TileCacheSettings::default()
-    };
-    let budget = Budget::new()
-        .time_limit(BUILD_TIME_LIMIT)
-        .max_cells(BUILD_MAX_CELLS);
     let t = Instant::now();
-    let cache = TileCache::build_with_budget(geom, &st.settings, &cache_settings, &budget)
-        .map_err(|e| unprocessable(format!("the tile cache build failed: {e}")))?;
+    let (cache, tile_size) = match (&st.geometry, &st.dynamic.tset) {
+        (Some(geom), _) => {
+            let cache_settings = TileCacheSettings {
+                tile_size,
+                max_obstacles: MAX_OBSTACLES as u32,
+                ..TileCacheSettings::default()
+            };
+            let budget = Budget::new()
+                .time_limit(BUILD_TIME_LIMIT)
+                .max_cells(BUILD_MAX_CELLS);
+            let cache = TileCache::build_with_budget(geom, &st.settings, &cache_settings, &budget)
+                .map_err(|e| unprocessable(format!("the tile cache build failed: {e}")))?;
+            (cache, tile_size)
+        }
+        (None, Some(bytes)) => {
+            let cache = TileCache::from_tset_bytes(bytes, &[])
+                .map_err(|e| unprocessable(format!("the tile cache did not load: {e}")))?;
+            let file_size = cache.params().width.max(0) as u32;
+            if tile_size != file_size {
+                return Err(unprocessable(format!(
+                    "the viewer was started on a TSET file: its tiles are {file_size} cells \
+                     (there is no geometry to build others from)"
+                )));
+            }
+            (cache, file_size)
+        }
+        (None, None) => {
+            return Err(unprocessable(
+                "the viewer was started on a saved navmesh: obstacles and crowds need the \
+                 geometry (or a TSET file) to make a tile cache from",
+            ));
+        }
+    };
     let params = agent_params(st);
     let crowd = Crowd::with_tile_cache(cache, MAX_AGENTS, params.radius)
         .map_err(|e| unprocessable(format!("the crowd could not be made: {e}")))?;
     Ok(Dynamic {
         crowd: Some(crowd),
-        tile_size,
         build_ms: t.elapsed().as_secs_f64() * 1e3,
-        options: st.dynamic.options,
-        ..Dynamic::default()
+        ..st.dynamic.fresh(tile_size)
     })
+}
+
+/// A viewer's start on a TSET file (RecastDemo's tile cache): `None` for other files; else
+/// the settings its parameters give, a copy of its navmesh (the static one) and the dynamic
+/// state with the cache in a crowd.
+pub fn load_tile_cache(input: &Path) -> navkit::Result<Option<(BuildSettings, NavMesh, Dynamic)>> {
+    use std::io::Read;
+    let mut magic = [0u8; 4];
+    let is_tset = std::fs::File::open(input)
+        .and_then(|mut f| f.read_exact(&mut magic))
+        .is_ok()
+        && i32::from_le_bytes(magic) == TSET_MAGIC;
+    if !is_tset {
+        return Ok(None);
+    }
+    let cache = TileCache::load(input, &[])?;
+    let bytes = std::fs::read(input).map_err(|e| {
+        navkit::Error::InvalidArgument(format!("cannot read {}: {e}", input.display()))
+    })?;
+    let p = cache.params();
+    let settings = BuildSettings {
+        cell_size: p.cell_size,
+        cell_height: p.cell_height,
+        agent_height: p.walkable_height,
+        agent_radius: p.walkable_radius,
+        agent_max_climb: p.walkable_climb,
+        edge_max_error: p.max_simplification_error,
+        tile_size: p.width.max(0) as u32,
+        ..BuildSettings::default()
+    };
+    let navmesh = NavMesh::from_mset_bytes(&cache.navmesh().to_mset_bytes())?;
+    let radius = settings.agent_radius.max(0.05);
+    let crowd = Crowd::with_tile_cache(cache, MAX_AGENTS, radius)?;
+    Ok(Some((
+        settings.clone(),
+        navmesh,
+        Dynamic {
+            crowd: Some(crowd),
+            tile_size: settings.tile_size,
+            tset: Some(Arc::new(bytes)),
+            ..Dynamic::default()
+        },
+    )))
 }
 
 /// Enters dynamic mode if not in it.
@@ -450,10 +526,8 @@ fn set_dynamic(st: &mut State, v: &Value) -> Result<Value, Response> {
     if !enabled {
         let events = std::mem::take(&mut st.dynamic.events);
         st.dynamic = Dynamic {
-            tile_size,
             events,
-            options: st.dynamic.options,
-            ..Dynamic::default()
+            ..st.dynamic.fresh(tile_size)
         };
     } else if st.dynamic.crowd.is_none() || tile_size != st.dynamic.tile_size {
         // Keep what there is: the scenario is carried over to the new cache.
@@ -1067,9 +1141,8 @@ fn dynamic_from(
     let wanted = force || !s.obstacles.is_empty() || !s.agents.is_empty();
     if !wanted {
         return Ok(Dynamic {
-            tile_size,
             events: s.events.clone(),
-            ..Dynamic::default()
+            ..st.dynamic.fresh(tile_size)
         });
     }
     let mut d = build_dynamic(st, tile_size)?;
@@ -1197,11 +1270,7 @@ pub fn after_rebuild(st: &mut State) -> Value {
         }
         Err(r) => {
             let message = String::from_utf8_lossy(&r.body).into_owned();
-            st.dynamic = Dynamic {
-                tile_size,
-                options: st.dynamic.options,
-                ..Dynamic::default()
-            };
+            st.dynamic = st.dynamic.fresh(tile_size);
             json!({"dynamic": false, "warning": format!("dynamic mode was left: {message}")})
         }
     }

@@ -41,7 +41,8 @@ const BUILD_MAX_CELLS: u64 = 50_000_000;
 // `navkit view` arguments.
 #[derive(clap::Args)]
 pub struct ViewArgs {
-    /// MESH.obj, MESH.gltf, MESH.glb, GEOM.gset (built first) or a saved navmesh.
+    /// MESH.obj, MESH.gltf, MESH.glb, GEOM.gset (built first), a saved navmesh or a saved tile
+    /// cache (RecastDemo's TSET: obstacles and crowds work on it).
     pub input: PathBuf,
     /// The port to serve on (default: one the system chooses).
     #[arg(long, default_value_t = 0)]
@@ -130,6 +131,16 @@ fn load(input: &std::path::Path) -> navkit::Result<State> {
             build_ms: t.elapsed().as_secs_f64() * 1e3,
             source,
             dynamic: Default::default(),
+        })
+    } else if let Some((settings, navmesh, dynamic)) = dynamic::load_tile_cache(input)? {
+        // RecastDemo's tile cache file: obstacles and crowds from the start.
+        Ok(State {
+            geometry: None,
+            settings,
+            navmesh,
+            build_ms: 0.0,
+            source,
+            dynamic,
         })
     } else {
         Ok(State {
