@@ -141,3 +141,58 @@ fn paths_and_crowd_agents_go_around_a_cylinder() {
         .fold(f32::INFINITY, f32::min);
     assert!(closest0 < 0.5, "{closest0}");
 }
+
+#[test]
+fn layers_touched_counts_what_an_obstacle_would_carve_and_never_walks_a_huge_box() {
+    use navkit::tilecache::{ObstacleState, TileCache, TileCacheSettings};
+    // A flat 20 x 20 floor at y = 0, 48-cell tiles of 0.3 m (14.4 m): 2 x 2 tiles, 1 layer each.
+    let floor = navkit::TriMesh::new(
+        vec![
+            0.0, 0.0, 0.0, 0.0, 0.0, 20.0, 20.0, 0.0, 20.0, 20.0, 0.0, 0.0,
+        ],
+        vec![0, 1, 2, 0, 2, 3],
+    )
+    .unwrap();
+    let geom = InputGeometry::from_mesh(floor);
+    let mut tc = TileCache::build(
+        &geom,
+        &BuildSettings::default(),
+        &TileCacheSettings::default(),
+    )
+    .unwrap();
+    let cyl = |x: f32, y: f32, z: f32, r: f32| ObstacleShape::Cylinder {
+        pos: Vec3::new(x, y, z),
+        radius: r,
+        height: 2.0,
+    };
+    assert_eq!(
+        tc.layers_touched(&cyl(5.0, -0.5, 5.0, 1.0)),
+        1,
+        "inside one tile"
+    );
+    assert_eq!(
+        tc.layers_touched(&cyl(14.4, -0.5, 14.4, 1.0)),
+        4,
+        "on the corner of four"
+    );
+    assert_eq!(
+        tc.layers_touched(&cyl(5.0, 50.0, 5.0, 1.0)),
+        0,
+        "above the floor's layer"
+    );
+    assert_eq!(
+        tc.layers_touched(&cyl(500.0, -0.5, 5.0, 1.0)),
+        0,
+        "beside the level"
+    );
+    // Boxes an obstacle may not have are not looked at: the answer is the cap at once.
+    assert_eq!(tc.layers_touched(&cyl(5.0, 0.0, 5.0, 1.0e6)), 65);
+    assert_eq!(tc.layers_touched(&cyl(f32::NAN, 0.0, 5.0, 1.0)), 65);
+    // Upstream's behaviour this guards against: an obstacle touching no layer never finishes.
+    let lost = tc.add(&cyl(5.0, 50.0, 5.0, 1.0)).unwrap();
+    tc.update_until_done().unwrap();
+    assert_eq!(tc.obstacle(lost).unwrap().state, ObstacleState::Processing);
+    let carved = tc.add(&cyl(5.0, -0.5, 5.0, 1.0)).unwrap();
+    tc.update_until_done().unwrap();
+    assert_eq!(tc.obstacle(carved).unwrap().state, ObstacleState::Processed);
+}

@@ -367,6 +367,29 @@ impl TileCache {
         })
     }
 
+    /// How many tile layers an obstacle of this shape would touch (the layers Detour rebuilds
+    /// for it), counted up to [`MAX_QUEUED`]` + 1` (also the answer, without a look, for a
+    /// shape that is not finite, lies far from the tile grid or spans more than 8 x 8 tile
+    /// positions, which [`TileCache::add`] refuses). Detour finishes adding or removing an obstacle
+    /// when it has rebuilt the layers it touches: one that touches none stays
+    /// [`ObstacleState::Processing`], and after its removal [`ObstacleState::Removing`], and
+    /// keeps its slot. Check this before adding one where there may be no layer (over a void,
+    /// above the level).
+    pub fn layers_touched(&self, shape: &ObstacleShape) -> usize {
+        let (bmin, bmax) = shape.bounds();
+        let p = self.params();
+        let origin = Vec3::from_array(p.origin);
+        let (tw, th) = p.tile_world_size();
+        let span_x = ((bmax.x - origin.x) / tw).floor() - ((bmin.x - origin.x) / tw).floor() + 1.0;
+        let span_z = ((bmax.z - origin.z) / th).floor() - ((bmin.z - origin.z) / th).floor() + 1.0;
+        // Detour visits every tile position in the box: only boxes an obstacle may have.
+        if !(span_x <= 8.0 && span_z <= 8.0) {
+            return MAX_QUEUED + 1;
+        }
+        self.raw
+            .count_tiles_touching(bmin.to_array(), bmax.to_array(), MAX_QUEUED + 1)
+    }
+
     /// The obstacle `obstacle` refers to, if it is live (or being removed).
     pub fn obstacle(&self, obstacle: ObstacleRef) -> Option<Obstacle> {
         let o = self.raw.obstacle(obstacle.0)?;

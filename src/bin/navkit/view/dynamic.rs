@@ -587,16 +587,6 @@ fn parse_shape(v: &Value) -> Result<ObstacleShape, Response> {
     Ok(shape)
 }
 
-/// True if the obstacle's box meets a tile's. Detour finishes an obstacle (adding or removing
-/// it) only when it rebuilds a tile it touches: one that touches none would stay "processing",
-/// and then "removing", for ever and keep its slot, so such obstacles are refused.
-fn touches_a_tile(nav: &NavMesh, shape: &ObstacleShape) -> bool {
-    let (bmin, bmax) = shape.bounds();
-    nav.tile_bounds()
-        .iter()
-        .any(|(_, b)| bmin.cmple(b.max).all() && bmax.cmpge(b.min).all())
-}
-
 /// Adds an obstacle to the crowd's tile cache (not settled).
 fn add_to_cache(
     d: &mut Dynamic,
@@ -604,10 +594,17 @@ fn add_to_cache(
     what: &str,
 ) -> Result<ObstacleRef, Response> {
     let crowd = d.crowd.as_mut().expect("dynamic mode");
-    if !touches_a_tile(crowd.navmesh(), shape) {
+    // Detour finishes an obstacle (adding or removing it) only when it rebuilds a tile layer
+    // it touches: one that touches none would stay "processing", then "removing", for ever
+    // and keep its slot.
+    if crowd
+        .tile_cache()
+        .is_some_and(|tc| tc.layers_touched(shape) == 0)
+    {
         let (lo, hi) = shape.bounds();
         return Err(unprocessable(format!(
-            "{what}: its box {lo} .. {hi} meets no tile of the navmesh (put it on the navmesh)"
+            "{what}: its box {lo} .. {hi} touches no tile layer of the navmesh (put it on the \
+             navmesh)"
         )));
     }
     crowd.add_obstacle(shape).map_err(|e| refused(what, e))
