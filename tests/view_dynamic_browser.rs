@@ -233,7 +233,11 @@ fn check_mesh(name: &str) {
     );
 
     // Screenshots: the path around the obstacle, the crowd at 0 s and at 5 s.
-    let obstacle = screenshot(&base, 30_000, &format!("{stem}-obstacle.png"));
+    let obstacle = screenshot(
+        &format!("{base}&zoom=25"),
+        30_000,
+        &format!("{stem}-obstacle.png"),
+    );
     let at0 = screenshot(
         &format!("{base}&agents=20&seed=7&seconds=0"),
         30_000,

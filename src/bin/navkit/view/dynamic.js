@@ -321,6 +321,8 @@
       for (let i = 0; i + 1 < st.length; i++) { pos.push(...st[i], ...st[i + 1]); col.push(160, 160, 160, 255, 160, 160, 160, 255); }
       NK.setOverlay("path before the obstacle", { kind: "lines", positions: pos, colors: col });
       out.obstacles = NK.state.obstacles.length;
+      // &zoom=D looks at the obstacle from D m away.
+      if (P.get("zoom")) NK.focus(out.obstacle.pos || mid, Number(P.get("zoom")));
     }
     const n = Number(P.get("agents") || 0);
     if (n > 0) {
