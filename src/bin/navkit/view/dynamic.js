@@ -115,7 +115,7 @@
     const rows = [["obstacles", s.obstacles.length], ["agents", `${s.agents.length} (${moving} moving)`],
       ["crowd time", s.time.toFixed(2) + " s"], ["tile cache build", s.tile_cache_ms.toFixed(1) + " ms"],
       ["last obstacle change", `${s.tiles_rebuilt} tiles, ${s.update_ms.toFixed(1)} ms`],
-      ["navmesh polys", s.counts.polys]];
+      ["navmesh polys", s.counts ? s.counts.polys : NK.state.polys]];
     if (s.step_ms !== undefined) rows.push(["last step", s.step_ms.toFixed(2) + " ms"]);
     if (s.events) rows.push(["timed events (kept)", s.events]);
     // The obstacles, each with its remove button (the first 40).

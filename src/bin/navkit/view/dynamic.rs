@@ -938,8 +938,10 @@ fn step(st: &mut State, v: &Value) -> Result<Value, Response> {
             d.time += dt;
         }
     }
-    let mut out = status(st);
-    out["step_ms"] = json!(t.elapsed().as_secs_f64() * 1e3);
+    let step_ms = t.elapsed().as_secs_f64() * 1e3;
+    // Steps leave the navmesh as it is: no counts (they walk every tile), 30 times a second.
+    let mut out = status_without_counts(st);
+    out["step_ms"] = json!(step_ms);
     Ok(out)
 }
 
@@ -1045,8 +1047,15 @@ fn agent_json(id: u32, a: &AgentState) -> Value {
     })
 }
 
-/// The dynamic state, with its overlay layers.
+/// The dynamic state, with its overlay layers and the navmesh's counts.
 fn status(st: &State) -> Value {
+    let mut out = status_without_counts(st);
+    out["counts"] = super::counts(st);
+    out
+}
+
+/// The dynamic state and its overlay layers.
+fn status_without_counts(st: &State) -> Value {
     let d = &st.dynamic;
     let obstacles = d.obstacles();
     let agents = d.agent_states();
@@ -1072,7 +1081,6 @@ fn status(st: &State) -> Value {
         "tiles_rebuilt": d.last_update.0,
         "update_ms": d.last_update.1,
         "events": d.events.len(),
-        "counts": super::counts(st),
         "options": options_json(&d.options),
         "limits": {
             "obstacles": MAX_OBSTACLES,
