@@ -128,7 +128,7 @@ fn check_mesh(name: &str) {
         "{}?top=1&dyntest={},{};{},{}",
         v.url, a[0], a[1], b[0], b[1]
     );
-    let crowd = format!("{base}&agents=20&seed=7&seconds=5");
+    let crowd = format!("{base}&clicks=1&agents=20&seed=7&seconds=5");
 
     // Everything in one run: the obstacle, then the crowd for 5 s.
     let dom = run_headless(&crowd, 60_000, &["--dump-dom"]);
@@ -205,6 +205,23 @@ fn check_mesh(name: &str) {
         "{name}: the page's path around the obstacle is navkit path's"
     );
     assert_eq!(r["obstacles"], 1, "{name}");
+
+    // An agent added by a click on the start, sent to the goal by a click, removed by a click.
+    let clicked = &r["clicked_agent"];
+    let xz = |p: &Value, q: &Value| {
+        let (p, q) = (floats(p), floats(q));
+        ((p[0] - q[0]).powi(2) + (p[2] - q[2]).powi(2)).sqrt()
+    };
+    // Clicked on the screen: within a few pixels (0.1 m each) of the points.
+    let (da, db) = (
+        xz(&clicked["pos"], &picked[0]),
+        xz(&clicked["target"], &picked[1]),
+    );
+    eprintln!(
+        "{name}: the clicked agent is {da:.3} m from the start, its target {db:.3} m from the goal"
+    );
+    assert!(da < 0.3 && db < 0.3, "{name}: {clicked} {da} {db}");
+    assert_eq!(r["agents_after_remove"], 0, "{name}");
 
     // 20 agents walked for 5 s.
     let start = r["agents_at_start"].as_array().unwrap();

@@ -8,6 +8,7 @@
   let overlayNames = [];      // overlays drawn from it
   let running = false, speed = 1, inflight = false, lastFrame = null, owed = 0;
   let showDetails = true;
+  let lastTarget = null;      // the agents' target, for agents added after it
 
   // ---- the panel ----
   const box = NK.panel("Obstacles & crowd");
@@ -202,8 +203,9 @@
       job = removeObstacle({ at: p }).catch(err => NK.api("/api/crowd/remove", { at: p }).then(show)
         .catch(() => { throw err; }));
     }
-    else if (t === "agent") job = addAgents({ pos: p });
-    else if (t === "target") job = NK.api("/api/crowd/target", { pos: p }).then(show);
+    // New agents head for the last target, as in RecastDemo.
+    else if (t === "agent") job = addAgents(lastTarget ? { pos: p, target: lastTarget } : { pos: p });
+    else if (t === "target") { lastTarget = p; job = NK.api("/api/crowd/target", { pos: p }).then(show); }
     if (job) job.catch(fail);
     return true;
   });
@@ -323,6 +325,31 @@
       out.obstacles = NK.state.obstacles.length;
       // &zoom=D looks at the obstacle from D m away.
       if (P.get("zoom")) NK.focus(out.obstacle.pos || mid, Number(P.get("zoom")));
+    }
+    // &clicks=1: an agent added by a click on the start with the agent tool, sent to the goal
+    // by a click with the target tool, then removed by a click on it with the remove tool.
+    if (P.get("clicks") === "1") {
+      const click = async (toolName, p, done) => {
+        document.querySelector(`input[name=dyn-tool][value=${toolName}]`).checked = true;
+        const at = NK.screenOf(p);
+        if (!at) throw new Error("off the screen: " + p);
+        const ev = (type, target) => target.dispatchEvent(new MouseEvent(type,
+          { clientX: at.x, clientY: at.y, button: 0, bubbles: true }));
+        ev("mousedown", $("view") || document.querySelector("canvas"));
+        ev("mouseup", window);
+        const t0 = Date.now();
+        while (!done()) {
+          if (Date.now() - t0 > 20000) throw new Error(`the ${toolName} click did nothing: ` + $("dyn-msg").textContent);
+          await new Promise(r => setTimeout(r, 20));
+        }
+      };
+      await click("agent", a.pos, () => NK.state.agents.length === 1);
+      await click("target", b.pos, () => NK.state.agents[0].target_state === "Requesting");
+      out.clicked_agent = { pos: NK.state.agents[0].pos, target: NK.state.agents[0].target };
+      await click("remove", NK.state.agents[0].pos, () => NK.state.agents.length === 0);
+      out.agents_after_remove = NK.state.agents.length;
+      lastTarget = null;
+      document.querySelector("input[name=dyn-tool][value=path]").checked = true;
     }
     const n = Number(P.get("agents") || 0);
     if (n > 0) {
