@@ -9,19 +9,22 @@
 //!   paths and their lengths, as `navkit path` computes them;
 //! - `POST /api/build {"cell_size": 0.3, ...}` a rebuild with those settings (geometry only).
 
+mod encode;
 mod http;
 mod paths;
 mod scene;
 mod settings;
+mod stages;
 
 use std::net::{IpAddr, SocketAddr, TcpListener};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use navkit::build::build_solo_with;
+use navkit::grid::mesh::MeshGrid;
 use navkit::navmesh::NavMesh;
 use navkit::{BuildSettings, Error, InputGeometry};
 
@@ -57,13 +60,36 @@ pub struct ViewArgs {
     pub open: bool,
 }
 
-/// What the server shows: the input, the settings of its navmesh and the navmesh.
-struct State {
+/// What the server shows: the input, the settings of its navmesh, the navmesh and what the
+/// last build reported, and what is computed from them on request (kept until the next build).
+pub(crate) struct State {
     geometry: Option<InputGeometry>,
     settings: BuildSettings,
+    /// Built tiled (`TiledNavMesh`) rather than solo.
+    tiled: bool,
     navmesh: NavMesh,
-    build_ms: f64,
+    /// The last build's report: `mode`, `total_ms`, `stages_ms`, `counts`, `warnings`, `grid`.
+    build: Value,
+    /// The stage layers of the current settings, once asked.
+    stages: Option<Arc<stages::Stages>>,
+    /// The grid of the grid paths, once asked.
+    grid: Option<MeshGrid>,
+    grid_ms: f64,
     source: String,
+}
+
+impl State {
+    /// The navmesh everything the viewer shows and queries (layers, paths, hover) uses.
+    pub(crate) fn navmesh(&self) -> &NavMesh {
+        &self.navmesh
+    }
+
+    /// Replaces the navmesh (after a build), dropping what was computed from the old one.
+    fn set_navmesh(&mut self, navmesh: NavMesh) {
+        self.navmesh = navmesh;
+        self.stages = None;
+        self.grid = None;
+    }
 }
 
 pub fn run(args: ViewArgs) -> CliResult {
@@ -116,23 +142,52 @@ fn load(input: &std::path::Path) -> navkit::Result<State> {
         let settings = geom.settings.clone().unwrap_or_default();
         let t = Instant::now();
         let navmesh = build_solo_with(&geom, &settings, &crate::common::budget())?.navmesh;
-        Ok(State {
+        let mut st = State {
             geometry: Some(geom),
-            settings,
+            settings: settings.clone(),
+            tiled: false,
             navmesh,
-            build_ms: t.elapsed().as_secs_f64() * 1e3,
+            build: json!({"mode": "solo", "total_ms": t.elapsed().as_secs_f64() * 1e3}),
+            stages: None,
+            grid: None,
+            grid_ms: 0.0,
             source,
-        })
+        };
+        // Again with the page's budget, for the full report (counts, timings, warnings); the
+        // first build stands if this one is refused.
+        if let Err(r) = settings::build_into(
+            &mut st,
+            settings::BuildRequest {
+                settings,
+                tiled: false,
+            },
+        ) {
+            st.build["warnings"] = json!([String::from_utf8_lossy(&r.body)]);
+        }
+        Ok(st)
     } else {
         Ok(State {
             geometry: None,
             settings: BuildSettings::default(),
+            tiled: false,
             navmesh: NavMesh::load(input)?,
-            build_ms: 0.0,
+            build: json!({"mode": "loaded", "total_ms": 0.0, "warnings": []}),
+            stages: None,
+            grid: None,
+            grid_ms: 0.0,
             source,
         })
     }
 }
+
+/// The routes and the methods they answer.
+const ROUTES: [(&str, &str); 5] = [
+    ("/", "GET"),
+    ("/api/layers", "GET"),
+    ("/api/stages", "GET or POST"),
+    ("/api/path", "POST"),
+    ("/api/build", "POST"),
+];
 
 fn route(state: &Mutex<State>, req: &Request) -> Response {
     let lock = || state.lock().unwrap_or_else(|e| e.into_inner());
@@ -148,29 +203,46 @@ fn route(state: &Mutex<State>, req: &Request) -> Response {
             body: Vec::new(),
         },
         ("GET", "/api/layers") => Response::json(200, &layers(&lock())),
+        ("GET", "/api/stages") => match stages::list(&mut lock()) {
+            Ok(v) => Response::json(200, &v),
+            Err(r) => r,
+        },
+        ("POST", "/api/stages") => {
+            match parse_body(&req.body).and_then(|v| stages::send(&mut lock(), &v)) {
+                Ok(v) => Response::json(200, &v),
+                Err(r) => r,
+            }
+        }
         ("POST", "/api/path") => match parse_body(&req.body).and_then(|v| path_request(&v)) {
-            Ok((start, end)) => Response::json(200, &path(&lock(), start, end)),
+            Ok(p) => Response::json(200, &path(&mut lock(), &p)),
             Err(r) => r,
         },
         ("POST", "/api/build") => match parse_body(&req.body).and_then(|v| {
             let mut st = lock();
-            let settings = settings_request(&st.settings, &v)?;
-            rebuild(&mut st, settings)
+            let request = settings_request(&st, &v)?;
+            rebuild(&mut st, request)
         }) {
             Ok(v) => Response::json(200, &v),
             Err(r) => r,
         },
-        (_, "/" | "/index.html" | "/api/layers" | "/api/path" | "/api/build") => Response::error(
-            405,
-            format!("{} is not allowed on {}", req.method, http::clip(&req.path)),
-        ),
-        _ => Response::error(
-            404,
-            format!(
-                "no such page: {} (the viewer serves /, /api/layers, /api/path and /api/build, and no files)",
-                http::clip(&req.path)
+        (method, path) => match ROUTES.iter().find(|(p, _)| *p == path || (path == "/index.html" && *p == "/")) {
+            Some((_, allowed)) => Response::error(
+                405,
+                format!(
+                    "{} is not allowed on {} (use {allowed})",
+                    http::clip(method),
+                    http::clip(path)
+                ),
             ),
-        ),
+            None => Response::error(
+                404,
+                format!(
+                    "no such page: {} (the viewer serves {}, and no files)",
+                    http::clip(path),
+                    ROUTES.map(|(p, _)| p).join(", ")
+                ),
+            ),
+        },
     }
 }
 

@@ -1,24 +1,30 @@
-//! `/api/layers`: the scene as named layers of triangles, lines and points.
+//! `/api/layers`: the scene as named layers from [`navkit::debug_draw`] (see [`super::encode`]
+//! for the format), the bounds, the counts, the settings and what the last build reported.
 
 use glam::Vec3;
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
+use navkit::debug_draw::{self, geometry as dd_geometry, navmesh as dd};
 use navkit::navmesh::NavMesh;
+use navkit::navmesh::view::PolyType;
 
 use super::State;
-use super::settings::settings_json;
-use crate::json::{num32, v3};
+use super::encode::{MAX_RESPONSE_VERTICES, colors_b64, entries};
+use super::settings::{fields_json, settings_json};
+use crate::json::v3;
 
+/// The navmesh's counts, read from the navmesh the viewer shows.
 pub(super) fn counts(st: &State) -> Value {
-    let polys = st.navmesh.polys();
+    let nav = st.navmesh();
+    let polys = nav.polys();
     let mut detail_tris = 0usize;
-    for tile in st.navmesh.tiles() {
+    for tile in nav.tiles() {
         for poly in tile.polys() {
-            detail_tris += poly.detail().map_or(0, |d| d.triangle_count());
+            detail_tris += dd::poly_triangles(&poly).len();
         }
     }
     json!({
-        "tiles": st.navmesh.tile_count(),
+        "tiles": nav.tile_count(),
         "polys": polys.iter().filter(|p| !p.off_mesh).count(),
         "off_mesh_connections": polys.iter().filter(|p| p.off_mesh).count(),
         "detail_tris": detail_tris,
@@ -27,110 +33,79 @@ pub(super) fn counts(st: &State) -> Value {
     })
 }
 
-/// An area's colour, after RecastDemo's (ground 0 and walkable 63 blue; others hashed to a hue).
-fn area_color(area: u8) -> [u8; 4] {
-    match area {
-        0 | 63 => [0, 192, 255, 150],
-        a => {
-            let h = u32::from(a).wrapping_mul(2_654_435_761);
-            [
-                (h >> 24) as u8 | 64,
-                (h >> 16) as u8 | 64,
-                (h >> 8) as u8 | 64,
-                160,
-            ]
-        }
-    }
+/// Pushes `layer`'s entries with its default visibility.
+fn push(out: &mut Vec<Value>, layer: &debug_draw::Layer, shown: bool) {
+    let mut budget = MAX_RESPONSE_VERTICES;
+    out.extend(entries(layer, &json!({ "shown": shown }), &mut budget));
 }
 
-/// The scene as layers. Each layer: `name`, `kind` (`tris`, `lines` or `points`), `positions`
-/// (flat xyz), `colors` (flat rgba bytes, one per vertex), and for the navmesh triangles the
-/// poly ref of each triangle (`refs`, decimal strings).
+/// The scene: every layer of the geometry and the navmesh. Each entry as
+/// [`super::encode::entries`], with `shown` (on by default or not). The poly triangles
+/// (`navmesh.polys`) also carry `refs` (the poly ref of each triangle, a decimal string),
+/// `alt_colors_b64` (the same triangles coloured by `flags` and by `tile`), and the scene a
+/// `polys` table from ref to `[area, flags, tile]`.
 pub(super) fn layers(st: &State) -> Value {
+    let nav = st.navmesh();
     let mut out = Vec::new();
-    let round = |x: f32| num32(x);
     if let Some(g) = &st.geometry {
-        let m = &g.mesh;
-        let mut pos = Vec::with_capacity(m.tris.len() * 3);
-        let mut col = Vec::with_capacity(m.tris.len() * 4);
-        for tri in m.tris.chunks_exact(3) {
-            let v = |i: i32| {
-                let i = i as usize * 3;
-                Vec3::new(m.verts[i], m.verts[i + 1], m.verts[i + 2])
-            };
-            let (a, b, c) = (v(tri[0]), v(tri[1]), v(tri[2]));
-            let n = (b - a).cross(c - a).normalize_or_zero();
-            // RecastDemo's: walkable slopes lighter, the rest darker, shaded by the normal.
-            let walkable = n.y >= st.settings.agent_max_slope.to_radians().cos();
-            let shade = 0.6 + 0.4 * n.y.abs();
-            let base: [f32; 3] = if walkable {
-                [200.0, 190.0, 170.0]
-            } else {
-                [150.0, 120.0, 110.0]
-            };
-            for p in [a, b, c] {
-                pos.extend([round(p.x), round(p.y), round(p.z)]);
-                col.extend([
-                    json!((base[0] * shade) as u8),
-                    json!((base[1] * shade) as u8),
-                    json!((base[2] * shade) as u8),
-                    json!(110),
-                ]);
-            }
+        push(
+            &mut out,
+            &dd_geometry::mesh(&g.mesh, st.settings.agent_max_slope),
+            true,
+        );
+        if !g.convex_volumes.is_empty() {
+            push(&mut out, &dd_geometry::convex_volumes(&g.convex_volumes), true);
         }
-        out.push(json!({"name": "geometry", "kind": "tris", "positions": pos, "colors": col}));
     }
-    let (mut tp, mut tc, mut trefs) = (Vec::new(), Vec::new(), Vec::new());
-    let (mut lp, mut lc) = (Vec::new(), Vec::new());
-    let (mut op, mut oc) = (Vec::new(), Vec::new());
-    for tile in st.navmesh.tiles() {
+    let polys = dd::polys(nav, dd::PolyColoring::Area);
+    let mut refs = Vec::new();
+    let mut table = Map::new();
+    for tile in nav.tiles() {
         for poly in tile.polys() {
-            let r = poly.poly_ref().to_u64().to_string();
-            let color = area_color(poly.area());
-            if let Some(d) = poly.detail() {
-                for t in d.triangles() {
-                    for p in t.verts {
-                        tp.extend([round(p.x), round(p.y), round(p.z)]);
-                        tc.extend(color.map(|c| json!(c)));
-                    }
-                    trefs.push(Value::String(r.clone()));
-                }
-                let verts: Vec<Vec3> = poly.vertices().collect();
-                for (i, &a) in verts.iter().enumerate() {
-                    let b = verts[(i + 1) % verts.len()];
-                    for p in [a, b] {
-                        lp.extend([round(p.x), round(p.y), round(p.z)]);
-                        lc.extend([json!(0), json!(48), json!(64), json!(200)]);
-                    }
-                }
-            } else {
-                for p in poly.vertices() {
-                    op.extend([round(p.x), round(p.y), round(p.z)]);
-                    oc.extend([json!(255), json!(196), json!(0), json!(255)]);
-                }
+            if poly.poly_type() != PolyType::Ground {
+                continue;
             }
+            let r = poly.poly_ref().to_u64().to_string();
+            for _ in 0..dd::poly_triangles(&poly).len() {
+                refs.push(Value::String(r.clone()));
+            }
+            table.insert(r, json!([poly.area(), poly.flags(), tile.index()]));
         }
     }
-    out.push(
-        json!({"name": "navmesh", "kind": "tris", "positions": tp, "colors": tc, "refs": trefs}),
-    );
-    out.push(json!({"name": "poly outlines", "kind": "lines", "positions": lp, "colors": lc}));
-    out.push(json!({"name": "off-mesh links", "kind": "lines", "positions": op, "colors": oc}));
+    let mut poly_entries = entries(&polys, &json!({"shown": true}), &mut MAX_RESPONSE_VERTICES.clone());
+    if let [entry] = poly_entries.as_mut_slice()
+        && entry.get("omitted").is_none()
+    {
+        entry["refs"] = Value::Array(refs);
+        entry["alt_colors_b64"] = json!({
+            "flags": colors_b64(&dd::polys(nav, dd::PolyColoring::Flags)),
+            "tile": colors_b64(&dd::polys(nav, dd::PolyColoring::Tile)),
+        });
+    }
+    out.extend(poly_entries);
+    push(&mut out, &dd::detail_edges(nav), false);
+    push(&mut out, &dd::outlines(nav, dd::Outlines::Detail), true);
+    push(&mut out, &dd::vertices(nav), false);
+    push(&mut out, &dd::tiles(nav), false);
+    push(&mut out, &dd::off_mesh_links(nav), true);
+    push(&mut out, &dd::bv_tree(nav), false);
     let (bmin, bmax) = match &st.geometry {
         Some(g) => {
             let b = g.mesh.bounds();
             (b.min, b.max)
         }
-        None => navmesh_bounds(&st.navmesh),
+        None => navmesh_bounds(nav),
     };
     json!({
         "source": st.source,
         "bmin": v3(bmin),
         "bmax": v3(bmax),
         "counts": counts(st),
-        "settings": settings_json(&st.settings),
+        "settings": settings_json(st),
+        "fields": fields_json(),
         "can_rebuild": st.geometry.is_some(),
-        "build_ms": st.build_ms,
+        "build": st.build,
+        "polys": table,
         "layers": out,
     })
 }
