@@ -155,7 +155,9 @@ fn upward_faces(layer: &Layer) -> Layer {
         .iter()
         .filter(|p| match p {
             Primitive::Triangle { verts, .. } => {
-                let n = (verts[1] - verts[0]).cross(verts[2] - verts[0]).normalize_or_zero();
+                let n = (verts[1] - verts[0])
+                    .cross(verts[2] - verts[0])
+                    .normalize_or_zero();
                 n.y.abs() > 0.5
             }
             _ => false,

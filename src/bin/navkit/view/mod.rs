@@ -225,7 +225,10 @@ fn route(state: &Mutex<State>, req: &Request) -> Response {
             Ok(v) => Response::json(200, &v),
             Err(r) => r,
         },
-        (method, path) => match ROUTES.iter().find(|(p, _)| *p == path || (path == "/index.html" && *p == "/")) {
+        (method, path) => match ROUTES
+            .iter()
+            .find(|(p, _)| *p == path || (path == "/index.html" && *p == "/"))
+        {
             Some((_, allowed)) => Response::error(
                 405,
                 format!(

@@ -92,7 +92,10 @@ pub(super) fn filter_request(v: &Value) -> Result<QueryFilter, Response> {
                 if costs.len() > AREAS {
                     return Err(Response::error(
                         400,
-                        format!("`filter.area_costs` has {} entries; there are {AREAS} areas", costs.len()),
+                        format!(
+                            "`filter.area_costs` has {} entries; there are {AREAS} areas",
+                            costs.len()
+                        ),
                     ));
                 }
                 for (area, cost) in costs {
@@ -138,9 +141,9 @@ pub(super) fn filter_request(v: &Value) -> Result<QueryFilter, Response> {
 }
 
 pub(super) fn path_request(v: &Value) -> Result<PathRequest, Response> {
-    let obj = v.as_object().ok_or_else(|| {
-        Response::error(400, "the body must be an object {start, end, filter}")
-    })?;
+    let obj = v
+        .as_object()
+        .ok_or_else(|| Response::error(400, "the body must be an object {start, end, filter}"))?;
     if let Some(k) = obj
         .keys()
         .find(|k| !matches!(k.as_str(), "start" | "end" | "filter"))
@@ -199,7 +202,9 @@ fn follower_json(f: &FollowerRun) -> Value {
 fn grid(st: &mut State) -> Result<(), String> {
     if st.grid.is_none() {
         let Some(geom) = &st.geometry else {
-            return Err("no grid: the viewer was started on a saved navmesh, without geometry".into());
+            return Err(
+                "no grid: the viewer was started on a saved navmesh, without geometry".into(),
+            );
         };
         let t = Instant::now();
         let g = MeshGrid::build(geom, &st.settings).map_err(|e| format!("no grid: {e}"))?;
@@ -332,10 +337,16 @@ fn path_layers(st: &State, a: &Value) -> Vec<Value> {
         })
         .unwrap_or_default();
     layers.push(dd::corridor(nav, &corridor));
-    layers.push(dd::polyline(dd::PathKind::Straight, &points_of(&a["straight"])));
+    layers.push(dd::polyline(
+        dd::PathKind::Straight,
+        &points_of(&a["straight"]),
+    ));
     layers.push(dd::polyline(dd::PathKind::Smooth, &points_of(&a["smooth"])));
     layers.push(dd::polyline(dd::PathKind::Spline, &points_of(&a["spline"])));
-    layers.push(dd::polyline(dd::PathKind::Grid, &points_of(&a["grid"]["points"])));
+    layers.push(dd::polyline(
+        dd::PathKind::Grid,
+        &points_of(&a["grid"]["points"]),
+    ));
     layers.push(dd::polyline(
         dd::PathKind::Trajectory,
         &points_of(&a["follower"]["trajectory"]),
@@ -358,6 +369,8 @@ fn path_layers(st: &State, a: &Value) -> Vec<Value> {
     let mut budget = super::encode::MAX_RESPONSE_VERTICES;
     layers
         .iter()
-        .flat_map(|l| super::encode::entries(l, &json!({"shown": true, "group": "path"}), &mut budget))
+        .flat_map(|l| {
+            super::encode::entries(l, &json!({"shown": true, "group": "path"}), &mut budget)
+        })
         .collect()
 }

@@ -54,7 +54,11 @@ pub(super) fn layers(st: &State) -> Value {
             true,
         );
         if !g.convex_volumes.is_empty() {
-            push(&mut out, &dd_geometry::convex_volumes(&g.convex_volumes), true);
+            push(
+                &mut out,
+                &dd_geometry::convex_volumes(&g.convex_volumes),
+                true,
+            );
         }
     }
     let polys = dd::polys(nav, dd::PolyColoring::Area);
@@ -72,7 +76,11 @@ pub(super) fn layers(st: &State) -> Value {
             table.insert(r, json!([poly.area(), poly.flags(), tile.index()]));
         }
     }
-    let mut poly_entries = entries(&polys, &json!({"shown": true}), &mut MAX_RESPONSE_VERTICES.clone());
+    let mut poly_entries = entries(
+        &polys,
+        &json!({"shown": true}),
+        &mut MAX_RESPONSE_VERTICES.clone(),
+    );
     if let [entry] = poly_entries.as_mut_slice()
         && entry.get("omitted").is_none()
     {

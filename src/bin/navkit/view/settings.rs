@@ -59,19 +59,16 @@ pub(super) fn settings_request(st: &State, v: &Value) -> Result<BuildRequest, Re
                         "`partition` must be \"watershed\", \"monotone\" or \"layers\"",
                     )
                 })?;
-                s.partition = name
-                    .parse::<Partition>()
-                    .map_err(|e| Response::error(400, format!("`partition`: {}", http::clip(&e))))?;
+                s.partition = name.parse::<Partition>().map_err(|e| {
+                    Response::error(400, format!("`partition`: {}", http::clip(&e)))
+                })?;
             }
             "mode" => {
                 tiled = match value.as_str() {
                     Some("solo") => false,
                     Some("tiled") => true,
                     _ => {
-                        return Err(Response::error(
-                            400,
-                            "`mode` must be \"solo\" or \"tiled\"",
-                        ));
+                        return Err(Response::error(400, "`mode` must be \"solo\" or \"tiled\""));
                     }
                 };
             }
