@@ -580,3 +580,56 @@ fn rebuilds_report_stage_timings_and_counts_solo_and_tiled() {
     assert_eq!(status, 200);
     assert!(body.contains("solo build"), "{body}");
 }
+
+#[test]
+fn area_costs_and_flags_change_the_path_through_water() {
+    // demo_level.gset marks a water square (area 1, flag swim) at x 8..16, z 4..12.
+    let gset = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("meshes/demo_level.gset");
+    let v = Viewer::start(&gset);
+    let (_, body) = v.get("/api/layers");
+    let scene: Value = serde_json::from_str(&body).unwrap();
+    assert!(
+        viewer::vertex_count(&scene, "geometry.convex_volumes", None) > 0,
+        "the volume is drawn"
+    );
+    let water_polys = scene["polys"]
+        .as_object()
+        .unwrap()
+        .values()
+        .filter(|p| p[0] == 1 && p[1] == 2)
+        .count();
+    assert!(water_polys > 0, "water polys that swim");
+    let ask = |filter: &str| {
+        v.post_json(
+            "/api/path",
+            &format!(r#"{{"start": [6, 0, 8], "end": [18, 0, 8], "filter": {filter}}}"#),
+        )
+    };
+    let length = |p: &Value| p["straight_length_m"].as_f64().unwrap();
+    let through = ask(r#"{"area_costs": {"1": 1}}"#);
+    let around = ask("{}"); // RecastDemo's water cost, 10
+    let no_swim = ask(r#"{"exclude_flags": 2}"#);
+    for p in [&through, &around, &no_swim] {
+        assert_eq!(p["status"], "complete", "{p}");
+    }
+    // Straight through is the 12 m between the points.
+    assert!((length(&through) - 12.0).abs() < 0.1, "{through}");
+    assert!(length(&around) > 13.0, "{around}");
+    assert!(length(&no_swim) > 13.0, "{no_swim}");
+    // Excluding swimming is navkit path --exclude 2.
+    let out = Command::new(env!("CARGO_BIN_EXE_navkit"))
+        .args(["path", &gset.display().to_string(), "--json"])
+        .args(["--from=6,0,8", "--to=18,0,8", "--exclude=2"])
+        .output()
+        .unwrap();
+    let cli: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(no_swim["straight_length_m"], cli["straight_length_m"]);
+    // The grid path pays the same costs: through the water only when it is cheap.
+    let g = |p: &Value| p["grid"]["length_m"].as_f64().unwrap();
+    assert!(
+        g(&through) < g(&around),
+        "{} vs {}",
+        g(&through),
+        g(&around)
+    );
+}
