@@ -180,7 +180,7 @@ fn thin(points: &[Vec3]) -> Vec<Value> {
     let step = points.len().div_ceil(MAX_SENT_POINTS).max(1);
     let mut out: Vec<Value> = points.iter().step_by(step).map(|&p| v3(p)).collect();
     if let Some(&last) = points.last()
-        && (points.len() - 1) % step != 0
+        && !(points.len() - 1).is_multiple_of(step)
     {
         out.push(v3(last));
     }
