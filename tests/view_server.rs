@@ -633,3 +633,22 @@ fn area_costs_and_flags_change_the_path_through_water() {
         g(&around)
     );
 }
+
+#[test]
+fn the_stages_of_a_big_heightfield_are_refused_saying_why() {
+    let v = dungeon();
+    // 0.08 m cells: 14 times the cells of the default, about 730,000 spans (330,000 walkable).
+    let built = v.post_json("/api/build", r#"{"cell_size": 0.08}"#);
+    assert!(built["build"]["counts"]["spans"].as_u64().unwrap() > 300_000);
+    let (status, body) = v.get("/api/stages");
+    assert_eq!(status, 422, "{body}");
+    assert!(body.contains("spans, more than the 400000"), "{body}");
+    assert_refused(
+        "stages of a big heightfield",
+        v.post("/api/stages", r#"{"layers": ["stage.regions"]}"#),
+        422,
+    );
+    // Back to a coarser cell, the stages come.
+    v.post_json("/api/build", r#"{"cell_size": 0.3}"#);
+    assert_eq!(v.get("/api/stages").0, 200);
+}

@@ -21,6 +21,12 @@ use super::encode::{MAX_LAYER_VERTICES, MAX_RESPONSE_VERTICES, entries, vertex_c
 use super::http::{self, Response};
 use super::settings::budget;
 
+/// The most grid cells a stages build may have (the stages are copies of the whole
+/// heightfield: their memory grows with it).
+const STAGES_MAX_CELLS: u64 = 4_000_000;
+/// The most heightfield spans drawn (each is a box of 12 triangles).
+const STAGES_MAX_SPANS: usize = 400_000;
+
 /// The stage layers of the current settings, and how long building them took.
 pub(crate) struct Stages {
     draw: DebugDraw,
@@ -40,8 +46,28 @@ fn built(st: &mut State) -> Result<Arc<Stages>, Response> {
         ));
     };
     let t = Instant::now();
-    let (_, stages) = build_solo_stages_with(geom, &st.settings, &budget())
-        .map_err(|e| Response::error(422, format!("the build of the stages failed: {e}")))?;
+    let (_, stages) =
+        build_solo_stages_with(geom, &st.settings, &budget().max_cells(STAGES_MAX_CELLS)).map_err(
+            |e| {
+                Response::error(
+                    422,
+                    format!(
+                        "the build of the stages failed (the viewer builds stages of at most \
+                         {STAGES_MAX_CELLS} cells: use a bigger cell size or build bounds): {e}"
+                    ),
+                )
+            },
+        )?;
+    let spans = stages.heightfield.spans.len();
+    if spans > STAGES_MAX_SPANS {
+        return Err(Response::error(
+            422,
+            format!(
+                "the heightfield has {spans} spans, more than the {STAGES_MAX_SPANS} the viewer \
+                 draws: use a bigger cell size or build bounds"
+            ),
+        ));
+    }
     let mut walkable = stages.heightfield.clone();
     walkable.spans.retain(|s| s.area != 0);
     let mut walkable_layer = dd::heightfield(&walkable);
