@@ -432,32 +432,79 @@ impl BuildSettings {
                 "must be between 3 and 6 (Detour's DT_VERTS_PER_POLYGON)",
             ));
         }
-        // Voxel quantities are stored in 16 bits or fewer inside Recast.
+        // Voxel quantities are stored in 16 bits or fewer inside Recast: (name, value, value in
+        // voxel units, its unit, the most supported).
         let limits = [
-            ("agent_height", self.agent_height / self.cell_height, 255.0),
             (
-                "agent_max_climb",
-                self.agent_max_climb / self.cell_height,
+                "agent_height",
+                self.agent_height,
+                self.agent_height / self.cell_height,
+                "cell heights",
                 255.0,
             ),
-            ("agent_radius", self.agent_radius / self.cell_size, 255.0),
-            ("region_min_size", self.region_min_size, 1.0e4),
-            ("region_merge_size", self.region_merge_size, 1.0e4),
-            ("edge_max_len", self.edge_max_len / self.cell_size, 1.0e6),
-            ("edge_max_error", self.edge_max_error, 1.0e4),
-            ("detail_sample_dist", self.detail_sample_dist, 1.0e4),
+            (
+                "agent_max_climb",
+                self.agent_max_climb,
+                self.agent_max_climb / self.cell_height,
+                "cell heights",
+                255.0,
+            ),
+            (
+                "agent_radius",
+                self.agent_radius,
+                self.agent_radius / self.cell_size,
+                "cell sizes",
+                255.0,
+            ),
+            (
+                "region_min_size",
+                self.region_min_size,
+                self.region_min_size,
+                "cells",
+                1.0e4,
+            ),
+            (
+                "region_merge_size",
+                self.region_merge_size,
+                self.region_merge_size,
+                "cells",
+                1.0e4,
+            ),
+            (
+                "edge_max_len",
+                self.edge_max_len,
+                self.edge_max_len / self.cell_size,
+                "cell sizes",
+                1.0e6,
+            ),
+            (
+                "edge_max_error",
+                self.edge_max_error,
+                self.edge_max_error,
+                "cells",
+                1.0e4,
+            ),
+            (
+                "detail_sample_dist",
+                self.detail_sample_dist,
+                self.detail_sample_dist,
+                "cell sizes",
+                1.0e4,
+            ),
             (
                 "detail_sample_max_error",
                 self.detail_sample_max_error,
+                self.detail_sample_max_error,
+                "cell heights",
                 1.0e4,
             ),
         ];
-        for (name, voxels, max) in limits {
+        for (name, value, voxels, unit, max) in limits {
             if voxels > max {
                 return Err(setting_err(
                     name,
-                    voxels,
-                    &format!("is {voxels} in voxel units; at most {max} is supported"),
+                    value,
+                    &format!("is {voxels} {unit}; at most {max} is supported"),
                 ));
             }
         }
