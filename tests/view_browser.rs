@@ -4,7 +4,8 @@
 //! (`?test=x1,z1;x2,z2`: the page picks the navmesh below both points with its own ray picking
 //! and asks for the paths) gives the length `navkit path` gives for the same points and draws
 //! every kind of path, the hover names the poly with its area and flags, a stage layer toggled
-//! on changes the picture, and a rebuild with another cell size changes the poly count.
+//! on changes the picture, a rebuild with another cell size changes the poly count, and a
+//! refused build is shown on the page.
 //! Screenshots of each step are kept in target/view-artifacts/. Without chromium the tests
 //! fail, saying how to install it.
 
@@ -290,6 +291,17 @@ fn check_mesh(name: &str) {
         differing_pixels(&plain, &rebuilt) > 500,
         "{name}: the rebuilt navmesh looks the same"
     );
+
+    // 5. A refused build is shown on the page, saying which setting, and changes nothing.
+    let url = format!("{}?top=1&rebuild=agent_height:900", v.url);
+    let result = page_result(&url, name);
+    let message = result["message"].as_str().unwrap_or("");
+    assert!(
+        message.contains("agent_height") && message.contains("at most 255"),
+        "{name}: {result}"
+    );
+    assert_eq!(result["polys_before"], result["polys_after"]);
+    screenshot(&url, &format!("{stem}-5-refused"));
 }
 
 struct Png {
