@@ -174,8 +174,9 @@ fn check_mesh(name: &str) {
     let stem = name.trim_end_matches(".obj");
     let pair = format!("test={},{};{},{}", a[0], a[1], b[0], b[1]);
 
-    // 1. The page's own result of the click pair and the hover over the start.
-    let url = format!("{}?top=1&{pair}&hover={},{}", v.url, a[0], a[1]);
+    // 1. The page's own result of the click pair (mouse events at the two points' pixels,
+    // through the page's picking and click handling) and the hover over the start.
+    let url = format!("{}?top=1&click=1&{pair}&hover={},{}", v.url, a[0], a[1]);
     let result = page_result(&url, name);
     let picked = result["picked"].as_array().unwrap();
     assert!(

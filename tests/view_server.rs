@@ -652,3 +652,55 @@ fn the_stages_of_a_big_heightfield_are_refused_saying_why() {
     v.post_json("/api/build", r#"{"cell_size": 0.3}"#);
     assert_eq!(v.get("/api/stages").0, 200);
 }
+
+#[test]
+fn a_saved_navmesh_is_shown_and_queried_but_not_rebuilt() {
+    let file = common::temp("view-saved-dungeon.bin");
+    let out = Command::new(env!("CARGO_BIN_EXE_navkit"))
+        .args(["build", "--tiled", "-o"])
+        .arg(&file)
+        .arg(common::mesh("dungeon.obj"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = Viewer::start(&file);
+    let (status, body) = v.get("/api/layers");
+    assert_eq!(status, 200);
+    let scene: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(scene["can_rebuild"], false);
+    assert!(viewer::entries(&scene, "geometry.mesh").is_empty());
+    let tiles = scene["counts"]["tiles"].as_u64().unwrap();
+    assert!(tiles > 1, "a tiled navmesh: {tiles} tiles");
+    // Tile bounds: 12 edges each.
+    assert_eq!(
+        viewer::vertex_count(&scene, "navmesh.tiles", None),
+        24 * tiles
+    );
+    assert_eq!(
+        viewer::vertex_count(&scene, "navmesh.polys", Some("tris")),
+        3 * scene["counts"]["detail_tris"].as_u64().unwrap()
+    );
+    assert_refused(
+        "rebuild",
+        v.post("/api/build", r#"{"cell_size": 0.4}"#),
+        422,
+    );
+    assert_refused("stages", v.get("/api/stages"), 422);
+    // Paths on the navmesh; no grid without geometry, saying so.
+    let p = v.post_json(
+        "/api/path",
+        r#"{"start": [20, 12.93, -60], "end": [44, 10.2, 0]}"#,
+    );
+    assert_eq!(p["status"], "complete", "{p}");
+    assert_eq!(p["grid"]["status"], "failed");
+    assert!(
+        p["grid"]["error"].as_str().unwrap().contains("geometry"),
+        "{}",
+        p["grid"]
+    );
+    assert_eq!(p["follower"]["arrived"], true);
+}

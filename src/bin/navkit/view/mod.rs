@@ -1,13 +1,19 @@
-//! `navkit view`: a local web viewer. One page (HTML + JS + WebGL, embedded in the binary) and a
-//! small JSON API over the navmesh of the input:
+//! `navkit view`: a local web viewer, RecastDemo's view in the browser. One page (HTML + JS +
+//! WebGL, embedded in the binary, nothing fetched from elsewhere) and a small JSON API over the
+//! input and its navmesh:
 //!
 //! - `GET /` the page;
-//! - `GET /api/layers` the scene as named layers of triangles, lines and points (`positions` as
-//!   flat `x, y, z` triples, `colors` as flat `r, g, b, a` bytes per vertex), the bounds and the
-//!   counts; poly refs are decimal strings (they may be 64-bit, more than a JS number holds);
-//! - `POST /api/path {"start": [x, y, z], "end": [x, y, z]}` the corridor, straight and smooth
-//!   paths and their lengths, as `navkit path` computes them;
-//! - `POST /api/build {"cell_size": 0.3, ...}` a rebuild with those settings (geometry only).
+//! - `GET /api/layers` the scene: [`navkit::debug_draw`]'s layers of the geometry and the
+//!   navmesh (format in [`encode`]; poly refs as decimal strings, since they may be 64-bit), the
+//!   bounds, the counts, the settings with the panel's field table, the last build's report;
+//! - `GET /api/stages` the Recast stages of the current settings (names and sizes) and
+//!   `POST /api/stages {"layers": [...]}` their layers ([`stages`]);
+//! - `POST /api/path {"start": [x, y, z], "end": [x, y, z], "filter": {...}}` every kind of
+//!   path between two points ([`paths`]);
+//! - `POST /api/build {"cell_size": 0.3, "partition": "monotone", "mode": "tiled", ...}` a
+//!   rebuild with those settings ([`settings`]).
+//!
+//! Every answer is bounded and every bad request gets a 4xx with a message ([`http`]).
 
 mod encode;
 mod http;
