@@ -227,7 +227,7 @@ fn check_mesh(name: &str) {
     // The table: a row per kind (and one for navkit path's whole query), the straight path's
     // length as the server gave it.
     let table = result["table"].as_array().unwrap();
-    let labels: Vec<&str> = table.iter().map(|r| r[1].as_str().unwrap()).collect();
+    let labels: Vec<&str> = table.iter().map(|r| r[0].as_str().unwrap()).collect();
     assert_eq!(
         labels,
         [
@@ -242,7 +242,7 @@ fn check_mesh(name: &str) {
         ]
     );
     let straight = format!("{:.3} m", result["straight_length_m"].as_f64().unwrap());
-    assert_eq!(table[1][3], straight.as_str(), "{name}: {table:?}");
+    assert_eq!(table[1][1], straight.as_str(), "{name}: {table:?}");
     assert_eq!(result["follower_arrived"], true, "{result}");
     // The hover names the poly under the start, its area and flags.
     let hover = result["hover"].as_str().unwrap();
