@@ -25,7 +25,7 @@ mod stages;
 use std::net::{IpAddr, SocketAddr, TcpListener};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::{Value, json};
 
@@ -146,30 +146,18 @@ fn load(input: &std::path::Path) -> navkit::Result<State> {
     if is_geometry(input) {
         let geom = InputGeometry::load(input)?;
         let settings = geom.settings.clone().unwrap_or_default();
-        let t = Instant::now();
-        let navmesh = build_solo_with(&geom, &settings, &crate::common::budget())?.navmesh;
-        let mut st = State {
+        let built = build_solo_with(&geom, &settings, &crate::common::budget())?;
+        let st = State {
             geometry: Some(geom),
-            settings: settings.clone(),
+            settings,
             tiled: false,
-            navmesh,
-            build: json!({"mode": "solo", "total_ms": t.elapsed().as_secs_f64() * 1e3}),
+            navmesh: built.navmesh,
+            build: settings::solo_report(&built.report),
             stages: None,
             grid: None,
             grid_ms: 0.0,
             source,
         };
-        // Again with the page's budget, for the full report (counts, timings, warnings); the
-        // first build stands if this one is refused.
-        if let Err(r) = settings::build_into(
-            &mut st,
-            settings::BuildRequest {
-                settings,
-                tiled: false,
-            },
-        ) {
-            st.build["warnings"] = json!([String::from_utf8_lossy(&r.body)]);
-        }
         Ok(st)
     } else {
         Ok(State {

@@ -5,7 +5,7 @@
 use serde_json::{Map, Value, json};
 
 use navkit::build::tiled::{TiledNavMesh, TiledOptions};
-use navkit::build::{Budget, Stage, build_solo_with};
+use navkit::build::{Budget, BuildReport, Stage, build_solo_with};
 use navkit::{BuildSettings, Partition};
 
 use super::http::{self, Response};
@@ -138,6 +138,24 @@ fn stage_ms(timings: &[(Stage, f64)]) -> Value {
     )
 }
 
+/// A solo build's report as the page shows it.
+pub(super) fn solo_report(r: &BuildReport) -> Value {
+    let counts: Map<String, Value> = r
+        .counts()
+        .named()
+        .iter()
+        .map(|(k, v)| ((*k).to_string(), json!(v)))
+        .collect();
+    json!({
+        "mode": "solo",
+        "total_ms": r.total_ms,
+        "stages_ms": stage_ms(&r.timings_ms),
+        "counts": counts,
+        "warnings": r.warnings,
+        "grid": {"width_cells": r.grid_width, "height_cells": r.grid_height},
+    })
+}
+
 /// Builds the navmesh of `req` from the geometry; on success the state holds it, with its
 /// build report (`mode`, `total_ms`, `stages_ms`, `counts`, `warnings`, `grid`), and the
 /// caches of the old navmesh (stages, grid) are dropped.
@@ -182,21 +200,7 @@ pub(super) fn build_into(st: &mut State, req: BuildRequest) -> Result<(), Respon
     } else {
         let built = build_solo_with(geom, &settings, &budget())
             .map_err(|e| Response::error(422, format!("the build failed: {e}")))?;
-        let r = &built.report;
-        let counts: Map<String, Value> = r
-            .counts()
-            .named()
-            .iter()
-            .map(|(k, v)| ((*k).to_string(), json!(v)))
-            .collect();
-        let report = json!({
-            "mode": "solo",
-            "total_ms": r.total_ms,
-            "stages_ms": stage_ms(&r.timings_ms),
-            "counts": counts,
-            "warnings": r.warnings,
-            "grid": {"width_cells": r.grid_width, "height_cells": r.grid_height},
-        });
+        let report = solo_report(&built.report);
         (built.navmesh, report)
     };
     st.set_navmesh(navmesh);
