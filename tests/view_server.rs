@@ -411,6 +411,9 @@ fn the_layers_are_debug_draw_layers_with_the_counts_of_the_build() {
         .collect();
     assert!(widths.contains(&2.5) && widths.contains(&1.5), "{widths:?}");
 
+    // The limits the page states are the ones the server applies.
+    assert_eq!(scene["limits"]["stages_max_spans"], 400_000);
+    assert_eq!(scene["limits"]["max_layer_vertices"], 1_500_000);
     // The settings panel: RecastDemo's 13 sliders and the tile size, with its ranges.
     let fields = scene["fields"].as_array().unwrap();
     assert_eq!(fields.len(), 14);

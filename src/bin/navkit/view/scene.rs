@@ -114,6 +114,14 @@ pub(super) fn layers(st: &State) -> Value {
         "can_rebuild": st.geometry.is_some(),
         "build": st.build,
         "polys": table,
+        "limits": {
+            "build_time_limit_s": super::BUILD_TIME_LIMIT.as_secs(),
+            "build_max_cells": super::BUILD_MAX_CELLS,
+            "stages_max_cells": super::stages::STAGES_MAX_CELLS,
+            "stages_max_spans": super::stages::STAGES_MAX_SPANS,
+            "max_layer_vertices": super::encode::MAX_LAYER_VERTICES,
+            "max_response_vertices": MAX_RESPONSE_VERTICES,
+        },
         "layers": out,
     })
 }

@@ -23,9 +23,9 @@ use super::settings::budget;
 
 /// The most grid cells a stages build may have (the stages are copies of the whole
 /// heightfield: their memory grows with it).
-const STAGES_MAX_CELLS: u64 = 4_000_000;
+pub(super) const STAGES_MAX_CELLS: u64 = 4_000_000;
 /// The most heightfield spans drawn (each is a box of 12 triangles).
-const STAGES_MAX_SPANS: usize = 400_000;
+pub(super) const STAGES_MAX_SPANS: usize = 400_000;
 
 /// The stage layers of the current settings, and how long building them took.
 pub(crate) struct Stages {
