@@ -298,7 +298,18 @@ fn check_mesh(name: &str) {
         "{name}: the regions layer changed {changed} pixels"
     );
 
-    // 4. A rebuild with another cell size changes the poly count (and the picture).
+    // 4. The 3D view of the paths (orbit camera), with the stages' poly mesh: drawn.
+    let url = format!("{}?{pair}&show=stage.poly_mesh&pitch=0.7", v.url);
+    let img = screenshot(&url, &format!("{stem}-4-3d"));
+    let background = img.pixel(img.width - 310, img.height - 5);
+    let drawn = (0..img.height)
+        .step_by(4)
+        .flat_map(|y| (0..img.width - 300).step_by(4).map(move |x| (x, y)))
+        .filter(|&(x, y)| img.pixel(x, y) != background)
+        .count();
+    assert!(drawn > 5000, "{name}: the 3D view: {drawn} pixels drawn");
+
+    // 5. A rebuild with another cell size changes the poly count (and the picture).
     let url = format!("{}?top=1&rebuild=cell_size:0.6", v.url);
     let result = page_result(&url, name);
     assert_ne!(
@@ -306,13 +317,13 @@ fn check_mesh(name: &str) {
         "{name}: {result}"
     );
     assert_eq!(result["polys"], result["polys_after"]);
-    let rebuilt = screenshot(&format!("{}?top=1", v.url), &format!("{stem}-4-rebuilt"));
+    let rebuilt = screenshot(&format!("{}?top=1", v.url), &format!("{stem}-5-rebuilt"));
     assert!(
         differing_pixels(&plain, &rebuilt) > 500,
         "{name}: the rebuilt navmesh looks the same"
     );
 
-    // 5. A refused build is shown on the page, saying which setting, and changes nothing.
+    // 6. A refused build is shown on the page, saying which setting, and changes nothing.
     let url = format!("{}?top=1&rebuild=agent_height:900", v.url);
     let result = page_result(&url, name);
     let message = result["message"].as_str().unwrap_or("");
@@ -321,7 +332,8 @@ fn check_mesh(name: &str) {
         "{name}: {result}"
     );
     assert_eq!(result["polys_before"], result["polys_after"]);
-    screenshot(&url, &format!("{stem}-5-refused"));
+    screenshot(&url, &format!("{stem}-6-refused"));
+
 }
 
 struct Png {
