@@ -176,8 +176,27 @@ fn check_mesh(name: &str) {
 
     // 1. The page's own result of the click pair (mouse events at the two points' pixels,
     // through the page's picking and click handling) and the hover over the start.
-    let url = format!("{}?top=1&click=1&{pair}&hover={},{}", v.url, a[0], a[1]);
+    let url = format!(
+        "{}?top=1&click=1&nk=1&{pair}&hover={},{}",
+        v.url, a[0], a[1]
+    );
     let result = page_result(&url, name);
+    // The page's hooks for other scripts (window.NK) are there and work.
+    assert_eq!(
+        result["nk"],
+        serde_json::json!([
+            "pick",
+            "setOverlay",
+            "redraw",
+            "reloadScene",
+            "onClick",
+            "panel",
+            "state"
+        ])
+    );
+    assert_eq!(result["overlay_vertices"], 2);
+    assert_eq!(result["overlay_removed"], true);
+    assert_eq!(result["panel"], true);
     let picked = result["picked"].as_array().unwrap();
     assert!(
         picked.iter().all(|p| p.is_array()),
@@ -286,11 +305,6 @@ fn check_mesh(name: &str) {
     // 3. A stage layer toggled on draws something: the regions over the same view.
     let plain = screenshot(&format!("{}?top=1", v.url), &format!("{stem}-2-plain"));
     let url = format!("{}?top=1&show=stage.regions", v.url);
-    let result = page_result(&url, name);
-    assert!(
-        result["drawn"]["stage.regions"].as_u64().unwrap() > 1000,
-        "{name}: {result}"
-    );
     let regions = screenshot(&url, &format!("{stem}-3-regions"));
     let changed = differing_pixels(&plain, &regions);
     assert!(
@@ -333,7 +347,6 @@ fn check_mesh(name: &str) {
     );
     assert_eq!(result["polys_before"], result["polys_after"]);
     screenshot(&url, &format!("{stem}-6-refused"));
-
 }
 
 struct Png {
