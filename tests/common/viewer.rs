@@ -101,3 +101,42 @@ fn parse(answer: &[u8]) -> (u16, String) {
         .unwrap_or_default();
     (status, body)
 }
+
+// ---- The viewer's layer entries (self-contained: the page's format, see view/encode.rs) ----
+
+/// The flat `x, y, z` positions of an `/api/layers` entry (base64 little-endian `f32`s, or a
+/// plain array).
+pub fn entry_positions(entry: &serde_json::Value) -> Vec<f32> {
+    use base64::Engine as _;
+    if let Some(b) = entry["positions_b64"].as_str() {
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(b)
+            .expect("base64 positions");
+        bytes
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect()
+    } else {
+        entry["positions"]
+            .as_array()
+            .map(|a| a.iter().map(|x| x.as_f64().unwrap() as f32).collect())
+            .unwrap_or_default()
+    }
+}
+
+/// The entries named `name` of a scene (`{"layers": [...]}`).
+pub fn entries<'a>(scene: &'a serde_json::Value, name: &str) -> Vec<&'a serde_json::Value> {
+    scene["layers"]
+        .as_array()
+        .map(|a| a.iter().filter(|l| l["name"] == name).collect())
+        .unwrap_or_default()
+}
+
+/// The vertices of the entries named `name` of a scene (with `kind`, if given).
+pub fn vertex_count(scene: &serde_json::Value, name: &str, kind: Option<&str>) -> u64 {
+    entries(scene, name)
+        .iter()
+        .filter(|e| kind.is_none_or(|k| e["kind"] == k))
+        .map(|e| e["count"].as_u64().unwrap())
+        .sum()
+}
