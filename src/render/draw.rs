@@ -8,15 +8,9 @@ use super::painter::{CHAR_W, Painter};
 use super::{LegendEntry, PolyColors, RenderOptions, Scene, Swatch};
 use crate::debug_draw::{Color, Dash, Primitive, navmesh as dd_navmesh};
 
-/// The picture's background.
-pub(crate) const BACKGROUND: Color = Color::rgba(250, 250, 248, 255);
+use super::{HEIGHT_FILL_ALPHA as RAMP_ALPHA, POLY_FILL_ALPHA as FILL_ALPHA};
 const INK: Color = Color::rgba(20, 20, 20, 255);
-const GRID_LINE: Color = Color::rgba(0, 0, 0, 22);
-/// Alpha ground polys are filled with: RecastDemo's 64 is for a dark 3D background; on a
-/// light picture the polys need more.
-const FILL_ALPHA: u8 = 140;
-/// Alpha of polys coloured by height.
-const RAMP_ALPHA: u8 = 200;
+const GRID_LINE: Color = Color::rgba(90, 100, 110, 40);
 /// Size of the height bar.
 const BAR_W: f32 = 240.0;
 const BAR_H: f32 = 12.0;
@@ -205,11 +199,11 @@ impl Plan {
                 Op::Line(pts, c, w, d) => p.polyline(&pts, c, w, d),
                 Op::Tri(t, c) => p.triangle(t, c),
                 Op::Dot(at, size, c) => {
+                    p.dot(at, size / 2.0, c);
                     // Big points (start, goal, corners) get a dark ring to stand out.
                     if size >= 5.0 {
-                        p.dot(at, size / 2.0 + 1.2, Color::rgba(0, 0, 0, 200));
+                        ring(p, at, size / 2.0 + 0.7);
                     }
-                    p.dot(at, size / 2.0, c);
                 }
             }
         }
@@ -335,12 +329,8 @@ impl Plan {
                 p.polyline(&[(x, y + 4.5), (x + 22.0, y + 4.5)], *c, w.max(1.5), *d)
             }
             Swatch::Point(c, size) => {
-                p.dot(
-                    (x + 11.0, y + 4.5),
-                    size / 2.0 + 1.2,
-                    Color::rgba(0, 0, 0, 200),
-                );
                 p.dot((x + 11.0, y + 4.5), size / 2.0, *c);
+                ring(p, (x + 11.0, y + 4.5), size / 2.0 + 0.7);
             }
             Swatch::Colors(cs) => {
                 let n = cs.len().clamp(1, 6);
@@ -351,6 +341,17 @@ impl Plan {
             }
         }
     }
+}
+
+/// A dark ring of `radius` around `at`, 1.4 pixels wide.
+fn ring(p: &mut impl Painter, at: (f32, f32), radius: f32) {
+    let pts: Vec<(f32, f32)> = (0..=24)
+        .map(|i| {
+            let a = i as f32 / 24.0 * std::f32::consts::TAU;
+            (at.0 + radius * a.cos(), at.1 + radius * a.sin())
+        })
+        .collect();
+    p.polyline(&pts, Color::rgba(20, 20, 20, 210), 1.4, Dash::Solid);
 }
 
 enum Op {

@@ -46,6 +46,20 @@ use crate::{Error, Result};
 pub use scene::comparison_scene;
 pub use scene::{ComparisonPaths, boundary_segments};
 
+/// The pictures' background colour.
+pub const BACKGROUND: Color = Color::rgba(250, 250, 248, 255);
+/// The least alpha navmesh polys are filled with (RecastDemo's 64 is for its dark 3D view; on
+/// a light picture the polys need more).
+pub const POLY_FILL_ALPHA: u8 = 140;
+/// The alpha of polys coloured by height.
+pub const HEIGHT_FILL_ALPHA: u8 = 200;
+
+/// The height ramp's colour (opaque) at `t` in 0..=1 of the ground's height range: deep
+/// blue (lowest), cyan, light green, sand, salmon (highest). NaN reads as 0.
+pub fn height_color(t: f32) -> Color {
+    layout::ramp(t, 255)
+}
+
 /// How a legend entry's sample is drawn.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Swatch {
@@ -242,7 +256,7 @@ impl Scene {
 pub fn render_png(scene: &Scene, opts: &RenderOptions) -> Result<Vec<u8>> {
     opts.validate()?;
     let plan = draw::Plan::new(scene, opts);
-    let mut p = painter::PngPainter::new(plan.frame.width, plan.frame.height, draw::BACKGROUND)?;
+    let mut p = painter::PngPainter::new(plan.frame.width, plan.frame.height, BACKGROUND)?;
     plan.paint(scene, &mut p);
     p.encode()
 }
@@ -251,7 +265,7 @@ pub fn render_png(scene: &Scene, opts: &RenderOptions) -> Result<Vec<u8>> {
 pub fn render_svg(scene: &Scene, opts: &RenderOptions) -> Result<String> {
     opts.validate()?;
     let plan = draw::Plan::new(scene, opts);
-    let mut p = painter::SvgPainter::new(plan.frame.width, plan.frame.height, draw::BACKGROUND);
+    let mut p = painter::SvgPainter::new(plan.frame.width, plan.frame.height, BACKGROUND);
     plan.paint(scene, &mut p);
     Ok(p.finish())
 }
