@@ -213,7 +213,7 @@ impl Plan {
     fn grid_lines(&self, p: &mut impl Painter) {
         let f = &self.frame;
         let (l, t, r, b) = f.map_rect();
-        let (xs, zs, _) = self.ticks();
+        let (xs, zs, _, _) = self.ticks();
         for x in xs {
             let (px, _) = f.map(Vec3::new(x, 0.0, f.min.y));
             p.polyline(&[(px, t), (px, b)], GRID_LINE, 1.0, Dash::Solid);
@@ -224,19 +224,25 @@ impl Plan {
         }
     }
 
-    /// The x and z ticks (world values) and their step.
-    fn ticks(&self) -> (Vec<f32>, Vec<f32>, f32) {
+    /// The x and z ticks (world values) and their steps: about one tick per 90 pixels along
+    /// the longer side, the same step on both axes (square grid cells) unless the other axis
+    /// would get fewer than two ticks, which then gets a step of its own.
+    fn ticks(&self) -> (Vec<f32>, Vec<f32>, f32, f32) {
         let f = &self.frame;
         let (l, t, r, b) = f.map_rect();
-        // About one tick per 90 pixels along the longer side, the same step on both axes.
         let long = (r - l).max(b - t);
-        let range = f.size.x.max(f.size.y);
-        let step = layout::nice_step(range, (long / 90.0).max(2.0));
-        (
-            layout::ticks(f.min.x, f.min.x + f.size.x, step),
-            layout::ticks(f.min.y, f.min.y + f.size.y, step),
-            step,
-        )
+        let step = layout::nice_step(f.size.x.max(f.size.y), (long / 90.0).max(2.0));
+        let axis = |lo: f32, size: f32, px: f32| {
+            let ticks = layout::ticks(lo, lo + size, step);
+            if ticks.len() >= 2 {
+                return (ticks, step);
+            }
+            let own = layout::nice_step(size, (px / 90.0).max(2.0));
+            (layout::ticks(lo, lo + size, own), own)
+        };
+        let (xs, sx) = axis(f.min.x, f.size.x, r - l);
+        let (zs, sz) = axis(f.min.y, f.size.y, b - t);
+        (xs, zs, sx, sz)
     }
 
     /// The frame, ticks and labels: x along the top, z down the left side.
@@ -250,26 +256,27 @@ impl Plan {
             1.0,
             Dash::Solid,
         );
-        let (xs, zs, step) = self.ticks();
+        let (xs, zs, sx, sz) = self.ticks();
         for x in xs {
             let (px, _) = f.map(Vec3::new(x, 0.0, f.min.y));
             p.polyline(&[(px, t - 5.0), (px, t)], axis, 1.0, Dash::Solid);
-            let s = layout::tick_label(x, step);
+            let s = layout::tick_label(x, sx);
             let w = s.chars().count() as f32 * CHAR_W;
             p.text(px - w / 2.0, t - 15.0, &s, INK);
         }
         for z in zs {
             let (_, pz) = f.map(Vec3::new(f.min.x, 0.0, z));
             p.polyline(&[(l - 5.0, pz), (l, pz)], axis, 1.0, Dash::Solid);
-            let s = layout::tick_label(z, step);
+            let s = layout::tick_label(z, sz);
             let w = s.chars().count() as f32 * CHAR_W;
             p.text(l - 8.0 - w, pz - 4.0, &s, INK);
         }
         // Axis names: x at the top right of the labels, z at the top left.
         p.text(r - CHAR_W * 6.0, t - AXIS_BAND + 2.0, "x ->", INK);
-        p.text(2.0, t - 15.0, "z", INK);
-        p.text(2.0, t - 5.0, "|", INK);
-        p.text(2.0, t + 3.0, "v", INK);
+        let zx = (l - 60.0).max(2.0);
+        p.text(zx, t - 4.0, "z", INK);
+        p.text(zx, t + 5.0, "|", INK);
+        p.text(zx, t + 12.0, "v", INK);
     }
 
     fn legend(&self, scene: &Scene, p: &mut impl Painter) {
@@ -296,8 +303,24 @@ impl Plan {
             }
             p.rect(x, y, BAR_W, BAR_H, Color::rgba(0, 0, 0, 0), Some(INK));
             let step = layout::nice_step(hi - lo, 4.0);
+            // The ends, with one more decimal, under the bar's ends; ticks between them where
+            // they do not touch the ends' labels.
+            let ends = [(lo, x), (hi, x + BAR_W)];
+            for (v, px) in ends {
+                let s = layout::tick_label(v, step / 10.0);
+                let w = s.chars().count() as f32 * CHAR_W;
+                p.text(px - w / 2.0, y + BAR_H + 6.0, &s, INK);
+            }
+            let lo_w = layout::tick_label(lo, step / 10.0).chars().count() as f32 * CHAR_W;
+            let hi_w = layout::tick_label(hi, step / 10.0).chars().count() as f32 * CHAR_W;
             for v in layout::ticks(lo, hi, step) {
                 let px = x + (v - lo) / (hi - lo) * BAR_W;
+                let w = layout::tick_label(v, step).chars().count() as f32 * CHAR_W;
+                if px - w / 2.0 < x + lo_w / 2.0 + 6.0
+                    || px + w / 2.0 > x + BAR_W - hi_w / 2.0 - 6.0
+                {
+                    continue;
+                }
                 p.polyline(
                     &[(px, y + BAR_H), (px, y + BAR_H + 4.0)],
                     INK,

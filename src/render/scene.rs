@@ -346,6 +346,17 @@ pub fn comparison_scene(
         }
         scene.add_boundaries(&boundaries);
     }
+    // The solid straight path first, the dashed and dotted lines over it.
+    if let Some(n) = c.navmesh.as_ref().filter(|_| paths.straight) {
+        scene.add_path(
+            PathKind::Straight,
+            &n.straight,
+            format!(
+                "navmesh straight path ({} corners, {:.1} long)",
+                n.corners, n.straight_length
+            ),
+        );
+    }
     if let Some(g) = c.grid.as_ref().filter(|_| paths.grid) {
         scene.add_path(
             PathKind::Grid,
@@ -399,16 +410,6 @@ pub fn comparison_scene(
                 f,
                 "straight path",
                 PathKind::Trajectory.style().0,
-            );
-        }
-        if paths.straight {
-            scene.add_path(
-                PathKind::Straight,
-                &n.straight,
-                format!(
-                    "navmesh straight path ({} corners, {:.1} long)",
-                    n.corners, n.straight_length
-                ),
             );
         }
         if !n.complete {
