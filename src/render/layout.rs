@@ -181,7 +181,7 @@ fn height_in(t: &[Vec3; 3], p: Vec2) -> Option<f32> {
     let u = ((b.z - c.z) * (p.x - c.x) + (c.x - b.x) * (p.y - c.z)) / d;
     let v = ((c.z - a.z) * (p.x - c.x) + (a.x - c.x) * (p.y - c.z)) / d;
     let w = 1.0 - u - v;
-    (u >= 0.0 && v >= 0.0 && w >= 0.0).then(|| u * a.y + v * b.y + w * c.y)
+    (u >= 0.0 && v >= 0.0 && w >= 0.0).then_some(u * a.y + v * b.y + w * c.y)
 }
 
 /// The box around finite points.
