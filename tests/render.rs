@@ -546,3 +546,39 @@ fn render_draws_one_path_kind_by_default_and_compare_all() {
     assert_eq!(strokes(&all).len(), 5, "compare: every kind");
     assert!(!all.contains("walkable grid cells"));
 }
+
+#[test]
+fn simulate_shows_each_trajectory_colour_in_its_legend() {
+    let mesh = s(&common::mesh("nav_test.obj"));
+    let svg = common::temp("sim-colours.svg");
+    let (c, _, stderr) = navkit_code(&[
+        "simulate",
+        &mesh,
+        "--agents",
+        "5",
+        "--seconds",
+        "5",
+        "-o",
+        &s(&svg),
+    ]);
+    assert_eq!(c, 0, "{stderr}");
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.contains("agent trajectories (5, one colour per agent"));
+    // Agent i's trajectory is drawn in duIntToCol(i + 1), and the legend's swatch shows the
+    // same five colours (one box each).
+    for i in 1..=5u32 {
+        let c = Color::from_int(i, 220);
+        let hex = format!("#{:02x}{:02x}{:02x}", c.r(), c.g(), c.b());
+        assert!(
+            text.contains(&format!("stroke=\"{hex}\"")),
+            "agent {i}'s trajectory in {hex}"
+        );
+        assert!(
+            text.lines()
+                .any(|l| l.starts_with("<rect") && l.contains(&format!("fill=\"{hex}\""))),
+            "agent {i}'s colour {hex} in the legend"
+        );
+    }
+    // The goals are listed (reached or not, with their counts).
+    assert!(text.contains("goals reached (") || text.contains("goals not reached ("));
+}

@@ -110,7 +110,10 @@ impl Scene {
     /// Adds tile-cache obstacles, coloured by state.
     pub fn add_obstacles(&mut self, obstacles: &[Obstacle]) {
         let layer = debug_draw::geometry::obstacles(obstacles);
-        let c = layer.triangles().last().map_or(Color::BLACK, |t| t.1);
+        // The swatch: the top faces' colour (the sides are darker), of the first obstacle's state.
+        let c = obstacles.first().map_or(Color::BLACK, |o| {
+            debug_draw::geometry::obstacle_color(o.state)
+        });
         self.add_overlay(
             layer,
             Some((Swatch::Fill(c), format!("obstacles ({})", obstacles.len()))),
