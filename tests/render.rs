@@ -582,3 +582,30 @@ fn simulate_shows_each_trajectory_colour_in_its_legend() {
     // The goals are listed (reached or not, with their counts).
     assert!(text.contains("goals reached (") || text.contains("goals not reached ("));
 }
+
+#[test]
+fn zoom_frames_the_paths_not_the_tile_bounds() {
+    let gset = "meshes/demo_level.gset";
+    let svg = common::temp("zoom.svg");
+    let args = [
+        "render", gset, "--from", "2,0,2", "--to", "8,0,3", "--tiled", "--zoom", "-o",
+    ];
+    let mut a = args.to_vec();
+    let out = s(&svg);
+    a.push(&out);
+    let (c, _, stderr) = navkit_code(&a);
+    assert_eq!(c, 0, "{stderr}");
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.contains("tile bounds ("), "tiles drawn");
+    // The labels span the path (x 2 to 8, z 2 to 3) and 3 units around it, not the level
+    // (x 0 to 40, z 0 to 30).
+    let labels: Vec<f32> = texts(&text)
+        .into_iter()
+        .filter_map(|(_, _, t)| t.parse::<f32>().ok())
+        .collect();
+    assert!(labels.len() >= 4, "{labels:?}");
+    assert!(
+        labels.iter().all(|&v| (-1.5..=11.5).contains(&v)),
+        "{labels:?}"
+    );
+}

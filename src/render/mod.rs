@@ -235,11 +235,16 @@ impl Scene {
         self.overlays.push(layer);
     }
 
-    /// Frames the picture on the overlay layers' lines and points (the paths and markers),
-    /// with `margin` world units around them, instead of the whole scene. Does nothing if
-    /// there are none.
+    /// Frames the picture on the paths, trajectories, start and goal (the overlay layers named
+    /// `path.*`), with `margin` world units around them, instead of the whole scene. Does
+    /// nothing if there are none.
     pub fn zoom_to_lines(&mut self, margin: f32) {
-        let pts = self.overlays.layers.iter().flat_map(|l| {
+        let paths = self
+            .overlays
+            .layers
+            .iter()
+            .filter(|l| l.name.starts_with("path."));
+        let pts = paths.flat_map(|l| {
             l.primitives
                 .iter()
                 .filter(|p| !matches!(p, crate::debug_draw::Primitive::Triangle { .. }))
