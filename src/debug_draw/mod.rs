@@ -64,6 +64,7 @@
 pub mod agents;
 mod color;
 pub mod geometry;
+pub mod grid;
 pub mod navmesh;
 pub mod paths;
 pub mod stages;
