@@ -259,3 +259,91 @@ fn mesh_grid_cells_are_its_walkable_spans_on_their_floors() {
         assert!(ctx.visit(n).is_some(), "{pos}");
     }
 }
+
+#[test]
+fn follower_boundaries_are_one_line_each_where_the_agent_turns() {
+    use navkit::agents::follower::{Follower, FollowerSettings};
+    use navkit::debug_draw::follower as dfol;
+    use navkit::debug_draw::paths;
+    // An L-shaped path with a short last leg: boundaries at 1 unit before each corner.
+    let waypoints = [
+        Vec3::new(10.0, 0.5, 0.0),
+        Vec3::new(10.0, 0.5, 10.0),
+        Vec3::new(0.0, 0.5, 10.0),
+        Vec3::new(0.0, 0.5, 11.5),
+    ];
+    let settings = FollowerSettings::default();
+    let mut f = Follower::new(Vec3::ZERO, &waypoints, settings);
+    let path = f.path().clone();
+    assert_eq!(path.boundaries.len(), 4);
+    let l = dfol::boundaries(&path, 1.5);
+    assert_eq!(l.name, dfol::BOUNDARIES_LAYER);
+    assert_eq!(l.count(PrimitiveKind::Lines), path.boundaries.len());
+    assert_eq!(l.count(PrimitiveKind::Points), path.look_points.len());
+    // Each line is centred on its boundary's point, across its direction, 3 long, at its look
+    // point's height.
+    for ((a, b, _, _), bd) in l.lines().zip(&path.boundaries) {
+        let mid = (a + b) / 2.0;
+        assert!(glam::Vec2::new(mid.x, mid.z).distance(bd.point) < 1e-5);
+        let d = b - a;
+        assert!((d.length() - 3.0).abs() < 1e-5 && a.y == 0.5 && b.y == 0.5);
+        assert!(glam::Vec2::new(d.x, d.z).dot(bd.dir).abs() < 1e-5);
+    }
+    // By hand: the first boundary crosses the x axis at x = 9 (1 before the corner, across +x);
+    // the finish line is centred on the goal.
+    let first = l.lines().next().unwrap();
+    assert!(first.0.distance(Vec3::new(9.0, 0.5, -1.5)) < 1e-5);
+    assert!(first.1.distance(Vec3::new(9.0, 0.5, 1.5)) < 1e-5);
+    let last = l.lines().last().unwrap();
+    assert!(((last.0 + last.1) / 2.0).distance(Vec3::new(0.0, 0.5, 11.5)) < 1e-5);
+    // Colours: the stopping distance (2) reaches back over the 1.5-long last leg to the third
+    // look point only.
+    assert_eq!(path.slow_down_index, 2);
+    let colors: Vec<Color> = l.lines().map(|(_, _, c, _)| c).collect();
+    assert_eq!(
+        colors,
+        [
+            dfol::TURN_COLOR,
+            dfol::TURN_COLOR,
+            dfol::SLOW_COLOR,
+            dfol::FINISH_COLOR
+        ]
+    );
+    // Follow it: the trajectory crosses every turn boundary within its drawn segment, and the
+    // agent starts steering for look point i + 1 right after crossing boundary i.
+    let mut traj = vec![f.position()];
+    let mut switched_at = Vec::new();
+    let mut agent_layers = 0;
+    for _ in 0..20_000 {
+        let before = f.index();
+        if !f.step(0.01, &mut |_| Some(0.5)) {
+            break;
+        }
+        if f.index() != before {
+            switched_at.push(traj[traj.len() - 1]);
+        }
+        traj.push(f.position());
+        let a = dfol::agent(&f, 0.4);
+        // Circle (16) + arrow (3) + look line + boundary.
+        assert_eq!(a.count(PrimitiveKind::Lines), 16 + 3 + 2);
+        agent_layers += 1;
+    }
+    assert!(f.finished() && agent_layers > 100);
+    assert_eq!(switched_at.len(), 3);
+    for (i, p) in switched_at.iter().enumerate() {
+        let b = &path.boundaries[i];
+        let q = glam::Vec2::new(p.x, p.z);
+        assert!(b.crossed(q), "boundary {i}");
+        assert!(b.distance(q) < settings.speed * 0.01 + 1e-4);
+        let (sa, sb) = dfol::boundary_segment(b, 0.5, 1.5);
+        let along = (Vec3::new(p.x, 0.5, p.z) - sa).dot((sb - sa).normalize());
+        assert!(
+            (0.0..=3.0).contains(&along),
+            "crossed outside the drawn line"
+        );
+    }
+    let t = paths::trajectory(&traj);
+    assert_eq!(t.count(PrimitiveKind::Lines), traj.len() - 1);
+    // Finished: the agent layer is its circle and heading only.
+    assert_eq!(dfol::agent(&f, 0.4).count(PrimitiveKind::Lines), 19);
+}

@@ -63,6 +63,7 @@
 
 pub mod agents;
 mod color;
+pub mod follower;
 pub mod geometry;
 pub mod grid;
 pub mod navmesh;
