@@ -347,3 +347,146 @@ fn follower_boundaries_are_one_line_each_where_the_agent_turns() {
     // Finished: the agent layer is its circle and heading only.
     assert_eq!(dfol::agent(&f, 0.4).count(PrimitiveKind::Lines), 19);
 }
+
+/// The start and end points of the path queries in RecastDemo's nav_test test file.
+fn nav_test_pairs() -> Vec<(Vec3, Vec3)> {
+    let case = navkit::tools::testcase::TestCase::load(
+        common::shared().join("meshes/recastdemo/nav_mesh_test.txt"),
+    )
+    .unwrap();
+    case.queries.iter().map(|t| (t.start, t.end)).collect()
+}
+
+/// Checks the invariants of a search's nodes: one root (the start poly), parent chains that end
+/// there with costs rising, closed nodes exactly the polys Detour's closed list has.
+fn check_nodes(
+    q: &mut navkit::query::NavMeshQuery<'_>,
+    nodes: &[navkit::query::SearchNode],
+    start: navkit::query::PolyRef,
+    dijkstra: bool,
+) {
+    let key = |n: &navkit::query::SearchNode| if dijkstra { n.total } else { n.cost };
+    let roots: Vec<_> = nodes.iter().filter(|n| n.parent.is_none()).collect();
+    assert_eq!(roots.len(), 1);
+    assert_eq!(roots[0].poly, start);
+    assert_eq!(key(roots[0]), 0.0);
+    for (i, n) in nodes.iter().enumerate() {
+        assert!(n.open != n.closed, "node {i} is open or closed, not both");
+        assert!(n.total >= n.cost);
+        let mut k = i;
+        let mut steps = 0;
+        while let Some(p) = nodes[k].parent {
+            assert!(key(&nodes[p]) <= key(&nodes[k]), "cost falls along parents");
+            assert!(nodes[p].closed, "a parent was expanded");
+            k = p;
+            steps += 1;
+            assert!(steps <= nodes.len(), "parent cycle");
+        }
+        assert_eq!(nodes[k].poly, start);
+    }
+    // Closed nodes are exactly the polys isInClosedList reports, over every poly of the mesh.
+    let nav = q.navmesh();
+    let mut polys = Vec::new();
+    for t in nav.tiles() {
+        for p in t.polys() {
+            polys.push(p.poly_ref());
+        }
+    }
+    for p in polys {
+        let closed = nodes.iter().any(|n| n.poly == p && n.closed);
+        assert_eq!(q.is_in_closed_list(p), closed, "{p}");
+    }
+}
+
+#[test]
+fn detour_search_nodes_are_the_node_pool_after_a_search() {
+    use navkit::debug_draw::paths;
+    use navkit::query::{NavMeshQuery, QueryFilter, SlicedOptions};
+    let b = common::build("nav_test.obj");
+    let mut q = NavMeshQuery::new(&b.navmesh, 2048).unwrap();
+    let f = QueryFilter::default();
+    assert!(q.search_nodes().is_empty(), "no search yet");
+    let mut total_nodes = 0;
+    for (s, e) in nav_test_pairs() {
+        let path = q.find_path_between(s, e, &f).unwrap();
+        let nodes = q.search_nodes();
+        assert!(nodes.len() <= 2048);
+        check_nodes(&mut q, &nodes, path.polys[0], false);
+        // The corridor is the goal node's parent chain (getPathToNode).
+        if path.is_complete() {
+            let last = *path.polys.last().unwrap();
+            let mut k = nodes
+                .iter()
+                .position(|n| n.poly == last && n.closed)
+                .unwrap();
+            let mut chain = vec![nodes[k].poly];
+            while let Some(p) = nodes[k].parent {
+                k = p;
+                chain.push(nodes[k].poly);
+            }
+            chain.reverse();
+            assert_eq!(chain, path.polys);
+        }
+        let l = paths::search_nodes(&nodes);
+        assert_eq!(l.name, paths::SEARCH_NODES_LAYER);
+        assert_eq!(l.count(PrimitiveKind::Points), nodes.len());
+        assert_eq!(l.count(PrimitiveKind::Lines), nodes.len() - 1);
+        assert_eq!(
+            l.points()
+                .filter(|(_, c)| *c == dgrid::CLOSED_COLOR)
+                .count(),
+            nodes.iter().filter(|n| n.closed).count()
+        );
+        // Every point is 0.5 above a node's entry point, which lies on its poly.
+        for ((p, _), n) in l.points().zip(&nodes) {
+            assert_eq!(p, n.pos + Vec3::Y * 0.5);
+        }
+        total_nodes += nodes.len();
+
+        // The same search sliced: as many expansions as iterations Detour counted (each pops
+        // one node; a node popped twice would be reopened, which these searches never do), and
+        // the nodes grow between slices.
+        let (sp, ep) = (path.polys[0], *path.polys.last().unwrap());
+        let mut sl = q
+            .begin_sliced_path(sp, ep, s, e, &f, SlicedOptions::default())
+            .unwrap();
+        let one = sl.update(1).unwrap();
+        let after_one = sl.search_nodes();
+        assert_eq!(
+            after_one.iter().filter(|n| n.closed).count(),
+            one.iterations
+        );
+        let done = sl.run().unwrap();
+        let all = sl.search_nodes();
+        assert!(all.len() >= after_one.len());
+        assert_eq!(
+            all.iter().filter(|n| n.closed).count(),
+            done.total_iterations
+        );
+        drop(sl);
+    }
+    assert!(total_nodes > 100, "{total_nodes}");
+
+    // A Dijkstra search: every node reached is expanded and is one of its results, with its
+    // cost and parent.
+    let (s, _) = nav_test_pairs()[0];
+    let start = q
+        .find_nearest_poly(s, navkit::query::DEFAULT_HALF_EXTENTS, &f)
+        .unwrap()
+        .poly;
+    let found = q
+        .find_polys_around_circle(start, s, 12.0, &f, 4096)
+        .unwrap();
+    let nodes = q.search_nodes();
+    check_nodes(&mut q, &nodes, start, true);
+    assert_eq!(nodes.len(), found.len());
+    assert!(nodes.iter().all(|n| n.closed && n.cost == 0.0));
+    for c in &found {
+        let n = nodes.iter().find(|n| n.poly == c.poly).unwrap();
+        assert_eq!(n.total, c.cost);
+        let parent = n
+            .parent
+            .map_or(navkit::query::PolyRef(0), |p| nodes[p].poly);
+        assert_eq!(parent, c.parent);
+    }
+}

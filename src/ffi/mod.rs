@@ -10,6 +10,7 @@ pub(crate) mod context;
 pub(crate) mod crowd;
 pub(crate) mod detour;
 pub(crate) mod fastlz;
+pub(crate) mod nodes;
 pub(crate) mod panic;
 pub(crate) mod poly_query;
 pub(crate) mod raycast;
