@@ -490,3 +490,144 @@ fn detour_search_nodes_are_the_node_pool_after_a_search() {
         assert_eq!(parent, c.parent);
     }
 }
+
+#[test]
+fn tile_cache_layers_decode_and_draw_as_recastdemo() {
+    use navkit::debug_draw::tilecache as dtc;
+    use navkit::tilecache::{
+        NO_HEIGHT, NO_REGION, TileCache, TileCacheSettings, compress_layer_grids,
+    };
+    let geom = InputGeometry::load(common::mesh("nav_test.obj")).unwrap();
+    let cache = TileCache::build(
+        &geom,
+        &BuildSettings::default(),
+        &TileCacheSettings::default(),
+    )
+    .unwrap();
+    let set = cache.to_tile_cache_set();
+    let layers = cache.decode_layers().unwrap();
+    assert_eq!(layers.len(), set.tiles.len());
+    let mut floor_cells = 0;
+    let mut portal_bits = 0;
+    for (layer, (r, data)) in layers.iter().zip(&set.tiles) {
+        assert_eq!(layer.tile_ref, *r);
+        // Decoding is exact: the grids compress back to the stored stream.
+        let mut grids = layer.heights.clone();
+        grids.extend(&layer.areas);
+        grids.extend(&layer.cons);
+        let packed = compress_layer_grids(&grids, set.compression).unwrap();
+        assert!(data.ends_with(&packed), "tile {r}");
+        assert_eq!(layer.width as i32, set.cache.width);
+        // Regions: every floor cell of a walkable area has one below the count; cells without
+        // a floor have none; each region is one 4-connected piece.
+        let mut cells_of: HashMap<u8, Vec<(usize, usize)>> = HashMap::new();
+        for y in 0..layer.height {
+            for x in 0..layer.width {
+                let i = x + y * layer.width;
+                let reg = layer.regions[i];
+                if layer.heights[i] == NO_HEIGHT {
+                    assert_eq!(reg, NO_REGION);
+                    continue;
+                }
+                floor_cells += 1;
+                portal_bits += (layer.cons[i] >> 4).count_ones() as usize;
+                if layer.areas[i] != 0 {
+                    assert!((reg as usize) < layer.region_count, "tile {r} ({x}, {y})");
+                    cells_of.entry(reg).or_default().push((x, y));
+                }
+            }
+        }
+        assert_eq!(cells_of.len(), layer.region_count, "tile {r}");
+        for (reg, cells) in &cells_of {
+            let set: std::collections::HashSet<_> = cells.iter().copied().collect();
+            let mut seen = std::collections::HashSet::from([cells[0]]);
+            let mut stack = vec![cells[0]];
+            while let Some((x, y)) = stack.pop() {
+                for (dx, dy) in [(-1i64, 0i64), (1, 0), (0, -1), (0, 1)] {
+                    let n = ((x as i64 + dx) as usize, (y as i64 + dy) as usize);
+                    if set.contains(&n) && seen.insert(n) {
+                        stack.push(n);
+                    }
+                }
+            }
+            assert_eq!(
+                seen.len(),
+                cells.len(),
+                "tile {r} region {reg} is in pieces"
+            );
+        }
+    }
+    // nav_test has floors over floors: some tile column has several layers.
+    let mut per_column: HashMap<(i32, i32), usize> = HashMap::new();
+    for l in &layers {
+        *per_column.entry((l.tx, l.ty)).or_default() += 1;
+    }
+    assert!(per_column.values().any(|&n| n > 1));
+    assert!(portal_bits > 0);
+
+    // Every navmesh tile Detour built from the cache sits in its layer's tight bounds.
+    let nav = cache.navmesh();
+    let mut tiles = 0;
+    for t in nav.tiles() {
+        let c = t.coord();
+        let layer = layers
+            .iter()
+            .find(|l| (l.tx, l.ty, l.tlayer) == (c.x, c.z, c.layer))
+            .expect("a layer per navmesh tile");
+        let (lo, hi) = dtc::tight_bounds(layer);
+        let eps = Vec3::new(layer.cell_size, 0.5, layer.cell_size);
+        for v in t.vertices() {
+            let v = Vec3::from(*v);
+            assert!(
+                v.cmpge(lo - eps).all() && v.cmple(hi + eps).all(),
+                "{v} outside {lo}..{hi}"
+            );
+        }
+        tiles += 1;
+    }
+    assert!(tiles > 0);
+
+    let areas = dtc::layer_areas(&layers);
+    let regions = dtc::layer_regions(&layers);
+    for l in [&areas, &regions] {
+        assert_eq!(l.count(PrimitiveKind::Triangles), 2 * floor_cells);
+        assert_eq!(
+            l.count(PrimitiveKind::Lines),
+            12 * layers.len() + portal_bits
+        );
+    }
+    assert_eq!(
+        layers.iter().map(|l| l.floor_cells()).sum::<usize>(),
+        floor_cells
+    );
+    // Colours: walkable cells of layer 0 are duLerpCol(duIntToCol(1, 255), (0,192,255,64), 32).
+    let l0 = layers.iter().find(|l| l.tlayer == 0).unwrap();
+    let expect = Color::from_int(1, 255).lerp(Color::rgba(0, 192, 255, 64), 32);
+    assert_eq!(dtc::area_cell_color(l0, navkit::area::WALKABLE), expect);
+    assert!(areas.triangles().any(|(_, c)| c == expect));
+    // Each quad lies one cell height above its cell's floor.
+    let first = areas.triangles().next().unwrap().0;
+    let (x, y) = (0..l0.height)
+        .flat_map(|y| (0..l0.width).map(move |x| (x, y)))
+        .find(|&(x, y)| layers[0].has_floor(x, y))
+        .unwrap();
+    let corner = layers[0].floor_corner(x, y).unwrap() + Vec3::Y * layers[0].cell_height;
+    assert!(first[0].distance(corner) < 1e-4, "{} vs {corner}", first[0]);
+
+    // Bad data is an error saying what, never a panic.
+    use navkit::tilecache::DecodedLayer;
+    let (r, data) = &set.tiles[0];
+    let short = DecodedLayer::decode(*r, &data[..10], &set.cache, set.compression).unwrap_err();
+    assert!(short.to_string().contains("header"), "{short}");
+    let cut = &data[..data.len() - 3];
+    let err = DecodedLayer::decode(*r, cut, &set.cache, set.compression).unwrap_err();
+    assert!(err.to_string().contains("decompress"), "{err}");
+    let mut other = set.cache;
+    other.width += 1;
+    let err = DecodedLayer::decode(*r, data, &other, set.compression).unwrap_err();
+    assert!(err.to_string().contains("cells"), "{err}");
+
+    let bounds = dtc::tile_bounds(&layers);
+    assert_eq!(bounds.count(PrimitiveKind::Triangles), 12 * layers.len());
+    assert_eq!(bounds.count(PrimitiveKind::Lines), 12 * layers.len());
+}

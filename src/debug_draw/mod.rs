@@ -69,6 +69,7 @@ pub mod grid;
 pub mod navmesh;
 pub mod paths;
 pub mod stages;
+pub mod tilecache;
 
 pub use color::Color;
 
