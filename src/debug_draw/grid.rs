@@ -90,7 +90,7 @@ impl GridPlacement {
 /// assert_eq!(cell_color(Terrain::Ground, 1.0), Color::rgba(0, 192, 255, 64));
 /// assert_eq!(cell_color(Terrain::Water, 1.0), Color::rgba(0, 0, 255, 64));
 /// // Weight 3: half way (t = 0.5, 127/255) toward brown.
-/// assert_eq!(cell_color(Terrain::Ground, 3.0), Color::rgba(25, 105, 133, 64));
+/// assert_eq!(cell_color(Terrain::Ground, 3.0), Color::rgba(24, 106, 133, 64));
 /// ```
 pub fn cell_color(terrain: Terrain, weight: f32) -> Color {
     let base = match terrain {
