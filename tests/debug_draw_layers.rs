@@ -235,13 +235,9 @@ fn mesh_grid_cells_are_its_walkable_spans_on_their_floors() {
 
     // A search on it: one point per node reached, closed ones as many as expanded.
     let mut ctx = SearchContext::new();
+    let (from, to) = nav_test_pairs()[0];
     let p = grid
-        .find_path(
-            &mut ctx,
-            Vec3::new(18.138550, -2.370003, -21.319118),
-            Vec3::new(-19.206181, -2.369133, 24.802742),
-            &SearchOptions::default(),
-        )
+        .find_path(&mut ctx, from, to, &SearchOptions::default())
         .unwrap();
     assert!(p.found());
     let l = dgrid::mesh_search(&ctx, &grid);
