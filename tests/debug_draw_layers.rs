@@ -627,3 +627,98 @@ fn tile_cache_layers_decode_and_draw_as_recastdemo() {
     assert_eq!(bounds.count(PrimitiveKind::Triangles), 12 * layers.len());
     assert_eq!(bounds.count(PrimitiveKind::Lines), 12 * layers.len());
 }
+
+#[test]
+fn tile_cache_layer_contours_and_poly_mesh_are_what_detour_builds_the_tiles_from() {
+    use navkit::debug_draw::tilecache as dtc;
+    use navkit::tilecache::{TileCache, TileCacheSettings};
+    let geom = InputGeometry::load(common::mesh("nav_test.obj")).unwrap();
+    let cache = TileCache::build(
+        &geom,
+        &BuildSettings::default(),
+        &TileCacheSettings::default(),
+    )
+    .unwrap();
+    let layers = cache.decode_layers().unwrap();
+    let builds: Vec<_> = layers.iter().map(|l| l.build().unwrap()).collect();
+    let nav = cache.navmesh();
+    let (mut contour_verts, mut contour_portals) = (0, 0);
+    let (mut fan_tris, mut edges, mut mesh_portals, mut mesh_verts) = (0, 0, 0, 0);
+    let mut compared = 0;
+    for (layer, b) in layers.iter().zip(&builds) {
+        // One contour per region.
+        assert_eq!(b.contours.len(), layer.region_count);
+        for c in &b.contours {
+            assert!((c.region as usize) < layer.region_count);
+            contour_verts += c.verts.len();
+            contour_portals += c.verts.iter().filter(|v| v[3] & 0xf != 0xf).count();
+        }
+        let m = &b.poly_mesh;
+        mesh_verts += m.verts.len();
+        for p in &m.polys {
+            assert!((3..=6).contains(&p.verts.len()));
+            fan_tris += p.verts.len() - 2;
+            edges += p.verts.len();
+            mesh_portals += p
+                .neighbours
+                .iter()
+                .filter(|&&n| n & 0x8000 != 0 && n & 0xf != 0xf)
+                .count();
+        }
+        // Detour made the navmesh tile of this layer from exactly this poly mesh (no obstacles):
+        // same vertices at bmin + v * (cs, ch, cs), same polys.
+        let tile = nav.tiles().find(|t| {
+            let c = t.coord();
+            (c.x, c.z, c.layer) == (layer.tx, layer.ty, layer.tlayer)
+        });
+        if m.polys.is_empty() {
+            assert!(tile.is_none());
+            continue;
+        }
+        let tile = tile.expect("a navmesh tile for a layer with polys");
+        assert_eq!(tile.poly_count(), m.polys.len());
+        assert_eq!(tile.vertices().len(), m.verts.len());
+        for (tv, v) in tile.vertices().iter().zip(&m.verts) {
+            let w = layer.world(v[0], v[1], v[2]);
+            assert!(Vec3::from(*tv).distance(w) < 1e-4, "{tv:?} vs {w}");
+        }
+        for (tp, p) in tile.polys().zip(&m.polys) {
+            let a: Vec<Vec3> = tp.vertices().collect();
+            let b: Vec<Vec3> = p
+                .verts
+                .iter()
+                .map(|&i| {
+                    let v = m.verts[i as usize];
+                    layer.world(v[0], v[1], v[2])
+                })
+                .collect();
+            assert_eq!(a.len(), b.len());
+            assert!(a.iter().zip(&b).all(|(x, y)| x.distance(*y) < 1e-4));
+        }
+        compared += 1;
+    }
+    assert!(compared > 10, "{compared}");
+    assert!(contour_portals > 0 && mesh_portals > 0);
+
+    let cl = dtc::layer_contours(&layers, &builds);
+    assert_eq!(cl.name, dtc::CONTOURS_LAYER);
+    assert_eq!(
+        cl.count(PrimitiveKind::Lines),
+        3 * contour_verts + contour_portals
+    );
+    assert_eq!(cl.count(PrimitiveKind::Points), contour_verts);
+    let ml = dtc::layer_poly_mesh(&layers, &builds);
+    assert_eq!(ml.name, dtc::POLY_MESH_LAYER);
+    assert_eq!(ml.count(PrimitiveKind::Triangles), fan_tris);
+    assert_eq!(ml.count(PrimitiveKind::Lines), edges + mesh_portals);
+    assert_eq!(ml.count(PrimitiveKind::Points), mesh_verts);
+
+    // A layer whose grids are cut short is an error, not a crash.
+    let mut bad = layers[0].clone();
+    bad.heights.truncate(5);
+    let err = bad.build().unwrap_err();
+    assert!(
+        err.to_string().contains("not a layer Detour can build"),
+        "{err}"
+    );
+}

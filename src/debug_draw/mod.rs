@@ -16,8 +16,9 @@
 //! - [`follower`]: the turn-boundary follower's boundaries, look points and state;
 //! - [`grid`]: grid cells (a Moving AI [`crate::grid::Grid`] or the walkable spans of a
 //!   [`crate::grid::mesh::MeshGrid`]) and the nodes an A* or JPS search reached;
-//! - [`tilecache`]: the tile cache's layers by area and by region, and its tile bounds
-//!   (`duDebugDrawTileCacheLayer*`, from [`crate::tilecache::TileCache::decode_layers`]).
+//! - [`tilecache`]: the tile cache's layers by area and by region, their contours and poly
+//!   meshes, and its tile bounds (`duDebugDrawTileCache*`, from
+//!   [`crate::tilecache::TileCache::decode_layers`]).
 //!
 //! Colours follow upstream's DebugUtils (`duRGBA`, `duIntToCol`, `duTransCol`, RecastDemo's
 //! `areaToCol`, ...): see [`Color`]. Each layer's name is a `*_LAYER` constant of its module

@@ -2,19 +2,25 @@
 //! (`duDebugDrawTileCacheLayerAreas` and `duDebugDrawTileCacheLayerRegions`): each decoded
 //! layer ([`DecodedLayer`], from [`crate::tilecache::TileCache::decode_layers`]) as its bounds,
 //! a quad per cell with a floor (by area or by region, tinted by layer) and its portals to the
-//! tile's other layers; and the bounds of every compressed tile (RecastDemo's "cache bounds", [`tile_bounds`]).
+//! tile's other layers; the contours and poly mesh Detour builds from it
+//! (`duDebugDrawTileCacheContours`, `duDebugDrawTileCachePolyMesh`, from
+//! [`DecodedLayer::build`]); and the bounds of every compressed tile (RecastDemo's "cache bounds", [`tile_bounds`]).
 //! Obstacles are [`super::geometry::obstacles`].
 
 use glam::Vec3;
 
 use super::{Color, Layer};
 use crate::build::settings::area;
-use crate::tilecache::{DecodedLayer, NO_HEIGHT, NO_REGION};
+use crate::tilecache::{DecodedLayer, LayerBuild, NO_HEIGHT, NO_REGION};
 
 /// Name of the layer of tile-cache layers by area.
 pub const AREAS_LAYER: &str = "tilecache.areas";
 /// Name of the layer of tile-cache layers by region.
 pub const REGIONS_LAYER: &str = "tilecache.regions";
+/// Name of the layer of tile-cache layer contours.
+pub const CONTOURS_LAYER: &str = "tilecache.contours";
+/// Name of the layer of tile-cache layer poly meshes.
+pub const POLY_MESH_LAYER: &str = "tilecache.poly_mesh";
 /// Name of the layer of compressed tile bounds.
 pub const BOUNDS_LAYER: &str = "tilecache.bounds";
 
@@ -184,6 +190,139 @@ pub fn tile_bounds(layers: &[DecodedLayer]) -> Layer {
         }
         let pad = Vec3::splat(layer.cell_size * 0.1);
         l.box_wire(lo - pad, hi + pad, Color::from_int(i as u32, 255), 2.0);
+    }
+    l
+}
+
+/// Offsets (x, z) of the neighbour in each direction: -x, +z, +x, -z.
+const DIR_OFFSETS: [(f32, f32); 4] = [(-1.0, 0.0), (0.0, 1.0), (1.0, 0.0), (0.0, -1.0)];
+
+/// A red line from the middle of `a`-`b` two cells toward direction `dir`: where a portal
+/// leads (`duRGBA(255,0,0,255)`).
+fn portal_tick(l: &mut Layer, a: Vec3, b: Vec3, dir: u16, cs: f32) {
+    let (dx, dz) = DIR_OFFSETS[usize::from(dir & 3)];
+    let c = (a + b) * 0.5;
+    l.line(
+        c,
+        c + Vec3::new(dx * 2.0 * cs, 0.0, dz * 2.0 * cs),
+        Color::rgba(255, 0, 0, 255),
+        2.0,
+    );
+}
+
+/// An arrow from `a` to `b` with a head of `head` at `b` (`duAppendArrow(a, b, 0, head)`):
+/// the shaft and two head lines.
+fn arrow(l: &mut Layer, a: Vec3, b: Vec3, head: f32, color: Color, width: f32) {
+    l.line(a, b, color, width);
+    let d = b - a;
+    let len = d.length();
+    if len < 1e-6 {
+        return;
+    }
+    let dir = d / len;
+    let side = Vec3::new(-dir.z, 0.0, dir.x) * head / 3.0;
+    l.line(b, b - dir * head + side, color, width);
+    l.line(b, b - dir * head - side, color, width);
+}
+
+/// Each layer's contours (`builds[i]` of `layers[i]`, from [`DecodedLayer::build`]) as
+/// `duDebugDrawTileCacheContours`: for contour `i` of a layer, an arrow (3 lines, head half a
+/// cell) along each edge in `duIntToCol(i, 255)`, or `duRGBA(255,255,255,128)` for a portal
+/// edge with a red line (1) two cells toward the neighbour; a 4-pixel point at each vertex, the
+/// contour colour darkened, red for vertices Detour removes on the tile border. Drawn
+/// `1 + (i & 1)` cells above the floor so neighbouring contours do not hide each other.
+pub fn layer_contours(layers: &[DecodedLayer], builds: &[LayerBuild]) -> Layer {
+    let mut l = Layer::new(CONTOURS_LAYER);
+    for (layer, b) in layers.iter().zip(builds) {
+        let (cs, ch) = (layer.cell_size, layer.cell_height);
+        let at = |v: [u8; 4], i: usize| {
+            layer.world(u16::from(v[0]), u16::from(v[1]), u16::from(v[2]))
+                + Vec3::Y * ((1 + (i & 1)) as f32 * ch)
+        };
+        for (i, c) in b.contours.iter().enumerate() {
+            let color = Color::from_int(i as u32, 255);
+            let n = c.verts.len();
+            for j in 0..n {
+                let (va, vb) = (c.verts[j], c.verts[(j + 1) % n]);
+                let (a, e) = (at(va, i), at(vb, i));
+                let mut col = color;
+                if va[3] & 0xf != 0xf {
+                    col = Color::rgba(255, 255, 255, 128);
+                    portal_tick(&mut l, a, e, u16::from(va[3] & 0xf), cs);
+                }
+                arrow(&mut l, a, e, cs * 0.5, col, 2.0);
+            }
+        }
+        for (i, c) in b.contours.iter().enumerate() {
+            for &v in &c.verts {
+                let col = if v[3] & 0x80 != 0 {
+                    Color::rgba(255, 0, 0, 255)
+                } else {
+                    Color::from_int(i as u32, 255).darken()
+                };
+                l.point(at(v, i), col, 4.0);
+            }
+        }
+    }
+    l
+}
+
+/// Each layer's poly mesh (`builds[i]` of `layers[i]`) as `duDebugDrawTileCachePolyMesh`: each
+/// poly as a fan of triangles one cell above its floor (Recast's walkable area
+/// `duRGBA(0,192,255,64)`, area 0 `duRGBA(0,0,0,64)`, others [`Color::area`]); inner edges
+/// `duRGBA(0,48,64,32)` 1.5 pixels; boundary edges `duRGBA(0,48,64,220)` 2.5 pixels, or
+/// `duRGBA(255,255,255,128)` for portals with a red line toward the neighbour tile; a 3-pixel
+/// point `duRGBA(0,0,0,220)` at each vertex.
+pub fn layer_poly_mesh(layers: &[DecodedLayer], builds: &[LayerBuild]) -> Layer {
+    let mut l = Layer::new(POLY_MESH_LAYER);
+    for (layer, b) in layers.iter().zip(builds) {
+        let (cs, ch) = (layer.cell_size, layer.cell_height);
+        let m = &b.poly_mesh;
+        let at = |i: u16, lift: f32| {
+            m.verts
+                .get(usize::from(i))
+                .map(|v| layer.world(v[0], v[1], v[2]) + Vec3::Y * (ch + lift))
+        };
+        for p in &m.polys {
+            let color = match p.area {
+                area::WALKABLE => Color::rgba(0, 192, 255, 64),
+                area::NULL => Color::rgba(0, 0, 0, 64),
+                a => Color::area(a),
+            };
+            for j in 2..p.verts.len() {
+                if let (Some(a), Some(b), Some(c)) = (
+                    at(p.verts[0], 0.0),
+                    at(p.verts[j - 1], 0.0),
+                    at(p.verts[j], 0.0),
+                ) {
+                    l.triangle([a, b, c], color);
+                }
+            }
+        }
+        for (pi, p) in m.polys.iter().enumerate() {
+            let n = p.verts.len();
+            for j in 0..n {
+                let (Some(a), Some(e)) = (at(p.verts[j], 0.1), at(p.verts[(j + 1) % n], 0.1))
+                else {
+                    continue;
+                };
+                let nei = p.neighbours[j];
+                if nei & 0x8000 == 0 {
+                    l.line(a, e, Color::rgba(0, 48, 64, 32), 1.5);
+                } else if nei & 0xf != 0xf {
+                    let lift = Vec3::Y * ((pi & 1) as f32 * ch - 0.1);
+                    portal_tick(&mut l, a + lift, e + lift, nei & 0xf, cs);
+                    l.line(a, e, Color::rgba(255, 255, 255, 128), 2.5);
+                } else {
+                    l.line(a, e, Color::rgba(0, 48, 64, 220), 2.5);
+                }
+            }
+        }
+        for i in 0..m.verts.len() {
+            if let Some(v) = at(i as u16, 0.1) {
+                l.point(v, Color::rgba(0, 0, 0, 220), 3.0);
+            }
+        }
     }
     l
 }

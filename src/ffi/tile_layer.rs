@@ -63,3 +63,190 @@ pub(crate) fn layer_regions(
     }
     Some((regs, usize::try_from(count).ok()?))
 }
+
+/// Opaque `NavkitLayerMesh` of the glue.
+#[repr(C)]
+struct NavkitLayerMesh {
+    _private: [u8; 0],
+}
+
+unsafe extern "C" {
+    fn navkit_tc_layer_mesh_new(
+        w: c_int,
+        h: c_int,
+        heights: *const u8,
+        areas: *const u8,
+        cons: *const u8,
+        walkable_climb: c_int,
+        max_error: f32,
+        status: *mut u32,
+    ) -> *mut NavkitLayerMesh;
+    fn navkit_tc_layer_mesh_free(m: *mut NavkitLayerMesh);
+    fn navkit_tc_layer_mesh_contour_count(m: *const NavkitLayerMesh) -> c_int;
+    fn navkit_tc_layer_mesh_contour(
+        m: *const NavkitLayerMesh,
+        i: c_int,
+        verts: *mut *const u8,
+        nverts: *mut c_int,
+        reg: *mut u8,
+        area: *mut u8,
+    ) -> c_int;
+    fn navkit_tc_layer_mesh_polys(
+        m: *const NavkitLayerMesh,
+        nvp: *mut c_int,
+        verts: *mut *const u16,
+        nverts: *mut c_int,
+        polys: *mut *const u16,
+        areas: *mut *const u8,
+        npolys: *mut c_int,
+    );
+}
+
+/// One contour of a layer: vertices (x, height, z, flags) in cells, region and area.
+pub(crate) struct RawLayerContour {
+    pub verts: Vec<[u8; 4]>,
+    pub reg: u8,
+    pub area: u8,
+}
+
+/// A layer's poly mesh: `polys` holds `2 * nvp` entries per poly (vertex indices, 0xffff after
+/// the last, then neighbour information); every vertex index is checked below `verts.len()`.
+pub(crate) struct RawLayerPolyMesh {
+    pub nvp: usize,
+    pub verts: Vec<[u16; 3]>,
+    pub polys: Vec<u16>,
+    pub areas: Vec<u8>,
+}
+
+/// Frees the glue's result on every path out.
+struct MeshGuard(*mut NavkitLayerMesh);
+
+impl Drop for MeshGuard {
+    fn drop(&mut self) {
+        // SAFETY: made by navkit_tc_layer_mesh_new, freed once here.
+        unsafe { navkit_tc_layer_mesh_free(self.0) }
+    }
+}
+
+/// Contours and poly mesh of a `w` x `h` layer as `dtTileCache` builds them (regions, contours
+/// with `max_error`, poly mesh; no obstacles marked): `Err(status)` if Detour fails, with a
+/// failure status of our own for bad sizes, short grids or a region partition that would
+/// overflow Detour's neighbour lists (upstream #452, checked before Detour runs).
+pub(crate) fn layer_contours_and_mesh(
+    w: usize,
+    h: usize,
+    heights: &[u8],
+    areas: &[u8],
+    cons: &[u8],
+    walkable_climb: i32,
+    max_error: f32,
+) -> Result<(Vec<RawLayerContour>, RawLayerPolyMesh), u32> {
+    use recastnavigation_sys as sys;
+    let bad = sys::DT_FAILURE | sys::DT_INVALID_PARAM;
+    let cells = w * h;
+    if !(1..=255).contains(&w)
+        || !(1..=255).contains(&h)
+        || heights.len() < cells
+        || areas.len() < cells
+        || cons.len() < cells
+        || !max_error.is_finite()
+        || !layer_regions_fit(w, h, heights, areas, walkable_climb)
+    {
+        return Err(bad);
+    }
+    let mut status = 0u32;
+    // SAFETY: the three grids hold at least w*h bytes and are only read; w and h are in
+    // 1..=255; the neighbour lists fit (checked above).
+    let m = unsafe {
+        navkit_tc_layer_mesh_new(
+            w as c_int,
+            h as c_int,
+            heights.as_ptr(),
+            areas.as_ptr(),
+            cons.as_ptr(),
+            walkable_climb,
+            max_error,
+            &mut status,
+        )
+    };
+    if m.is_null() {
+        return Err(status | sys::DT_FAILURE);
+    }
+    let guard = MeshGuard(m);
+    // SAFETY: live result.
+    let n = unsafe { navkit_tc_layer_mesh_contour_count(guard.0) }.max(0);
+    let mut contours = Vec::with_capacity(n as usize);
+    for i in 0..n {
+        let (mut vp, mut nv, mut reg, mut area) = (std::ptr::null(), 0, 0u8, 0u8);
+        // SAFETY: live result, index in range, four outputs.
+        let ok = unsafe {
+            navkit_tc_layer_mesh_contour(guard.0, i, &mut vp, &mut nv, &mut reg, &mut area)
+        };
+        let nv = usize::try_from(nv).unwrap_or(0);
+        let verts = if ok != 0 && !vp.is_null() && nv > 0 {
+            // SAFETY: the result holds `nv` vertices of 4 bytes at `vp`, alive until freed.
+            let bytes = unsafe { std::slice::from_raw_parts(vp, nv * 4) };
+            bytes
+                .chunks_exact(4)
+                .map(|c| [c[0], c[1], c[2], c[3]])
+                .collect()
+        } else {
+            Vec::new()
+        };
+        contours.push(RawLayerContour { verts, reg, area });
+    }
+    let (mut nvp, mut vp, mut nv, mut pp, mut ap, mut np) = (
+        0,
+        std::ptr::null(),
+        0,
+        std::ptr::null(),
+        std::ptr::null(),
+        0,
+    );
+    // SAFETY: live result, six outputs.
+    unsafe {
+        navkit_tc_layer_mesh_polys(
+            guard.0, &mut nvp, &mut vp, &mut nv, &mut pp, &mut ap, &mut np,
+        )
+    };
+    let (nvp, nv, np) = (
+        usize::try_from(nvp).unwrap_or(0),
+        usize::try_from(nv).unwrap_or(0),
+        usize::try_from(np).unwrap_or(0),
+    );
+    let read = |p: *const u16, n: usize| -> Vec<u16> {
+        if p.is_null() || n == 0 {
+            return Vec::new();
+        }
+        // SAFETY: the result holds `n` u16 at `p`, alive until freed.
+        unsafe { std::slice::from_raw_parts(p, n) }.to_vec()
+    };
+    let flat = read(vp, nv * 3);
+    let verts: Vec<[u16; 3]> = flat.chunks_exact(3).map(|c| [c[0], c[1], c[2]]).collect();
+    let polys = read(pp, np * nvp * 2);
+    let areas = if ap.is_null() || np == 0 {
+        Vec::new()
+    } else {
+        // SAFETY: the result holds `np` area bytes at `ap`, alive until freed.
+        unsafe { std::slice::from_raw_parts(ap, np) }.to_vec()
+    };
+    drop(guard);
+    let nvp_ok = (3..=6).contains(&nvp) || np == 0;
+    let in_range = polys.chunks(2 * nvp.max(1)).all(|p| {
+        p[..nvp.min(p.len())]
+            .iter()
+            .all(|&v| v == 0xffff || (v as usize) < verts.len())
+    });
+    if !nvp_ok || polys.len() != np * nvp * 2 || areas.len() != np || !in_range {
+        return Err(sys::DT_FAILURE);
+    }
+    Ok((
+        contours,
+        RawLayerPolyMesh {
+            nvp,
+            verts,
+            polys,
+            areas,
+        },
+    ))
+}

@@ -6,7 +6,7 @@
 use glam::Vec3;
 
 use super::{LayerCompression, TileCache, TileCacheParams, TileCacheSet};
-use crate::ffi::tile_layer::layer_regions;
+use crate::ffi::tile_layer::{layer_contours_and_mesh, layer_regions};
 use crate::ffi::tilecache::{Compressor, LAYER_HEADER_SIZE};
 use crate::ffi::validate::layer::read_layer_header;
 use crate::{Error, Result};
@@ -56,6 +56,10 @@ pub struct DecodedLayer {
     pub cell_size: f32,
     /// Cell height (y), from the cache parameters.
     pub cell_height: f32,
+    /// The agent's climb in cells, from the cache parameters (for [`DecodedLayer::build`]).
+    pub walkable_climb: i32,
+    /// The contour simplification error, from the cache parameters.
+    pub max_simplification_error: f32,
     /// Floor height of each cell, or [`NO_HEIGHT`].
     pub heights: Vec<u8>,
     /// Area id of each cell (0: not walkable).
@@ -145,6 +149,8 @@ impl DecodedLayer {
             maxy: h.maxy,
             cell_size: params.cell_size,
             cell_height: params.cell_height,
+            walkable_climb: climb,
+            max_simplification_error: params.max_simplification_error,
             heights,
             areas,
             cons,
@@ -181,6 +187,131 @@ impl DecodedLayer {
                     f32::from(h) * self.cell_height,
                     y as f32 * self.cell_size,
                 )
+        })
+    }
+}
+
+/// A contour of a layer (`dtTileCacheContour`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct LayerContour {
+    /// Vertices in cells of the layer: x, floor height, z and flags (bits 0..4: the direction,
+    /// -x, +z, +x, -z, of the portal the edge from this vertex lies on, `0xf` for none; bit 7:
+    /// a vertex Detour removes, on the tile border).
+    pub verts: Vec<[u8; 4]>,
+    /// Its region.
+    pub region: u8,
+    /// Its area.
+    pub area: u8,
+}
+
+/// A polygon of a layer's poly mesh.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct LayerPoly {
+    /// Vertex indices into [`LayerPolyMesh::verts`] (3 to 6).
+    pub verts: Vec<u16>,
+    /// Per edge (from vertex `i` to `i + 1`): the neighbouring poly's index, `0x8000 | dir` for
+    /// a portal to the tile's neighbour in direction `dir` (-x, +z, +x, -z), `0xffff` for a wall.
+    pub neighbours: Vec<u16>,
+    /// Area id.
+    pub area: u8,
+}
+
+/// A layer's poly mesh (`dtTileCachePolyMesh`): what Detour turns into the navmesh tile.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct LayerPolyMesh {
+    /// Vertices in cells of the layer: x, height, z.
+    pub verts: Vec<[u16; 3]>,
+    /// The polygons.
+    pub polys: Vec<LayerPoly>,
+}
+
+/// The stages `dtTileCache` builds from a layer before making its navmesh tile.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct LayerBuild {
+    /// The simplified region contours.
+    pub contours: Vec<LayerContour>,
+    /// The poly mesh.
+    pub poly_mesh: LayerPolyMesh,
+}
+
+impl DecodedLayer {
+    /// The world position of a vertex given in cells of this layer (a contour's or the poly
+    /// mesh's): `bmin + (x * cell_size, height * cell_height, z * cell_size)`.
+    pub fn world(&self, x: u16, height: u16, z: u16) -> Vec3 {
+        self.bmin
+            + Vec3::new(
+                f32::from(x) * self.cell_size,
+                f32::from(height) * self.cell_height,
+                f32::from(z) * self.cell_size,
+            )
+    }
+
+    /// Runs Detour's tile build on the layer as it is stored (no obstacles marked, as
+    /// RecastDemo's layer views): regions, contours simplified with the cache's error, poly
+    /// mesh (`dtBuildTileCacheRegions`, `dtBuildTileCacheContours`,
+    /// `dtBuildTileCachePolyMesh`).
+    ///
+    /// # Errors
+    /// [`Error::Detour`] (or [`Error::OutOfMemory`]) when Detour fails;
+    /// [`Error::NavMeshData`] for grids of the wrong size or a region partition that would
+    /// overflow Detour's neighbour lists (upstream issue #452; checked before Detour runs, as
+    /// the tile cache refuses such layers too).
+    pub fn build(&self) -> Result<LayerBuild> {
+        let (contours, mesh) = layer_contours_and_mesh(
+            self.width,
+            self.height,
+            &self.heights,
+            &self.areas,
+            &self.cons,
+            self.walkable_climb,
+            self.max_simplification_error,
+        )
+        .map_err(|st| {
+            use recastnavigation_sys as sys;
+            if st == sys::DT_FAILURE | sys::DT_INVALID_PARAM {
+                Error::data(
+                    0,
+                    format!(
+                        "tile layer ({}, {}) layer {}: not a layer Detour can build (grid sizes, \
+                         or regions with more than Detour's 16 neighbours each, upstream #452)",
+                        self.tx, self.ty, self.tlayer
+                    ),
+                )
+            } else {
+                crate::status::detour_err("dtBuildTileCache regions, contours and poly mesh", st)
+            }
+        })?;
+        let nvp = mesh.nvp.max(1);
+        let polys = mesh
+            .polys
+            .chunks_exact(2 * nvp)
+            .zip(&mesh.areas)
+            .map(|(p, &area)| {
+                let n = p[..nvp].iter().take_while(|&&v| v != 0xffff).count();
+                LayerPoly {
+                    verts: p[..n].to_vec(),
+                    neighbours: p[nvp..nvp + n].to_vec(),
+                    area,
+                }
+            })
+            .collect();
+        Ok(LayerBuild {
+            contours: contours
+                .into_iter()
+                .map(|c| LayerContour {
+                    verts: c.verts,
+                    region: c.reg,
+                    area: c.area,
+                })
+                .collect(),
+            poly_mesh: LayerPolyMesh {
+                verts: mesh.verts,
+                polys,
+            },
         })
     }
 }

@@ -73,7 +73,9 @@ mod settings;
 mod tset;
 mod validate;
 
-pub use decoded::{DecodedLayer, NO_HEIGHT, NO_REGION};
+pub use decoded::{
+    DecodedLayer, LayerBuild, LayerContour, LayerPoly, LayerPolyMesh, NO_HEIGHT, NO_REGION,
+};
 pub use layers::{compress_layer_grids, decompress_layer_grids};
 pub use obstacles::{Obstacle, ObstacleRef, ObstacleShape, ObstacleState};
 pub use settings::{LayerCompression, TileCacheParams, TileCacheSettings};
