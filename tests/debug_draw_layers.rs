@@ -721,4 +721,21 @@ fn tile_cache_layer_contours_and_poly_mesh_are_what_detour_builds_the_tiles_from
         err.to_string().contains("not a layer Detour can build"),
         "{err}"
     );
+    assert!(
+        err.to_string().contains("heights grid has 5 cells"),
+        "{err}"
+    );
+    // The fields are public: grids the tile cache would refuse never reach Detour's builder
+    // (it follows connections unchecked).
+    let mut bad = layers[0].clone();
+    bad.cons[0] |= 1; // cell (0, 0) connected toward -x, off the layer
+    let err = bad.build().unwrap_err();
+    assert!(err.to_string().contains("outside the layer"), "{err}");
+    let mut bad = layers[0].clone();
+    bad.areas[7] = 64;
+    let err = bad.build().unwrap_err();
+    assert!(err.to_string().contains("area 64 > 63"), "{err}");
+    let mut bad = layers[0].clone();
+    bad.max_simplification_error = f32::NAN;
+    assert!(bad.build().is_err());
 }

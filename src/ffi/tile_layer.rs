@@ -18,10 +18,59 @@ unsafe extern "C" {
     ) -> u32;
 }
 
+/// Why the grids of a `w` x `h` layer may not go to Detour's tile build, or `Ok`: what the
+/// tile cache checks before it trusts a layer ([`super::validate::layer::validate_layer`]):
+/// sizes in 1..=255 and grids of `w * h` cells, area ids at most 63, connections (bits 0..4)
+/// only toward cells inside the layer (Detour follows them unchecked), and a region partition
+/// within Detour's 16 neighbours per region (upstream #452).
+pub(crate) fn check_grids(
+    w: usize,
+    h: usize,
+    heights: &[u8],
+    areas: &[u8],
+    cons: &[u8],
+    walkable_climb: i32,
+) -> Result<(), String> {
+    if !(1..=255).contains(&w) || !(1..=255).contains(&h) {
+        return Err(format!("layer is {w} x {h} cells; 1 to 255 each way"));
+    }
+    let cells = w * h;
+    for (name, g) in [
+        ("heights", heights),
+        ("areas", areas),
+        ("connections", cons),
+    ] {
+        if g.len() != cells {
+            return Err(format!(
+                "{name} grid has {} cells, the layer {w} x {h} = {cells}",
+                g.len()
+            ));
+        }
+    }
+    if let Some(i) = areas.iter().position(|&a| a > 63) {
+        return Err(format!("cell {i} has area {} > 63", areas[i]));
+    }
+    for (i, &c) in cons.iter().enumerate() {
+        let (x, z) = (i % w, i / w);
+        let outside = [x == 0, z + 1 == h, x + 1 == w, z == 0];
+        if let Some(dir) = (0..4).find(|&d| c & (1 << d) != 0 && outside[d]) {
+            return Err(format!(
+                "cell ({x}, {z}) connects in direction {dir}, outside the layer"
+            ));
+        }
+    }
+    if !layer_regions_fit(w, h, heights, areas, walkable_climb) {
+        return Err(
+            "its regions would overflow Detour's 16 neighbours per region (upstream issue #452)"
+                .into(),
+        );
+    }
+    Ok(())
+}
+
 /// The region of each cell of a `w` x `h` layer (0xff: none) and the number of regions, as
-/// Detour partitions it when it rebuilds the tile; `None` if a grid is shorter than `w * h`, a
-/// size is out of 1..=255, the partition would overflow Detour's neighbour lists (checked before
-/// Detour runs: upstream issue #452) or Detour refuses (more than 255 regions).
+/// Detour partitions it when it rebuilds the tile; `None` if the grids fail [`check_grids`] or
+/// Detour refuses (more than 255 regions).
 pub(crate) fn layer_regions(
     w: usize,
     h: usize,
@@ -30,20 +79,12 @@ pub(crate) fn layer_regions(
     cons: &[u8],
     walkable_climb: i32,
 ) -> Option<(Vec<u8>, usize)> {
+    check_grids(w, h, heights, areas, cons, walkable_climb).ok()?;
     let cells = w * h;
-    if !(1..=255).contains(&w)
-        || !(1..=255).contains(&h)
-        || heights.len() < cells
-        || areas.len() < cells
-        || cons.len() < cells
-        || !layer_regions_fit(w, h, heights, areas, walkable_climb)
-    {
-        return None;
-    }
     let mut regs = vec![0xffu8; cells];
     let mut count: c_int = 0;
-    // SAFETY: the three grids hold at least w*h bytes and are only read; `regs` holds w*h
-    // bytes; w and h are in 1..=255; the neighbour lists fit (checked above).
+    // SAFETY: the three grids hold w*h bytes and are only read; `regs` holds w*h bytes; w and
+    // h are in 1..=255; the neighbour lists fit (check_grids).
     let st = unsafe {
         navkit_tc_layer_regions(
             w as c_int,
@@ -128,10 +169,17 @@ impl Drop for MeshGuard {
     }
 }
 
+/// Why [`layer_contours_and_mesh`] gave nothing.
+pub(crate) enum LayerBuildError {
+    /// The grids fail [`check_grids`] (or the error is not finite): Detour was not called.
+    Refused(String),
+    /// Detour's status.
+    Detour(u32),
+}
+
 /// Contours and poly mesh of a `w` x `h` layer as `dtTileCache` builds them (regions, contours
-/// with `max_error`, poly mesh; no obstacles marked): `Err(status)` if Detour fails, with a
-/// failure status of our own for bad sizes, short grids or a region partition that would
-/// overflow Detour's neighbour lists (upstream #452, checked before Detour runs).
+/// with `max_error`, poly mesh; no obstacles marked). The grids are checked first
+/// ([`check_grids`]): Detour's builder trusts them.
 pub(crate) fn layer_contours_and_mesh(
     w: usize,
     h: usize,
@@ -140,23 +188,17 @@ pub(crate) fn layer_contours_and_mesh(
     cons: &[u8],
     walkable_climb: i32,
     max_error: f32,
-) -> Result<(Vec<RawLayerContour>, RawLayerPolyMesh), u32> {
+) -> Result<(Vec<RawLayerContour>, RawLayerPolyMesh), LayerBuildError> {
     use recastnavigation_sys as sys;
-    let bad = sys::DT_FAILURE | sys::DT_INVALID_PARAM;
-    let cells = w * h;
-    if !(1..=255).contains(&w)
-        || !(1..=255).contains(&h)
-        || heights.len() < cells
-        || areas.len() < cells
-        || cons.len() < cells
-        || !max_error.is_finite()
-        || !layer_regions_fit(w, h, heights, areas, walkable_climb)
-    {
-        return Err(bad);
+    check_grids(w, h, heights, areas, cons, walkable_climb).map_err(LayerBuildError::Refused)?;
+    if !max_error.is_finite() || max_error < 0.0 {
+        return Err(LayerBuildError::Refused(format!(
+            "simplification error {max_error} is not a finite, non-negative number"
+        )));
     }
     let mut status = 0u32;
-    // SAFETY: the three grids hold at least w*h bytes and are only read; w and h are in
-    // 1..=255; the neighbour lists fit (checked above).
+    // SAFETY: the three grids hold w*h bytes and are only read; w and h are in 1..=255; areas,
+    // connections and region neighbours are as Detour's builder assumes (check_grids).
     let m = unsafe {
         navkit_tc_layer_mesh_new(
             w as c_int,
@@ -170,7 +212,7 @@ pub(crate) fn layer_contours_and_mesh(
         )
     };
     if m.is_null() {
-        return Err(status | sys::DT_FAILURE);
+        return Err(LayerBuildError::Detour(status | sys::DT_FAILURE));
     }
     let guard = MeshGuard(m);
     // SAFETY: live result.
@@ -238,7 +280,7 @@ pub(crate) fn layer_contours_and_mesh(
             .all(|&v| v == 0xffff || (v as usize) < verts.len())
     });
     if !nvp_ok || polys.len() != np * nvp * 2 || areas.len() != np || !in_range {
-        return Err(sys::DT_FAILURE);
+        return Err(LayerBuildError::Detour(sys::DT_FAILURE));
     }
     Ok((
         contours,

@@ -6,7 +6,7 @@
 use glam::Vec3;
 
 use super::{LayerCompression, TileCache, TileCacheParams, TileCacheSet};
-use crate::ffi::tile_layer::{layer_contours_and_mesh, layer_regions};
+use crate::ffi::tile_layer::{LayerBuildError, layer_contours_and_mesh, layer_regions};
 use crate::ffi::tilecache::{Compressor, LAYER_HEADER_SIZE};
 use crate::ffi::validate::layer::read_layer_header;
 use crate::{Error, Result};
@@ -69,7 +69,8 @@ pub struct DecodedLayer {
     /// (the layer's edge in that direction leads to a floor of another layer).
     pub cons: Vec<u8>,
     /// Region of each cell ([`NO_REGION`] for none), as `dtBuildTileCacheRegions` partitions
-    /// the layer; all [`NO_REGION`] if Detour would not partition it (more than 255 regions).
+    /// the layer; all [`NO_REGION`] if Detour would not partition it (more than 255 regions)
+    /// or the grids are not ones the tile cache accepts (see [`DecodedLayer::build`]).
     pub regions: Vec<u8>,
     /// Number of regions.
     pub region_count: usize,
@@ -257,9 +258,10 @@ impl DecodedLayer {
     ///
     /// # Errors
     /// [`Error::Detour`] (or [`Error::OutOfMemory`]) when Detour fails;
-    /// [`Error::NavMeshData`] for grids of the wrong size or a region partition that would
-    /// overflow Detour's neighbour lists (upstream issue #452; checked before Detour runs, as
-    /// the tile cache refuses such layers too).
+    /// [`Error::NavMeshData`], without calling Detour, for grids the tile cache would not trust
+    /// either (the fields are public, so they are checked again here): grids not of
+    /// `width * height` cells, areas above 63, connections to cells outside the layer, a region
+    /// partition that would overflow Detour's neighbour lists (upstream issue #452).
     pub fn build(&self) -> Result<LayerBuild> {
         let (contours, mesh) = layer_contours_and_mesh(
             self.width,
@@ -270,18 +272,15 @@ impl DecodedLayer {
             self.walkable_climb,
             self.max_simplification_error,
         )
-        .map_err(|st| {
-            use recastnavigation_sys as sys;
-            if st == sys::DT_FAILURE | sys::DT_INVALID_PARAM {
-                Error::data(
-                    0,
-                    format!(
-                        "tile layer ({}, {}) layer {}: not a layer Detour can build (grid sizes, \
-                         or regions with more than Detour's 16 neighbours each, upstream #452)",
-                        self.tx, self.ty, self.tlayer
-                    ),
-                )
-            } else {
+        .map_err(|e| match e {
+            LayerBuildError::Refused(why) => Error::data(
+                0,
+                format!(
+                    "tile layer ({}, {}) layer {}: not a layer Detour can build: {why}",
+                    self.tx, self.ty, self.tlayer
+                ),
+            ),
+            LayerBuildError::Detour(st) => {
                 crate::status::detour_err("dtBuildTileCache regions, contours and poly mesh", st)
             }
         })?;
