@@ -1,5 +1,5 @@
 //! Detour's tile cache region partition on decoded layer grids (`dtBuildTileCacheRegions`,
-//! through `glue/navkit_tc_regions.cpp`).
+//! through `glue/navkit_tc_layer.cpp`).
 
 use std::os::raw::c_int;
 
