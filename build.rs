@@ -183,6 +183,8 @@ fn main() {
         .file("glue/navkit_tilecache.cpp")
         .file("glue/navkit_raycast.cpp")
         .file("glue/navkit_poly_query.cpp")
+        .file("glue/navkit_nodes.cpp")
+        .file("glue/navkit_tc_layer.cpp")
         .flag_if_supported("-std=c++11")
         .warnings(true);
     // The glue must see Detour's poly-ref width as recastnavigation-sys compiled it: 64-bit with

@@ -224,13 +224,37 @@ fn render_writes_png_and_svg() {
     let text = std::fs::read_to_string(&svg).unwrap();
     assert!(text.starts_with("<svg"));
     assert!(text.matches("<polygon").count() > 20);
+    // One path kind by default: the straight path, with start and goal.
+    assert!(text.contains("navmesh straight path") && text.contains("start (2.00"));
+    assert!(!text.contains("smooth path") && !text.contains("follower"));
     assert!(
-        text.contains("straight path") && text.contains("smooth path") && text.contains("follower")
+        text.contains("off-mesh links (1;"),
+        "the demo level's jump is drawn and listed"
     );
-    assert!(
-        text.contains(" Q "),
-        "the off-mesh connection is drawn as an arc"
-    );
+    // --paths all: every kind.
+    let (ok, _, stderr) = navkit(&[
+        "render",
+        "meshes/demo_level.gset",
+        "--from",
+        "2,0,2",
+        "--to",
+        "33,2.5,6",
+        "--paths",
+        "all",
+        "-o",
+        &s(&svg),
+    ]);
+    assert!(ok, "{stderr}");
+    let text = std::fs::read_to_string(&svg).unwrap();
+    for label in [
+        "navmesh straight path",
+        "navmesh smooth path",
+        "spline through the corners",
+        "follower on the straight path",
+        "grid A* path",
+    ] {
+        assert!(text.contains(label), "missing {label}");
+    }
 }
 
 #[test]
@@ -390,10 +414,28 @@ fn compare_single_random_json_and_pictures() {
         "spline through the corners",
         "follower on the straight path",
         "turn boundaries",
-        "walkable grid cells",
     ] {
         assert!(text.contains(label), "missing {label}");
     }
+    // Grid cells only when asked for: they hide the polys.
+    assert!(!text.contains("walkable grid cells"));
+    let (ok, _, stderr) = navkit(&[
+        "compare",
+        gset,
+        "--from",
+        "2,0,2",
+        "--to",
+        "33,2.5,6",
+        "--grid-cells",
+        "-o",
+        &s(&svg),
+    ]);
+    assert!(ok, "{stderr}");
+    assert!(
+        std::fs::read_to_string(&svg)
+            .unwrap()
+            .contains("walkable grid cells")
+    );
 
     // --zoom frames the paths: the picture of a short query on a big level is taller per unit.
     let zoomed = common::temp("compare-zoom.png");
@@ -484,7 +526,7 @@ fn simulate_json_trajectories_and_picture() {
     assert!(
         std::fs::read_to_string(&pic)
             .unwrap()
-            .contains("agent trajectories (30)")
+            .contains("agent trajectories (30, one colour per agent")
     );
     // The same seed gives the same run.
     let (_, again, _) = navkit(&[

@@ -346,3 +346,58 @@ fn bad_inputs_are_typed_errors() {
     search.run().unwrap();
     assert_eq!(search.finalize(16).unwrap(), want);
 }
+
+/// Any-angle searches, finalized into small buffers, from start points that may lie off their
+/// start polygon (Detour takes any point with the ref): the bundled Detour's finalize reads one
+/// slot before its buffer and writes one past it in such cases (found by the `sliced` fuzz
+/// target under ASan; navkit guards both). Every result stays within its `max_path`, a cut
+/// corridor says so, and a corridor that is not cut and reached the goal ends there.
+#[test]
+fn any_angle_finalize_stays_inside_small_buffers() {
+    let filter = QueryFilter::default();
+    let build = common::build("dungeon.obj");
+    let mut q = NavMeshQuery::new(&build.navmesh, MAX_NODES).unwrap();
+    let ps = pairs::bench_pairs("dungeon", &mut q, &filter, 120);
+    let (mut cut, mut finished) = (0, 0);
+    for (i, p) in ps.iter().enumerate() {
+        // Every third search starts from another pair's point.
+        let start = if i % 3 == 0 {
+            ps[(i * 7 + 1) % ps.len()].start
+        } else {
+            p.start
+        };
+        for max_path in [1, 2, 3, 5, 8, 256] {
+            let mut s = q
+                .begin_sliced_path(
+                    p.start_ref,
+                    p.end_ref,
+                    start,
+                    p.end,
+                    &filter,
+                    SlicedOptions { any_angle: true },
+                )
+                .unwrap();
+            s.run().unwrap();
+            let reached = s.state() == SliceState::Finished { reached_goal: true };
+            let got = s.finalize(max_path).unwrap();
+            assert!(got.polys.len() <= max_path, "pair {i}, max {max_path}");
+            assert!(!got.polys.is_empty(), "pair {i}, max {max_path}");
+            let too_small = got
+                .detour_status
+                .has(navkit::status::Status::BUFFER_TOO_SMALL);
+            if too_small {
+                cut += 1;
+                assert_eq!(got.status, PathStatus::Partial, "pair {i}, max {max_path}");
+            } else if reached && !got.detour_status.partial() {
+                finished += 1;
+                assert_eq!(
+                    got.polys.last(),
+                    Some(&p.end_ref),
+                    "pair {i}, max {max_path}"
+                );
+            }
+        }
+    }
+    eprintln!("any-angle finalize: {cut} cut, {finished} complete");
+    assert!(cut > 0 && finished > 0);
+}

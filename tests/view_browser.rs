@@ -1,101 +1,76 @@
 //! `navkit view` in a real browser: Debian's `chromium`, headless, with WebGL on SwiftShader.
-//! On dungeon.obj and nav_test.obj the page loads without errors, the WebGL canvas is not blank
-//! (pixels of the screenshot), and a scripted click pair (`?test=x1,z1;x2,z2`: the page picks
-//! the navmesh below both points with its own ray picking and asks for the path) gives the
-//! length `navkit path` gives for the same points. Screenshots are kept in
-//! target/view-artifacts/. Without chromium the tests fail, saying how to install it.
+//! On dungeon.obj and nav_test.obj the page loads without errors (its own record and chromium's
+//! console log), the WebGL canvas is not blank (pixels of the screenshot), a scripted click pair
+//! (`?test=x1,z1;x2,z2`: the page picks the navmesh below both points with its own ray picking
+//! and asks for the paths) gives the length `navkit path` gives for the same points and draws
+//! every kind of path, the hover names the poly with its area and flags, a stage layer toggled
+//! on changes the picture, a rebuild with another cell size changes the poly count, and a
+//! refused build is shown on the page.
+//! Screenshots of each step are kept in target/view-artifacts/. Without chromium the tests
+//! fail, saying how to install it.
 
 mod common;
 #[path = "common/viewer.rs"]
 mod viewer;
 
-use std::path::PathBuf;
 use std::process::Command;
 
 use serde_json::Value;
-use viewer::Viewer;
+use viewer::{Screenshot, Viewer, view_artifacts};
 
-fn chromium() -> PathBuf {
-    for name in ["chromium", "chromium-browser"] {
-        if let Ok(out) = Command::new("sh")
-            .args(["-c", &format!("command -v {name}")])
-            .output()
-            && out.status.success()
-        {
-            return PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
-        }
-    }
-    panic!(
-        "the browser tests need Debian's chromium, which is not installed: run \
-         scripts/ensure-deps.sh as root, or `sudo apt-get install -y chromium`"
-    );
-}
-
-fn artifacts() -> PathBuf {
-    let d = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/view-artifacts");
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-/// Runs headless chromium on `url` with `extra` arguments; returns stdout.
+/// Runs headless chromium on `url` with `extra` arguments; returns stdout. The page's console
+/// (chromium's `--enable-logging=stderr`) is kept in target/view-artifacts/console-N.log, and
+/// any error in it (an uncaught exception, a failed request, `console.error`) fails the test.
 fn run_chromium(url: &str, extra: &[&str]) -> String {
-    static RUN: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let n = RUN.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-    let profile = common::temp(&format!("chromium-profile-{n}"));
-    let out = Command::new(chromium())
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu-sandbox",
-            "--use-angle=swiftshader",
-            "--enable-unsafe-swiftshader",
-            "--no-first-run",
-            "--window-size=1200,800",
-            "--virtual-time-budget=8000",
-        ])
-        .arg(format!("--user-data-dir={}", profile.display()))
-        .args(extra)
-        .arg(url)
-        .output()
-        .expect("run chromium");
+    let run = viewer::run_chromium(url, 15_000, extra);
+    let console = &run.console;
+    let log = view_artifacts().join(format!("console-{}.log", run.n));
+    std::fs::write(&log, format!("{url}\n{}\n", console.join("\n"))).unwrap();
+    let errors: Vec<&String> = console
+        .iter()
+        .filter(|l| {
+            let l = l.to_ascii_lowercase();
+            l.contains("uncaught") || l.contains("error") || l.contains("failed")
+        })
+        .collect();
     assert!(
-        out.status.success(),
-        "chromium failed: {}",
-        String::from_utf8_lossy(&out.stderr)
+        errors.is_empty(),
+        "console errors on {url} ({}): {errors:?}",
+        log.display()
     );
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    run.stdout
+}
+
+/// The page's test result (`#test-result`) for `url`, after checking it saw no errors.
+fn page_result(url: &str, what: &str) -> Value {
+    let dom = run_chromium(url, &["--dump-dom"]);
+    let errors = pre(&dom, "test-errors");
+    assert!(errors.is_empty(), "{what}: errors in the page: {errors}");
+    serde_json::from_str(&pre(&dom, "test-result"))
+        .unwrap_or_else(|e| panic!("{what}: no test result ({e}): {dom}"))
+}
+
+/// A screenshot of `url`, kept as target/view-artifacts/NAME.png.
+fn screenshot(url: &str, name: &str) -> Screenshot {
+    let png = view_artifacts().join(format!("{name}.png"));
+    let _ = std::fs::remove_file(&png);
+    run_chromium(url, &[&format!("--screenshot={}", png.display())]);
+    Screenshot::load(&png)
 }
 
 /// The text of `<pre id=ID>` in a dumped DOM.
 fn pre(dom: &str, id: &str) -> String {
-    let start = format!("<pre id=\"{id}\">");
-    let from = dom
-        .find(&start)
-        .unwrap_or_else(|| panic!("no #{id} in the page"))
-        + start.len();
-    let to = dom[from..].find("</pre>").unwrap() + from;
-    dom[from..to]
-        .replace("&quot;", "\"")
-        .replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&amp;", "&")
+    viewer::pre_text(dom, id).unwrap_or_else(|| panic!("no #{id} in the page"))
 }
 
 /// The (x, z) of the centroids of navmesh triangles `a` and `b` of the served scene.
 fn two_points(v: &Viewer) -> [[f64; 2]; 2] {
     let (_, body) = v.get("/api/layers");
     let scene: Value = serde_json::from_str(&body).unwrap();
-    let nav = scene["layers"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|l| l["name"] == "navmesh")
-        .unwrap();
-    let p: Vec<f64> = nav["positions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_f64().unwrap())
+    let nav = viewer::entries(&scene, "navmesh.polys")[0];
+    let p: Vec<f64> = viewer::entry_positions(nav)
+        .into_iter()
+        .map(f64::from)
         .collect();
     let tris = p.len() / 9;
     let c = |t: usize| {
@@ -122,19 +97,51 @@ fn two_points(v: &Viewer) -> [[f64; 2]; 2] {
     panic!("no connected pair of points found")
 }
 
+/// Pixels (sampled every 2) of the canvas (left of the 300-pixel panel) that differ between
+/// two screenshots of the same size.
+fn differing_pixels(a: &Screenshot, b: &Screenshot) -> usize {
+    assert_eq!((a.width, a.height), (b.width, b.height));
+    (0..a.height)
+        .step_by(2)
+        .flat_map(|y| {
+            (0..a.width.saturating_sub(300))
+                .step_by(2)
+                .map(move |x| (x, y))
+        })
+        .filter(|&(x, y)| a.pixel(x, y) != b.pixel(x, y))
+        .count()
+}
+
 fn check_mesh(name: &str) {
     let mesh = common::mesh(name);
     let v = Viewer::start(&mesh);
     let [a, b] = two_points(&v);
-    let url = format!("{}?top=1&test={},{};{},{}", v.url, a[0], a[1], b[0], b[1]);
     let stem = name.trim_end_matches(".obj");
+    let pair = format!("test={},{};{},{}", a[0], a[1], b[0], b[1]);
 
-    // The page's own result of the click pair, and the errors it saw.
-    let dom = run_chromium(&url, &["--dump-dom"]);
-    let errors = pre(&dom, "test-errors");
-    assert!(errors.is_empty(), "{name}: errors in the page: {errors}");
-    let result: Value = serde_json::from_str(&pre(&dom, "test-result"))
-        .unwrap_or_else(|e| panic!("{name}: no test result ({e}): {dom}"));
+    // 1. The page's own result of the click pair (mouse events at the two points' pixels,
+    // through the page's picking and click handling) and the hover over the start.
+    let url = format!(
+        "{}?top=1&click=1&nk=1&{pair}&hover={},{}",
+        v.url, a[0], a[1]
+    );
+    let result = page_result(&url, name);
+    // The page's hooks for other scripts (window.NK) are there and work.
+    assert_eq!(
+        result["nk"],
+        serde_json::json!([
+            "pick",
+            "setOverlay",
+            "redraw",
+            "reloadScene",
+            "onClick",
+            "panel",
+            "state"
+        ])
+    );
+    assert_eq!(result["overlay_vertices"], 2);
+    assert_eq!(result["overlay_removed"], true);
+    assert_eq!(result["panel"], true);
     let picked = result["picked"].as_array().unwrap();
     assert!(
         picked.iter().all(|p| p.is_array()),
@@ -158,22 +165,68 @@ fn check_mesh(name: &str) {
         "{name}: the page's path is navkit path's"
     );
     assert_eq!(result["smooth_length_m"], cli["smooth_length_m"], "{name}");
+    assert_eq!(
+        result["corridor"].as_u64().unwrap() as usize,
+        cli["polys"].as_array().unwrap().len(),
+        "{name}"
+    );
     assert!(
         result["straight_length_m"].as_f64().unwrap() > 1.0,
         "{name}: {result}"
     );
+    // Every kind of path drawn: the grid path found, the follower arrived.
+    let kinds = result["path_layers"].as_array().unwrap();
+    for k in [
+        "path.corridor",
+        "path.straight",
+        "path.smooth",
+        "path.spline",
+        "path.grid",
+        "path.trajectory",
+        "path.grid_trajectory",
+    ] {
+        assert!(kinds.iter().any(|x| x == k), "{name}: {k} in {kinds:?}");
+    }
+    assert!(result["grid_length_m"].as_f64().unwrap() > 1.0, "{result}");
+    // The table: a row per kind (and one for navkit path's whole query), the straight path's
+    // length as the server gave it.
+    let table = result["table"].as_array().unwrap();
+    let labels: Vec<&str> = table.iter().map(|r| r[0].as_str().unwrap()).collect();
+    assert_eq!(
+        labels,
+        [
+            "corridor",
+            "straight",
+            "smooth",
+            "spline",
+            "grid A*",
+            "follower (straight)",
+            "follower (grid)",
+            "all of navkit path"
+        ]
+    );
+    let straight = format!("{:.3} m", result["straight_length_m"].as_f64().unwrap());
+    assert_eq!(table[1][1], straight.as_str(), "{name}: {table:?}");
+    assert_eq!(result["follower_arrived"], true, "{result}");
+    // The hover names the poly under the start, its area and flags.
+    let hover = result["hover"].as_str().unwrap();
+    assert!(
+        result["hover_ref"]
+            .as_str()
+            .is_some_and(|r| r.parse::<u64>().is_ok())
+            && hover.contains("area 0 ground")
+            && hover.contains("flags 0x1 walk"),
+        "{name}: hover: {hover}"
+    );
 
-    // The screenshot: the canvas (left of the 260-pixel panel) is not blank.
-    let png = artifacts().join(format!("{stem}-path.png"));
-    let _ = std::fs::remove_file(&png);
-    run_chromium(&url, &[&format!("--screenshot={}", png.display())]);
-    let img = decode_png(&png);
+    // 2. The screenshot of the paths: the canvas is not blank and the navmesh's blue is drawn.
+    let img = screenshot(&url, &format!("{stem}-1-path"));
     let (w, h) = (img.width, img.height);
-    let background = img.pixel(5, 5);
+    let background = img.pixel(w - 310, 5);
     let mut differing = 0usize;
     let mut total = 0usize;
     for y in (0..h).step_by(4) {
-        for x in (0..w.saturating_sub(270)).step_by(4) {
+        for x in (0..w.saturating_sub(300)).step_by(4) {
             total += 1;
             if img.pixel(x, y) != background {
                 differing += 1;
@@ -182,51 +235,63 @@ fn check_mesh(name: &str) {
     }
     assert!(
         differing * 10 > total,
-        "{name}: the canvas is blank: {differing} of {total} sampled pixels differ from the background ({})",
-        png.display()
+        "{name}: the canvas is blank: {differing} of {total} sampled pixels differ from the background"
     );
-    // The navmesh's blue is drawn.
     let blue = (0..h)
         .step_by(2)
-        .flat_map(|y| (0..w.saturating_sub(270)).step_by(2).map(move |x| (x, y)))
+        .flat_map(|y| (0..w.saturating_sub(300)).step_by(2).map(move |x| (x, y)))
         .filter(|&(x, y)| {
             let [r, g, b] = img.pixel(x, y);
             b > 120 && b > r + 40 && g > r
         })
         .count();
     assert!(blue > 500, "{name}: navmesh pixels: {blue}");
-}
 
-struct Png {
-    width: usize,
-    height: usize,
-    rgb: Vec<u8>,
-}
+    // 3. A stage layer toggled on draws something: the regions over the same view.
+    let plain = screenshot(&format!("{}?top=1", v.url), &format!("{stem}-2-plain"));
+    let url = format!("{}?top=1&show=stage.regions", v.url);
+    let regions = screenshot(&url, &format!("{stem}-3-regions"));
+    let changed = differing_pixels(&plain, &regions);
+    assert!(
+        changed > 2000,
+        "{name}: the regions layer changed {changed} pixels"
+    );
 
-impl Png {
-    fn pixel(&self, x: usize, y: usize) -> [u8; 3] {
-        let i = (y * self.width + x) * 3;
-        [self.rgb[i], self.rgb[i + 1], self.rgb[i + 2]]
-    }
-}
+    // 4. The 3D view of the paths (orbit camera), with the stages' poly mesh: drawn.
+    let url = format!("{}?{pair}&show=stage.poly_mesh&pitch=0.7", v.url);
+    let img = screenshot(&url, &format!("{stem}-4-3d"));
+    let background = img.pixel(img.width - 310, img.height - 5);
+    let drawn = (0..img.height)
+        .step_by(4)
+        .flat_map(|y| (0..img.width - 300).step_by(4).map(move |x| (x, y)))
+        .filter(|&(x, y)| img.pixel(x, y) != background)
+        .count();
+    assert!(drawn > 5000, "{name}: the 3D view: {drawn} pixels drawn");
 
-/// Decodes the screenshot with the `png` crate the dev-dependencies already carry.
-fn decode_png(path: &std::path::Path) -> Png {
-    let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let decoder = png::Decoder::new(std::io::BufReader::new(file));
-    let mut reader = decoder.read_info().unwrap();
-    let mut buf = vec![0; reader.output_buffer_size()];
-    let info = reader.next_frame(&mut buf).unwrap();
-    let channels = info.color_type.samples();
-    let rgb = buf[..info.buffer_size()]
-        .chunks(channels)
-        .flat_map(|p| [p[0], p[1], p[2]])
-        .collect();
-    Png {
-        width: info.width as usize,
-        height: info.height as usize,
-        rgb,
-    }
+    // 5. A rebuild with another cell size changes the poly count (and the picture).
+    let url = format!("{}?top=1&rebuild=cell_size:0.6", v.url);
+    let result = page_result(&url, name);
+    assert_ne!(
+        result["polys_before"], result["polys_after"],
+        "{name}: {result}"
+    );
+    assert_eq!(result["polys"], result["polys_after"]);
+    let rebuilt = screenshot(&format!("{}?top=1", v.url), &format!("{stem}-5-rebuilt"));
+    assert!(
+        differing_pixels(&plain, &rebuilt) > 500,
+        "{name}: the rebuilt navmesh looks the same"
+    );
+
+    // 6. A refused build is shown on the page, saying which setting, and changes nothing.
+    let url = format!("{}?top=1&rebuild=agent_height:900", v.url);
+    let result = page_result(&url, name);
+    let message = result["message"].as_str().unwrap_or("");
+    assert!(
+        message.contains("agent_height") && message.contains("at most 255"),
+        "{name}: {result}"
+    );
+    assert_eq!(result["polys_before"], result["polys_after"]);
+    screenshot(&url, &format!("{stem}-6-refused"));
 }
 
 #[test]

@@ -41,9 +41,8 @@ fn xz(a: [f64; 3], b: [f64; 3]) -> f64 {
 
 /// The centroids of navmesh triangles `tris * i / n` of the served scene.
 fn centroid(scene: &Value, t: usize) -> [f64; 3] {
-    let nav = navmesh_layer(scene);
-    let p = nav["positions"].as_array().unwrap();
-    let q: Vec<f64> = p[t * 9..t * 9 + 9].iter().map(f).collect();
+    let p = viewer::entry_positions(navmesh_layer(scene));
+    let q: Vec<f64> = p[t * 9..t * 9 + 9].iter().map(|&x| f64::from(x)).collect();
     [
         (q[0] + q[3] + q[6]) / 3.0,
         (q[1] + q[4] + q[7]) / 3.0,
@@ -51,13 +50,12 @@ fn centroid(scene: &Value, t: usize) -> [f64; 3] {
     ]
 }
 
+/// The navmesh's triangles (`navmesh.polys`, a triangle per detail triangle with its ref).
 fn navmesh_layer(scene: &Value) -> &Value {
-    scene["layers"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|l| l["name"] == "navmesh")
-        .unwrap()
+    viewer::entries(scene, "navmesh.polys")
+        .into_iter()
+        .find(|l| l["kind"] == "tris")
+        .expect("a navmesh.polys entry")
 }
 
 fn scene(v: &Viewer) -> Value {
@@ -73,7 +71,7 @@ fn path(v: &Viewer, a: [f64; 3], b: [f64; 3]) -> Value {
 /// Two navmesh points with a complete path longer than `min` m between them.
 fn long_pair(v: &Viewer, min: f64) -> ([f64; 3], [f64; 3]) {
     let s = scene(v);
-    let tris = navmesh_layer(&s)["positions"].as_array().unwrap().len() / 9;
+    let tris = viewer::entry_positions(navmesh_layer(&s)).len() / 9;
     for i in 1..6 {
         let a = centroid(&s, tris * i / 7);
         for k in (1..20).rev() {
@@ -129,7 +127,7 @@ fn layer_vertices(state: &Value, name: &str) -> usize {
         .unwrap()
         .iter()
         .find(|l| l["name"] == name)
-        .map_or(0, |l| l["positions"].as_array().unwrap().len() / 3)
+        .map_or(0, |l| viewer::entry_positions(l).len() / 3)
 }
 
 #[test]
@@ -239,6 +237,13 @@ fn obstacles_change_the_navmesh_and_the_path_across_it() {
     assert_eq!(rebuilt["dynamic"]["dynamic"], true, "{rebuilt}");
     let st = v.post_json("/api/dynamic", r#"{"enabled": true}"#);
     assert_eq!(st["obstacles"].as_array().unwrap().len(), 1);
+    // So does a tiled rebuild (and back to solo).
+    for mode in ["tiled", "solo"] {
+        let rebuilt = v.post_json("/api/build", &body(&json!({"mode": mode})));
+        assert_eq!(rebuilt["build"]["mode"], mode, "{rebuilt}");
+        assert_eq!(rebuilt["dynamic"]["dynamic"], true, "{rebuilt}");
+        assert_eq!(rebuilt["dynamic"]["obstacles"], 1, "{rebuilt}");
+    }
     // Another tile size: a new cache, the obstacle carried over.
     let tiles48 = f(&scene(&v)["counts"]["tiles"]);
     let t32 = v.post_json("/api/dynamic", r#"{"tile_size": 32}"#);
@@ -747,6 +752,32 @@ fn hostile_dynamic_requests_get_a_4xx_with_a_message() {
     );
     assert_refused("method", v.get("/api/crowd/step"), 405);
     assert_refused("method", v.post("/api/navmesh.mset", "{}"), 405);
+    // The 405 names the methods; the 404 lists every route, the core's and these.
+    let (_, text) = v.get("/api/crowd/step");
+    assert!(text.contains("use POST"), "{text}");
+    let (status, text) = v.get("/api/no-such-route");
+    assert_eq!(status, 404, "{text}");
+    for route in [
+        "/api/layers",
+        "/api/stages",
+        "/api/path",
+        "/api/build",
+        "/dynamic.js",
+        "/api/dynamic",
+        "/api/obstacles/add",
+        "/api/obstacles/remove",
+        "/api/crowd/add",
+        "/api/crowd/target",
+        "/api/crowd/remove",
+        "/api/crowd/step",
+        "/api/crowd/options",
+        "/api/scenario",
+        "/api/navmesh.mset",
+        "/api/tilecache.tset",
+        "/api/save",
+    ] {
+        assert!(text.contains(route), "{route} not listed: {text}");
+    }
 
     // Too many agents: 256 at most.
     for _ in 0..2 {
@@ -763,7 +794,7 @@ fn hostile_dynamic_requests_get_a_4xx_with_a_message() {
     v.post_json("/api/crowd/remove", r#"{"all": true}"#);
 
     // Too many obstacles: 256 at most (small cylinders on 256 navmesh triangles).
-    let tris = navmesh_layer(&s)["positions"].as_array().unwrap().len() / 9;
+    let tris = viewer::entry_positions(navmesh_layer(&s)).len() / 9;
     assert!(tris >= 256);
     for i in 0..256 {
         let p = centroid(&s, i * tris / 256);

@@ -20,17 +20,13 @@ use viewer::{Screenshot, Viewer, pre_text, run_headless, view_artifacts};
 fn two_points(v: &Viewer) -> [[f64; 2]; 2] {
     let (_, body) = v.get("/api/layers");
     let scene: Value = serde_json::from_str(&body).unwrap();
-    let nav = scene["layers"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|l| l["name"] == "navmesh")
-        .unwrap();
-    let p: Vec<f64> = nav["positions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_f64().unwrap())
+    let nav = viewer::entries(&scene, "navmesh.polys")
+        .into_iter()
+        .find(|l| l["kind"] == "tris")
+        .expect("a navmesh.polys entry");
+    let p: Vec<f64> = viewer::entry_positions(nav)
+        .into_iter()
+        .map(f64::from)
         .collect();
     let tris = p.len() / 9;
     let c = |t: usize| {

@@ -163,17 +163,10 @@ fn the_path_equals_navkit_path_and_a_rebuild_changes_the_counts() {
     let (status, body) = v.get("/api/layers");
     assert_eq!(status, 200);
     let scene: Value = serde_json::from_str(&body).unwrap();
-    let nav = scene["layers"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|l| l["name"] == "navmesh")
-        .expect("a navmesh layer");
-    let pos: Vec<f64> = nav["positions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_f64().unwrap())
+    let nav = viewer::entries(&scene, "navmesh.polys")[0];
+    let pos: Vec<f64> = viewer::entry_positions(nav)
+        .into_iter()
+        .map(f64::from)
         .collect();
     let tris = pos.len() / 9;
     assert_eq!(nav["refs"].as_array().unwrap().len(), tris);
@@ -267,4 +260,450 @@ fn concurrent_clients_are_all_answered() {
     let total: usize = threads.into_iter().map(|t| t.join().unwrap()).sum();
     assert_eq!(total, 96);
     assert_eq!(v.get("/").0, 200, "still serving");
+}
+
+#[test]
+fn the_new_endpoints_refuse_hostile_input_with_a_message() {
+    let v = dungeon();
+    let start = "[22.6, 10.2, -45.6]";
+    let end = "[44.0, 10.2, 0.0]";
+    let with_filter = |f: &str| format!(r#"{{"start": {start}, "end": {end}, "filter": {f}}}"#);
+    let bad_filters = [
+        ("filter not an object", with_filter("[1, 2]")),
+        ("NaN cost", with_filter(r#"{"area_costs": {"0": NaN}}"#)),
+        ("negative cost", with_filter(r#"{"area_costs": {"0": -1}}"#)),
+        ("huge cost", with_filter(r#"{"area_costs": {"0": 1e300}}"#)),
+        ("string cost", with_filter(r#"{"area_costs": {"0": "1"}}"#)),
+        ("area 64", with_filter(r#"{"area_costs": {"64": 1}}"#)),
+        (
+            "area not a number",
+            with_filter(r#"{"area_costs": {"water": 1}}"#),
+        ),
+        (
+            "costs not an object",
+            with_filter(r#"{"area_costs": [1, 2]}"#),
+        ),
+        ("negative flags", with_filter(r#"{"include_flags": -1}"#)),
+        (
+            "flags past 16 bits",
+            with_filter(r#"{"exclude_flags": 65536}"#),
+        ),
+        ("fractional flags", with_filter(r#"{"include_flags": 1.5}"#)),
+        (
+            "string flags",
+            with_filter(r#"{"include_flags": "0xffff"}"#),
+        ),
+        ("unknown filter key", with_filter(r#"{"include": 1}"#)),
+    ];
+    for (what, body) in &bad_filters {
+        assert_refused(what, v.post("/api/path", body), 400);
+    }
+    let many_costs: Vec<String> = (0..100).map(|i| format!("\"{i}\": 1")).collect();
+    assert_refused(
+        "more costs than areas",
+        v.post(
+            "/api/path",
+            &with_filter(&format!("{{\"area_costs\": {{{}}}}}", many_costs.join(","))),
+        ),
+        400,
+    );
+
+    let bad_builds = [
+        ("unknown partition", r#"{"partition": "voronoi"}"#),
+        ("partition as a number", r#"{"partition": 1}"#),
+        ("unknown mode", r#"{"mode": "chunked"}"#),
+        ("mode as a bool", r#"{"mode": true}"#),
+        ("fractional tile size", r#"{"tile_size": 32.5}"#),
+        ("huge tile size", r#"{"tile_size": 1e9}"#),
+        ("tile size 0", r#"{"tile_size": 0}"#),
+        ("null setting", r#"{"cell_height": null}"#),
+        ("nested setting", r#"{"cell_height": {"value": 0.2}}"#),
+        ("settings as an array", r#"[0.3, 0.2]"#),
+        ("agent taller than 255 cells", r#"{"agent_height": 900}"#),
+    ];
+    for (what, body) in bad_builds {
+        assert_refused(what, v.post("/api/build", body), 400);
+    }
+
+    let bad_stages = [
+        ("not JSON", "{layers"),
+        ("not an object", r#"["stage.regions"]"#),
+        ("layers not an array", r#"{"layers": "stage.regions"}"#),
+        ("layer names not strings", r#"{"layers": [1, 2]}"#),
+        ("unknown layer", r#"{"layers": ["stage.everything"]}"#),
+        ("unknown key", r#"{"layers": [], "all": true}"#),
+        ("empty body", ""),
+    ];
+    for (what, body) in bad_stages {
+        assert_refused(what, v.post("/api/stages", body), 400);
+    }
+    let huge = format!(
+        r#"{{"layers": [{}]}}"#,
+        vec!["\"stage.regions\""; 10_000].join(",")
+    );
+    assert_refused("ten thousand layers", v.post("/api/stages", &huge), 400);
+    assert_refused(
+        "PUT on stages",
+        v.raw(b"PUT /api/stages HTTP/1.1\r\nContent-Length: 0\r\n\r\n"),
+        405,
+    );
+    assert_refused("GET on path", v.get("/api/path"), 405);
+
+    // Still serving, and the settings unchanged by the refused builds.
+    let (status, body) = v.get("/api/layers");
+    assert_eq!(status, 200);
+    let scene: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(scene["settings"]["cell_size"], 0.3);
+    assert_eq!(scene["settings"]["mode"], "solo");
+}
+
+/// The stage layers asked for, as one scene.
+fn stage_layers(v: &Viewer, names: &[&str]) -> Value {
+    v.post_json(
+        "/api/stages",
+        &serde_json::json!({ "layers": names }).to_string(),
+    )
+}
+
+#[test]
+fn the_layers_are_debug_draw_layers_with_the_counts_of_the_build() {
+    let v = dungeon();
+    let (_, body) = v.get("/api/layers");
+    let scene: Value = serde_json::from_str(&body).unwrap();
+    let counts = &scene["build"]["counts"];
+    // The navmesh: one triangle per detail triangle, each with its poly's ref; the poly table
+    // holds every ground poly; RecastDemo's defaults shown.
+    let detail_tris = scene["counts"]["detail_tris"].as_u64().unwrap();
+    assert_eq!(detail_tris, counts["detail_tris"].as_u64().unwrap());
+    assert_eq!(
+        viewer::vertex_count(&scene, "navmesh.polys", Some("tris")),
+        3 * detail_tris
+    );
+    assert_eq!(
+        scene["polys"].as_object().unwrap().len() as u64,
+        scene["counts"]["polys"].as_u64().unwrap()
+    );
+    let polys = viewer::entries(&scene, "navmesh.polys")[0];
+    for alt in ["flags", "tile"] {
+        assert!(polys["alt_colors_b64"][alt].is_string(), "{alt} colouring");
+    }
+    // Every poly vertex once (RecastDemo draws the poly mesh's vertices).
+    assert_eq!(
+        viewer::vertex_count(&scene, "navmesh.vertices", Some("points")),
+        counts["polymesh_verts"].as_u64().unwrap()
+    );
+    // One solo tile: its bounds are the 12 edges of a box.
+    assert_eq!(viewer::vertex_count(&scene, "navmesh.tiles", None), 24);
+    // The geometry: one triangle per input triangle.
+    assert_eq!(
+        viewer::vertex_count(&scene, "geometry.mesh", Some("tris")),
+        3 * scene["counts"]["input_tris"].as_u64().unwrap()
+    );
+    let shown = |name: &str| viewer::entries(&scene, name)[0]["shown"].clone();
+    assert_eq!(shown("geometry.mesh"), true);
+    assert_eq!(shown("navmesh.polys"), true);
+    assert_eq!(shown("navmesh.outlines"), true);
+    assert_eq!(shown("navmesh.bv_tree"), false);
+    // Outlines: walls 2.5 pixels, inner edges 1.5 (RecastDemo's).
+    let widths: Vec<f64> = viewer::entries(&scene, "navmesh.outlines")
+        .iter()
+        .map(|e| e["size"].as_f64().unwrap())
+        .collect();
+    assert!(widths.contains(&2.5) && widths.contains(&1.5), "{widths:?}");
+
+    // The limits the page states are the ones the server applies.
+    assert_eq!(scene["limits"]["stages_max_spans"], 400_000);
+    assert_eq!(scene["limits"]["max_layer_vertices"], 1_500_000);
+    // The settings panel: RecastDemo's 13 sliders and the tile size, with its ranges.
+    let fields = scene["fields"].as_array().unwrap();
+    assert_eq!(fields.len(), 14);
+    assert_eq!(fields[0]["name"], "cell_size");
+    assert_eq!(fields[0]["label"], "Cell Size");
+    assert_eq!(fields[0]["slider"], serde_json::json!([0.1, 1.0, 0.01]));
+    assert_eq!(fields[13]["name"], "tile_size");
+
+    // The stages: listed without data, then sent as asked, with the build's counts.
+    let (status, body) = v.get("/api/stages");
+    assert_eq!(status, 200, "{body}");
+    let list: Value = serde_json::from_str(&body).unwrap();
+    let names: Vec<&str> = list["layers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "stage.heightfield",
+            "stage.walkable",
+            "stage.compact",
+            "stage.distance",
+            "stage.regions",
+            "stage.raw_contours",
+            "stage.contours",
+            "stage.poly_mesh",
+            "stage.detail_mesh"
+        ]
+    );
+    let spans = counts["spans"].as_u64().unwrap();
+    let compact = counts["compact_spans"].as_u64().unwrap();
+    let st = stage_layers(
+        &v,
+        &["stage.regions", "stage.walkable", "stage.detail_mesh"],
+    );
+    // A quad (two triangles) per compact span; a box (12 triangles) per walkable span; the
+    // detail mesh's triangles are the navmesh's.
+    assert_eq!(
+        viewer::vertex_count(&st, "stage.regions", None),
+        6 * compact
+    );
+    assert_eq!(
+        viewer::vertex_count(&st, "stage.walkable", None),
+        36 * spans
+    );
+    assert_eq!(
+        viewer::vertex_count(&st, "stage.detail_mesh", Some("tris")),
+        3 * detail_tris
+    );
+    for e in st["layers"].as_array().unwrap() {
+        let n = viewer::entry_positions(e).len() as u64;
+        assert_eq!(n, 3 * e["count"].as_u64().unwrap(), "{}", e["name"]);
+    }
+    // Every span of the heightfield (walkable or not) is 36 vertices, more than one layer may
+    // send: only the tops and bottoms come, and the entry says so.
+    let hf_spans = list["layers"][0]["vertices"].as_u64().unwrap() / 36;
+    assert!(hf_spans > spans, "{hf_spans} spans, {spans} walkable");
+    let hf = stage_layers(&v, &["stage.heightfield"]);
+    let e = viewer::entries(&hf, "stage.heightfield")[0];
+    assert!(
+        e["decimated"].as_str().unwrap().contains("horizontal"),
+        "{}",
+        e["decimated"]
+    );
+    assert_eq!(e["count"].as_u64().unwrap(), 12 * hf_spans);
+}
+
+#[test]
+fn every_kind_of_path_and_the_filter() {
+    let v = dungeon();
+    let body = |filter: &str| {
+        format!(r#"{{"start": [20, 12.93, -60], "end": [44, 10.2, 0], "filter": {filter}}}"#)
+    };
+    let p = v.post_json("/api/path", &body("{}"));
+    assert_eq!(p["status"], "complete", "{p}");
+    let straight = p["straight"].as_array().unwrap().len() as u64;
+    // Each kind is its own layer; the straight path has a segment between corners and a point
+    // at each.
+    let layers = serde_json::json!({"layers": p["layers"]});
+    assert_eq!(
+        viewer::vertex_count(&layers, "path.straight", Some("lines")),
+        2 * (straight - 1)
+    );
+    assert_eq!(
+        viewer::vertex_count(&layers, "path.straight", Some("points")),
+        straight
+    );
+    let smooth = p["smooth"].as_array().unwrap().len() as u64;
+    assert_eq!(
+        viewer::vertex_count(&layers, "path.smooth", None),
+        2 * (smooth - 1)
+    );
+    let dash = |name: &str| viewer::entries(&layers, name)[0]["dash"].clone();
+    assert_eq!(dash("path.smooth"), "dotted");
+    assert_eq!(dash("path.spline"), "dashed");
+    assert_eq!(dash("path.grid"), "dotted");
+    // The grid path: found, no shorter than the navmesh's straight path less a cell per turn
+    // (both keep off walls by the agent radius), and the follower got there on both.
+    let grid = &p["grid"];
+    assert_eq!(grid["status"], "complete", "{grid}");
+    let (g, s) = (
+        grid["length_m"].as_f64().unwrap(),
+        p["straight_length_m"].as_f64().unwrap(),
+    );
+    assert!(g > 0.9 * s && g < 1.5 * s, "grid {g} m, straight {s} m");
+    assert_eq!(p["follower"]["arrived"], true, "{}", p["follower"]);
+    assert_eq!(grid["follower"]["arrived"], true);
+    let end = p["follower"]["trajectory"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap();
+    let goal = p["goal"].as_array().unwrap();
+    let d = (0..3)
+        .map(|i| (end[i].as_f64().unwrap() - goal[i].as_f64().unwrap()).powi(2))
+        .sum::<f64>()
+        .sqrt();
+    assert!(d < 2.5, "the follower ends {d} m from the goal");
+
+    // Every poly walks: excluding walking leaves no path.
+    let none = v.post_json("/api/path", &body(r#"{"exclude_flags": 1}"#));
+    assert_eq!(none["status"], "failed", "{none}");
+    assert!(none["error"].as_str().unwrap().len() > 5);
+    // The dungeon is all ground: doubling its cost doubles nothing but the cost.
+    let twice = v.post_json("/api/path", &body(r#"{"area_costs": {"0": 2}}"#));
+    assert_eq!(twice["corridor"], p["corridor"]);
+    assert_eq!(twice["straight_length_m"], p["straight_length_m"]);
+}
+
+#[test]
+fn rebuilds_report_stage_timings_and_counts_solo_and_tiled() {
+    let v = dungeon();
+    let solo = v.post_json("/api/build", r#"{"partition": "monotone"}"#);
+    let stages: Vec<&str> = solo["build"]["stages_ms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["stage"].as_str().unwrap())
+        .collect();
+    assert_eq!(stages.len(), 12, "{stages:?}");
+    assert_eq!(stages[0], "rasterize");
+    assert_eq!(stages[11], "detour_data");
+    assert!(solo["build"]["total_ms"].as_f64().unwrap() > 0.0);
+    assert!(solo["build"]["warnings"].is_array());
+    assert_eq!(solo["settings"]["partition"], "monotone");
+    assert_eq!(
+        solo["counts"]["polys"],
+        solo["build"]["counts"]["polymesh_polys"]
+    );
+
+    let tiled = v.post_json("/api/build", r#"{"mode": "tiled", "tile_size": 32}"#);
+    assert_eq!(tiled["settings"]["mode"], "tiled");
+    assert_eq!(tiled["build"]["mode"], "tiled");
+    let tiles = tiled["counts"]["tiles"].as_u64().unwrap();
+    let g = &tiled["build"]["grid"];
+    assert_eq!(tiles, g["tiles_non_empty"].as_u64().unwrap());
+    assert!(tiles > 1, "{tiled}");
+    assert_eq!(
+        tiled["counts"]["polys"],
+        tiled["build"]["counts"]["polymesh_polys"]
+    );
+    // The stages of a tiled navmesh are a solo build's, and say so.
+    let (status, body) = v.get("/api/stages");
+    assert_eq!(status, 200);
+    assert!(body.contains("solo build"), "{body}");
+}
+
+#[test]
+fn area_costs_and_flags_change_the_path_through_water() {
+    // demo_level.gset marks a water square (area 1, flag swim) at x 8..16, z 4..12.
+    let gset = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("meshes/demo_level.gset");
+    let v = Viewer::start(&gset);
+    let (_, body) = v.get("/api/layers");
+    let scene: Value = serde_json::from_str(&body).unwrap();
+    assert!(
+        viewer::vertex_count(&scene, "geometry.convex_volumes", None) > 0,
+        "the volume is drawn"
+    );
+    let water_polys = scene["polys"]
+        .as_object()
+        .unwrap()
+        .values()
+        .filter(|p| p[0] == 1 && p[1] == 2)
+        .count();
+    assert!(water_polys > 0, "water polys that swim");
+    let ask = |filter: &str| {
+        v.post_json(
+            "/api/path",
+            &format!(r#"{{"start": [6, 0, 8], "end": [18, 0, 8], "filter": {filter}}}"#),
+        )
+    };
+    let length = |p: &Value| p["straight_length_m"].as_f64().unwrap();
+    let through = ask(r#"{"area_costs": {"1": 1}}"#);
+    let around = ask("{}"); // RecastDemo's water cost, 10
+    let no_swim = ask(r#"{"exclude_flags": 2}"#);
+    for p in [&through, &around, &no_swim] {
+        assert_eq!(p["status"], "complete", "{p}");
+    }
+    // Straight through is the 12 m between the points.
+    assert!((length(&through) - 12.0).abs() < 0.1, "{through}");
+    assert!(length(&around) > 13.0, "{around}");
+    assert!(length(&no_swim) > 13.0, "{no_swim}");
+    // Excluding swimming is navkit path --exclude 2.
+    let out = Command::new(env!("CARGO_BIN_EXE_navkit"))
+        .args(["path", &gset.display().to_string(), "--json"])
+        .args(["--from=6,0,8", "--to=18,0,8", "--exclude=2"])
+        .output()
+        .unwrap();
+    let cli: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(no_swim["straight_length_m"], cli["straight_length_m"]);
+    // The grid path pays the same costs: through the water only when it is cheap.
+    let g = |p: &Value| p["grid"]["length_m"].as_f64().unwrap();
+    assert!(
+        g(&through) < g(&around),
+        "{} vs {}",
+        g(&through),
+        g(&around)
+    );
+}
+
+#[test]
+fn the_stages_of_a_big_heightfield_are_refused_saying_why() {
+    let v = dungeon();
+    // 0.08 m cells: 14 times the cells of the default, about 730,000 spans (330,000 walkable).
+    let built = v.post_json("/api/build", r#"{"cell_size": 0.08}"#);
+    assert!(built["build"]["counts"]["spans"].as_u64().unwrap() > 300_000);
+    let (status, body) = v.get("/api/stages");
+    assert_eq!(status, 422, "{body}");
+    assert!(body.contains("spans, more than the 400000"), "{body}");
+    assert_refused(
+        "stages of a big heightfield",
+        v.post("/api/stages", r#"{"layers": ["stage.regions"]}"#),
+        422,
+    );
+    // Back to a coarser cell, the stages come.
+    v.post_json("/api/build", r#"{"cell_size": 0.3}"#);
+    assert_eq!(v.get("/api/stages").0, 200);
+}
+
+#[test]
+fn a_saved_navmesh_is_shown_and_queried_but_not_rebuilt() {
+    let file = common::temp("view-saved-dungeon.bin");
+    let out = Command::new(env!("CARGO_BIN_EXE_navkit"))
+        .args(["build", "--tiled", "-o"])
+        .arg(&file)
+        .arg(common::mesh("dungeon.obj"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = Viewer::start(&file);
+    let (status, body) = v.get("/api/layers");
+    assert_eq!(status, 200);
+    let scene: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(scene["can_rebuild"], false);
+    assert!(viewer::entries(&scene, "geometry.mesh").is_empty());
+    let tiles = scene["counts"]["tiles"].as_u64().unwrap();
+    assert!(tiles > 1, "a tiled navmesh: {tiles} tiles");
+    // Tile bounds: 12 edges each.
+    assert_eq!(
+        viewer::vertex_count(&scene, "navmesh.tiles", None),
+        24 * tiles
+    );
+    assert_eq!(
+        viewer::vertex_count(&scene, "navmesh.polys", Some("tris")),
+        3 * scene["counts"]["detail_tris"].as_u64().unwrap()
+    );
+    assert_refused(
+        "rebuild",
+        v.post("/api/build", r#"{"cell_size": 0.4}"#),
+        422,
+    );
+    assert_refused("stages", v.get("/api/stages"), 422);
+    // Paths on the navmesh; no grid without geometry, saying so.
+    let p = v.post_json(
+        "/api/path",
+        r#"{"start": [20, 12.93, -60], "end": [44, 10.2, 0]}"#,
+    );
+    assert_eq!(p["status"], "complete", "{p}");
+    assert_eq!(p["grid"]["status"], "failed");
+    assert!(
+        p["grid"]["error"].as_str().unwrap().contains("geometry"),
+        "{}",
+        p["grid"]
+    );
+    assert_eq!(p["follower"]["arrived"], true);
 }

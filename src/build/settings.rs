@@ -196,6 +196,129 @@ impl Default for BuildSettings {
     }
 }
 
+/// One numeric field of [`BuildSettings`], as RecastDemo's settings panel shows it: the names
+/// (ours, RecastDemo's `.gset` name and its panel label), the panel's slider range, the range a
+/// setting may take at all, and a getter and setter. [`BuildSettings::FIELDS`] lists them all,
+/// in RecastDemo's panel (and `.gset`) order, so that a settings panel, a file format or a
+/// request parser need not list them again.
+///
+/// ```
+/// use navkit::BuildSettings;
+/// let mut s = BuildSettings::default();
+/// let f = BuildSettings::field("cell_size").unwrap();
+/// assert_eq!((f.label, f.slider), ("Cell Size", (0.1, 1.0, 0.01)));
+/// (f.set)(&mut s, 0.5);
+/// assert_eq!((f.get)(&s), 0.5);
+/// assert!(f.check(1e9).is_err());
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct SettingField {
+    /// Our name (the struct field, the serde and JSON key): `cell_size`.
+    pub name: &'static str,
+    /// RecastDemo's name (`Sample` member and `.gset` order): `cellSize`.
+    pub gset_name: &'static str,
+    /// The label of RecastDemo's slider: `Cell Size`.
+    pub label: &'static str,
+    /// The heading it sits under in RecastDemo's panel: `Rasterization`, `Agent`, `Region`,
+    /// `Polygonization`, `Detail Mesh` or `Tiling`.
+    pub group: &'static str,
+    /// The unit of the value (`m`, `degrees`, `cells`, `cell sizes`, `cell heights`, ...).
+    pub unit: &'static str,
+    /// RecastDemo's slider: smallest, largest, step.
+    pub slider: (f32, f32, f32),
+    /// The smallest value accepted (it may be below the slider's).
+    pub min: f32,
+    /// The largest value accepted (it may be above the slider's). [`BuildSettings::validate`]
+    /// checks further limits that depend on other fields (voxel units).
+    pub max: f32,
+    /// A whole number (`verts_per_poly`, `tile_size`).
+    pub whole: bool,
+    /// Reads the field.
+    pub get: fn(&BuildSettings) -> f32,
+    /// Writes the field (a whole-number field is truncated; check first with
+    /// [`check`](Self::check)).
+    pub set: fn(&mut BuildSettings, f32),
+}
+
+impl SettingField {
+    /// `Ok` if `value` is finite, within `min..=max` and whole where it must be; else an
+    /// [`Error::Setting`] that says which range.
+    pub fn check(&self, value: f64) -> Result<()> {
+        let ok = value.is_finite()
+            && value >= f64::from(self.min)
+            && value <= f64::from(self.max)
+            && (!self.whole || value.fract() == 0.0);
+        if ok {
+            Ok(())
+        } else {
+            Err(setting_err(
+                self.name,
+                value,
+                &format!(
+                    "must be {}from {} to {}",
+                    if self.whole {
+                        "a whole number "
+                    } else {
+                        "a finite number "
+                    },
+                    self.min,
+                    self.max
+                ),
+            ))
+        }
+    }
+}
+
+macro_rules! setting_fields {
+    ($( $name:ident, $gset:literal, $label:literal, $group:literal, $unit:literal,
+        ($smin:expr, $smax:expr, $step:expr), $min:expr, $max:expr, $ty:ident; )*) => {
+        &[$(SettingField {
+            name: stringify!($name),
+            gset_name: $gset,
+            label: $label,
+            group: $group,
+            unit: $unit,
+            slider: ($smin, $smax, $step),
+            min: $min,
+            max: $max,
+            whole: setting_fields!(@whole $ty),
+            get: |s| s.$name as f32,
+            set: |s, v| s.$name = v as $ty,
+        }),*]
+    };
+    (@whole f32) => { false };
+    (@whole u32) => { true };
+}
+
+impl BuildSettings {
+    /// Every numeric setting of RecastDemo's settings panel, in its order (the `.gset` order
+    /// for the first 13): cell size and height, agent height, radius, climb and slope, region
+    /// sizes, edge length and error, verts per poly, detail sampling, and the tile size of
+    /// tiled builds. The partition (an enum), bounds and filter switches are not numbers and
+    /// not listed.
+    pub const FIELDS: &'static [SettingField] = setting_fields! {
+        cell_size, "cellSize", "Cell Size", "Rasterization", "m", (0.1, 1.0, 0.01), 0.01, 100.0, f32;
+        cell_height, "cellHeight", "Cell Height", "Rasterization", "m", (0.1, 1.0, 0.01), 0.01, 100.0, f32;
+        agent_height, "agentHeight", "Height", "Agent", "m", (0.1, 5.0, 0.1), 0.01, 1000.0, f32;
+        agent_radius, "agentRadius", "Radius", "Agent", "m", (0.0, 5.0, 0.1), 0.0, 1000.0, f32;
+        agent_max_climb, "agentMaxClimb", "Max Climb", "Agent", "m", (0.1, 5.0, 0.1), 0.0, 1000.0, f32;
+        agent_max_slope, "agentMaxSlope", "Max Slope", "Agent", "degrees", (0.0, 90.0, 1.0), 0.0, 90.0, f32;
+        region_min_size, "regionMinSize", "Min Region Size", "Region", "cells", (0.0, 150.0, 1.0), 0.0, 10000.0, f32;
+        region_merge_size, "regionMergeSize", "Merged Region Size", "Region", "cells", (0.0, 150.0, 1.0), 0.0, 10000.0, f32;
+        edge_max_len, "edgeMaxLen", "Max Edge Length", "Polygonization", "m", (0.0, 50.0, 1.0), 0.0, 100000.0, f32;
+        edge_max_error, "edgeMaxError", "Max Edge Error", "Polygonization", "cells", (0.1, 3.0, 0.1), 0.0, 1000.0, f32;
+        verts_per_poly, "vertsPerPoly", "Verts Per Poly", "Polygonization", "vertices", (3.0, 6.0, 1.0), 3.0, 6.0, u32;
+        detail_sample_dist, "detailSampleDist", "Sample Distance", "Detail Mesh", "cell sizes", (0.0, 16.0, 1.0), 0.0, 10000.0, f32;
+        detail_sample_max_error, "detailSampleMaxError", "Max Sample Error", "Detail Mesh", "cell heights", (0.0, 16.0, 1.0), 0.0, 10000.0, f32;
+        tile_size, "tileSize", "TileSize", "Tiling", "cells", (16.0, 1024.0, 16.0), 8.0, 1024.0, u32;
+    };
+
+    /// The field named `name` (ours, as `cell_size`), if there is one.
+    pub fn field(name: &str) -> Option<&'static SettingField> {
+        Self::FIELDS.iter().find(|f| f.name == name)
+    }
+}
+
 /// The voxel-unit configuration derived from [`BuildSettings`] (Recast's `rcConfig`).
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
@@ -309,32 +432,79 @@ impl BuildSettings {
                 "must be between 3 and 6 (Detour's DT_VERTS_PER_POLYGON)",
             ));
         }
-        // Voxel quantities are stored in 16 bits or fewer inside Recast.
+        // Voxel quantities are stored in 16 bits or fewer inside Recast: (name, value, value in
+        // voxel units, its unit, the most supported).
         let limits = [
-            ("agent_height", self.agent_height / self.cell_height, 255.0),
             (
-                "agent_max_climb",
-                self.agent_max_climb / self.cell_height,
+                "agent_height",
+                self.agent_height,
+                self.agent_height / self.cell_height,
+                "cell heights",
                 255.0,
             ),
-            ("agent_radius", self.agent_radius / self.cell_size, 255.0),
-            ("region_min_size", self.region_min_size, 1.0e4),
-            ("region_merge_size", self.region_merge_size, 1.0e4),
-            ("edge_max_len", self.edge_max_len / self.cell_size, 1.0e6),
-            ("edge_max_error", self.edge_max_error, 1.0e4),
-            ("detail_sample_dist", self.detail_sample_dist, 1.0e4),
+            (
+                "agent_max_climb",
+                self.agent_max_climb,
+                self.agent_max_climb / self.cell_height,
+                "cell heights",
+                255.0,
+            ),
+            (
+                "agent_radius",
+                self.agent_radius,
+                self.agent_radius / self.cell_size,
+                "cell sizes",
+                255.0,
+            ),
+            (
+                "region_min_size",
+                self.region_min_size,
+                self.region_min_size,
+                "cells",
+                1.0e4,
+            ),
+            (
+                "region_merge_size",
+                self.region_merge_size,
+                self.region_merge_size,
+                "cells",
+                1.0e4,
+            ),
+            (
+                "edge_max_len",
+                self.edge_max_len,
+                self.edge_max_len / self.cell_size,
+                "cell sizes",
+                1.0e6,
+            ),
+            (
+                "edge_max_error",
+                self.edge_max_error,
+                self.edge_max_error,
+                "cells",
+                1.0e4,
+            ),
+            (
+                "detail_sample_dist",
+                self.detail_sample_dist,
+                self.detail_sample_dist,
+                "cell sizes",
+                1.0e4,
+            ),
             (
                 "detail_sample_max_error",
                 self.detail_sample_max_error,
+                self.detail_sample_max_error,
+                "cell heights",
                 1.0e4,
             ),
         ];
-        for (name, voxels, max) in limits {
+        for (name, value, voxels, unit, max) in limits {
             if voxels > max {
                 return Err(setting_err(
                     name,
-                    voxels,
-                    &format!("is {voxels} in voxel units; at most {max} is supported"),
+                    value,
+                    &format!("is {voxels} {unit}; at most {max} is supported"),
                 ));
             }
         }

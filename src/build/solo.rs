@@ -693,8 +693,18 @@ pub fn build_solo_stages(
     geom: &InputGeometry,
     settings: &BuildSettings,
 ) -> Result<(SoloBuild, SoloStages)> {
+    build_solo_stages_with(geom, settings, &Budget::default())
+}
+
+/// [`build_solo_stages`] within `budget`, as [`build_solo_with`] (refused before building if
+/// over the budget's limits, stopped once its time runs out or its token is cancelled).
+pub fn build_solo_stages_with(
+    geom: &InputGeometry,
+    settings: &BuildSettings,
+    budget: &Budget,
+) -> Result<(SoloBuild, SoloStages)> {
     let mut stages = SoloStages::default();
-    let built = build_solo_capturing(geom, settings, &Budget::default(), Some(&mut stages))?;
+    let built = build_solo_capturing(geom, settings, budget, Some(&mut stages))?;
     Ok((built, stages))
 }
 

@@ -1,12 +1,28 @@
 //! Engine-agnostic debug drawing: navkit's data as coloured triangles, lines and points grouped
 //! in named layers, for any renderer.
 //!
-//! Every picture RecastDemo draws has a layer here: the navmesh ([`navmesh`]: polys by area,
-//! flags or tile, detail triangles, outlines, tile bounds, off-mesh links, BV tree), the input
-//! geometry, convex volumes and tile-cache obstacles ([`geometry`]), paths of every kind
-//! ([`paths`]), crowd agents ([`agents`]) and Recast's intermediate stages
-//! ([`stages`], from [`crate::build::build_solo_stages`]). Colours follow upstream's DebugUtils
-//! (`duRGBA`, `duIntToCol`, `duTransCol`, RecastDemo's `areaToCol`, ...): see [`Color`].
+//! Every picture RecastDemo draws has a layer here:
+//!
+//! - [`navmesh`]: polys by area, flags or tile, detail triangles, outlines, vertices, tile
+//!   bounds, off-mesh links, BV tree (`duDebugDrawNavMesh*`);
+//! - [`geometry`]: the input mesh shaded by slope, convex volumes, tile-cache obstacles;
+//! - [`stages`]: Recast's intermediate stages, from [`crate::build::build_solo_stages`]
+//!   (heightfield, compact heightfield, distance field, regions, raw and simplified contours,
+//!   poly mesh, detail mesh);
+//! - [`paths`]: the corridor, straight, smooth and spline paths, trajectories, grid paths, start
+//!   and goal, and Detour's search nodes after a search (`duDebugDrawNavMeshNodes`, from
+//!   [`crate::query::NavMeshQuery::search_nodes`]);
+//! - [`agents`]: crowd agents with their corners and velocities;
+//! - [`follower`]: the turn-boundary follower's boundaries, look points and state;
+//! - [`grid`]: grid cells (a Moving AI [`crate::grid::Grid`] or the walkable spans of a
+//!   [`crate::grid::mesh::MeshGrid`]) and the nodes an A* or JPS search reached;
+//! - [`tilecache`]: the tile cache's layers by area and by region, their contours and poly
+//!   meshes, and its tile bounds (`duDebugDrawTileCache*`, from
+//!   [`crate::tilecache::TileCache::decode_layers`]).
+//!
+//! Colours follow upstream's DebugUtils (`duRGBA`, `duIntToCol`, `duTransCol`, RecastDemo's
+//! `areaToCol`, ...): see [`Color`]. Each layer's name is a `*_LAYER` constant of its module
+//! (`navmesh.polys`, `path.straight`, `stage.contours`, ...), so a viewer can toggle them.
 //!
 //! A [`DebugDraw`] is a list of [`Layer`]s; a layer is a list of [`Primitive`]s (small `Copy`
 //! values over glam's [`Vec3`]). Read them directly, or feed them to a [`DebugDrawSink`], the
@@ -14,59 +30,98 @@
 //! primitives of one kind and style.
 //!
 //! Feeding an engine: implement [`DebugDrawSink`] over its immediate-mode or buffered line and
-//! triangle API. For example, collecting vertex buffers for a GPU renderer (Bevy's gizmos,
-//! macroquad's `draw_triangle`/`draw_line_3d`, Godot's `ImmediateMesh` work the same way):
+//! triangle API. For example, filling the vertex buffers a GPU renderer uploads, one draw call
+//! per batch (Bevy's gizmos, macroquad's `draw_triangle`/`draw_line_3d`, Godot's
+//! `ImmediateMesh` and Unity's `GL.Begin` work the same way):
 //!
 //! ```
 //! # fn main() -> navkit::Result<()> {
 //! use glam::Vec3;
-//! use navkit::debug_draw::{self, Color, DebugDrawSink, PrimitiveKind, Style};
+//! use navkit::debug_draw::{self, Color, DebugDraw, DebugDrawSink, PrimitiveKind, Style};
+//! use navkit::query::QueryFilter;
+//!
+//! /// What the GPU gets: position and RGBA, as a vertex buffer would hold it.
+//! #[repr(C)]
+//! #[derive(Clone, Copy)]
+//! struct Vertex {
+//!     pos: [f32; 3],
+//!     rgba: [u8; 4],
+//! }
+//!
+//! /// One draw call: a primitive topology, a line width or point size, a range of vertices.
+//! struct DrawCall {
+//!     kind: PrimitiveKind,
+//!     size: f32,
+//!     range: std::ops::Range<usize>,
+//! }
 //!
 //! #[derive(Default)]
-//! struct Buffers {
-//!     kind: Option<PrimitiveKind>,
-//!     triangles: Vec<([f32; 3], [u8; 4])>,
-//!     lines: Vec<([f32; 3], [u8; 4], f32)>,
-//!     width: f32,
+//! struct GpuDebugBuffers {
+//!     vertices: Vec<Vertex>,
+//!     calls: Vec<DrawCall>,
 //! }
-//! impl DebugDrawSink for Buffers {
+//!
+//! impl DebugDrawSink for GpuDebugBuffers {
 //!     fn begin(&mut self, _layer: &str, kind: PrimitiveKind, style: Style) {
-//!         self.kind = Some(kind);
-//!         self.width = style.size;
+//!         let start = self.vertices.len();
+//!         self.calls.push(DrawCall { kind, size: style.size, range: start..start });
 //!     }
 //!     fn vertex(&mut self, pos: Vec3, color: Color) {
-//!         match self.kind {
-//!             Some(PrimitiveKind::Triangles) => self.triangles.push((pos.into(), color.to_array())),
-//!             Some(PrimitiveKind::Lines) => self.lines.push((pos.into(), color.to_array(), self.width)),
-//!             _ => {}
-//!         }
+//!         self.vertices.push(Vertex { pos: pos.into(), rgba: color.to_array() });
 //!     }
 //!     fn end(&mut self) {
-//!         self.kind = None;
+//!         let end = self.vertices.len();
+//!         if let Some(call) = self.calls.last_mut() {
+//!             call.range.end = end;
+//!         }
 //!     }
 //! }
 //!
+//! // A level, its navmesh and a path across it.
 //! let floor = navkit::TriMesh::new(
 //!     vec![0.0, 0.0, 0.0, 0.0, 0.0, 10.0, 10.0, 0.0, 10.0, 10.0, 0.0, 0.0],
 //!     vec![0, 1, 2, 0, 2, 3],
 //! )?;
 //! let geom = navkit::InputGeometry::from_mesh(floor);
 //! let nav = navkit::build::build_solo(&geom, &navkit::BuildSettings::default())?.navmesh;
-//! let picture = debug_draw::navmesh::navmesh(&nav, &Default::default());
-//! let mut buffers = Buffers::default();
-//! picture.feed(&mut buffers);
-//! assert_eq!(buffers.triangles.len() % 3, 0);
-//! assert!(!buffers.triangles.is_empty() && !buffers.lines.is_empty());
+//! let mut query = nav.query()?;
+//! let path = query.path(Vec3::new(1.0, 0.0, 1.0), Vec3::new(9.0, 0.0, 9.0), &QueryFilter::default())?;
+//!
+//! // The picture: navmesh, straight path, the search's nodes.
+//! let mut picture: DebugDraw = debug_draw::navmesh::navmesh(&nav, &Default::default());
+//! picture.push(debug_draw::paths::straight(&path.straight));
+//! picture.push(debug_draw::paths::search_nodes(&query.search_nodes()));
+//!
+//! // Every frame (or when something changed): fill the buffers, leaving out hidden layers.
+//! let mut gpu = GpuDebugBuffers::default();
+//! picture.feed_filtered(&mut gpu, |name| name != debug_draw::navmesh::VERTICES_LAYER);
+//! for call in &gpu.calls {
+//!     let per = match call.kind {
+//!         PrimitiveKind::Points => 1,
+//!         PrimitiveKind::Lines => 2,
+//!         PrimitiveKind::Triangles => 3,
+//!     };
+//!     assert_eq!(call.range.len() % per, 0);
+//!     // engine.draw(call.kind, call.size, &gpu.vertices[call.range.clone()]);
+//! }
+//! let triangles: usize = gpu.calls.iter()
+//!     .filter(|c| c.kind == PrimitiveKind::Triangles)
+//!     .map(|c| c.range.len() / 3)
+//!     .sum();
+//! assert_eq!(triangles, picture.layer("navmesh.polys").unwrap().count(PrimitiveKind::Triangles));
 //! # Ok(())
 //! # }
 //! ```
 
 pub mod agents;
 mod color;
+pub mod follower;
 pub mod geometry;
+pub mod grid;
 pub mod navmesh;
 pub mod paths;
 pub mod stages;
+pub mod tilecache;
 
 pub use color::Color;
 

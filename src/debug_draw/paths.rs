@@ -157,3 +157,36 @@ pub fn endpoints(start: Option<Vec3>, goal: Option<Vec3>, radius: f32, height: f
     }
     l
 }
+
+/// Name of the layer of Detour's search nodes.
+pub const SEARCH_NODES_LAYER: &str = "path.search_nodes";
+
+/// A query's search nodes ([`crate::query::NavMeshQuery::search_nodes`]) as RecastDemo's
+/// `duDebugDrawNavMeshNodes`: a 4-pixel point per node 0.5 above where the search entered its
+/// polygon, `duRGBA(255,192,0,255)` (closed nodes; nodes still on the open list in
+/// `duRGBA(0,140,255,255)`, the frontier, which RecastDemo does not tell apart), then a 2-pixel
+/// line from each node with a parent to its parent, `duRGBA(255,192,0,128)` (dashed where the
+/// parent is not adjacent: reached by an any-angle raycast).
+pub fn search_nodes(nodes: &[crate::query::SearchNode]) -> Layer {
+    let mut l = Layer::new(SEARCH_NODES_LAYER);
+    let up = Vec3::Y * 0.5;
+    for n in nodes {
+        let c = if n.open && !n.closed {
+            super::grid::OPEN_COLOR
+        } else {
+            super::grid::CLOSED_COLOR
+        };
+        l.point(n.pos + up, c, 4.0);
+    }
+    for n in nodes {
+        if let Some(p) = n.parent.and_then(|i| nodes.get(i)) {
+            let dash = if n.parent_detached {
+                Dash::Dashed
+            } else {
+                Dash::Solid
+            };
+            l.dashed_line(n.pos + up, p.pos + up, super::grid::PARENT_COLOR, 2.0, dash);
+        }
+    }
+    l
+}

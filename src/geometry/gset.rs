@@ -93,7 +93,8 @@ fn load_gset_mesh(dir: &Path, name: &str) -> std::result::Result<TriMesh, String
     })
 }
 
-/// The 21 values of a `.gset` `s` line, in file order (the partition code as a float).
+/// The 21 values of a `.gset` `s` line, in file order (the partition code as a float): the
+/// first 13 are [`BuildSettings::FIELDS`] in its order.
 fn settings_values(
     s: &BuildSettings,
     Aabb {
@@ -101,29 +102,15 @@ fn settings_values(
         max: bmax,
     }: Aabb,
 ) -> [f32; 21] {
-    [
-        s.cell_size,
-        s.cell_height,
-        s.agent_height,
-        s.agent_radius,
-        s.agent_max_climb,
-        s.agent_max_slope,
-        s.region_min_size,
-        s.region_merge_size,
-        s.edge_max_len,
-        s.edge_max_error,
-        s.verts_per_poly as f32,
-        s.detail_sample_dist,
-        s.detail_sample_max_error,
-        s.partition.code() as f32,
-        bmin.x,
-        bmin.y,
-        bmin.z,
-        bmax.x,
-        bmax.y,
-        bmax.z,
-        s.tile_size as f32,
-    ]
+    let mut v = [0f32; 21];
+    for (slot, field) in v.iter_mut().zip(&BuildSettings::FIELDS[..13]) {
+        *slot = (field.get)(s);
+    }
+    v[13] = s.partition.code() as f32;
+    v[14..17].copy_from_slice(&bmin.to_array());
+    v[17..20].copy_from_slice(&bmax.to_array());
+    v[20] = s.tile_size as f32;
+    v
 }
 
 /// A count stored as a float in `.gset` files (`vertsPerPoly`, `tileSize`), converted as
@@ -435,6 +422,17 @@ pub(super) mod tests {
             area: crate::area::WATER,
         }];
         g
+    }
+
+    #[test]
+    fn the_settings_line_follows_the_settings_table() {
+        for (k, field) in BuildSettings::FIELDS.iter().enumerate().take(13) {
+            assert_eq!(SETTING_NAMES[k], field.gset_name);
+        }
+        assert_eq!(
+            SETTING_NAMES[20],
+            BuildSettings::field("tile_size").unwrap().gset_name
+        );
     }
 
     #[test]

@@ -23,6 +23,20 @@ struct NodeState {
     g: Cost,
 }
 
+/// A node the last search reached ([`SearchContext::visited`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct VisitedNode {
+    /// The node.
+    pub node: NodeId,
+    /// True if it was expanded (taken off the open list); false if it is still open.
+    pub closed: bool,
+    /// The cost of the best path to it found (for JPS, through jump points).
+    pub cost: f64,
+    /// The node it was reached from (itself for the start).
+    pub parent: NodeId,
+}
+
 /// Reusable memory for searches (A* and JPS): per-node state, the open list and the last path.
 ///
 /// Create one per thread and reuse it; it grows to the largest graph it has searched.
@@ -77,6 +91,32 @@ impl SearchContext {
     /// The cells of the last path on `grid` (the grid searched).
     pub fn path_cells(&self, grid: &Grid) -> Vec<UVec2> {
         self.path.iter().map(|&n| grid.cell(n)).collect()
+    }
+
+    /// What the last search (A* or JPS) did with `node`: `None` if it never reached it (or
+    /// `node` is beyond every graph this context has searched).
+    pub fn visit(&self, node: NodeId) -> Option<VisitedNode> {
+        let st = self.nodes.get(node as usize)?;
+        let closed = if st.stamp == self.generation {
+            false
+        } else if st.stamp == self.generation + 1 {
+            true
+        } else {
+            return None;
+        };
+        Some(VisitedNode {
+            node,
+            closed,
+            cost: from_fixed(st.g),
+            parent: st.parent,
+        })
+    }
+
+    /// Every node the last search reached, by node id: the closed ones (expanded: as many as
+    /// its [`SearchResult::expanded`]) and those still on the open list. A search refused
+    /// before it started (blocked or off-grid endpoints) reached none.
+    pub fn visited(&self) -> impl Iterator<Item = VisitedNode> + '_ {
+        (0..self.nodes.len() as NodeId).filter_map(|n| self.visit(n))
     }
 
     /// Starts a new query on a graph of `node_count` nodes.
@@ -208,15 +248,15 @@ pub fn search<G: SearchGraph>(
 ) -> SearchResult {
     let count = graph.node_count();
     if start as usize >= count || goal as usize >= count {
-        ctx.path.clear();
+        ctx.begin(0);
         return SearchResult::failed(SearchStatus::OutOfBounds);
     }
     if !graph.is_passable(start) {
-        ctx.path.clear();
+        ctx.begin(0);
         return SearchResult::failed(SearchStatus::StartBlocked);
     }
     if !graph.is_passable(goal) {
-        ctx.path.clear();
+        ctx.begin(0);
         return SearchResult::failed(SearchStatus::GoalBlocked);
     }
     ctx.begin(count);
@@ -271,7 +311,7 @@ pub fn find_path(
             r
         }
         Err(status) => {
-            ctx.path.clear();
+            ctx.begin(0);
             SearchResult::failed(status)
         }
     }

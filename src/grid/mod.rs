@@ -51,7 +51,7 @@ pub mod movingai;
 pub mod path;
 pub mod runner;
 
-pub use astar::SearchContext;
+pub use astar::{SearchContext, VisitedNode};
 pub use runner::{Algorithm, ScenarioReport, run_scenarios};
 
 /// A node of a [`SearchGraph`]: an opaque index below [`SearchGraph::node_count`].

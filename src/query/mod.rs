@@ -6,6 +6,7 @@
 //! inputs are [`Error::InvalidArgument`].
 
 mod full_path;
+mod nodes;
 mod poly_query;
 mod raycast;
 mod search;
@@ -16,6 +17,7 @@ pub(crate) use sliced::{SliceCore, check_max_path};
 pub use sliced::{SliceProgress, SliceState, SlicedOptions, SlicedSearch};
 
 pub use full_path::DEFAULT_MAX_NODES;
+pub use nodes::SearchNode;
 pub use poly_query::WallSegment;
 pub use raycast::{RaycastOptions, RaycastResult};
 pub use search::{MAX_SHAPE_VERTS, NeighbourhoodPoly};

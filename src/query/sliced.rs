@@ -377,6 +377,12 @@ impl SlicedSearch<'_, '_> {
         self.core.iterations
     }
 
+    /// The search's nodes so far ([`NavMeshQuery::search_nodes`]): watch it grow between
+    /// [`SlicedSearch::update`]s.
+    pub fn search_nodes(&self) -> Vec<super::SearchNode> {
+        self.query.search_nodes()
+    }
+
     /// The start polygon.
     pub fn start(&self) -> PolyRef {
         self.core.start

@@ -65,6 +65,7 @@
 //! # Ok::<(), navkit::Error>(())
 //! ```
 
+mod decoded;
 pub mod fastlz;
 mod layers;
 mod obstacles;
@@ -72,6 +73,9 @@ mod settings;
 mod tset;
 mod validate;
 
+pub use decoded::{
+    DecodedLayer, LayerBuild, LayerContour, LayerPoly, LayerPolyMesh, NO_HEIGHT, NO_REGION,
+};
 pub use layers::{compress_layer_grids, decompress_layer_grids};
 pub use obstacles::{Obstacle, ObstacleRef, ObstacleShape, ObstacleState};
 pub use settings::{LayerCompression, TileCacheParams, TileCacheSettings};

@@ -128,9 +128,18 @@ pub fn view_artifacts() -> std::path::PathBuf {
     d
 }
 
-/// Runs headless chromium (WebGL on SwiftShader, a fresh profile) on `url` for at most
-/// `budget_ms` of virtual time, with `extra` arguments; returns stdout.
-pub fn run_headless(url: &str, budget_ms: u32, extra: &[&str]) -> String {
+/// What a chromium run printed: stdout (`--dump-dom`'s page), the page's console lines
+/// (chromium's `--enable-logging=stderr`) and the run's number in this test process.
+pub struct ChromiumRun {
+    pub stdout: String,
+    pub console: Vec<String>,
+    pub n: usize,
+}
+
+/// Runs headless chromium (WebGL on SwiftShader, a fresh profile, the console logged) on `url`
+/// for at most `budget_ms` of virtual time, with `extra` arguments. The one chromium launcher
+/// of the browser tests.
+pub fn run_chromium(url: &str, budget_ms: u32, extra: &[&str]) -> ChromiumRun {
     use std::sync::atomic::{AtomicUsize, Ordering};
     static RUN: AtomicUsize = AtomicUsize::new(0);
     let n = RUN.fetch_add(1, Ordering::SeqCst);
@@ -148,6 +157,8 @@ pub fn run_headless(url: &str, budget_ms: u32, extra: &[&str]) -> String {
             "--enable-unsafe-swiftshader",
             "--no-first-run",
             "--window-size=1200,800",
+            "--enable-logging=stderr",
+            "--v=0",
         ])
         .arg(format!("--virtual-time-budget={budget_ms}"))
         .arg(format!("--user-data-dir={}", profile.display()))
@@ -156,12 +167,22 @@ pub fn run_headless(url: &str, budget_ms: u32, extra: &[&str]) -> String {
         .output()
         .expect("run chromium");
     let _ = std::fs::remove_dir_all(&profile);
-    assert!(
-        out.status.success(),
-        "chromium failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "chromium failed: {stderr}");
+    ChromiumRun {
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        console: stderr
+            .lines()
+            .filter(|l| l.contains(":CONSOLE"))
+            .map(str::to_owned)
+            .collect(),
+        n,
+    }
+}
+
+/// [`run_chromium`]'s stdout.
+pub fn run_headless(url: &str, budget_ms: u32, extra: &[&str]) -> String {
+    run_chromium(url, budget_ms, extra).stdout
 }
 
 /// The text of `<pre id=ID>` in a dumped DOM (the first `<pre id="ID" ...>`).
@@ -210,4 +231,43 @@ impl Screenshot {
         let i = (y * self.width + x) * 3;
         [self.rgb[i], self.rgb[i + 1], self.rgb[i + 2]]
     }
+}
+
+// ---- The viewer's layer entries (self-contained: the page's format, see view/encode.rs) ----
+
+/// The flat `x, y, z` positions of an `/api/layers` entry (base64 little-endian `f32`s, or a
+/// plain array).
+pub fn entry_positions(entry: &serde_json::Value) -> Vec<f32> {
+    use base64::Engine as _;
+    if let Some(b) = entry["positions_b64"].as_str() {
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(b)
+            .expect("base64 positions");
+        bytes
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect()
+    } else {
+        entry["positions"]
+            .as_array()
+            .map(|a| a.iter().map(|x| x.as_f64().unwrap() as f32).collect())
+            .unwrap_or_default()
+    }
+}
+
+/// The entries named `name` of a scene (`{"layers": [...]}`).
+pub fn entries<'a>(scene: &'a serde_json::Value, name: &str) -> Vec<&'a serde_json::Value> {
+    scene["layers"]
+        .as_array()
+        .map(|a| a.iter().filter(|l| l["name"] == name).collect())
+        .unwrap_or_default()
+}
+
+/// The vertices of the entries named `name` of a scene (with `kind`, if given).
+pub fn vertex_count(scene: &serde_json::Value, name: &str, kind: Option<&str>) -> u64 {
+    entries(scene, name)
+        .iter()
+        .filter(|e| kind.is_none_or(|k| e["kind"] == k))
+        .map(|e| e["count"].as_u64().unwrap())
+        .sum()
 }

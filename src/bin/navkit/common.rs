@@ -305,3 +305,79 @@ pub fn progress(json: bool, template: &str, len: Option<u64>) -> indicatif::Prog
     }
     bar
 }
+
+/// Picture options shared by `render`, `compare` and `simulate`.
+#[derive(clap::Args, Clone, Copy, Debug)]
+pub struct PictureArgs {
+    /// Picture width in pixels (200 to 8192; default 1200, or --max-size if smaller).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(navkit::render::MIN_SIZE as i64..=navkit::render::MAX_SIZE as i64))]
+    pub width: Option<u32>,
+    /// The longest side the picture may have, in pixels (200 to 8192): a tall level is
+    /// scaled down to fit.
+    #[arg(long, default_value_t = navkit::render::DEFAULT_MAX_SIZE, value_parser = clap::value_parser!(u32).range(navkit::render::MIN_SIZE as i64..=navkit::render::MAX_SIZE as i64))]
+    pub max_size: u32,
+    /// Ground poly colours: auto (by height where floors are stacked, else by area), area,
+    /// or height (a colour ramp with a bar in metres).
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+}
+
+/// `--color`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ColorChoice {
+    Auto,
+    Area,
+    Height,
+}
+
+impl PictureArgs {
+    /// The render options, or a usage error if --width is more than --max-size.
+    pub fn options(&self) -> Result<navkit::render::RenderOptions, CliError> {
+        let width = self
+            .width
+            .unwrap_or(navkit::render::DEFAULT_WIDTH.min(self.max_size));
+        if width > self.max_size {
+            return Err(CliError::Usage(format!(
+                "--width {width} is more than --max-size {}",
+                self.max_size
+            )));
+        }
+        Ok(navkit::render::RenderOptions {
+            width,
+            max_size: self.max_size,
+            colors: match self.color {
+                ColorChoice::Auto => navkit::render::PolyColors::Auto,
+                ColorChoice::Area => navkit::render::PolyColors::Area,
+                ColorChoice::Height => navkit::render::PolyColors::Height,
+            },
+        })
+    }
+}
+
+/// A path kind to draw (`render --paths`).
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PathChoice {
+    Straight,
+    Smooth,
+    Spline,
+    Follower,
+    Grid,
+    All,
+}
+
+/// The paths `choices` select.
+pub fn path_set(choices: &[PathChoice]) -> navkit::render::ComparisonPaths {
+    use navkit::debug_draw::paths::PathKind;
+    let mut set = navkit::render::ComparisonPaths::NONE;
+    for c in choices {
+        set = match c {
+            PathChoice::Straight => set.with(PathKind::Straight),
+            PathChoice::Smooth => set.with(PathKind::Smooth),
+            PathChoice::Spline => set.with(PathKind::Spline),
+            PathChoice::Follower => set.with(PathKind::Trajectory),
+            PathChoice::Grid => set.with(PathKind::Grid),
+            PathChoice::All => navkit::render::ComparisonPaths::ALL,
+        };
+    }
+    set
+}

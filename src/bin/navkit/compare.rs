@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use navkit::Error;
 use navkit::tools::compare::{CompareSettings, Comparer, Comparison};
 
-use crate::common::{PICTURE, check_output_opt};
+use crate::common::{PICTURE, PictureArgs, check_output_opt};
 use crate::common::{is_geometry, navmesh_and_grid, parse_vec3};
 use crate::exit::{CliError, CliResult, Outcome};
 use crate::json::{rename, status, to_json};
@@ -38,9 +38,11 @@ pub struct CompareArgs {
     /// (`NAME-001.png`, ...).
     #[arg(short, long)]
     pub output: Option<PathBuf>,
-    /// Picture width in pixels.
-    #[arg(long, default_value_t = 1200)]
-    pub width: u32,
+    #[command(flatten)]
+    pub picture: PictureArgs,
+    /// Draw the walkable grid cells too (light squares; off by default: they hide the polys).
+    #[arg(long)]
+    pub grid_cells: bool,
     /// Cell size of the grid (default: the navmesh's cell size).
     #[arg(long, value_name = "SIZE")]
     pub grid_cell_size: Option<f32>,
@@ -58,11 +60,17 @@ pub fn run(args: CompareArgs) -> CliResult {
         seed,
         json,
         output,
-        width,
+        picture,
+        grid_cells,
         grid_cell_size,
         zoom,
     } = args;
     check_output_opt(output.as_deref(), PICTURE, "-o")?;
+    let picture = picture.options()?;
+    let paths = navkit::render::ComparisonPaths {
+        grid_cells,
+        ..navkit::render::ComparisonPaths::ALL
+    };
     let ends = from.zip(to);
     let input = input.as_path();
     if !is_geometry(input) {
@@ -120,11 +128,12 @@ pub fn run(args: CompareArgs) -> CliResult {
                     c.to.y,
                     c.to.z
                 ),
+                paths,
             );
             if zoom {
                 scene.zoom_to_lines(3.0);
             }
-            navkit::render::save(&scene, &path, width)?;
+            navkit::render::save(&scene, &path, &picture)?;
             if !json {
                 out!("wrote {}", path.display());
             }

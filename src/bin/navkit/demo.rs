@@ -114,9 +114,13 @@ fn demo(gset: &Path, picture: &Path) -> navkit::Result<()> {
         Some(&grid),
         Some(&results[0]),
         format!("navkit demo: {}", gset.display()),
+        navkit::render::ComparisonPaths {
+            grid_cells: true,
+            ..navkit::render::ComparisonPaths::ALL
+        },
     );
     scene.add_tile_borders(&built.navmesh);
-    navkit::render::save(&scene, picture, 1200)?;
+    navkit::render::save(&scene, picture, &navkit::render::RenderOptions::default())?;
     out!(
         "Picture:   {} (the navmesh by area, the walkable grid cells, the grid A* path, the \
          straight and smooth paths, the follower on both)",

@@ -127,8 +127,9 @@ enum Command {
     /// Show what a navmesh holds: parameters, ref bits, counts of polys, links, off-mesh
     /// connections, detail meshes and BV nodes; with --tiles each tile, with --polys each poly.
     Info(info::InfoArgs),
-    /// Serve a local web viewer of the level and its navmesh (3D, click two points for a path,
-    /// rebuild with other settings) on 127.0.0.1; prints the URL.
+    /// Serve RecastDemo's view in the browser on 127.0.0.1 and print the URL: the level, its
+    /// navmesh and every Recast stage in 3D, the settings panel and rebuild with timings, click
+    /// two points for every kind of path.
     View(view::ViewArgs),
 }
 

@@ -8,7 +8,9 @@ use glam::Vec3;
 use navkit::tools::compare::{CompareSettings, Comparer};
 use navkit::tools::simulation::Scenario;
 
-use crate::common::{PICTURE, check_output};
+use navkit::render::{ComparisonPaths, RenderOptions};
+
+use crate::common::{PICTURE, PathChoice, PictureArgs, check_output, path_set};
 use crate::common::{navmesh_and_grid, navmesh_source, parse_vec3};
 use crate::exit::{CliResult, Outcome};
 
@@ -26,10 +28,16 @@ pub struct RenderArgs {
     /// Output file (.png or .svg).
     #[arg(short, long)]
     pub output: PathBuf,
-    /// Picture width in pixels.
-    #[arg(long, default_value_t = 1200)]
-    pub width: u32,
-    /// Leave out the walkable grid cells (and the grid path).
+    #[command(flatten)]
+    pub picture: PictureArgs,
+    /// The paths to draw between --from and --to (comma-separated): straight, smooth,
+    /// spline, follower (with its turn boundaries), grid (grid A* and its waypoints), or all.
+    #[arg(long, value_delimiter = ',', default_value = "straight")]
+    pub paths: Vec<PathChoice>,
+    /// Draw the walkable grid cells (light squares; off by default: they hide the polys).
+    #[arg(long, conflicts_with = "no_grid")]
+    pub grid_cells: bool,
+    /// Build no grid (so no grid cells and no grid path).
     #[arg(long)]
     pub no_grid: bool,
     /// Cell size of the grid (default: the navmesh's cell size).
@@ -55,7 +63,9 @@ pub fn run(args: RenderArgs) -> CliResult {
         from,
         to,
         output,
-        width,
+        picture,
+        paths,
+        grid_cells,
         no_grid,
         grid_cell_size,
         zoom,
@@ -64,11 +74,15 @@ pub fn run(args: RenderArgs) -> CliResult {
         scenario,
     } = args;
     check_output(&output, PICTURE, "-o")?;
+    let picture = picture.options()?;
+    let mut paths = path_set(&paths);
+    paths.grid_cells = grid_cells;
     render(RenderJob {
         input: &input,
         ends: from.zip(to),
         output: &output,
-        width,
+        picture,
+        paths,
         zoom,
         no_grid,
         grid_cell_size,
@@ -83,7 +97,8 @@ struct RenderJob<'a> {
     input: &'a Path,
     ends: Option<(Vec3, Vec3)>,
     output: &'a Path,
-    width: u32,
+    picture: RenderOptions,
+    paths: ComparisonPaths,
     zoom: bool,
     no_grid: bool,
     grid_cell_size: Option<f32>,
@@ -97,7 +112,8 @@ fn render(job: RenderJob<'_>) -> navkit::Result<()> {
         input,
         ends,
         output,
-        width,
+        picture,
+        paths,
         zoom,
         no_grid,
         grid_cell_size,
@@ -106,7 +122,9 @@ fn render(job: RenderJob<'_>) -> navkit::Result<()> {
     } = job;
     let scenario = scenario.map(Scenario::load).transpose()?;
     let obstacles = scenario.as_ref().is_some_and(|s| !s.obstacles.is_empty());
-    let (navmesh, grid) = navmesh_and_grid(input, no_grid || obstacles, grid_cell_size, tiled)?;
+    // The grid is built only for what shows it: its cells or its path.
+    let no_grid = no_grid || obstacles || !(paths.grid_cells || (paths.grid && ends.is_some()));
+    let (navmesh, grid) = navmesh_and_grid(input, no_grid, grid_cell_size, tiled)?;
     let cache = match &scenario {
         Some(s) if obstacles => Some(navmesh_source(input, None, Some(s), tiled.flatten())?),
         _ => None,
@@ -126,6 +144,7 @@ fn render(job: RenderJob<'_>) -> navkit::Result<()> {
         grid.as_ref(),
         comparison.as_ref(),
         format!("navkit: {}", input.display()),
+        paths,
     );
     scene.add_tile_borders(navmesh);
     if let Some(c) = &cache {
@@ -134,7 +153,7 @@ fn render(job: RenderJob<'_>) -> navkit::Result<()> {
     if zoom {
         scene.zoom_to_lines(3.0);
     }
-    navkit::render::save(&scene, output, width)?;
+    navkit::render::save(&scene, output, &picture)?;
     out!("wrote {}", output.display());
     Ok(())
 }

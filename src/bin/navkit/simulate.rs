@@ -10,7 +10,7 @@ use navkit::tools::simulation::{Scenario, SimReport};
 use navkit::{Error, InputGeometry};
 
 use crate::common::{NavSource, is_geometry, navmesh_source};
-use crate::common::{PICTURE, check_output_opt, progress};
+use crate::common::{PICTURE, PictureArgs, check_output_opt, progress};
 use crate::exit::{CliError, CliResult, Outcome};
 use crate::json::{num32, rename_each, to_json};
 
@@ -38,6 +38,8 @@ pub struct SimulateArgs {
     /// Draw the trajectories over the navmesh (PNG or SVG).
     #[arg(short, long)]
     pub output: Option<PathBuf>,
+    #[command(flatten)]
+    pub picture: PictureArgs,
     /// Run the agents of this scenario file instead of random ones, around its obstacles
     /// (JSON: `{"agents": [{"start": [x,y,z], "goal": [x,y,z], "behaviour":
     /// "direct"|"wander", "seed": N}], "obstacles": [{"kind": "cylinder", "pos": [x,y,z],
@@ -58,10 +60,12 @@ pub fn run(args: SimulateArgs) -> CliResult {
         json,
         trajectories,
         output,
+        picture,
         scenario,
     } = args;
     check_output_opt(trajectories.as_deref(), &["json"], "--trajectories")?;
     check_output_opt(output.as_deref(), PICTURE, "-o")?;
+    let picture = picture.options()?;
     let scenario = scenario.map(Scenario::load).transpose()?;
     let source = navmesh_source(&input, None, scenario.as_ref(), None)?;
     let navmesh = source.navmesh();
@@ -107,7 +111,7 @@ pub fn run(args: SimulateArgs) -> CliResult {
         navkit::atomic_file::write(path, text.as_bytes())?;
     }
     if let Some(path) = &output {
-        draw(navmesh, &source, scenario.as_ref(), &r, path)?;
+        draw(navmesh, &source, scenario.as_ref(), &r, path, &picture)?;
     }
     Ok(Outcome::Success)
 }
@@ -146,19 +150,20 @@ fn print_report(r: &SimReport, json: bool) {
     }
 }
 
-/// The trajectories over the navmesh, goals green (arrived) or red, obstacles outlined.
+/// The trajectories over the navmesh (one colour per agent), goals green (reached) or red,
+/// obstacles.
 fn draw(
     navmesh: &NavMesh,
     source: &NavSource,
     scenario: Option<&Scenario>,
     r: &SimReport,
     path: &Path,
+    picture: &navkit::render::RenderOptions,
 ) -> navkit::Result<()> {
-    use navkit::render::{Polyline, Rgb};
-    let mut scene = navkit::render::comparison_scene(
+    use navkit::debug_draw::{Color, Layer, paths};
+    use navkit::render::{Scene, Swatch};
+    let mut scene = Scene::with_navmesh(
         navmesh,
-        None,
-        None,
         format!(
             "navkit simulate: {} agents, {} s, {} arrived",
             r.agents, r.seconds, r.arrived
@@ -166,38 +171,47 @@ fn draw(
     );
     scene.add_obstacles(&source.obstacles());
     if let Some(sc) = scenario {
-        scene
-            .obstacles
-            .extend(sc.events.iter().filter_map(|e| e.add.map(|o| o.outline())));
+        let later: Vec<_> = sc.events.iter().filter_map(|e| e.add).collect();
+        let n = later.len();
+        scene.add_obstacle_shapes(&later, format!("obstacles added by events ({n})"));
     }
-    let palette = [
-        Rgb(220, 40, 40),
-        Rgb(30, 30, 160),
-        Rgb(20, 150, 60),
-        Rgb(240, 140, 20),
-        Rgb(150, 30, 170),
-        Rgb(0, 140, 140),
-    ];
-    for (i, a) in r.agents_detail.iter().enumerate() {
-        scene.lines.push(Polyline {
-            label: if i == 0 {
-                format!("agent trajectories ({})", r.agents)
-            } else {
-                String::new()
-            },
-            points: a.trajectory.clone(),
-            color: palette[i % palette.len()],
-            width: 1.5,
-            dots: false,
-        });
-        scene.markers.push((
-            a.goal,
-            if a.arrived_at.is_some() {
-                Rgb(40, 200, 40)
-            } else {
-                Rgb(220, 40, 40)
-            },
-        ));
+    let trajectories: Vec<Vec<glam::Vec3>> = r
+        .agents_detail
+        .iter()
+        .map(|a| a.trajectory.clone())
+        .collect();
+    let layer = paths::trajectories(&trajectories);
+    let mut colors: Vec<Color> = Vec::new();
+    for (_, _, c, _) in layer.lines() {
+        if !colors.contains(&c) {
+            colors.push(c);
+        }
     }
-    navkit::render::save(&scene, path, 1200)
+    scene.add_overlay(
+        layer,
+        Some((
+            Swatch::Colors(colors),
+            format!(
+                "agent trajectories ({}, one colour per agent, dashed)",
+                r.agents
+            ),
+        )),
+    );
+    let (reached, missed) = (Color::rgba(40, 200, 40, 255), Color::rgba(220, 40, 40, 255));
+    for (want, c, label) in [
+        (true, reached, "goals reached"),
+        (false, missed, "goals not reached"),
+    ] {
+        let mut l = Layer::new("simulate.goals");
+        for a in r
+            .agents_detail
+            .iter()
+            .filter(|a| a.arrived_at.is_some() == want)
+        {
+            l.point(a.goal, c, 8.0);
+        }
+        let n = l.primitives.len();
+        scene.add_overlay(l, Some((Swatch::Point(c, 8.0), format!("{label} ({n})"))));
+    }
+    navkit::render::save(&scene, path, picture)
 }

@@ -35,6 +35,40 @@ impl RawSliced {
 /// The status returned, without calling Detour, when the query's sliced state is not `s`'s.
 const NOT_OURS: u32 = sys::DT_FAILURE | sys::DT_INVALID_PARAM;
 
+/// The largest path buffer handed to a finalize (two guard slots are added to it).
+const MAX_FINALIZE: usize = i32::MAX as usize - 2;
+
+/// Runs a Detour finalize, `call(path, &mut n)` with room for `max` refs, and leaves its result
+/// in `out` (at most `max` refs; more is reported as `DT_BUFFER_TOO_SMALL`).
+///
+/// The bundled Detour's finalize of an any-angle search does not keep inside its buffer: after a
+/// raycast shortcut it reads `path[n-1]` even when the raycast stored nothing at `n == 0` (one
+/// slot before the buffer), and when a raycast fills the buffer exactly it may store one more
+/// ref at `path[max]` (found by the `sliced` fuzz target under ASan). So Detour is given a
+/// pointer one slot into a zeroed buffer of `max + 2` refs: the slot before holds 0, which is
+/// never a node's ref (so the read removes nothing), and the slot after takes the extra ref,
+/// which is then cut off.
+fn guarded_finalize(
+    out: &mut Vec<RawPolyRef>,
+    max: usize,
+    call: impl FnOnce(*mut RawPolyRef, &mut i32) -> u32,
+) -> u32 {
+    debug_assert!((1..=MAX_FINALIZE).contains(&max));
+    out.clear();
+    out.resize(max + 2, 0);
+    let mut n = 0;
+    // `out` has max + 2 initialized refs, so `path` (slot 1, derived from the whole buffer) has
+    // one before it and max + 1 from it: every slot the finalize can touch is inside `out`.
+    let mut st = call(out.as_mut_ptr().wrapping_add(1), &mut n);
+    let n = n.max(0) as usize;
+    if n > max {
+        st |= sys::DT_BUFFER_TOO_SMALL;
+    }
+    out.truncate(n.min(max) + 1);
+    out.remove(0);
+    st
+}
+
 impl RawQuery<'_> {
     fn owns_slice(&self, s: &RawSliced) -> bool {
         // SAFETY: live query; reading a plain field of its (Copy) sliced-query state.
@@ -95,22 +129,14 @@ impl RawQuery<'_> {
         if !self.owns_slice(s) {
             return NOT_OURS;
         }
-        let max = max.clamp(1, i32::MAX as usize);
-        out.reserve(max);
-        let mut n = 0;
-        // SAFETY: live query whose sliced state points at `s`'s filter, alive for this call;
-        // `out` has capacity for `max` refs, which Detour may write.
-        let st = unsafe {
-            sys::dtNavMeshQuery_finalizeSlicedFindPath(
-                self.0.as_ptr(),
-                out.as_mut_ptr(),
-                &mut n,
-                max as i32,
-            )
-        };
-        // SAFETY: Detour initialized the first `n` (<= max <= capacity) entries.
-        unsafe { out.set_len(n.clamp(0, max as i32) as usize) };
-        st
+        let max = max.clamp(1, MAX_FINALIZE);
+        guarded_finalize(out, max, |path, n| {
+            // SAFETY: live query whose sliced state points at `s`'s filter, alive for this
+            // call; `path` is valid for the reads and writes `guarded_finalize` documents.
+            unsafe {
+                sys::dtNavMeshQuery_finalizeSlicedFindPath(self.0.as_ptr(), path, n, max as i32)
+            }
+        })
     }
 
     /// `finalizeSlicedFindPathPartial` against `existing` (not empty) into `out` (at most `max`
@@ -126,23 +152,20 @@ impl RawQuery<'_> {
         if !self.owns_slice(s) || existing.is_empty() || existing.len() > i32::MAX as usize {
             return NOT_OURS;
         }
-        let max = max.clamp(1, i32::MAX as usize);
-        out.reserve(max);
-        let mut n = 0;
-        // SAFETY: as in `sliced_finalize`; `existing` holds existing.len() refs, read only.
-        let st = unsafe {
-            sys::dtNavMeshQuery_finalizeSlicedFindPathPartial(
-                self.0.as_ptr(),
-                existing.as_ptr(),
-                existing.len() as i32,
-                out.as_mut_ptr(),
-                &mut n,
-                max as i32,
-            )
-        };
-        // SAFETY: Detour initialized the first `n` (<= max <= capacity) entries.
-        unsafe { out.set_len(n.clamp(0, max as i32) as usize) };
-        st
+        let max = max.clamp(1, MAX_FINALIZE);
+        guarded_finalize(out, max, |path, n| {
+            // SAFETY: as in `sliced_finalize`; `existing` holds existing.len() refs, read only.
+            unsafe {
+                sys::dtNavMeshQuery_finalizeSlicedFindPathPartial(
+                    self.0.as_ptr(),
+                    existing.as_ptr(),
+                    existing.len() as i32,
+                    path,
+                    n,
+                    max as i32,
+                )
+            }
+        })
     }
 
     /// Forgets the query's sliced state if it is `s`'s (as `finalize` does, without a result),
@@ -173,5 +196,42 @@ impl RawQuery<'_> {
     pub(crate) fn sliced_closed(&self, s: &RawSliced, r: RawPolyRef) -> bool {
         // SAFETY: live query; `isInClosedList` only reads its node pool.
         self.owns_slice(s) && unsafe { sys::dtNavMeshQuery_isInClosedList(self.q(), r) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What the bundled finalize does in the cases `guarded_finalize` exists for: it reads the
+    /// slot before `path`, and stores `max + 1` refs. Under ASan (scripts/asan.sh) any slot
+    /// outside the guarded buffer would be reported.
+    #[test]
+    fn the_slots_around_the_buffer_are_guarded() {
+        for max in [1usize, 2, 7] {
+            let mut out = vec![9; 3];
+            let st = guarded_finalize(&mut out, max, |path, n| {
+                // SAFETY: `guarded_finalize` gives one slot before `path` and max + 1 from it.
+                unsafe {
+                    assert_eq!(*path.sub(1), 0, "the slot before holds no ref");
+                    for i in 0..=max {
+                        *path.add(i) = (i + 1) as RawPolyRef;
+                    }
+                }
+                *n = max as i32 + 1;
+                sys::DT_SUCCESS
+            });
+            assert_eq!(out, (1..=max as RawPolyRef).collect::<Vec<_>>());
+            assert_eq!(st, sys::DT_SUCCESS | sys::DT_BUFFER_TOO_SMALL);
+            // A finalize that keeps inside: its refs, its status.
+            let st = guarded_finalize(&mut out, max, |path, n| {
+                // SAFETY: as above.
+                unsafe { *path = 5 };
+                *n = 1;
+                sys::DT_SUCCESS | sys::DT_PARTIAL_RESULT
+            });
+            assert_eq!(out, vec![5]);
+            assert_eq!(st, sys::DT_SUCCESS | sys::DT_PARTIAL_RESULT);
+        }
     }
 }

@@ -135,11 +135,11 @@
     NK.redraw();
     return s;
   }
-  // After the navmesh changed: the scene, the path across it, the overlays.
+  // After the navmesh changed: the scene and the path across it (reloadScene asks for it
+  // again), the overlays.
   async function navmeshChanged(s) {
     await NK.reloadScene();
     show(s);
-    try { await NK.repath(); } catch (err) { fail(err); }
     return s;
   }
 

@@ -386,6 +386,23 @@ fn settle(d: &mut Dynamic) -> Result<(), Response> {
     Ok(())
 }
 
+/// The routes of this module and the methods they answer.
+pub const ROUTES: [(&str, &str); 13] = [
+    ("/dynamic.js", "GET"),
+    ("/api/dynamic", "GET or POST"),
+    ("/api/obstacles/add", "POST"),
+    ("/api/obstacles/remove", "POST"),
+    ("/api/crowd/add", "POST"),
+    ("/api/crowd/target", "POST"),
+    ("/api/crowd/remove", "POST"),
+    ("/api/crowd/step", "POST"),
+    ("/api/crowd/options", "POST"),
+    ("/api/scenario", "GET or POST"),
+    ("/api/navmesh.mset", "GET"),
+    ("/api/tilecache.tset", "GET"),
+    ("/api/save", "POST"),
+];
+
 /// Routes of this module; `None` for the others.
 pub fn route(state: &Mutex<State>, req: &Request) -> Option<Response> {
     let lock = || state.lock().unwrap_or_else(|e| e.into_inner());
@@ -398,6 +415,16 @@ pub fn route(state: &Mutex<State>, req: &Request) -> Option<Response> {
         Ok(v) => Response::json(200, &v),
         Err(r) => r,
     };
+    // A request that may change the navmesh shown: what was computed for it is dropped.
+    let changing = |f: &dyn Fn(&mut State, &Value) -> Result<Value, Response>| {
+        post(&|st: &mut State, v: &Value| {
+            let r = f(st, v);
+            if r.is_ok() {
+                st.navmesh_changed();
+            }
+            r
+        })
+    };
     let r = match (req.method.as_str(), path) {
         ("GET", "/dynamic.js") => Response {
             status: 200,
@@ -405,9 +432,9 @@ pub fn route(state: &Mutex<State>, req: &Request) -> Option<Response> {
             body: SCRIPT.as_bytes().to_vec(),
         },
         ("GET", "/api/dynamic") => Response::json(200, &status(&lock())),
-        ("POST", "/api/dynamic") => post(&set_dynamic),
-        ("POST", "/api/obstacles/add") => post(&add_obstacle),
-        ("POST", "/api/obstacles/remove") => post(&remove_obstacle),
+        ("POST", "/api/dynamic") => changing(&set_dynamic),
+        ("POST", "/api/obstacles/add") => changing(&add_obstacle),
+        ("POST", "/api/obstacles/remove") => changing(&remove_obstacle),
         ("POST", "/api/crowd/add") => post(&add_agents),
         ("POST", "/api/crowd/target") => post(&set_target),
         ("POST", "/api/crowd/remove") => post(&remove_agents),
@@ -419,8 +446,12 @@ pub fn route(state: &Mutex<State>, req: &Request) -> Option<Response> {
                 Ok(t) => t,
                 Err(_) => return Some(bad("the scenario is not UTF-8 text")),
             };
-            match load_scenario(&mut lock(), text) {
-                Ok(v) => Response::json(200, &v),
+            let mut st = lock();
+            match load_scenario(&mut st, text) {
+                Ok(v) => {
+                    st.navmesh_changed();
+                    Response::json(200, &v)
+                }
                 Err(r) => r,
             }
         }
@@ -430,26 +461,17 @@ pub fn route(state: &Mutex<State>, req: &Request) -> Option<Response> {
             Err(r) => r,
         },
         ("POST", "/api/save") => post(&save),
-        (
-            _,
-            "/dynamic.js"
-            | "/api/dynamic"
-            | "/api/obstacles/add"
-            | "/api/obstacles/remove"
-            | "/api/crowd/add"
-            | "/api/crowd/target"
-            | "/api/crowd/options"
-            | "/api/crowd/remove"
-            | "/api/crowd/step"
-            | "/api/scenario"
-            | "/api/navmesh.mset"
-            | "/api/tilecache.tset"
-            | "/api/save",
-        ) => Response::error(
-            405,
-            format!("{} is not allowed on {}", req.method, http::clip(path)),
-        ),
-        _ => return None,
+        (method, _) => match ROUTES.iter().find(|(p, _)| *p == path) {
+            Some((_, allowed)) => Response::error(
+                405,
+                format!(
+                    "{} is not allowed on {} (use {allowed})",
+                    http::clip(method),
+                    http::clip(path)
+                ),
+            ),
+            None => return None,
+        },
     };
     Some(r)
 }
@@ -690,7 +712,7 @@ fn remove_obstacle(st: &mut State, v: &Value) -> Result<Value, Response> {
         };
         vec![o.obstacle]
     } else {
-        let p = super::point(v, "at")?;
+        let p = super::paths::point(v, "at")?;
         let hit = obstacles
             .iter()
             .filter(live)
@@ -728,12 +750,12 @@ fn add_agents(st: &mut State, v: &Value) -> Result<Value, Response> {
     let random = whole(v, "random", 1, MAX_RANDOM)?;
     let seed = whole(v, "seed", 0, u64::MAX)?.unwrap_or(1);
     let target = if v.get("target").is_some() {
-        Some(super::point(v, "target")?)
+        Some(super::paths::point(v, "target")?)
     } else {
         None
     };
     let specs: Vec<(Vec3, Option<Vec3>)> = match (v.get("pos"), random) {
-        (Some(_), None) => vec![(super::point(v, "pos")?, target)],
+        (Some(_), None) => vec![(super::paths::point(v, "pos")?, target)],
         (None, Some(n)) => {
             if st.dynamic.agents.len() + n as usize > MAX_AGENTS {
                 return Err(too_many_agents(st.dynamic.agents.len(), n as usize));
@@ -827,7 +849,7 @@ fn agent_id(v: &Value, d: &Dynamic) -> Result<Option<(usize, AgentHandle)>, Resp
 
 fn set_target(st: &mut State, v: &Value) -> Result<Value, Response> {
     fields(v, "crowd target", &["pos", "id"])?;
-    let p = super::point(v, "pos")?;
+    let p = super::paths::point(v, "pos")?;
     let one = agent_id(v, &st.dynamic)?;
     let handles: Vec<AgentHandle> = match one {
         Some((_, h)) => vec![h],
@@ -848,7 +870,7 @@ fn remove_agents(st: &mut State, v: &Value) -> Result<Value, Response> {
     let all = flag(v, "all")?;
     let by_id = agent_id(v, &st.dynamic)?;
     let at = match v.get("at") {
-        Some(_) => Some(super::point(v, "at")?),
+        Some(_) => Some(super::paths::point(v, "at")?),
         None => None,
     };
     if [all, by_id.is_some(), at.is_some()]
@@ -1050,7 +1072,7 @@ fn agent_json(id: u32, a: &AgentState) -> Value {
 /// The dynamic state, with its overlay layers and the navmesh's counts.
 fn status(st: &State) -> Value {
     let mut out = status_without_counts(st);
-    out["counts"] = super::counts(st);
+    out["counts"] = super::scene::counts(st);
     out
 }
 
@@ -1217,14 +1239,14 @@ fn load_scenario(st: &mut State, text: &str) -> Result<Value, Response> {
                 ));
             }
             // The viewer's own ranges for the settings the page can change.
-            Some(super::settings_request(ns, &super::settings_json(ns))?)
+            Some(super::settings::request_for(st, ns)?)
         }
         _ => None,
     };
     // The new dynamic state is made (with the scenario's settings) before anything changes.
     let old_settings = st.settings.clone();
     if let Some(ns) = &new_settings {
-        st.settings = ns.clone();
+        st.settings = ns.settings.clone();
     }
     let keep_on = st.dynamic.crowd.is_some();
     let made = dynamic_from(st, &s, tile_size, keep_on);
@@ -1234,7 +1256,7 @@ fn load_scenario(st: &mut State, text: &str) -> Result<Value, Response> {
     if let Some(ns) = new_settings {
         // The static navmesh with the new settings; the new dynamic state goes in after it.
         let keep = std::mem::take(&mut st.dynamic);
-        match super::rebuild(st, ns) {
+        match super::settings::rebuild(st, ns) {
             Ok(v) => rebuilt = v,
             Err(r) => {
                 st.dynamic = keep;

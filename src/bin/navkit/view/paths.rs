@@ -1,0 +1,376 @@
+//! `/api/path`: every kind of path between two points: the corridor, straight and smooth paths
+//! as `navkit path` finds them, a spline through the corners, the grid A* path on the same
+//! geometry and the turn-boundary follower's trajectories (as `navkit compare` runs them), with
+//! the query filter the request gives (include/exclude flags, area costs).
+
+use std::time::Instant;
+
+use glam::Vec3;
+use serde_json::{Value, json};
+
+use navkit::grid::SearchStatus;
+use navkit::grid::mesh::MeshGrid;
+use navkit::query::{NavMeshQuery, QueryFilter};
+use navkit::tools::compare::{CompareSettings, Comparer, FollowerRun};
+
+use super::State;
+use super::http::{self, Response};
+use crate::json::{num32, v3};
+
+/// The most points of one trajectory or grid path sent (longer ones are thinned evenly, the
+/// last point kept).
+const MAX_SENT_POINTS: usize = 4000;
+/// The largest area cost accepted.
+const MAX_AREA_COST: f64 = 1.0e6;
+/// Area ids a filter may cost (Detour's 64).
+const AREAS: usize = 64;
+
+/// A point `[x, y, z]` of finite numbers.
+pub(super) fn point(v: &Value, key: &str) -> Result<Vec3, Response> {
+    let bad = || {
+        Response::error(
+            400,
+            format!("`{key}` must be [x, y, z], three finite numbers (at most 1e7 in size)"),
+        )
+    };
+    let arr = v.get(key).and_then(Value::as_array).ok_or_else(bad)?;
+    if arr.len() != 3 {
+        return Err(bad());
+    }
+    let mut p = [0f32; 3];
+    for (i, x) in arr.iter().enumerate() {
+        let f = x.as_f64().ok_or_else(bad)?;
+        if !f.is_finite() || f.abs() > 1e7 {
+            return Err(bad());
+        }
+        p[i] = f as f32;
+    }
+    Ok(Vec3::from_array(p))
+}
+
+/// A path request: the two points and the filter.
+pub(super) struct PathRequest {
+    pub start: Vec3,
+    pub end: Vec3,
+    pub filter: QueryFilter,
+}
+
+/// A 16-bit flag mask given as a whole number 0..=65535.
+fn flag_mask(v: &Value, key: &str) -> Result<u16, Response> {
+    v.as_u64()
+        .filter(|&x| x <= u64::from(u16::MAX))
+        .map(|x| x as u16)
+        .ok_or_else(|| {
+            Response::error(
+                400,
+                format!("`filter.{key}` must be a whole number from 0 to 65535 (a flag mask)"),
+            )
+        })
+}
+
+/// `{"include_flags": N, "exclude_flags": N, "area_costs": {"AREA": COST, ...}}` over the
+/// default filter (RecastDemo's: every flag but disabled, water 10, grass 2, jump 1.5).
+pub(super) fn filter_request(v: &Value) -> Result<QueryFilter, Response> {
+    let obj = v.as_object().ok_or_else(|| {
+        Response::error(
+            400,
+            "`filter` must be an object {include_flags, exclude_flags, area_costs}",
+        )
+    })?;
+    let mut f = QueryFilter::default();
+    for (key, value) in obj {
+        match key.as_str() {
+            "include_flags" => f.set_include_flags(flag_mask(value, key)?),
+            "exclude_flags" => f.set_exclude_flags(flag_mask(value, key)?),
+            "area_costs" => {
+                let costs = value.as_object().ok_or_else(|| {
+                    Response::error(
+                        400,
+                        "`filter.area_costs` must be an object from area id (\"0\" to \"63\") to cost",
+                    )
+                })?;
+                if costs.len() > AREAS {
+                    return Err(Response::error(
+                        400,
+                        format!(
+                            "`filter.area_costs` has {} entries; there are {AREAS} areas",
+                            costs.len()
+                        ),
+                    ));
+                }
+                for (area, cost) in costs {
+                    let a = area
+                        .parse::<u8>()
+                        .ok()
+                        .filter(|&a| usize::from(a) < AREAS)
+                        .ok_or_else(|| {
+                            Response::error(
+                                400,
+                                format!(
+                                    "`filter.area_costs`: `{}` is not an area id (0 to 63)",
+                                    http::clip(area)
+                                ),
+                            )
+                        })?;
+                    let c = cost
+                        .as_f64()
+                        .filter(|c| c.is_finite() && (0.0..=MAX_AREA_COST).contains(c))
+                        .ok_or_else(|| {
+                            Response::error(
+                                400,
+                                format!(
+                                    "`filter.area_costs.{a}` must be a finite number from 0 to {MAX_AREA_COST}"
+                                ),
+                            )
+                        })?;
+                    f.set_area_cost(a, c as f32);
+                }
+            }
+            _ => {
+                return Err(Response::error(
+                    400,
+                    format!(
+                        "unknown filter field `{}` (expected include_flags, exclude_flags and area_costs)",
+                        http::clip(key)
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(f)
+}
+
+pub(super) fn path_request(v: &Value) -> Result<PathRequest, Response> {
+    let obj = v
+        .as_object()
+        .ok_or_else(|| Response::error(400, "the body must be an object {start, end, filter}"))?;
+    if let Some(k) = obj
+        .keys()
+        .find(|k| !matches!(k.as_str(), "start" | "end" | "filter"))
+    {
+        return Err(Response::error(
+            400,
+            format!(
+                "unknown field `{}` (expected start, end and filter)",
+                http::clip(k)
+            ),
+        ));
+    }
+    let filter = match obj.get("filter") {
+        Some(f) => filter_request(f)?,
+        None => QueryFilter::default(),
+    };
+    Ok(PathRequest {
+        start: point(v, "start")?,
+        end: point(v, "end")?,
+        filter,
+    })
+}
+
+pub(super) fn refs_json(refs: impl IntoIterator<Item = navkit::query::PolyRef>) -> Value {
+    Value::Array(
+        refs.into_iter()
+            .map(|r| Value::String(r.to_u64().to_string()))
+            .collect(),
+    )
+}
+
+/// At most [`MAX_SENT_POINTS`] of `points`, evenly, the last kept.
+fn thin(points: &[Vec3]) -> Vec<Value> {
+    let step = points.len().div_ceil(MAX_SENT_POINTS).max(1);
+    let mut out: Vec<Value> = points.iter().step_by(step).map(|&p| v3(p)).collect();
+    if let Some(&last) = points.last()
+        && !(points.len() - 1).is_multiple_of(step)
+    {
+        out.push(v3(last));
+    }
+    out
+}
+
+fn follower_json(f: &FollowerRun) -> Value {
+    json!({
+        "arrived": f.arrived,
+        "travelled_m": num32(f.travelled),
+        "time_s": num32(f.time),
+        "steps": f.trajectory.len(),
+        "trajectory": thin(&f.trajectory),
+    })
+}
+
+/// The grid the grid paths run on, built from the geometry with the current settings on first
+/// use and kept until the next rebuild.
+fn grid(st: &mut State) -> Result<(), String> {
+    if st.grid.is_none() {
+        let Some(geom) = &st.geometry else {
+            return Err(
+                "no grid: the viewer was started on a saved navmesh, without geometry".into(),
+            );
+        };
+        let t = Instant::now();
+        let g = MeshGrid::build(geom, &st.settings).map_err(|e| format!("no grid: {e}"))?;
+        st.grid_ms = t.elapsed().as_secs_f64() * 1e3;
+        st.grid = Some(g);
+    }
+    Ok(())
+}
+
+/// Every path between the request's points.
+pub(super) fn path(st: &mut State, req: &PathRequest) -> Value {
+    let (start, end) = (req.start, req.end);
+    let mut answer = {
+        let mut q = match NavMeshQuery::new(st.navmesh(), 2048) {
+            Ok(q) => q,
+            Err(e) => return json!({"status": "failed", "error": e.to_string()}),
+        };
+        let t = Instant::now();
+        let found = crate::path::find(&mut q, start, end, &req.filter, None);
+        let ms = t.elapsed().as_secs_f64() * 1e3;
+        match found.result() {
+            Ok(fp) => json!({
+                "status": crate::json::status(fp.path.is_complete()),
+                "start": v3(start),
+                "goal": v3(end),
+                "start_ref": fp.start.poly.to_u64().to_string(),
+                "goal_ref": fp.end.poly.to_u64().to_string(),
+                "corridor": refs_json(fp.path.polys.iter().copied()),
+                "straight": fp.straight.points.iter().map(|p| v3(p.pos)).collect::<Vec<_>>(),
+                "straight_length_m": num32(fp.straight.length()),
+                "smooth": fp.smooth.points.iter().map(|&p| v3(p)).collect::<Vec<_>>(),
+                "smooth_length_m": num32(fp.smooth.length()),
+                "query_ms": ms,
+            }),
+            Err(e) => {
+                return json!({
+                    "status": "failed",
+                    "start": v3(start),
+                    "goal": v3(end),
+                    "error": e.to_string(),
+                    "query_ms": ms,
+                });
+            }
+        }
+    };
+    // The other kinds, as `navkit compare` computes them.
+    let grid_was_built = st.grid.is_some();
+    let grid_error = grid(st).err();
+    if let Some(g) = st.grid.as_mut() {
+        g.set_area_costs(&req.filter);
+        if !grid_was_built {
+            answer["grid_build_ms"] = json!(st.grid_ms);
+        }
+    }
+    let settings = CompareSettings {
+        filter: req.filter.clone(),
+        ..CompareSettings::default()
+    };
+    let cmp = Comparer::new(st.navmesh(), st.grid.as_ref(), settings)
+        .and_then(|mut c| c.compare(start, end));
+    match cmp {
+        Ok(c) => {
+            if let Some(n) = &c.navmesh {
+                answer["corridor_ms"] = json!(n.time_us / 1e3);
+                answer["smooth_ms"] = json!(n.smooth_time_us / 1e3);
+                answer["spline"] = Value::Array(thin(&n.spline));
+                answer["spline_length_m"] = num32(n.spline_length);
+                if let Some(f) = &n.follower {
+                    answer["follower"] = follower_json(f);
+                }
+            }
+            match (&c.grid, &c.grid_error, &grid_error) {
+                (Some(g), _, _) => {
+                    answer["grid"] = json!({
+                        "status": match g.status {
+                            SearchStatus::Found => "complete",
+                            _ => "failed",
+                        },
+                        "length_m": num32(g.length),
+                        "cells": g.cells,
+                        "waypoints": g.waypoints,
+                        "expanded": g.expanded,
+                        "query_ms": g.time_us / 1e3,
+                        "points": thin(&g.points),
+                        "waypoint_points": thin(&g.waypoint_points),
+                        "follower": g.follower.as_ref().map(follower_json),
+                    });
+                }
+                (None, Some(e), _) => answer["grid"] = json!({"status": "failed", "error": e}),
+                (None, None, Some(e)) => answer["grid"] = json!({"status": "failed", "error": e}),
+                _ => {}
+            }
+        }
+        Err(e) => answer["compare_error"] = json!(e.to_string()),
+    }
+    answer["layers"] = Value::Array(path_layers(st, &answer));
+    answer
+}
+
+/// Points `[x, y, z]` of a JSON array.
+fn points_of(v: &Value) -> Vec<Vec3> {
+    v.as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|p| {
+                    let p = p.as_array()?;
+                    let c = |i: usize| p.get(i).and_then(Value::as_f64).map(|x| x as f32);
+                    Some(Vec3::new(c(0)?, c(1)?, c(2)?))
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The answer's paths as debug-draw layers ([`navkit::debug_draw::paths`]), each kind in its
+/// own colour and dash: the corridor, the straight, smooth and spline paths, the grid path,
+/// the follower's trajectory on the straight path and, renamed `path.grid_trajectory` and
+/// orange, on the grid path; and the start and goal markers.
+fn path_layers(st: &State, a: &Value) -> Vec<Value> {
+    use navkit::debug_draw::{Color, paths as dd};
+    let nav = st.navmesh();
+    let mut layers = Vec::new();
+    let corridor: Vec<navkit::query::PolyRef> = a["corridor"]
+        .as_array()
+        .map(|refs| {
+            refs.iter()
+                .filter_map(|r| r.as_str()?.parse::<u64>().ok())
+                .filter_map(navkit::query::PolyRef::from_u64)
+                .collect()
+        })
+        .unwrap_or_default();
+    layers.push(dd::corridor(nav, &corridor));
+    layers.push(dd::polyline(
+        dd::PathKind::Straight,
+        &points_of(&a["straight"]),
+    ));
+    layers.push(dd::polyline(dd::PathKind::Smooth, &points_of(&a["smooth"])));
+    layers.push(dd::polyline(dd::PathKind::Spline, &points_of(&a["spline"])));
+    layers.push(dd::polyline(
+        dd::PathKind::Grid,
+        &points_of(&a["grid"]["points"]),
+    ));
+    layers.push(dd::polyline(
+        dd::PathKind::Trajectory,
+        &points_of(&a["follower"]["trajectory"]),
+    ));
+    let mut g = dd::polyline(
+        dd::PathKind::Trajectory,
+        &points_of(&a["grid"]["follower"]["trajectory"]),
+    );
+    g.name = "path.grid_trajectory".into();
+    for p in &mut g.primitives {
+        if let navkit::debug_draw::Primitive::Line { color, .. } = p {
+            *color = Color::rgba(230, 120, 0, 220);
+        }
+    }
+    layers.push(g);
+    let r = st.settings.agent_radius.max(0.1);
+    let h = st.settings.agent_height.max(0.1);
+    let pt = |k: &str| points_of(&json!([a[k]])).first().copied();
+    layers.push(dd::endpoints(pt("start"), pt("goal"), r, h));
+    let mut budget = super::encode::MAX_RESPONSE_VERTICES;
+    layers
+        .iter()
+        .flat_map(|l| {
+            super::encode::entries(l, &json!({"shown": true, "group": "path"}), &mut budget)
+        })
+        .collect()
+}

@@ -1,0 +1,240 @@
+//! `/api/build`: the build settings the page may change (RecastDemo's settings panel, from the
+//! library's table [`BuildSettings::FIELDS`]), checked, and the rebuild, solo or tiled, with
+//! its counts, per-stage timings and warnings.
+
+use serde_json::{Map, Value, json};
+
+use navkit::build::tiled::{TiledNavMesh, TiledOptions};
+use navkit::build::{Budget, BuildReport, Stage, build_solo_with};
+use navkit::{BuildSettings, Partition};
+
+use super::http::{self, Response};
+use super::{BUILD_MAX_CELLS, BUILD_TIME_LIMIT, State};
+use crate::json::num32;
+
+/// Keys of a build request besides the numeric fields.
+const OTHER_KEYS: [&str; 2] = ["partition", "mode"];
+
+/// What a build request asks for.
+pub(super) struct BuildRequest {
+    pub settings: BuildSettings,
+    pub tiled: bool,
+}
+
+/// The fields of the settings panel: RecastDemo's label, group, unit, slider and the accepted
+/// range of each.
+pub(super) fn fields_json() -> Value {
+    Value::Array(
+        BuildSettings::FIELDS
+            .iter()
+            .map(|f| {
+                json!({
+                    "name": f.name,
+                    "label": f.label,
+                    "group": f.group,
+                    "unit": f.unit,
+                    "slider": [num32(f.slider.0), num32(f.slider.1), num32(f.slider.2)],
+                    "min": num32(f.min),
+                    "max": num32(f.max),
+                    "whole": f.whole,
+                })
+            })
+            .collect(),
+    )
+}
+
+/// The current settings with the fields of a build request in place; every field checked.
+pub(super) fn settings_request(st: &State, v: &Value) -> Result<BuildRequest, Response> {
+    let obj = v
+        .as_object()
+        .ok_or_else(|| Response::error(400, "the body must be an object of settings"))?;
+    let mut s = st.settings.clone();
+    let mut tiled = st.tiled;
+    for (key, value) in obj {
+        match key.as_str() {
+            "partition" => {
+                let name = value.as_str().ok_or_else(|| {
+                    Response::error(
+                        400,
+                        "`partition` must be \"watershed\", \"monotone\" or \"layers\"",
+                    )
+                })?;
+                s.partition = name.parse::<Partition>().map_err(|e| {
+                    Response::error(400, format!("`partition`: {}", http::clip(&e)))
+                })?;
+            }
+            "mode" => {
+                tiled = match value.as_str() {
+                    Some("solo") => false,
+                    Some("tiled") => true,
+                    _ => {
+                        return Err(Response::error(400, "`mode` must be \"solo\" or \"tiled\""));
+                    }
+                };
+            }
+            _ => {
+                let Some(field) = BuildSettings::field(key) else {
+                    let names: Vec<&str> = BuildSettings::FIELDS
+                        .iter()
+                        .map(|f| f.name)
+                        .chain(OTHER_KEYS)
+                        .collect();
+                    return Err(Response::error(
+                        400,
+                        format!(
+                            "unknown setting `{}` (known: {})",
+                            http::clip(key),
+                            names.join(", ")
+                        ),
+                    ));
+                };
+                let x = value.as_f64().ok_or_else(|| {
+                    Response::error(400, format!("`{}` must be a finite number", field.name))
+                })?;
+                field.check(x).map_err(|e| {
+                    Response::error(400, format!("`{}` = {x} is out of range: {e}", field.name))
+                })?;
+                (field.set)(&mut s, x as f32);
+            }
+        }
+    }
+    s.validate()
+        .map_err(|e| Response::error(400, format!("invalid settings: {e}")))?;
+    Ok(BuildRequest { settings: s, tiled })
+}
+
+/// The settings as the page shows them: every field of the table, the partition and the mode.
+pub(super) fn settings_json(st: &State) -> Value {
+    let mut m = Map::new();
+    for f in BuildSettings::FIELDS {
+        m.insert(f.name.to_string(), num32((f.get)(&st.settings)));
+    }
+    let partition = match st.settings.partition {
+        Partition::Watershed => "watershed",
+        Partition::Monotone => "monotone",
+        Partition::Layers => "layers",
+    };
+    m.insert("partition".into(), json!(partition));
+    m.insert(
+        "mode".into(),
+        json!(if st.tiled { "tiled" } else { "solo" }),
+    );
+    Value::Object(m)
+}
+
+/// The budget of a build the page asks for.
+pub(super) fn budget() -> Budget {
+    Budget::new()
+        .time_limit(BUILD_TIME_LIMIT)
+        .max_cells(BUILD_MAX_CELLS)
+}
+
+fn stage_ms(timings: &[(Stage, f64)]) -> Value {
+    Value::Array(
+        timings
+            .iter()
+            .map(|(s, ms)| json!({"stage": s.name(), "ms": ms}))
+            .collect(),
+    )
+}
+
+/// A solo build's report as the page shows it.
+pub(super) fn solo_report(r: &BuildReport) -> Value {
+    let counts: Map<String, Value> = r
+        .counts()
+        .named()
+        .iter()
+        .map(|(k, v)| ((*k).to_string(), json!(v)))
+        .collect();
+    json!({
+        "mode": "solo",
+        "total_ms": r.total_ms,
+        "stages_ms": stage_ms(&r.timings_ms),
+        "counts": counts,
+        "warnings": r.warnings,
+        "grid": {"width_cells": r.grid_width, "height_cells": r.grid_height},
+    })
+}
+
+/// Builds the navmesh of `req` from the geometry; on success the state holds it, with its
+/// build report (`mode`, `total_ms`, `stages_ms`, `counts`, `warnings`, `grid`), and the
+/// caches of the old navmesh (stages, grid) are dropped.
+pub(super) fn build_into(st: &mut State, req: BuildRequest) -> Result<(), Response> {
+    let Some(geom) = st.geometry.as_ref() else {
+        return Err(Response::error(
+            422,
+            "the viewer was started on a saved navmesh: there is no geometry to rebuild from",
+        ));
+    };
+    let settings = req.settings;
+    let (navmesh, report) = if req.tiled {
+        let built = TiledNavMesh::build_with_budget(
+            geom.clone(),
+            &settings,
+            &TiledOptions::default(),
+            &budget(),
+            &|_, _| {},
+        )
+        .map_err(|e| Response::error(422, format!("the tiled build failed: {e}")))?;
+        let r = built.report();
+        let counts: Map<String, Value> = r
+            .totals
+            .named()
+            .iter()
+            .map(|(k, v)| ((*k).to_string(), json!(v)))
+            .collect();
+        let report = json!({
+            "mode": "tiled",
+            "total_ms": r.total_ms,
+            "stages_ms": stage_ms(&r.tiles.stage_ms),
+            "stages_note": "summed over the tiles",
+            "counts": counts,
+            "warnings": r.warnings,
+            "grid": {
+                "tiles_x": r.grid.tiles_x, "tiles_z": r.grid.tiles_z,
+                "tile_size_cells": settings.tile_size, "tiles_built": r.tiles.built,
+                "tiles_non_empty": r.tiles.non_empty, "threads": r.threads,
+            },
+        });
+        (built.into_navmesh(), report)
+    } else {
+        let built = build_solo_with(geom, &settings, &budget())
+            .map_err(|e| Response::error(422, format!("the build failed: {e}")))?;
+        let report = solo_report(&built.report);
+        (built.navmesh, report)
+    };
+    st.set_navmesh(navmesh);
+    st.settings = settings;
+    st.tiled = req.tiled;
+    st.build = report;
+    Ok(())
+}
+
+/// `POST /api/build`: the rebuild, answered with the new counts, settings and build report;
+/// dynamic mode (obstacles, crowd) is made again on the new navmesh (`dynamic`: what happened).
+pub(super) fn rebuild(st: &mut State, req: BuildRequest) -> Result<Value, Response> {
+    build_into(st, req)?;
+    let dynamic = super::dynamic::after_rebuild(st);
+    Ok(json!({
+        "counts": super::scene::counts(st),
+        "settings": settings_json(st),
+        "build": st.build,
+        "build_ms": st.build["total_ms"],
+        "dynamic": dynamic,
+    }))
+}
+
+/// A build request for `settings` (a scenario's), every field of the panel's table checked
+/// against the viewer's ranges; the mode stays the current one.
+pub(super) fn request_for(st: &State, settings: &BuildSettings) -> Result<BuildRequest, Response> {
+    let mut m = Map::new();
+    for f in BuildSettings::FIELDS {
+        m.insert(f.name.to_string(), num32((f.get)(settings)));
+    }
+    let mut req = settings_request(st, &Value::Object(m))?;
+    req.settings = settings.clone();
+    req.settings
+        .validate()
+        .map_err(|e| Response::error(400, format!("invalid settings: {e}")))?;
+    Ok(req)
+}

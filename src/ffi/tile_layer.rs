@@ -1,0 +1,294 @@
+//! Detour's tile cache region partition on decoded layer grids (`dtBuildTileCacheRegions`,
+//! through `glue/navkit_tc_layer.cpp`).
+
+use std::os::raw::c_int;
+
+use super::tilecache::layer_regions_fit;
+
+unsafe extern "C" {
+    fn navkit_tc_layer_regions(
+        w: c_int,
+        h: c_int,
+        heights: *const u8,
+        areas: *const u8,
+        cons: *const u8,
+        walkable_climb: c_int,
+        regs: *mut u8,
+        reg_count: *mut c_int,
+    ) -> u32;
+}
+
+/// Why the grids of a `w` x `h` layer may not go to Detour's tile build, or `Ok`: what the
+/// tile cache checks before it trusts a layer ([`super::validate::layer::validate_layer`]):
+/// sizes in 1..=255 and grids of `w * h` cells, area ids at most 63, connections (bits 0..4)
+/// only toward cells inside the layer (Detour follows them unchecked), and a region partition
+/// within Detour's 16 neighbours per region (upstream #452).
+pub(crate) fn check_grids(
+    w: usize,
+    h: usize,
+    heights: &[u8],
+    areas: &[u8],
+    cons: &[u8],
+    walkable_climb: i32,
+) -> Result<(), String> {
+    if !(1..=255).contains(&w) || !(1..=255).contains(&h) {
+        return Err(format!("layer is {w} x {h} cells; 1 to 255 each way"));
+    }
+    let cells = w * h;
+    for (name, g) in [
+        ("heights", heights),
+        ("areas", areas),
+        ("connections", cons),
+    ] {
+        if g.len() != cells {
+            return Err(format!(
+                "{name} grid has {} cells, the layer {w} x {h} = {cells}",
+                g.len()
+            ));
+        }
+    }
+    if let Some(i) = areas.iter().position(|&a| a > 63) {
+        return Err(format!("cell {i} has area {} > 63", areas[i]));
+    }
+    for (i, &c) in cons.iter().enumerate() {
+        let (x, z) = (i % w, i / w);
+        let outside = [x == 0, z + 1 == h, x + 1 == w, z == 0];
+        if let Some(dir) = (0..4).find(|&d| c & (1 << d) != 0 && outside[d]) {
+            return Err(format!(
+                "cell ({x}, {z}) connects in direction {dir}, outside the layer"
+            ));
+        }
+    }
+    if !layer_regions_fit(w, h, heights, areas, walkable_climb) {
+        return Err(
+            "its regions would overflow Detour's 16 neighbours per region (upstream issue #452)"
+                .into(),
+        );
+    }
+    Ok(())
+}
+
+/// The region of each cell of a `w` x `h` layer (0xff: none) and the number of regions, as
+/// Detour partitions it when it rebuilds the tile; `None` if the grids fail [`check_grids`] or
+/// Detour refuses (more than 255 regions).
+pub(crate) fn layer_regions(
+    w: usize,
+    h: usize,
+    heights: &[u8],
+    areas: &[u8],
+    cons: &[u8],
+    walkable_climb: i32,
+) -> Option<(Vec<u8>, usize)> {
+    check_grids(w, h, heights, areas, cons, walkable_climb).ok()?;
+    let cells = w * h;
+    let mut regs = vec![0xffu8; cells];
+    let mut count: c_int = 0;
+    // SAFETY: the three grids hold w*h bytes and are only read; `regs` holds w*h bytes; w and
+    // h are in 1..=255; the neighbour lists fit (check_grids).
+    let st = unsafe {
+        navkit_tc_layer_regions(
+            w as c_int,
+            h as c_int,
+            heights.as_ptr(),
+            areas.as_ptr(),
+            cons.as_ptr(),
+            walkable_climb,
+            regs.as_mut_ptr(),
+            &mut count,
+        )
+    };
+    if st & recastnavigation_sys::DT_FAILURE != 0
+        || st & recastnavigation_sys::DT_BUFFER_TOO_SMALL != 0
+    {
+        return None;
+    }
+    Some((regs, usize::try_from(count).ok()?))
+}
+
+/// Opaque `NavkitLayerMesh` of the glue.
+#[repr(C)]
+struct NavkitLayerMesh {
+    _private: [u8; 0],
+}
+
+unsafe extern "C" {
+    fn navkit_tc_layer_mesh_new(
+        w: c_int,
+        h: c_int,
+        heights: *const u8,
+        areas: *const u8,
+        cons: *const u8,
+        walkable_climb: c_int,
+        max_error: f32,
+        status: *mut u32,
+    ) -> *mut NavkitLayerMesh;
+    fn navkit_tc_layer_mesh_free(m: *mut NavkitLayerMesh);
+    fn navkit_tc_layer_mesh_contour_count(m: *const NavkitLayerMesh) -> c_int;
+    fn navkit_tc_layer_mesh_contour(
+        m: *const NavkitLayerMesh,
+        i: c_int,
+        verts: *mut *const u8,
+        nverts: *mut c_int,
+        reg: *mut u8,
+        area: *mut u8,
+    ) -> c_int;
+    fn navkit_tc_layer_mesh_polys(
+        m: *const NavkitLayerMesh,
+        nvp: *mut c_int,
+        verts: *mut *const u16,
+        nverts: *mut c_int,
+        polys: *mut *const u16,
+        areas: *mut *const u8,
+        npolys: *mut c_int,
+    );
+}
+
+/// One contour of a layer: vertices (x, height, z, flags) in cells, region and area.
+pub(crate) struct RawLayerContour {
+    pub verts: Vec<[u8; 4]>,
+    pub reg: u8,
+    pub area: u8,
+}
+
+/// A layer's poly mesh: `polys` holds `2 * nvp` entries per poly (vertex indices, 0xffff after
+/// the last, then neighbour information); every vertex index is checked below `verts.len()`.
+pub(crate) struct RawLayerPolyMesh {
+    pub nvp: usize,
+    pub verts: Vec<[u16; 3]>,
+    pub polys: Vec<u16>,
+    pub areas: Vec<u8>,
+}
+
+/// Frees the glue's result on every path out.
+struct MeshGuard(*mut NavkitLayerMesh);
+
+impl Drop for MeshGuard {
+    fn drop(&mut self) {
+        // SAFETY: made by navkit_tc_layer_mesh_new, freed once here.
+        unsafe { navkit_tc_layer_mesh_free(self.0) }
+    }
+}
+
+/// Why [`layer_contours_and_mesh`] gave nothing.
+pub(crate) enum LayerBuildError {
+    /// The grids fail [`check_grids`] (or the error is not finite): Detour was not called.
+    Refused(String),
+    /// Detour's status.
+    Detour(u32),
+}
+
+/// Contours and poly mesh of a `w` x `h` layer as `dtTileCache` builds them (regions, contours
+/// with `max_error`, poly mesh; no obstacles marked). The grids are checked first
+/// ([`check_grids`]): Detour's builder trusts them.
+pub(crate) fn layer_contours_and_mesh(
+    w: usize,
+    h: usize,
+    heights: &[u8],
+    areas: &[u8],
+    cons: &[u8],
+    walkable_climb: i32,
+    max_error: f32,
+) -> Result<(Vec<RawLayerContour>, RawLayerPolyMesh), LayerBuildError> {
+    use recastnavigation_sys as sys;
+    check_grids(w, h, heights, areas, cons, walkable_climb).map_err(LayerBuildError::Refused)?;
+    if !max_error.is_finite() || max_error < 0.0 {
+        return Err(LayerBuildError::Refused(format!(
+            "simplification error {max_error} is not a finite, non-negative number"
+        )));
+    }
+    let mut status = 0u32;
+    // SAFETY: the three grids hold w*h bytes and are only read; w and h are in 1..=255; areas,
+    // connections and region neighbours are as Detour's builder assumes (check_grids).
+    let m = unsafe {
+        navkit_tc_layer_mesh_new(
+            w as c_int,
+            h as c_int,
+            heights.as_ptr(),
+            areas.as_ptr(),
+            cons.as_ptr(),
+            walkable_climb,
+            max_error,
+            &mut status,
+        )
+    };
+    if m.is_null() {
+        return Err(LayerBuildError::Detour(status | sys::DT_FAILURE));
+    }
+    let guard = MeshGuard(m);
+    // SAFETY: live result.
+    let n = unsafe { navkit_tc_layer_mesh_contour_count(guard.0) }.max(0);
+    let mut contours = Vec::with_capacity(n as usize);
+    for i in 0..n {
+        let (mut vp, mut nv, mut reg, mut area) = (std::ptr::null(), 0, 0u8, 0u8);
+        // SAFETY: live result, index in range, four outputs.
+        let ok = unsafe {
+            navkit_tc_layer_mesh_contour(guard.0, i, &mut vp, &mut nv, &mut reg, &mut area)
+        };
+        let nv = usize::try_from(nv).unwrap_or(0);
+        let verts = if ok != 0 && !vp.is_null() && nv > 0 {
+            // SAFETY: the result holds `nv` vertices of 4 bytes at `vp`, alive until freed.
+            let bytes = unsafe { std::slice::from_raw_parts(vp, nv * 4) };
+            bytes
+                .chunks_exact(4)
+                .map(|c| [c[0], c[1], c[2], c[3]])
+                .collect()
+        } else {
+            Vec::new()
+        };
+        contours.push(RawLayerContour { verts, reg, area });
+    }
+    let (mut nvp, mut vp, mut nv, mut pp, mut ap, mut np) = (
+        0,
+        std::ptr::null(),
+        0,
+        std::ptr::null(),
+        std::ptr::null(),
+        0,
+    );
+    // SAFETY: live result, six outputs.
+    unsafe {
+        navkit_tc_layer_mesh_polys(
+            guard.0, &mut nvp, &mut vp, &mut nv, &mut pp, &mut ap, &mut np,
+        )
+    };
+    let (nvp, nv, np) = (
+        usize::try_from(nvp).unwrap_or(0),
+        usize::try_from(nv).unwrap_or(0),
+        usize::try_from(np).unwrap_or(0),
+    );
+    let read = |p: *const u16, n: usize| -> Vec<u16> {
+        if p.is_null() || n == 0 {
+            return Vec::new();
+        }
+        // SAFETY: the result holds `n` u16 at `p`, alive until freed.
+        unsafe { std::slice::from_raw_parts(p, n) }.to_vec()
+    };
+    let flat = read(vp, nv * 3);
+    let verts: Vec<[u16; 3]> = flat.chunks_exact(3).map(|c| [c[0], c[1], c[2]]).collect();
+    let polys = read(pp, np * nvp * 2);
+    let areas = if ap.is_null() || np == 0 {
+        Vec::new()
+    } else {
+        // SAFETY: the result holds `np` area bytes at `ap`, alive until freed.
+        unsafe { std::slice::from_raw_parts(ap, np) }.to_vec()
+    };
+    drop(guard);
+    let nvp_ok = (3..=6).contains(&nvp) || np == 0;
+    let in_range = polys.chunks(2 * nvp.max(1)).all(|p| {
+        p[..nvp.min(p.len())]
+            .iter()
+            .all(|&v| v == 0xffff || (v as usize) < verts.len())
+    });
+    if !nvp_ok || polys.len() != np * nvp * 2 || areas.len() != np || !in_range {
+        return Err(LayerBuildError::Detour(sys::DT_FAILURE));
+    }
+    Ok((
+        contours,
+        RawLayerPolyMesh {
+            nvp,
+            verts,
+            polys,
+            areas,
+        },
+    ))
+}
