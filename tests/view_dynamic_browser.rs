@@ -247,7 +247,7 @@ fn check_mesh(name: &str) {
 
     // Screenshots: the path around the obstacle, the crowd at 0 s and at 5 s.
     let obstacle = screenshot(
-        &format!("{base}&zoom=25"),
+        &format!("{base}&focus=25"),
         30_000,
         &format!("{stem}-obstacle.png"),
     );

@@ -323,8 +323,9 @@
       for (let i = 0; i + 1 < st.length; i++) { pos.push(...st[i], ...st[i + 1]); col.push(160, 160, 160, 255, 160, 160, 160, 255); }
       NK.setOverlay("path before the obstacle", { kind: "lines", positions: pos, colors: col });
       out.obstacles = NK.state.obstacles.length;
-      // &zoom=D looks at the obstacle from D m away.
-      if (P.get("zoom")) NK.focus(out.obstacle.pos || mid, Number(P.get("zoom")));
+      // &focus=D looks at the obstacle from D m away (after the click: the page's own &zoom= scales
+      // the first view, which would make the click land a pixel-rounding away at that scale).
+      if (P.get("focus")) NK.focus(out.obstacle.pos || mid, Number(P.get("focus")));
     }
     // &clicks=1: an agent added by a click on the start with the agent tool, sent to the goal
     // by a click with the target tool, then removed by a click on it with the remove tool.
