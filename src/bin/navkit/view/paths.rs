@@ -321,10 +321,10 @@ fn points_of(v: &Value) -> Vec<Vec3> {
 
 /// The answer's paths as debug-draw layers ([`navkit::debug_draw::paths`]), each kind in its
 /// own colour and dash: the corridor, the straight, smooth and spline paths, the grid path,
-/// the follower's trajectory on the straight path and, renamed `path.grid_trajectory` and
-/// orange, on the grid path; and the start and goal markers.
+/// the follower's trajectory on the straight path and on the grid path
+/// ([`navkit::debug_draw::paths::grid_trajectory`]); and the start and goal markers.
 fn path_layers(st: &State, a: &Value) -> Vec<Value> {
-    use navkit::debug_draw::{Color, paths as dd};
+    use navkit::debug_draw::paths as dd;
     let nav = st.navmesh();
     let mut layers = Vec::new();
     let corridor: Vec<navkit::query::PolyRef> = a["corridor"]
@@ -351,17 +351,9 @@ fn path_layers(st: &State, a: &Value) -> Vec<Value> {
         dd::PathKind::Trajectory,
         &points_of(&a["follower"]["trajectory"]),
     ));
-    let mut g = dd::polyline(
-        dd::PathKind::Trajectory,
-        &points_of(&a["grid"]["follower"]["trajectory"]),
-    );
-    g.name = "path.grid_trajectory".into();
-    for p in &mut g.primitives {
-        if let navkit::debug_draw::Primitive::Line { color, .. } = p {
-            *color = Color::rgba(230, 120, 0, 220);
-        }
-    }
-    layers.push(g);
+    layers.push(dd::grid_trajectory(&points_of(
+        &a["grid"]["follower"]["trajectory"],
+    )));
     let r = st.settings.agent_radius.max(0.1);
     let h = st.settings.agent_height.max(0.1);
     let pt = |k: &str| points_of(&json!([a[k]])).first().copied();
