@@ -131,7 +131,7 @@ impl Scene {
     }
 
     /// Adds the walkable cells of `grid` ([`debug_draw::grid::mesh_cells_scaled`]: a square
-    /// [`CELL_SCALE`] of the cell on its span's floor, in its area's colour), listed in the legend
+    /// 0.6 of the cell across on its span's floor, in its area's colour), listed in the legend
     /// with their count if there are any.
     pub fn add_grid_cells(&mut self, grid: &crate::grid::mesh::MeshGrid) {
         let mut l = debug_draw::grid::mesh_cells_scaled(grid, CELL_SCALE);
@@ -164,7 +164,7 @@ impl Scene {
     }
 
     /// Adds the turn boundaries and look points of prepared follower paths
-    /// ([`debug_draw::follower::boundaries`], [`BOUNDARY_HALF_WIDTH`] either side of the path),
+    /// ([`debug_draw::follower::boundaries`], 1.2 units either side of the path),
     /// one legend entry naming the colours drawn.
     pub fn add_follower_boundaries(&mut self, paths: &[&crate::agents::follower::FollowPath]) {
         let mut l = Layer::new(dd_follower::BOUNDARIES_LAYER);
