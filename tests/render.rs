@@ -184,7 +184,6 @@ fn the_legend_lists_only_what_is_drawn() {
     }
     // Empty layers add nothing; start and goal do, with their coordinates.
     scene.add_path(PathKind::Smooth, &[], "an empty path");
-    scene.add_grid_cells(&[]);
     scene.add_endpoints(
         Some(Vec3::new(2.0, 0.0, 3.0)),
         Some(Vec3::new(15.0, 0.0, 16.5)),
@@ -608,4 +607,86 @@ fn zoom_frames_the_paths_not_the_tile_bounds() {
         labels.iter().all(|&v| (-1.5..=11.5).contains(&v)),
         "{labels:?}"
     );
+}
+
+#[test]
+fn compare_draws_grid_cells_and_turn_boundaries_from_debug_draw() {
+    use navkit::debug_draw::paths::GRID_TRAJECTORY_COLOR;
+    use navkit::debug_draw::{follower as dfol, grid as dgrid};
+    use navkit::grid::mesh::MeshGrid;
+    use navkit::render::{ComparisonPaths, comparison_scene};
+    use navkit::tools::compare::{CompareSettings, Comparer};
+
+    // The turn boundaries' colours stand apart from every path kind's (the trajectories they
+    // cross included), as the kinds do from each other.
+    let lines = PathKind::ALL
+        .map(|k| (format!("{k:?}"), k.style().0))
+        .into_iter()
+        .chain([("grid trajectory".to_string(), GRID_TRAJECTORY_COLOR)]);
+    for (k, kc) in lines {
+        for c in [dfol::TURN_COLOR, dfol::SLOW_COLOR, dfol::FINISH_COLOR] {
+            let d = (0..3)
+                .map(|i| (rgb(c)[i] as f32 - rgb(kc)[i] as f32).powi(2))
+                .sum::<f32>()
+                .sqrt();
+            assert!(d >= 60.0, "{c:?} and {k} are {d:.0} apart");
+        }
+    }
+    let geom = InputGeometry::load("meshes/demo_level.gset").unwrap();
+    let settings = geom.settings.clone().unwrap_or_default();
+    let nav = navkit::build::build_solo(&geom, &settings).unwrap().navmesh;
+    let grid = MeshGrid::build(&geom, &settings).unwrap();
+    let mut cmp = Comparer::new(&nav, Some(&grid), CompareSettings::default()).unwrap();
+    let c = cmp
+        .compare(Vec3::new(2.0, 0.0, 2.0), Vec3::new(33.0, 2.5, 6.0))
+        .unwrap();
+    let nf = &c.navmesh.as_ref().unwrap().follower.as_ref().unwrap().path;
+    let gf = &c.grid.as_ref().unwrap().follower.as_ref().unwrap().path;
+    let paths = ComparisonPaths {
+        grid_cells: true,
+        ..ComparisonPaths::ALL
+    };
+    let scene = comparison_scene(&nav, Some(&grid), Some(&c), "demo", paths);
+    let label = |start: &str| {
+        scene
+            .legend
+            .iter()
+            .find(|e| e.label.starts_with(start))
+            .map(|e| e.label.clone())
+            .unwrap_or_else(|| panic!("no legend entry {start}"))
+    };
+    // The cells layer is debug_draw's: one square (2 triangles) per walkable span, 0.6 of
+    // the cell across, at its span's floor, in its area's colour.
+    let walkable = grid.walkable_count();
+    assert!(label("walkable grid cells").starts_with(&format!("walkable grid cells ({walkable},")));
+    let cells = scene.overlays.layer(dgrid::CELLS_LAYER).unwrap();
+    let dd = dgrid::mesh_cells(&grid);
+    assert_eq!(cells.triangles().count(), 2 * walkable);
+    assert_eq!(dd.triangles().count(), 2 * walkable);
+    let cs = grid.cell_size();
+    for (k, ((t, c), (u, d))) in cells.triangles().zip(dd.triangles()).enumerate() {
+        let area = |t: [Vec3; 3]| (t[1] - t[0]).cross(t[2] - t[0]).length() / 2.0;
+        assert!((area(t) - 0.36 * cs * cs / 2.0).abs() < 1e-4);
+        assert!((area(u) - cs * cs / 2.0).abs() < 1e-4);
+        // The same centre and floor as the full cell (a quad's first triangle has its
+        // diagonal from corner 0 to corner 2).
+        let centre = |t: [Vec3; 3]| (t[0] + t[2]) / 2.0;
+        assert!(k % 2 == 1 || (centre(t) - centre(u)).length() < 1e-3);
+        assert_eq!((c.r(), c.g(), c.b()), (d.r(), d.g(), d.b()));
+    }
+    // Turn boundaries: debug_draw's, one line per boundary of both followers' paths, and one
+    // look point each.
+    let n = nf.boundaries.len() + gf.boundaries.len();
+    assert!(n >= 4);
+    assert!(label("turn boundaries").starts_with(&format!("turn boundaries ({n};")));
+    let b = scene.overlays.layer(dfol::BOUNDARIES_LAYER).unwrap();
+    let mut want = dfol::boundaries(nf, 1.2);
+    want.primitives.extend(dfol::boundaries(gf, 1.2).primitives);
+    assert_eq!(b.primitives, want.primitives);
+    assert_eq!(b.lines().count(), n);
+    assert_eq!(b.points().count(), n);
+    // Two finish lines (magenta, the label says so), the other lines blue or orange.
+    let finish = b.lines().filter(|l| l.2 == dfol::FINISH_COLOR).count();
+    assert_eq!(finish, 2);
+    assert!(label("turn boundaries").contains("magenta: finish line"));
 }

@@ -3,8 +3,9 @@
 //! console log), the WebGL canvas is not blank (pixels of the screenshot), a scripted click pair
 //! (`?test=x1,z1;x2,z2`: the page picks the navmesh below both points with its own ray picking
 //! and asks for the paths) gives the length `navkit path` gives for the same points and draws
-//! every kind of path, the hover names the poly with its area and flags, a stage layer toggled
-//! on changes the picture, a rebuild with another cell size changes the poly count, and a
+//! every kind of path, the hover names the poly with its area and flags, how the paths were
+//! found (Detour's search nodes, the grid search, turn boundaries, grid cells) is drawn when
+//! ticked, a stage layer toggled on changes the picture, a rebuild with another cell size changes the poly count, and a
 //! refused build is shown on the page.
 //! Screenshots of each step are kept in target/view-artifacts/. Without chromium the tests
 //! fail, saying how to install it.
@@ -202,9 +203,21 @@ fn check_mesh(name: &str) {
             "grid A*",
             "follower (straight)",
             "follower (grid)",
+            "turn boundaries",
+            "Detour's search nodes",
+            "grid A* search",
             "all of navkit path"
         ]
     );
+    // How the paths were found: drawn by the page, off until ticked.
+    for k in ["follower.boundaries", "path.search_nodes", "grid.search"] {
+        assert!(
+            result["path_vertices"][k].as_u64().unwrap_or(0) > 4,
+            "{name}: {k}: {}",
+            result["path_vertices"]
+        );
+        assert_eq!(result["path_shown"][k], false, "{name}: {k}");
+    }
     let straight = format!("{:.3} m", result["straight_length_m"].as_f64().unwrap());
     assert_eq!(table[1][1], straight.as_str(), "{name}: {table:?}");
     assert_eq!(result["follower_arrived"], true, "{result}");
@@ -246,6 +259,31 @@ fn check_mesh(name: &str) {
         })
         .count();
     assert!(blue > 500, "{name}: navmesh pixels: {blue}");
+
+    // 2b. Ticked, the search layers are drawn: Detour's nodes and the grid A*'s cells in
+    // RecastDemo's node amber, the grid's cells under them.
+    let amber = |img: &Png| {
+        (0..img.height)
+            .step_by(2)
+            .flat_map(|y| (0..img.width - 300).step_by(2).map(move |x| (x, y)))
+            .filter(|&(x, y)| {
+                let [r, g, b] = img.pixel(x, y);
+                r > 200 && (150..=215).contains(&g) && b < 80
+            })
+            .count()
+    };
+    let search = screenshot(
+        &format!(
+            "{}?top=1&{pair}&show=path.search_nodes,follower.boundaries,grid.search,grid.cells",
+            v.url
+        ),
+        &format!("{stem}-7-search"),
+    );
+    let (before, after) = (amber(&img), amber(&search));
+    assert!(
+        after > 60 && after > 5 * before,
+        "{name}: search nodes' amber pixels: {before} before, {after} ticked"
+    );
 
     // 3. A stage layer toggled on draws something: the regions over the same view.
     let plain = screenshot(&format!("{}?top=1", v.url), &format!("{stem}-2-plain"));

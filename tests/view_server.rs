@@ -693,6 +693,7 @@ fn a_saved_navmesh_is_shown_and_queried_but_not_rebuilt() {
         422,
     );
     assert_refused("stages", v.get("/api/stages"), 422);
+    assert_refused("grid", v.get("/api/grid"), 422);
     // Paths on the navmesh; no grid without geometry, saying so.
     let p = v.post_json(
         "/api/path",
@@ -706,4 +707,131 @@ fn a_saved_navmesh_is_shown_and_queried_but_not_rebuilt() {
         p["grid"]
     );
     assert_eq!(p["follower"]["arrived"], true);
+}
+
+#[test]
+fn how_a_path_was_found_search_nodes_grid_search_turn_boundaries_and_grid_cells() {
+    use glam::Vec3;
+    use navkit::grid::mesh::MeshGrid;
+    use navkit::grid::{SearchContext, SearchOptions};
+    use navkit::query::{NavMeshQuery, QueryFilter};
+    use navkit::tools::compare::{CompareSettings, Comparer};
+
+    let v = dungeon();
+    let (start, end) = (Vec3::new(20.0, 12.93, -60.0), Vec3::new(44.0, 10.2, 0.0));
+    let p = v.post_json(
+        "/api/path",
+        r#"{"start": [20, 12.93, -60], "end": [44, 10.2, 0]}"#,
+    );
+    assert_eq!(p["status"], "complete", "{p}");
+    let layers = serde_json::json!({"layers": p["layers"]});
+    // The same level, built and searched here with the library.
+    let geom = navkit::InputGeometry::load(common::mesh("dungeon.obj")).unwrap();
+    let settings = geom.settings.clone().unwrap_or_default();
+    let nav = navkit::build::build_solo(&geom, &settings).unwrap().navmesh;
+    let filter = QueryFilter::default();
+
+    // Detour's search nodes after findPath: a point per node, 0.5 above where the search
+    // entered its poly, in pool order; a parent link per node but the start.
+    let mut q = NavMeshQuery::new(&nav, 2048).unwrap();
+    let path = q.find_path_between(start, end, &filter).unwrap();
+    assert_eq!(p["corridor"].as_array().unwrap().len(), path.polys.len());
+    let nodes = q.search_nodes();
+    assert!(nodes.len() > path.polys.len(), "{} nodes", nodes.len());
+    let closed = nodes.iter().filter(|n| n.closed).count();
+    assert_eq!(p["search_nodes"]["count"], nodes.len());
+    assert_eq!(p["search_nodes"]["closed"], closed);
+    assert_eq!(p["search_nodes"]["open"], nodes.len() - closed);
+    let name = "path.search_nodes";
+    assert_eq!(
+        viewer::vertex_count(&layers, name, Some("points")),
+        nodes.len() as u64
+    );
+    let links = nodes.iter().filter(|n| n.parent.is_some()).count() as u64;
+    assert_eq!(links, nodes.len() as u64 - 1, "one start node");
+    assert_eq!(
+        viewer::vertex_count(&layers, name, Some("lines")),
+        2 * links
+    );
+    let pts = viewer::entry_positions(
+        viewer::entries(&layers, name)
+            .into_iter()
+            .find(|e| e["kind"] == "points")
+            .unwrap(),
+    );
+    for (n, xyz) in nodes.iter().zip(pts.chunks_exact(3)) {
+        assert_eq!(Vec3::from_slice(xyz), n.pos + Vec3::Y * 0.5);
+    }
+
+    // The grid A*'s search: a point per cell it reached, a line to each one's parent.
+    let mut grid = MeshGrid::build(&geom, &settings).unwrap();
+    grid.set_area_costs(&filter);
+    let mut ctx = SearchContext::new();
+    let gp = grid
+        .find_path(&mut ctx, start, end, &SearchOptions::default())
+        .unwrap();
+    let visited = ctx.visited().count();
+    let expanded = ctx.visited().filter(|v| v.closed).count();
+    assert_eq!(expanded, gp.result.expanded as usize);
+    assert_eq!(p["grid"]["expanded"], gp.result.expanded);
+    assert_eq!(p["grid"]["search"]["visited"], visited);
+    assert_eq!(p["grid"]["search"]["closed"], expanded);
+    assert_eq!(
+        viewer::vertex_count(&layers, "grid.search", Some("points")),
+        visited as u64
+    );
+    assert_eq!(
+        viewer::vertex_count(&layers, "grid.search", Some("lines")),
+        2 * (visited as u64 - 1)
+    );
+
+    // The followers' turn boundaries (straight path, then grid path): a line and a look point
+    // each.
+    let c = Comparer::new(&nav, Some(&grid), CompareSettings::default())
+        .unwrap()
+        .compare(start, end)
+        .unwrap();
+    let n = c.navmesh.unwrap().follower.unwrap().path.boundaries.len()
+        + c.grid.unwrap().follower.unwrap().path.boundaries.len();
+    assert!(n >= 4, "{n} boundaries");
+    let b = "follower.boundaries";
+    assert_eq!(
+        viewer::vertex_count(&layers, b, Some("lines")),
+        2 * n as u64
+    );
+    assert_eq!(viewer::vertex_count(&layers, b, Some("points")), n as u64);
+
+    // These three are off by default; the paths themselves on.
+    for name in [name, "grid.search", b] {
+        for e in viewer::entries(&layers, name) {
+            assert_eq!(e["shown"], false, "{name}");
+        }
+    }
+    assert_eq!(viewer::entries(&layers, "path.straight")[0]["shown"], true);
+
+    // The grid's cells: a quad (2 triangles) per walkable span, and per blocked one, off by
+    // default.
+    let (status, body) = v.get("/api/grid");
+    assert_eq!(status, 200, "{body}");
+    let g: Value = serde_json::from_str(&body).unwrap();
+    let walkable = grid.walkable_count();
+    let blocked = grid.spans().spans.len() - walkable;
+    assert!(
+        blocked > 0 && walkable > 1000,
+        "{walkable} walkable, {blocked} blocked"
+    );
+    assert_eq!(g["walkable"], walkable);
+    assert_eq!(g["blocked"], blocked);
+    assert_eq!(
+        viewer::vertex_count(&g, "grid.cells", Some("tris")),
+        6 * walkable as u64
+    );
+    assert_eq!(
+        viewer::vertex_count(&g, "grid.blocked", Some("tris")),
+        6 * blocked as u64
+    );
+    for e in g["layers"].as_array().unwrap() {
+        assert_eq!(e["shown"], false);
+    }
+    assert_refused("POST /api/grid", v.post("/api/grid", "{}"), 405);
 }

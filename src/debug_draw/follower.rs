@@ -14,14 +14,15 @@ pub const BOUNDARIES_LAYER: &str = "follower.boundaries";
 /// Name of the layer of the agent (position, heading, look point).
 pub const AGENT_LAYER: &str = "follower.agent";
 
-/// A turn boundary before the slow-down point: dark green `duRGBA(0,96,48,220)`, the
-/// trajectory's colour darkened.
-pub const TURN_COLOR: Color = Color::rgba(0, 96, 48, 220);
+/// A turn boundary before the slow-down point: blue `duRGBA(32,64,200,220)`, told apart from
+/// the trajectory's green ([`super::paths::PathKind::Trajectory`]) it crosses, and from every
+/// other path kind's colour.
+pub const TURN_COLOR: Color = Color::rgba(32, 64, 200, 220);
 /// A turn boundary from the slow-down point on (the agent brakes): orange
 /// `duRGBA(255,128,0,220)`.
 pub const SLOW_COLOR: Color = Color::rgba(255, 128, 0, 220);
-/// The finish line: red `duRGBA(200,0,0,220)`.
-pub const FINISH_COLOR: Color = Color::rgba(200, 0, 0, 220);
+/// The finish line: magenta `duRGBA(220,0,140,220)` (not red, which is the grid path's).
+pub const FINISH_COLOR: Color = Color::rgba(220, 0, 140, 220);
 /// The agent's circle and heading arrow: `duRGBA(0,0,0,192)`.
 pub const AGENT_COLOR: Color = Color::rgba(0, 0, 0, 192);
 

@@ -68,12 +68,19 @@ impl GridPlacement {
 
     /// Cell `(x, y)` as a quad (two triangles) in `color`.
     fn quad(&self, l: &mut Layer, cell: UVec2, color: Color) {
+        self.quad_scaled(l, cell, color, 1.0);
+    }
+
+    /// Cell `(x, y)` as a quad (two triangles) in `color`, `scale` of the cell's side around
+    /// its centre.
+    fn quad_scaled(&self, l: &mut Layer, cell: UVec2, color: Color, scale: f32) {
+        let (lo, hi) = (0.5 - scale * 0.5, 0.5 + scale * 0.5);
         let (x, y) = (cell.x as f32, cell.y as f32);
         let c = [
-            self.corner(x, y),
-            self.corner(x, y + 1.0),
-            self.corner(x + 1.0, y + 1.0),
-            self.corner(x + 1.0, y),
+            self.corner(x + lo, y + lo),
+            self.corner(x + lo, y + hi),
+            self.corner(x + hi, y + hi),
+            self.corner(x + hi, y + lo),
         ];
         l.triangle([c[0], c[1], c[2]], color);
         l.triangle([c[0], c[2], c[3]], color);
@@ -135,21 +142,51 @@ pub fn blocked(grid: &Grid, place: &GridPlacement) -> Layer {
     l
 }
 
-/// A span of `grid` as a quad on its floor.
-fn span_quad(l: &mut Layer, grid: &MeshGrid, span: u32, color: Color) {
+/// A span of `grid` as a quad on its floor, `scale` of the cell's side.
+fn span_quad(l: &mut Layer, grid: &MeshGrid, span: u32, color: Color, scale: f32) {
     let s = grid.spans();
     let sp = &s.spans[span as usize];
     let place = GridPlacement {
         origin: Vec3::new(s.origin.x, grid.point(span).y, s.origin.z),
         cell_size: s.cell_size,
     };
-    place.quad(l, UVec2::new(sp.x, sp.z), color);
+    place.quad_scaled(l, UVec2::new(sp.x, sp.z), color, scale);
 }
 
 /// Every walkable span of `grid` (as many as [`MeshGrid::walkable_count`]) as a quad (2
 /// triangles) on its floor, in its area's colour at alpha 64 ([`Color::area`]; Recast's
 /// walkable area as ground), as RecastDemo's compact heightfield view.
 pub fn mesh_cells(grid: &MeshGrid) -> Layer {
+    mesh_cells_scaled(grid, 1.0)
+}
+
+/// [`mesh_cells`] with each quad `scale` of the cell's side around its centre (clamped to
+/// 0..=1), so that neighbouring cells are told apart over the polys they lie on (pictures use
+/// 0.6; 1 is RecastDemo's solid view).
+///
+/// ```
+/// use navkit::build::settings::BuildSettings;
+/// use navkit::debug_draw::grid::mesh_cells_scaled;
+/// use navkit::grid::mesh::MeshGrid;
+/// use navkit::{InputGeometry, TriMesh};
+/// let verts = vec![0.0, 0.0, 0.0, 8.0, 0.0, 0.0, 8.0, 0.0, 8.0, 0.0, 0.0, 8.0];
+/// let floor = TriMesh::new(verts, vec![0, 2, 1, 0, 3, 2]).unwrap();
+/// let grid = MeshGrid::build(&InputGeometry::from_mesh(floor), &BuildSettings::default()).unwrap();
+/// let l = mesh_cells_scaled(&grid, 0.6);
+/// assert!(grid.walkable_count() > 0);
+/// assert_eq!(l.triangles().count(), 2 * grid.walkable_count());
+/// // Each quad is 0.6 of its cell across: 0.36 of its area.
+/// let cs = grid.cell_size();
+/// let [a, b, c] = l.triangles().next().unwrap().0;
+/// let area = (b - a).cross(c - a).length() / 2.0;
+/// assert!((area - 0.36 * cs * cs / 2.0).abs() < 1e-5);
+/// ```
+pub fn mesh_cells_scaled(grid: &MeshGrid, scale: f32) -> Layer {
+    let scale = if scale.is_finite() {
+        scale.clamp(0.0, 1.0)
+    } else {
+        1.0
+    };
     let mut l = Layer::new(CELLS_LAYER);
     let s = grid.spans();
     for (i, sp) in s.spans.iter().enumerate() {
@@ -161,7 +198,7 @@ pub fn mesh_cells(grid: &MeshGrid) -> Layer {
         } else {
             sp.area
         };
-        span_quad(&mut l, grid, i as u32, Color::area(a).with_alpha(64));
+        span_quad(&mut l, grid, i as u32, Color::area(a).with_alpha(64), scale);
     }
     l
 }
@@ -173,7 +210,7 @@ pub fn mesh_blocked(grid: &MeshGrid) -> Layer {
     let s = grid.spans();
     for (i, sp) in s.spans.iter().enumerate() {
         if sp.area == area::NULL {
-            span_quad(&mut l, grid, i as u32, BLOCKED_COLOR);
+            span_quad(&mut l, grid, i as u32, BLOCKED_COLOR, 1.0);
         }
     }
     l

@@ -113,6 +113,22 @@ pub fn trajectory(positions: &[Vec3]) -> Layer {
     polyline(PathKind::Trajectory, positions)
 }
 
+/// Name of the layer of a follower's trajectory along a grid path.
+pub const GRID_TRAJECTORY_LAYER: &str = "path.grid_trajectory";
+/// A follower's trajectory along a grid path: teal `duRGBA(0,140,150,220)`, dashed as
+/// [`PathKind::Trajectory`], so that it is told apart from the follower on the navmesh path
+/// and from the orange of [`super::follower::SLOW_COLOR`]'s turn boundaries.
+pub const GRID_TRAJECTORY_COLOR: Color = Color::rgba(0, 140, 150, 220);
+
+/// A follower's trajectory along a grid path ([`GRID_TRAJECTORY_COLOR`], dashed, 2 pixels),
+/// in layer [`GRID_TRAJECTORY_LAYER`].
+pub fn grid_trajectory(positions: &[Vec3]) -> Layer {
+    let mut l = Layer::new(GRID_TRAJECTORY_LAYER);
+    let (_, w, dash) = PathKind::Trajectory.style();
+    l.polyline(positions, GRID_TRAJECTORY_COLOR, w, dash);
+    l
+}
+
 /// Several agents' trajectories, each in its own colour (`duIntToCol(i + 1, 220)`), dashed.
 pub fn trajectories(paths: &[Vec<Vec3>]) -> Layer {
     let mut l = Layer::new(PathKind::Trajectory.layer_name());

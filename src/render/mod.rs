@@ -41,10 +41,10 @@ use glam::Vec3;
 use crate::debug_draw::{Color, Dash, DebugDraw, Layer};
 use crate::{Error, Result};
 
+pub use scene::ComparisonPaths;
 #[cfg(feature = "tools")]
 #[cfg_attr(docsrs, doc(cfg(feature = "tools")))]
 pub use scene::comparison_scene;
-pub use scene::{ComparisonPaths, boundary_segments};
 
 /// The pictures' background colour.
 pub const BACKGROUND: Color = Color::rgba(250, 250, 248, 255);

@@ -1,14 +1,13 @@
 //! Building a [`Scene`] from navkit's data: the navmesh, grid cells, tiles, obstacles, paths,
 //! start and goal, and a grid/navmesh comparison. Every layer comes from
-//! [`crate::debug_draw`] (or, for grid cells and turn boundaries, is made here with its
-//! [`Layer`] API).
+//! [`crate::debug_draw`].
 
-use glam::{Vec2, Vec3};
+use glam::Vec3;
 
 use super::{Scene, Swatch};
 use crate::area;
 use crate::debug_draw::paths::{self, PathKind};
-use crate::debug_draw::{self, Color, Dash, Layer, navmesh as dd_navmesh};
+use crate::debug_draw::{self, Color, Dash, Layer, follower as dd_follower, navmesh as dd_navmesh};
 use crate::navmesh::NavMesh;
 use crate::navmesh::view::PolyType;
 use crate::tilecache::{Obstacle, ObstacleShape};
@@ -26,13 +25,13 @@ fn area_name(a: u8) -> String {
     }
 }
 
-/// Colour of turn boundaries.
-pub(crate) const BOUNDARY_COLOR: Color = Color::rgba(90, 90, 90, 200);
-/// Colour of grid cell dots.
-pub(crate) const CELL_COLOR: Color = Color::rgba(255, 255, 255, 110);
-/// Colour of the follower on the grid path (the follower on the straight path has
-/// [`PathKind::Trajectory`]'s).
-pub(crate) const GRID_FOLLOWER_COLOR: Color = Color::rgba(230, 120, 0, 220);
+/// The side of a grid cell's square in pictures, as a fraction of the cell (so that the
+/// cells are told apart over the polys).
+pub(crate) const CELL_SCALE: f32 = 0.6;
+/// The alpha of grid cells in pictures.
+pub(crate) const CELL_ALPHA: u8 = 140;
+/// How far turn boundaries reach either side of the path in pictures.
+pub(crate) const BOUNDARY_HALF_WIDTH: f32 = 1.2;
 
 impl Scene {
     /// A scene of `nav` (RecastDemo's navmesh view, top-down): polys by area, poly outlines
@@ -131,25 +130,26 @@ impl Scene {
         self.add_overlay(l, Some((Swatch::Fill(c), label.into())));
     }
 
-    /// Adds walkable grid cells (centre, size) as a light square each, 0.6 of the cell.
-    pub fn add_grid_cells(&mut self, cells: &[(Vec3, f32)]) {
-        let mut l = Layer::new("grid.cells");
-        for &(c, size) in cells {
-            let h = size * 0.3;
-            let (a, b, cc, d) = (
-                c + Vec3::new(-h, 0.0, -h),
-                c + Vec3::new(h, 0.0, -h),
-                c + Vec3::new(h, 0.0, h),
-                c + Vec3::new(-h, 0.0, h),
-            );
-            l.triangle([a, b, cc], CELL_COLOR);
-            l.triangle([a, cc, d], CELL_COLOR);
+    /// Adds the walkable cells of `grid` ([`debug_draw::grid::mesh_cells_scaled`]: a square
+    /// 0.6 of the cell across on its span's floor, in its area's colour), listed in the legend
+    /// with their count if there are any.
+    pub fn add_grid_cells(&mut self, grid: &crate::grid::mesh::MeshGrid) {
+        let mut l = debug_draw::grid::mesh_cells_scaled(grid, CELL_SCALE);
+        // RecastDemo's alpha 64 is for its dark 3D view; over a light picture's polys the
+        // squares need more (as the polys do, [`super::POLY_FILL_ALPHA`]).
+        for p in &mut l.primitives {
+            if let debug_draw::Primitive::Triangle { color, .. } = p {
+                *color = color.with_alpha(CELL_ALPHA);
+            }
         }
+        // The swatch: the first cell's colour.
+        let c = l.triangles().next().map_or(Color::BLACK, |t| t.1);
+        let n = l.triangles().count() / 2;
         self.add_overlay(
             l,
             Some((
-                Swatch::Fill(CELL_COLOR.with_alpha(255).darken()),
-                format!("walkable grid cells ({}, light squares)", cells.len()),
+                Swatch::Fill(c),
+                format!("walkable grid cells ({n}, squares in their area's colour)"),
             )),
         );
     }
@@ -163,17 +163,34 @@ impl Scene {
         );
     }
 
-    /// Adds turn boundaries (segments), thin grey.
-    pub fn add_boundaries(&mut self, segments: &[(Vec3, Vec3)]) {
-        let mut l = Layer::new("follower.boundaries");
-        for &(a, b) in segments {
-            l.line(a, b, BOUNDARY_COLOR, 1.0);
+    /// Adds the turn boundaries and look points of prepared follower paths
+    /// ([`debug_draw::follower::boundaries`], 1.2 units either side of the path),
+    /// one legend entry naming the colours drawn.
+    pub fn add_follower_boundaries(&mut self, paths: &[&crate::agents::follower::FollowPath]) {
+        let mut l = Layer::new(dd_follower::BOUNDARIES_LAYER);
+        let (mut n, mut slow, mut finish) = (0, false, false);
+        for p in paths {
+            let b = dd_follower::boundaries(p, BOUNDARY_HALF_WIDTH);
+            for (.., c, _) in b.lines() {
+                n += 1;
+                slow |= c == dd_follower::SLOW_COLOR;
+                finish |= c == dd_follower::FINISH_COLOR;
+            }
+            l.primitives.extend(b.primitives);
         }
+        let mut label = format!("turn boundaries ({n}");
+        if slow {
+            label.push_str("; orange where the follower brakes");
+        }
+        if finish {
+            label.push_str("; magenta: finish line");
+        }
+        label.push(')');
         self.add_overlay(
             l,
             Some((
-                Swatch::Line(BOUNDARY_COLOR, 1.0, Dash::Solid),
-                format!("turn boundaries ({})", segments.len()),
+                Swatch::Line(dd_follower::TURN_COLOR, 2.0, Dash::Solid),
+                label,
             )),
         );
     }
@@ -274,25 +291,6 @@ impl Default for ComparisonPaths {
     }
 }
 
-/// The turn boundaries of a prepared follower path as segments `half_len` either side of the
-/// path, at the height of their look points.
-pub fn boundary_segments(
-    path: &crate::agents::follower::FollowPath,
-    half_len: f32,
-) -> Vec<(Vec3, Vec3)> {
-    path.boundaries
-        .iter()
-        .zip(&path.look_points)
-        .map(|(b, lp)| {
-            let side = Vec2::new(-b.dir.y, b.dir.x) * half_len;
-            (
-                Vec3::new(b.point.x - side.x, lp.y, b.point.y - side.y),
-                Vec3::new(b.point.x + side.x, lp.y, b.point.y + side.y),
-            )
-        })
-        .collect()
-}
-
 #[cfg(feature = "tools")]
 /// A follower run's trajectory in `color` (dashed as [`PathKind::Trajectory`]).
 fn add_follower(scene: &mut Scene, f: &crate::tools::compare::FollowerRun, on: &str, color: Color) {
@@ -327,27 +325,22 @@ pub fn comparison_scene(
 ) -> Scene {
     let mut scene = Scene::with_navmesh(navmesh, title);
     if let Some(g) = grid.filter(|_| paths.grid_cells) {
-        let s = g.spans();
-        let cells: Vec<(Vec3, f32)> = (0..s.spans.len() as u32)
-            .filter(|&i| s.walkable(i))
-            .map(|i| (s.position(i), s.cell_size))
-            .collect();
-        scene.add_grid_cells(&cells);
+        scene.add_grid_cells(g);
     }
     let Some(c) = comparison else {
         return scene;
     };
-    let mut boundaries = Vec::new();
     if paths.follower {
+        let mut boundaries = Vec::new();
         if let Some(f) = c.navmesh.as_ref().and_then(|n| n.follower.as_ref()) {
-            boundaries.extend(boundary_segments(&f.path, 1.2));
+            boundaries.push(&f.path);
         }
         if paths.grid
             && let Some(f) = c.grid.as_ref().and_then(|g| g.follower.as_ref())
         {
-            boundaries.extend(boundary_segments(&f.path, 1.2));
+            boundaries.push(&f.path);
         }
-        scene.add_boundaries(&boundaries);
+        scene.add_follower_boundaries(&boundaries);
     }
     // The solid straight path first, the dashed and dotted lines over it.
     if let Some(n) = c.navmesh.as_ref().filter(|_| paths.straight) {
@@ -384,7 +377,7 @@ pub fn comparison_scene(
         if paths.follower
             && let Some(f) = &g.follower
         {
-            add_follower(&mut scene, f, "grid path", GRID_FOLLOWER_COLOR);
+            add_follower(&mut scene, f, "grid path", paths::GRID_TRAJECTORY_COLOR);
         }
     }
     if let Some(n) = &c.navmesh {

@@ -265,6 +265,13 @@ impl<'a> Comparer<'a> {
         })
     }
 
+    /// The grid search context of the last [`Comparer::compare`]: the nodes its grid A*
+    /// reached ([`SearchContext::visited`]; drawn by
+    /// [`crate::debug_draw::grid::mesh_search`]). Empty before a comparison on a grid.
+    pub fn grid_search(&self) -> &SearchContext {
+        &self.ctx
+    }
+
     fn navmesh_side(&mut self, from: Vec3, to: Vec3) -> Result<NavMeshSide> {
         let s = &self.settings;
         let t0 = Instant::now();

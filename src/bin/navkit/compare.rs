@@ -40,7 +40,7 @@ pub struct CompareArgs {
     pub output: Option<PathBuf>,
     #[command(flatten)]
     pub picture: PictureArgs,
-    /// Draw the walkable grid cells too (light squares; off by default: they hide the polys).
+    /// Draw the walkable grid cells too (a square per cell in its area's colour; off by default: they hide the polys).
     #[arg(long)]
     pub grid_cells: bool,
     /// Cell size of the grid (default: the navmesh's cell size).

@@ -34,7 +34,7 @@ pub struct RenderArgs {
     /// spline, follower (with its turn boundaries), grid (grid A* and its waypoints), or all.
     #[arg(long, value_delimiter = ',', default_value = "straight")]
     pub paths: Vec<PathChoice>,
-    /// Draw the walkable grid cells (light squares; off by default: they hide the polys).
+    /// Draw the walkable grid cells (a square per cell in its area's colour; off by default: they hide the polys).
     #[arg(long, conflicts_with = "no_grid")]
     pub grid_cells: bool,
     /// Build no grid (so no grid cells and no grid path).

@@ -20,6 +20,7 @@
 
 mod dynamic;
 mod encode;
+mod grid;
 mod http;
 mod paths;
 mod scene;
@@ -205,9 +206,10 @@ fn load(input: &std::path::Path) -> navkit::Result<State> {
 }
 
 /// The routes and the methods they answer.
-const ROUTES: [(&str, &str); 5] = [
+const ROUTES: [(&str, &str); 6] = [
     ("/", "GET"),
     ("/api/layers", "GET"),
+    ("/api/grid", "GET"),
     ("/api/stages", "GET or POST"),
     ("/api/path", "POST"),
     ("/api/build", "POST"),
@@ -230,6 +232,10 @@ fn route(state: &Mutex<State>, req: &Request) -> Response {
             body: Vec::new(),
         },
         ("GET", "/api/layers") => Response::json(200, &layers(&lock())),
+        ("GET", "/api/grid") => match grid::layers(&mut lock()) {
+            Ok(v) => Response::json(200, &v),
+            Err(r) => r,
+        },
         ("GET", "/api/stages") => match stages::list(&mut lock()) {
             Ok(v) => Response::json(200, &v),
             Err(r) => r,

@@ -8,6 +8,7 @@ use std::time::Instant;
 use glam::Vec3;
 use serde_json::{Value, json};
 
+use navkit::debug_draw::{Layer, follower as dd_follower, grid as dd_grid, paths as dd_paths};
 use navkit::grid::SearchStatus;
 use navkit::grid::mesh::MeshGrid;
 use navkit::query::{NavMeshQuery, QueryFilter};
@@ -24,6 +25,8 @@ const MAX_SENT_POINTS: usize = 4000;
 const MAX_AREA_COST: f64 = 1.0e6;
 /// Area ids a filter may cost (Detour's 64).
 const AREAS: usize = 64;
+/// How far the followers' turn boundaries are drawn either side of the path (as in pictures).
+const BOUNDARY_HALF_WIDTH: f32 = 1.2;
 
 /// A point `[x, y, z]` of finite numbers.
 pub(super) fn point(v: &Value, key: &str) -> Result<Vec3, Response> {
@@ -199,7 +202,7 @@ fn follower_json(f: &FollowerRun) -> Value {
 
 /// The grid the grid paths run on, built from the geometry with the current settings on first
 /// use and kept until the next rebuild.
-fn grid(st: &mut State) -> Result<(), String> {
+pub(super) fn grid(st: &mut State) -> Result<(), String> {
     if st.grid.is_none() {
         let Some(geom) = &st.geometry else {
             return Err(
@@ -217,6 +220,8 @@ fn grid(st: &mut State) -> Result<(), String> {
 /// Every path between the request's points.
 pub(super) fn path(st: &mut State, req: &PathRequest) -> Value {
     let (start, end) = (req.start, req.end);
+    // Layers off by default: how the paths were found.
+    let mut how: Vec<Layer> = Vec::new();
     let mut answer = {
         let mut q = match NavMeshQuery::new(st.navmesh(), 2048) {
             Ok(q) => q,
@@ -225,6 +230,16 @@ pub(super) fn path(st: &mut State, req: &PathRequest) -> Value {
         let t = Instant::now();
         let found = crate::path::find(&mut q, start, end, &req.filter, None);
         let ms = t.elapsed().as_secs_f64() * 1e3;
+        // Detour's node pool after the path's findPath (the straight and smooth paths after
+        // it do not search): RecastDemo's "nodes" view.
+        let nodes = q.search_nodes();
+        let closed = nodes.iter().filter(|n| n.closed).count();
+        let search_nodes = json!({
+            "count": nodes.len(),
+            "closed": closed,
+            "open": nodes.len() - closed,
+        });
+        how.push(dd_paths::search_nodes(&nodes));
         match found.result() {
             Ok(fp) => json!({
                 "status": crate::json::status(fp.path.is_complete()),
@@ -238,6 +253,7 @@ pub(super) fn path(st: &mut State, req: &PathRequest) -> Value {
                 "smooth": fp.smooth.points.iter().map(|&p| v3(p)).collect::<Vec<_>>(),
                 "smooth_length_m": num32(fp.smooth.length()),
                 "query_ms": ms,
+                "search_nodes": search_nodes,
             }),
             Err(e) => {
                 return json!({
@@ -264,9 +280,20 @@ pub(super) fn path(st: &mut State, req: &PathRequest) -> Value {
         ..CompareSettings::default()
     };
     let cmp = Comparer::new(st.navmesh(), st.grid.as_ref(), settings)
-        .and_then(|mut c| c.compare(start, end));
+        .and_then(|mut c| c.compare(start, end).map(|r| (r, c)));
     match cmp {
-        Ok(c) => {
+        Ok((c, comparer)) => {
+            // The followers' turn boundaries (on the straight path, then on the grid path).
+            let mut b = Layer::new(dd_follower::BOUNDARIES_LAYER);
+            let runs = [
+                c.navmesh.as_ref().and_then(|n| n.follower.as_ref()),
+                c.grid.as_ref().and_then(|g| g.follower.as_ref()),
+            ];
+            for f in runs.into_iter().flatten() {
+                b.primitives
+                    .extend(dd_follower::boundaries(&f.path, BOUNDARY_HALF_WIDTH).primitives);
+            }
+            how.push(b);
             if let Some(n) = &c.navmesh {
                 answer["corridor_ms"] = json!(n.time_us / 1e3);
                 answer["smooth_ms"] = json!(n.smooth_time_us / 1e3);
@@ -292,6 +319,17 @@ pub(super) fn path(st: &mut State, req: &PathRequest) -> Value {
                         "waypoint_points": thin(&g.waypoint_points),
                         "follower": g.follower.as_ref().map(follower_json),
                     });
+                    if let Some(grid) = st.grid.as_ref() {
+                        let ctx = comparer.grid_search();
+                        let visited = ctx.visited().count();
+                        let closed = ctx.visited().filter(|v| v.closed).count();
+                        answer["grid"]["search"] = json!({
+                            "visited": visited,
+                            "closed": closed,
+                            "open": visited - closed,
+                        });
+                        how.push(dd_grid::mesh_search(ctx, grid));
+                    }
                 }
                 (None, Some(e), _) => answer["grid"] = json!({"status": "failed", "error": e}),
                 (None, None, Some(e)) => answer["grid"] = json!({"status": "failed", "error": e}),
@@ -300,7 +338,7 @@ pub(super) fn path(st: &mut State, req: &PathRequest) -> Value {
         }
         Err(e) => answer["compare_error"] = json!(e.to_string()),
     }
-    answer["layers"] = Value::Array(path_layers(st, &answer));
+    answer["layers"] = Value::Array(path_layers(st, &answer, &how));
     answer
 }
 
@@ -321,10 +359,11 @@ fn points_of(v: &Value) -> Vec<Vec3> {
 
 /// The answer's paths as debug-draw layers ([`navkit::debug_draw::paths`]), each kind in its
 /// own colour and dash: the corridor, the straight, smooth and spline paths, the grid path,
-/// the follower's trajectory on the straight path and, renamed `path.grid_trajectory` and
-/// orange, on the grid path; and the start and goal markers.
-fn path_layers(st: &State, a: &Value) -> Vec<Value> {
-    use navkit::debug_draw::{Color, paths as dd};
+/// the follower's trajectory on the straight path and on the grid path
+/// ([`navkit::debug_draw::paths::grid_trajectory`]); and the start and goal markers; then the
+/// layers of `how` they were found (search nodes, turn boundaries), off by default.
+fn path_layers(st: &State, a: &Value, how: &[Layer]) -> Vec<Value> {
+    use navkit::debug_draw::paths as dd;
     let nav = st.navmesh();
     let mut layers = Vec::new();
     let corridor: Vec<navkit::query::PolyRef> = a["corridor"]
@@ -351,26 +390,26 @@ fn path_layers(st: &State, a: &Value) -> Vec<Value> {
         dd::PathKind::Trajectory,
         &points_of(&a["follower"]["trajectory"]),
     ));
-    let mut g = dd::polyline(
-        dd::PathKind::Trajectory,
-        &points_of(&a["grid"]["follower"]["trajectory"]),
-    );
-    g.name = "path.grid_trajectory".into();
-    for p in &mut g.primitives {
-        if let navkit::debug_draw::Primitive::Line { color, .. } = p {
-            *color = Color::rgba(230, 120, 0, 220);
-        }
-    }
-    layers.push(g);
+    layers.push(dd::grid_trajectory(&points_of(
+        &a["grid"]["follower"]["trajectory"],
+    )));
     let r = st.settings.agent_radius.max(0.1);
     let h = st.settings.agent_height.max(0.1);
     let pt = |k: &str| points_of(&json!([a[k]])).first().copied();
     layers.push(dd::endpoints(pt("start"), pt("goal"), r, h));
     let mut budget = super::encode::MAX_RESPONSE_VERTICES;
-    layers
+    let mut out: Vec<Value> = layers
         .iter()
         .flat_map(|l| {
             super::encode::entries(l, &json!({"shown": true, "group": "path"}), &mut budget)
         })
-        .collect()
+        .collect();
+    for l in how {
+        out.extend(super::encode::entries(
+            l,
+            &json!({"shown": false, "group": "path"}),
+            &mut budget,
+        ));
+    }
+    out
 }
