@@ -262,7 +262,7 @@ fn check_mesh(name: &str) {
 
     // 2b. Ticked, the search layers are drawn: Detour's nodes and the grid A*'s cells in
     // RecastDemo's node amber, the grid's cells under them.
-    let amber = |img: &Png| {
+    let amber = |img: &Screenshot| {
         (0..img.height)
             .step_by(2)
             .flat_map(|y| (0..img.width - 300).step_by(2).map(move |x| (x, y)))
