@@ -1,7 +1,8 @@
 //! `navkit view` in headless chromium on a tiled navmesh: the build stages are those of one tile
 //! (RecastDemo's Tile Mesh sample). The tile asked for in the URL is the one drawn (its regions
 //! have the library's compact span count for that tile, the panel names it, its outline is in the
-//! picture), and the tile tool picks another tile with a click without moving the path's ends.
+//! picture), the tile tool picks another tile with a click without moving the path's ends, and
+//! without a choice the stages follow the path's start.
 //! Screenshot: target/view-artifacts/tile-stages-dungeon-regions.png.
 
 mod common;
@@ -140,4 +141,30 @@ fn the_stages_shown_are_those_of_the_tile_asked_for_or_picked() {
         "the click picked a tile, not a path end: {r}"
     );
     assert!(r["note"].as_str().unwrap().starts_with(&named), "{r}");
+
+    // 3. Without a choice, a path's start in the busiest tile: its stages follow the start.
+    let other = lib(centre);
+    let goal = other
+        .stages
+        .poly_mesh
+        .vertex(usize::from(other.stages.poly_mesh.polys[0][0]));
+    let goal = goal.unwrap();
+    let url = format!(
+        "{}?fresh=1&rebuild=mode:tiled,tile_size:32&show=stage.regions&top=1\
+         &test={},{};{},{}&stagetileresult=1",
+        v.url, pick.x, pick.z, goal.x, goal.z
+    );
+    let dom = chromium(&url, &["--dump-dom"]);
+    let r = pre(&dom, "stage-tile-result");
+    assert_eq!(r["after"], serde_json::json!([busiest.x, busiest.z]), "{r}");
+    assert_eq!(r["path_ends"], 2, "{r}");
+    assert!(
+        r["panel"].as_str().unwrap().contains("under the start"),
+        "{r}"
+    );
+    assert_eq!(
+        r["regions_after"],
+        6 * stages.stages.compact.spans.len(),
+        "{r}"
+    );
 }
