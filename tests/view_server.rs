@@ -578,10 +578,194 @@ fn rebuilds_report_stage_timings_and_counts_solo_and_tiled() {
         tiled["counts"]["polys"],
         tiled["build"]["counts"]["polymesh_polys"]
     );
-    // The stages of a tiled navmesh are a solo build's, and say so.
+    // The stages of a tiled navmesh are a tile's, and say which.
     let (status, body) = v.get("/api/stages");
     assert_eq!(status, 200);
-    assert!(body.contains("solo build"), "{body}");
+    assert!(body.contains("the stages of tile ("), "{body}");
+}
+
+#[test]
+fn the_stages_of_a_tiled_navmesh_are_those_of_the_tile_asked_for() {
+    use navkit::build::Budget;
+    use navkit::build::tiled::{TileGrid, build_tile_stages};
+    use navkit::{BuildSettings, InputGeometry, TileCoord};
+
+    let v = dungeon();
+    let built = v.post_json("/api/build", r#"{"mode": "tiled", "tile_size": 32}"#);
+    assert_eq!(built["settings"]["cell_size"], 0.3, "{built}");
+    let geom = InputGeometry::load(common::mesh("dungeon.obj")).unwrap();
+    let settings = BuildSettings {
+        tile_size: 32,
+        ..BuildSettings::default()
+    };
+    let (bmin, bmax) = geom.mesh.bounds().into();
+    let grid = TileGrid::new(bmin, bmax, &settings).unwrap();
+    let (nx, nz) = (grid.tiles_x, grid.tiles_z);
+    assert_eq!(built["build"]["grid"]["tiles_x"], nx);
+    assert_eq!(built["build"]["grid"]["tiles_z"], nz);
+
+    // Without a tile: the centre one.
+    let (status, body) = v.get("/api/stages");
+    assert_eq!(status, 200, "{body}");
+    let list: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(list["tile"]["x"], nx / 2, "{list}");
+    assert_eq!(list["tile"]["z"], nz / 2, "{list}");
+    let centre = format!(
+        "the stages of tile ({}, {}) of the {nx} x {nz} tiled build",
+        nx / 2,
+        nz / 2
+    );
+    assert!(
+        list["note"].as_str().unwrap().starts_with(&centre),
+        "{list}"
+    );
+
+    // Each of a few tiles with polygons: the counts and layers of the library's snapshot.
+    let lib = |t: TileCoord| build_tile_stages(&geom, &settings, t, &Budget::default()).unwrap();
+    let tiles: Vec<TileCoord> = grid
+        .all_tiles()
+        .into_iter()
+        .filter(|&t| lib(t).data.is_some())
+        .step_by(7)
+        .take(3)
+        .collect();
+    assert_eq!(tiles.len(), 3);
+    for t in tiles {
+        let at = format!("tile {t}");
+        let want = lib(t);
+        let list = v.post_json("/api/stages", &format!(r#"{{"tile": [{}, {}]}}"#, t.x, t.z));
+        let info = &list["tile"];
+        assert_eq!(
+            (info["x"].as_i64(), info["z"].as_i64()),
+            (Some(t.x.into()), Some(t.z.into()))
+        );
+        for (k, n) in want.counts.named() {
+            assert_eq!(info["counts"][k], n, "{at}: {k}");
+        }
+        assert_eq!(info["has_polys"], true, "{at}");
+        assert_eq!(info["border_cells"], want.config.border_size, "{at}");
+        let b = grid.tile_bounds(t);
+        let corner = |i: usize, j: usize| info["bounds"][i][j].as_f64().unwrap() as f32;
+        assert_eq!(
+            [corner(0, 0), corner(0, 2), corner(1, 0), corner(1, 2)],
+            [b.min.x, b.min.z, b.max.x, b.max.z],
+            "{at}"
+        );
+        let names = [
+            "stage.heightfield",
+            "stage.walkable",
+            "stage.regions",
+            "stage.detail_mesh",
+        ];
+        let st = v.post_json(
+            "/api/stages",
+            &serde_json::json!({"layers": names, "tile": [t.x, t.z]}).to_string(),
+        );
+        assert_eq!(st["tile"]["x"], t.x, "{at}");
+        let s = &want.stages;
+        let walkable = s.heightfield.spans.iter().filter(|p| p.area != 0).count() as u64;
+        // A box (12 triangles) per span, a quad per compact span, the detail triangles.
+        assert_eq!(
+            viewer::vertex_count(&st, "stage.heightfield", None),
+            36 * s.heightfield.spans.len() as u64,
+            "{at}"
+        );
+        assert_eq!(
+            viewer::vertex_count(&st, "stage.walkable", None),
+            36 * walkable,
+            "{at}"
+        );
+        assert_eq!(
+            viewer::vertex_count(&st, "stage.regions", None),
+            6 * s.compact.spans.len() as u64,
+            "{at}"
+        );
+        assert_eq!(
+            viewer::vertex_count(&st, "stage.detail_mesh", Some("tris")),
+            3 * s.detail_mesh.tris.len() as u64,
+            "{at}"
+        );
+        // The regions cover the tile and its border: x from the border's minimum.
+        let xs: Vec<f32> = viewer::entries(&st, "stage.regions")
+            .iter()
+            .flat_map(|e| {
+                viewer::entry_positions(e)
+                    .into_iter()
+                    .step_by(3)
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        let lo = xs.iter().copied().fold(f32::INFINITY, f32::min);
+        assert!(
+            (lo - want.config.bmin[0]).abs() < 1e-3 || lo > want.config.bmin[0],
+            "{at}: {lo}"
+        );
+    }
+
+    // The tile under a point: the centre of tile (1, 2)'s bounds.
+    let b = grid.tile_bounds(TileCoord::new(1, 2));
+    let mid = (b.min + b.max) * 0.5;
+    let list = v.post_json(
+        "/api/stages",
+        &format!(r#"{{"at": [{}, {}, {}]}}"#, mid.x, mid.y, mid.z),
+    );
+    assert_eq!(
+        (list["tile"]["x"].clone(), list["tile"]["z"].clone()),
+        (Value::from(1), Value::from(2))
+    );
+    // Asked again without a tile: the last one shown.
+    let (_, body) = v.get("/api/stages");
+    assert!(body.contains("the stages of tile (1, 2)"), "{body}");
+
+    // Bad tiles: 400 with a message, and the server keeps serving.
+    let bad = [
+        ("tile left of the grid", r#"{"tile": [-1, 0]}"#.to_string()),
+        ("tile past the grid", format!(r#"{{"tile": [{nx}, 0]}}"#)),
+        ("tile below the grid", format!(r#"{{"tile": [0, {nz}]}}"#)),
+        (
+            "tile beyond i32",
+            r#"{"tile": [2147483648, 0]}"#.to_string(),
+        ),
+        (
+            "huge tile",
+            r#"{"tile": [-9223372036854775808, 1e300]}"#.to_string(),
+        ),
+        ("fractional tile", r#"{"tile": [1.5, 0]}"#.to_string()),
+        ("tile as strings", r#"{"tile": ["1", "0"]}"#.to_string()),
+        ("one coordinate", r#"{"tile": [1]}"#.to_string()),
+        ("three coordinates", r#"{"tile": [1, 0, 0]}"#.to_string()),
+        (
+            "tile as an object",
+            r#"{"tile": {"x": 1, "z": 0}}"#.to_string(),
+        ),
+        ("null tile", r#"{"tile": null}"#.to_string()),
+        ("point outside", r#"{"at": [1e30, 0, 0]}"#.to_string()),
+        ("point of two numbers", r#"{"at": [1, 0]}"#.to_string()),
+        ("point as a string", r#"{"at": "middle"}"#.to_string()),
+        (
+            "tile and point",
+            r#"{"tile": [0, 0], "at": [0, 0, 0]}"#.to_string(),
+        ),
+        (
+            "layers of a bad tile",
+            r#"{"layers": ["stage.regions"], "tile": [0, 99999]}"#.to_string(),
+        ),
+    ];
+    for (what, body) in &bad {
+        assert_refused(what, v.post("/api/stages", body), 400);
+    }
+    assert_eq!(v.get("/api/stages").0, 200);
+
+    // A solo navmesh has no tiles to ask for.
+    v.post_json("/api/build", r#"{"mode": "solo"}"#);
+    assert_refused(
+        "a tile of a solo navmesh",
+        v.post("/api/stages", r#"{"tile": [0, 0]}"#),
+        400,
+    );
+    let (status, body) = v.get("/api/stages");
+    assert_eq!(status, 200);
+    assert!(body.contains("the stages of the solo build"), "{body}");
 }
 
 #[test]

@@ -255,6 +255,19 @@ pub(crate) fn tile_walkable_area(
     cfg: &VoxelConfig,
     settings: &BuildSettings,
 ) -> Result<Option<(CompactHeightfield, i32, usize)>> {
+    tile_walkable_area_capturing(ctx, guard, geom, index, cfg, settings, None)
+}
+
+/// [`tile_walkable_area`], copying the filtered heightfield into `capture` when given.
+pub(crate) fn tile_walkable_area_capturing(
+    ctx: &mut RecastContext,
+    guard: &Guard,
+    geom: &InputGeometry,
+    index: &ChunkyTriMesh,
+    cfg: &VoxelConfig,
+    settings: &BuildSettings,
+    capture: Option<&mut SoloStages>,
+) -> Result<Option<(CompactHeightfield, i32, usize)>> {
     let mut chunks = Vec::new();
     index.chunks_overlapping(
         [cfg.bmin[0], cfg.bmin[2]],
@@ -271,7 +284,7 @@ pub(crate) fn tile_walkable_area(
         settings,
         cfg,
         chunks.iter().map(|&c| index.chunk_tris(c)),
-        None,
+        capture,
     )
     .map(Some)
 }
@@ -347,24 +360,12 @@ impl TileProducts {
 }
 
 /// Partition, contours, poly mesh, detail mesh and Detour data for the tile at `tile` whose
-/// walkable area is `chf` (grid `cfg`, with `cfg.border_size` cells of border). The products'
-/// `data` is `None` if the tile has no polygons (the counts of the stages that ran are kept).
-pub(crate) fn detour_tile(
-    ctx: &mut RecastContext,
-    guard: &Guard,
-    geom: &InputGeometry,
-    settings: &BuildSettings,
-    cfg: &VoxelConfig,
-    chf: CompactHeightfield,
-    tile: [i32; 2],
-) -> Result<TileProducts> {
-    detour_tile_capturing(ctx, guard, geom, settings, cfg, chf, tile, None)
-}
-
-/// [`detour_tile`], copying the compact heightfield, contours, poly mesh and detail mesh into
-/// `capture` when given.
+/// walkable area is `chf` (grid `cfg`, with `cfg.border_size` cells of border), copying the
+/// compact heightfield, contours, poly mesh and detail mesh into `capture` when given. The
+/// products' `data` is `None` if the tile has no polygons (the counts of the stages that ran
+/// are kept).
 #[allow(clippy::too_many_arguments)]
-fn detour_tile_capturing(
+pub(crate) fn detour_tile_capturing(
     ctx: &mut RecastContext,
     guard: &Guard,
     geom: &InputGeometry,

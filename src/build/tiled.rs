@@ -42,7 +42,8 @@ use glam::Vec3;
 use crate::build::budget::{Budget, Guard};
 use crate::build::settings::{BuildSettings, VoxelConfig};
 use crate::build::{
-    Stage, StageCounts, TileBuildCounts, detour_tile, stage_timings, tile_walkable_area,
+    SoloStages, Stage, StageCounts, TileBuildCounts, detour_tile_capturing, stage_timings,
+    tile_walkable_area_capturing,
 };
 use crate::ffi::context::{LogCategory, RecastContext};
 use crate::geometry::spatial::ChunkyTriMesh;
@@ -341,63 +342,19 @@ impl TileBuilder {
         })
     }
 
-    /// The voxel grid of tile (x, z): the tile plus its border (RecastDemo's `buildTileMesh`).
-    fn tile_config(&self, x: i32, z: i32) -> VoxelConfig {
-        let mut cfg = self.base.clone();
-        let ts = self.grid.tile_size;
-        let border = cfg.walkable_radius + 3;
-        cfg.tile_size = ts;
-        cfg.border_size = border;
-        cfg.width = ts + border * 2;
-        cfg.height = ts + border * 2;
-        let (tmin, tmax) = self.grid.tile_bounds(TileCoord::new(x, z)).into();
-        let b = border as f32 * cfg.cs;
-        cfg.bmin = [tmin.x - b, self.base.bmin[1], tmin.z - b];
-        cfg.bmax = [tmax.x + b, self.base.bmax[1], tmax.z + b];
-        cfg
+    /// The parts a tile build reads.
+    fn parts(&self) -> TileParts<'_> {
+        TileParts {
+            geom: &self.geom,
+            index: &self.index,
+            settings: &self.settings,
+            base: &self.base,
+            grid: &self.grid,
+        }
     }
 
     fn build_tile(&self, ctx: &mut RecastContext, guard: &Guard, x: i32, z: i32) -> Result<Built> {
-        guard.check(Stage::Rasterize)?;
-        let started = Instant::now();
-        ctx.reset_timers();
-        ctx.take_logs();
-        let cfg = self.tile_config(x, z);
-        let mut built = Built {
-            x,
-            z,
-            data: None,
-            polys: 0,
-            counts: StageCounts::default(),
-            ms: 0.0,
-            stage_ms: Vec::new(),
-            warnings: Vec::new(),
-        };
-        let mut detour_ms = 0.0;
-        if let Some((chf, spans, tris)) =
-            tile_walkable_area(ctx, guard, &self.geom, &self.index, &cfg, &self.settings)?
-        {
-            let p = detour_tile(ctx, guard, &self.geom, &self.settings, &cfg, chf, [x, z])?;
-            built.counts = StageCounts {
-                rasterized_tris: tris,
-                spans: spans.max(0) as usize,
-                ..p.counts()
-            };
-            if p.data.is_some() {
-                built.polys = p.polymesh_polys;
-                detour_ms = p.detour_ms;
-                built.data = p.data;
-            }
-        }
-        built.stage_ms = stage_timings(ctx, detour_ms);
-        built.warnings = ctx
-            .take_logs()
-            .into_iter()
-            .filter(|l| l.category != LogCategory::Progress)
-            .map(|l| format!("tile ({x}, {z}): {}", l.text))
-            .collect();
-        built.ms = started.elapsed().as_secs_f64() * 1e3;
-        Ok(built)
+        self.parts().build_tile(ctx, guard, x, z, None)
     }
 
     /// Builds `tiles` on the current rayon pool's workers, in the order given, calling
@@ -427,6 +384,120 @@ impl TileBuilder {
     }
 }
 
+/// What building one tile reads: the geometry, its triangle index, the settings, the whole
+/// build's voxel grid and the tile grid (borrowed from a [`TileBuilder`], or for
+/// [`build_tile_stages`]).
+struct TileParts<'a> {
+    geom: &'a InputGeometry,
+    index: &'a ChunkyTriMesh,
+    settings: &'a BuildSettings,
+    base: &'a VoxelConfig,
+    grid: &'a TileGrid,
+}
+
+impl TileParts<'_> {
+    /// The voxel grid of tile (x, z): the tile plus its border (RecastDemo's `buildTileMesh`).
+    fn tile_config(&self, x: i32, z: i32) -> VoxelConfig {
+        let mut cfg = self.base.clone();
+        let ts = self.grid.tile_size;
+        let border = cfg.walkable_radius + 3;
+        cfg.tile_size = ts;
+        cfg.border_size = border;
+        cfg.width = ts + border * 2;
+        cfg.height = ts + border * 2;
+        let (tmin, tmax) = self.grid.tile_bounds(TileCoord::new(x, z)).into();
+        let b = border as f32 * cfg.cs;
+        cfg.bmin = [tmin.x - b, self.base.bmin[1], tmin.z - b];
+        cfg.bmax = [tmax.x + b, self.base.bmax[1], tmax.z + b];
+        cfg
+    }
+
+    /// The stages of `tile`, which the caller has checked is in the grid.
+    fn stages(&self, guard: &Guard, tile: TileCoord) -> Result<TileStages> {
+        let started = Instant::now();
+        let mut ctx = RecastContext::new();
+        let mut stages = SoloStages::default();
+        let built = self.build_tile(&mut ctx, guard, tile.x, tile.z, Some(&mut stages))?;
+        Ok(TileStages {
+            tile,
+            grid: *self.grid,
+            config: self.tile_config(tile.x, tile.z),
+            stages,
+            counts: built.counts,
+            data: built.data,
+            stage_ms: built.stage_ms,
+            ms: started.elapsed().as_secs_f64() * 1e3,
+            warnings: built.warnings,
+        })
+    }
+
+    /// Builds tile (x, z), copying its stages into `capture` when given.
+    fn build_tile(
+        &self,
+        ctx: &mut RecastContext,
+        guard: &Guard,
+        x: i32,
+        z: i32,
+        mut capture: Option<&mut SoloStages>,
+    ) -> Result<Built> {
+        guard.check(Stage::Rasterize)?;
+        let started = Instant::now();
+        ctx.reset_timers();
+        ctx.take_logs();
+        let cfg = self.tile_config(x, z);
+        let mut built = Built {
+            x,
+            z,
+            data: None,
+            polys: 0,
+            counts: StageCounts::default(),
+            ms: 0.0,
+            stage_ms: Vec::new(),
+            warnings: Vec::new(),
+        };
+        let mut detour_ms = 0.0;
+        if let Some((chf, spans, tris)) = tile_walkable_area_capturing(
+            ctx,
+            guard,
+            self.geom,
+            self.index,
+            &cfg,
+            self.settings,
+            capture.as_deref_mut(),
+        )? {
+            let p = detour_tile_capturing(
+                ctx,
+                guard,
+                self.geom,
+                self.settings,
+                &cfg,
+                chf,
+                [x, z],
+                capture,
+            )?;
+            built.counts = StageCounts {
+                rasterized_tris: tris,
+                spans: spans.max(0) as usize,
+                ..p.counts()
+            };
+            if p.data.is_some() {
+                built.polys = p.polymesh_polys;
+                detour_ms = p.detour_ms;
+                built.data = p.data;
+            }
+        }
+        built.stage_ms = stage_timings(ctx, detour_ms);
+        built.warnings = ctx
+            .take_logs()
+            .into_iter()
+            .filter(|l| l.category != LogCategory::Progress)
+            .map(|l| format!("tile ({x}, {z}): {}", l.text))
+            .collect();
+        built.ms = started.elapsed().as_secs_f64() * 1e3;
+        Ok(built)
+    }
+}
+
 /// The [`estimate`](crate::build::estimate) of a tiled build on `threads` workers, of validated
 /// geometry: its memory is that of one tile (with its border) per worker, at the level's mean
 /// span density.
@@ -446,6 +517,113 @@ fn tiled_estimate(
         .memory_bytes
         .min(per_tile.saturating_mul(threads.max(1) as u64));
     Ok(e)
+}
+
+/// The Recast stages of one tile of a tiled build (RecastDemo's Tile Mesh sample shows those
+/// of the tile the user builds by clicking): [`build_tile_stages`] or
+/// [`TiledNavMesh::tile_stages`].
+///
+/// The heightfield and compact heightfield snapshots cover the tile and its border
+/// (`config.border_size` cells on every side, `config.bmin`..`config.bmax`); the contours, poly
+/// mesh and detail mesh are the tile's own, as the tiled build gives them to Detour.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TileStages {
+    /// The tile.
+    pub tile: TileCoord,
+    /// The tile grid it belongs to.
+    pub grid: TileGrid,
+    /// The tile's voxel grid: its border-expanded bounds, border size and the settings in cells.
+    pub config: VoxelConfig,
+    /// The stages; all empty if no triangle is near the tile.
+    pub stages: SoloStages,
+    /// The stages' counts, as the tiled build reports them for this tile.
+    pub counts: StageCounts,
+    /// The Detour tile data, byte for byte what the tiled build makes for this tile; `None` if
+    /// the tile has no polygons.
+    pub data: Option<Vec<u8>>,
+    /// Milliseconds per stage.
+    pub stage_ms: Vec<(Stage, f64)>,
+    /// Milliseconds for the whole tile (copies included).
+    pub ms: f64,
+    /// Recast's warnings and errors, prefixed with the tile.
+    pub warnings: Vec<String>,
+}
+
+/// The stages of tile `tile` of a tiled build of `geom` with `settings` (tile size
+/// `settings.tile_size`): the same pipeline as [`TiledNavMesh::build`] runs for that tile (its
+/// border-expanded bounds, the triangles of the chunks overlapping them, the same settings),
+/// with a copy of each stage. Only that tile is built.
+///
+/// Within `budget`: refused before building if one tile's grid (with its border) is over the
+/// budget's cell or memory limit, or the level has stray vertices; stopped once its time runs
+/// out or its token is cancelled. A tile outside the grid, or on a layer other than 0, is an
+/// [`Error::InvalidArgument`].
+///
+/// ```
+/// # fn main() -> navkit::Result<()> {
+/// use navkit::build::tiled::build_tile_stages;
+/// let floor = navkit::TriMesh::new(
+///     vec![0.0, 0.0, 0.0, 0.0, 0.0, 20.0, 20.0, 0.0, 20.0, 20.0, 0.0, 0.0],
+///     vec![0, 1, 2, 0, 2, 3],
+/// )?;
+/// let geom = navkit::InputGeometry::from_mesh(floor);
+/// let settings = navkit::BuildSettings { tile_size: 32, ..Default::default() };
+/// let t = build_tile_stages(&geom, &settings, navkit::TileCoord::new(1, 0), &Default::default())?;
+/// assert_eq!(t.stages.poly_mesh.polys.len(), t.counts.polymesh_polys);
+/// assert!(build_tile_stages(&geom, &settings, navkit::TileCoord::new(9, 0), &Default::default()).is_err());
+/// # Ok(())
+/// # }
+/// ```
+pub fn build_tile_stages(
+    geom: &InputGeometry,
+    settings: &BuildSettings,
+    tile: TileCoord,
+    budget: &Budget,
+) -> Result<TileStages> {
+    let guard = budget.start();
+    geom.validate()?;
+    let (bmin, bmax) = geom.mesh.bounds().into();
+    let grid = TileGrid::new(bmin, bmax, settings)?;
+    let base = settings.to_config(bmin, bmax)?;
+    check_tile(&grid, tile)?;
+    check_tile_estimate(geom, settings, &base, &grid, budget)?;
+    let index = ChunkyTriMesh::new(&geom.mesh, TRIS_PER_CHUNK);
+    TileParts {
+        geom,
+        index: &index,
+        settings,
+        base: &base,
+        grid: &grid,
+    }
+    .stages(&guard, tile)
+}
+
+/// `Err` unless `tile` is a position of `grid` (layer 0).
+fn check_tile(grid: &TileGrid, tile: TileCoord) -> Result<()> {
+    if (0..grid.tiles_x).contains(&tile.x) && (0..grid.tiles_z).contains(&tile.z) && tile.layer == 0
+    {
+        return Ok(());
+    }
+    Err(Error::InvalidArgument(format!(
+        "tile {tile} is outside the {} x {} tile grid (x in 0..{}, z in 0..{}, layer 0)",
+        grid.tiles_x, grid.tiles_z, grid.tiles_x, grid.tiles_z
+    )))
+}
+
+/// Checks the estimate of one tile's build (its grid with the border) against `budget`.
+fn check_tile_estimate(
+    geom: &InputGeometry,
+    settings: &BuildSettings,
+    base: &VoxelConfig,
+    grid: &TileGrid,
+    budget: &Budget,
+) -> Result<()> {
+    let mut e = tiled_estimate(geom, settings, 1)?;
+    let side = (grid.tile_size + 2 * (base.walkable_radius + 3)).max(0) as u64;
+    e.width = side;
+    e.depth = side;
+    e.cells = side * side;
+    budget.check_estimate(&e)
 }
 
 /// What a rebuild did to one tile position.
@@ -782,6 +960,21 @@ impl TiledNavMesh {
             out.push((TileCoord::new(b.x, b.z), change));
         }
         Ok(out)
+    }
+
+    /// The Recast stages of `tile` from the current geometry, as [`build_tile_stages`] (within
+    /// `budget`; the navmesh is not changed). A tile outside the grid is an error.
+    pub fn tile_stages(&self, tile: TileCoord, budget: &Budget) -> Result<TileStages> {
+        let guard = budget.start();
+        check_tile(&self.builder.grid, tile)?;
+        check_tile_estimate(
+            &self.builder.geom,
+            &self.builder.settings,
+            &self.builder.base,
+            &self.builder.grid,
+            budget,
+        )?;
+        self.builder.parts().stages(&guard, tile)
     }
 
     /// Removes `tile`; returns whether there was one.

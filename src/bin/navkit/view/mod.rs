@@ -6,8 +6,9 @@
 //! - `GET /api/layers` the scene: [`navkit::debug_draw`]'s layers of the geometry and the
 //!   navmesh (format in [`encode`]; poly refs as decimal strings, since they may be 64-bit), the
 //!   bounds, the counts, the settings with the panel's field table, the last build's report;
-//! - `GET /api/stages` the Recast stages of the current settings (names and sizes) and
-//!   `POST /api/stages {"layers": [...]}` their layers ([`stages`]);
+//! - `GET /api/stages` the Recast stages of the current settings (names and sizes; of one
+//!   tile when the navmesh is tiled, `POST {"tile": [x, z]}` for another) and
+//!   `POST /api/stages {"layers": [...], "tile": [x, z]}` their layers ([`stages`]);
 //! - `POST /api/path {"start": [x, y, z], "end": [x, y, z], "filter": {...}}` every kind of
 //!   path between two points ([`paths`]);
 //! - `POST /api/build {"cell_size": 0.3, "partition": "monotone", "mode": "tiled", ...}` a
@@ -236,7 +237,7 @@ fn route(state: &Mutex<State>, req: &Request) -> Response {
             Ok(v) => Response::json(200, &v),
             Err(r) => r,
         },
-        ("GET", "/api/stages") => match stages::list(&mut lock()) {
+        ("GET", "/api/stages") => match stages::list(&mut lock(), stages::TileChoice::Default) {
             Ok(v) => Response::json(200, &v),
             Err(r) => r,
         },
