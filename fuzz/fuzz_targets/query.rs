@@ -129,6 +129,14 @@ fuzz_target!(|input: Input| {
             }
             Op::Path(a, b, sp, ep, n) => {
                 let _ = q.find_path(r(a), r(b), sp.0, ep.0, &filter, n.0);
+                // The node pool after the search (RecastDemo's nodes view): every parent is
+                // another node of the pool.
+                let nodes = q.search_nodes();
+                for (i, node) in nodes.iter().enumerate() {
+                    if let Some(p) = node.parent {
+                        assert!(p < nodes.len() && p != i, "node {i}'s parent {p}");
+                    }
+                }
             }
             Op::PathBetween(a, b) => {
                 let _ = q.find_path_between(a.0, b.0, &filter);

@@ -1,9 +1,10 @@
 //! RecastDemo `TSET` tile-cache files: parse, validate, decompress the layers (FastLZ, as
 //! RecastDemo writes them, or LZ4) and build the navmesh tiles; whatever loads gets an obstacle
 //! added and removed and is written back, in its own format and in the other, and the bytes
-//! written must load again. The input also goes to the FastLZ decoder directly: whatever it
-//! accepts, RecastDemo's fastlz.c must decode to the same bytes, and the input compressed by
-//! fastlz.c (both levels) must decode back to itself.
+//! written must load again; its layers are decoded and built again by Detour's tile steps (also
+//! with grids overwritten from the input). The input also goes to the FastLZ decoder directly:
+//! whatever it accepts, RecastDemo's fastlz.c must decode to the same bytes, and the input
+//! compressed by fastlz.c (both levels) must decode back to itself.
 #![no_main]
 
 use glam::Vec3;
@@ -35,6 +36,22 @@ fuzz_target!(|data: &[u8]| {
                 decompress_layer_grids(&da[56..], cells, original.compression).unwrap(),
                 decompress_layer_grids(&db[56..], cells, c).unwrap()
             );
+        }
+    }
+    // The layers decoded (the debug-draw view of a tile cache) and built again by Detour's
+    // tile steps, as loaded and with grids overwritten from the input: the decoded layer's
+    // fields are public, so `build` must refuse whatever the tile cache would.
+    if let Ok(layers) = tc.decode_layers() {
+        for (i, mut layer) in layers.into_iter().take(4).enumerate() {
+            let _ = layer.build();
+            let noise = data.get(i * 97..).unwrap_or(&[]);
+            for (cell, &b) in layer.cons.iter_mut().zip(noise) {
+                *cell ^= b;
+            }
+            for (cell, &b) in layer.areas.iter_mut().zip(noise.iter().rev()) {
+                *cell ^= b;
+            }
+            let _ = layer.build();
         }
     }
     let centre = tc
