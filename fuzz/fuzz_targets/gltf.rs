@@ -28,7 +28,12 @@ fuzz_target!(|data: &[u8]| {
     let back = TriMesh::from_gltf_slice(&mesh.to_glb(), None, Path::new("back.glb"), &back)
         .expect("to_glb output loads");
     assert_eq!(back.tris, mesh.tris);
-    assert!(back.verts.iter().zip(&mesh.verts).all(|(a, b)| a.to_bits() == b.to_bits()));
+    assert!(
+        back.verts
+            .iter()
+            .zip(&mesh.verts)
+            .all(|(a, b)| a.to_bits() == b.to_bits())
+    );
     if mesh.tri_count() > 256 {
         return;
     }

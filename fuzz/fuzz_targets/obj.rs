@@ -69,7 +69,10 @@ fn reference(text: &str) -> Outcome {
 
 fn outcome(r: &navkit::Result<TriMesh>) -> Outcome {
     match r {
-        Ok(m) => Ok((m.verts.iter().map(|v| v.to_bits()).collect(), m.tris.clone())),
+        Ok(m) => Ok((
+            m.verts.iter().map(|v| v.to_bits()).collect(),
+            m.tris.clone(),
+        )),
         Err(Error::Parse { line, .. }) => Err(*line),
         Err(Error::Geometry(m)) if m.contains("empty mesh") => Err(0),
         Err(e) => panic!("unexpected error kind: {e}"),
