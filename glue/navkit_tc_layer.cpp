@@ -19,6 +19,26 @@
 
 extern "C" {
 
+// A w x h layer (1..255 each way) over the caller's grids, as Detour's layer functions take
+// it: a zeroed header with the size and the whole layer as its used area.
+static void wrap_layer(int w, int h, const unsigned char* heights, const unsigned char* areas,
+                       const unsigned char* cons, unsigned char* regs,
+                       dtTileCacheLayerHeader* header, dtTileCacheLayer* layer) {
+    memset(header, 0, sizeof(*header));
+    header->width = (unsigned char)w;
+    header->height = (unsigned char)h;
+    header->maxx = (unsigned char)(w - 1);
+    header->maxy = (unsigned char)(h - 1);
+    memset(layer, 0, sizeof(*layer));
+    layer->header = header;
+    // Detour's struct has non-const pointers; its region, contour and mesh steps write only
+    // `regs`.
+    layer->heights = const_cast<unsigned char*>(heights);
+    layer->areas = const_cast<unsigned char*>(areas);
+    layer->cons = const_cast<unsigned char*>(cons);
+    layer->regs = regs;
+}
+
 // Regions of a w x h layer (1..255 each way) into `regs` (w * h bytes, 0xff: no region) and
 // their number into `regCount`; the grids are only read. Returns Detour's status, or
 // DT_FAILURE | DT_INVALID_PARAM for bad arguments.
@@ -29,19 +49,8 @@ dtStatus navkit_tc_layer_regions(int w, int h, const unsigned char* heights,
         !regCount)
         return DT_FAILURE | DT_INVALID_PARAM;
     dtTileCacheLayerHeader header;
-    memset(&header, 0, sizeof(header));
-    header.width = (unsigned char)w;
-    header.height = (unsigned char)h;
-    header.maxx = (unsigned char)(w - 1);
-    header.maxy = (unsigned char)(h - 1);
     dtTileCacheLayer layer;
-    memset(&layer, 0, sizeof(layer));
-    layer.header = &header;
-    // Detour's struct has non-const pointers; dtBuildTileCacheRegions writes only `regs`.
-    layer.heights = const_cast<unsigned char*>(heights);
-    layer.areas = const_cast<unsigned char*>(areas);
-    layer.cons = const_cast<unsigned char*>(cons);
-    layer.regs = regs;
+    wrap_layer(w, h, heights, areas, cons, regs, &header, &layer);
     dtTileCacheAlloc alloc;
     dtStatus st = dtBuildTileCacheRegions(&alloc, layer, walkableClimb);
     *regCount = layer.regCount;
@@ -92,18 +101,8 @@ NavkitLayerMesh* navkit_tc_layer_mesh_new(int w, int h, const unsigned char* hei
     try {
         std::vector<unsigned char> regs((size_t)w * (size_t)h, 0xff);
         dtTileCacheLayerHeader header;
-        memset(&header, 0, sizeof(header));
-        header.width = (unsigned char)w;
-        header.height = (unsigned char)h;
-        header.maxx = (unsigned char)(w - 1);
-        header.maxy = (unsigned char)(h - 1);
         dtTileCacheLayer layer;
-        memset(&layer, 0, sizeof(layer));
-        layer.header = &header;
-        layer.heights = const_cast<unsigned char*>(heights);
-        layer.areas = const_cast<unsigned char*>(areas);
-        layer.cons = const_cast<unsigned char*>(cons);
-        layer.regs = regs.data();
+        wrap_layer(w, h, heights, areas, cons, regs.data(), &header, &layer);
         dtTileCacheAlloc alloc;
         dtStatus st = dtBuildTileCacheRegions(&alloc, layer, walkableClimb);
         if (dtStatusFailed(st)) {
