@@ -37,7 +37,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use crate::par::prelude::*;
-use glam::Vec3;
 
 use crate::build::budget::{Budget, Guard};
 use crate::build::settings::{BuildSettings, VoxelConfig};
@@ -52,147 +51,18 @@ use crate::navmesh::mset::{NavMeshParams, RefLayout, RefWidth};
 use crate::navmesh::{NavMesh, TileCoord};
 use crate::{Error, Result};
 
+mod grid;
+mod stages;
+
+pub use grid::TileGrid;
+pub use stages::{TileStages, build_tile_stages};
+use stages::{check_tile, check_tile_estimate};
+
 /// Triangles per chunk of the spatial index (RecastDemo uses 256).
 pub const TRIS_PER_CHUNK: usize = 256;
 
 /// Smallest and largest tile size accepted, in cells.
 pub const TILE_SIZE_RANGE: std::ops::RangeInclusive<u32> = 8..=1024;
-
-/// The tile grid of a tiled build: where the tiles are and how big.
-#[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub struct TileGrid {
-    /// The build area's minimum corner (the navmesh origin).
-    pub bmin: Vec3,
-    /// The build area's maximum corner.
-    pub bmax: Vec3,
-    /// Cell size (world units).
-    pub cell_size: f32,
-    /// Tile size in cells.
-    pub tile_size: i32,
-    /// Tiles along x.
-    pub tiles_x: i32,
-    /// Tiles along z (Detour's tile y).
-    pub tiles_z: i32,
-}
-
-impl TileGrid {
-    /// The grid for `settings` over `bmin`..`bmax` (RecastDemo: `rcCalcGridSize`, then tiles of
-    /// `tile_size` cells, rounded up).
-    pub fn new(bmin: Vec3, bmax: Vec3, settings: &BuildSettings) -> Result<TileGrid> {
-        let ts = settings.tile_size;
-        if !TILE_SIZE_RANGE.contains(&ts) {
-            return Err(Error::Setting {
-                name: "tile_size",
-                value: ts.to_string(),
-                reason: format!(
-                    "must be a number of cells in {}..={}",
-                    TILE_SIZE_RANGE.start(),
-                    TILE_SIZE_RANGE.end()
-                ),
-            });
-        }
-        let cfg = settings.to_config(bmin, bmax)?;
-        let ts = ts as i32; // at most 1024: checked above
-        let tiles_x = (cfg.width + ts - 1) / ts;
-        let tiles_z = (cfg.height + ts - 1) / ts;
-        if tiles_x <= 0 || tiles_z <= 0 {
-            return Err(Error::Geometry(format!(
-                "the build area is empty: {} x {} cells",
-                cfg.width, cfg.height
-            )));
-        }
-        Ok(TileGrid {
-            bmin: Vec3::from_array(cfg.bmin),
-            bmax: Vec3::from_array(cfg.bmax),
-            cell_size: cfg.cs,
-            tile_size: ts,
-            tiles_x,
-            tiles_z,
-        })
-    }
-
-    /// The number of tile positions.
-    pub fn tile_count(&self) -> usize {
-        self.tiles_x as usize * self.tiles_z as usize
-    }
-
-    /// A tile's width (and depth) in world units.
-    pub fn tile_width(&self) -> f32 {
-        self.tile_size as f32 * self.cell_size
-    }
-
-    /// The tile containing `p`, or `None` outside the grid.
-    pub fn tile_at(&self, p: Vec3) -> Option<TileCoord> {
-        let tw = self.tile_width();
-        let tx = ((p.x - self.bmin.x) / tw).floor();
-        let tz = ((p.z - self.bmin.z) / tw).floor();
-        let inside = tx >= 0.0 && tz >= 0.0 && tx < self.tiles_x as f32 && tz < self.tiles_z as f32;
-        inside.then_some(TileCoord::new(tx as i32, tz as i32))
-    }
-
-    /// The xz bounds of `tile` (y from the build area).
-    pub fn tile_bounds(&self, tile: TileCoord) -> Aabb {
-        let (x, z) = (tile.x, tile.z);
-        let tw = self.tile_width();
-        Aabb::new(
-            Vec3::new(
-                self.bmin.x + x as f32 * tw,
-                self.bmin.y,
-                self.bmin.z + z as f32 * tw,
-            ),
-            Vec3::new(
-                self.bmin.x + (x + 1) as f32 * tw,
-                self.bmax.y,
-                self.bmin.z + (z + 1) as f32 * tw,
-            ),
-        )
-    }
-
-    /// The tiles whose xz bounds overlap `area`, in grid order (row by row), clamped to the
-    /// grid. Empty if the box is outside the grid or not finite.
-    pub fn tiles_in_box(&self, area: Aabb) -> Vec<TileCoord> {
-        let (bmin, bmax) = (area.min, area.max);
-        if !bmin.is_finite() || !bmax.is_finite() {
-            return Vec::new();
-        }
-        let tw = self.tile_width();
-        let lo = |v: f32, o: f32| ((v - o) / tw).floor().max(0.0);
-        let hi = |v: f32, o: f32, n: i32| ((v - o) / tw).floor().min((n - 1) as f32);
-        let (x0, x1) = (
-            lo(bmin.x, self.bmin.x),
-            hi(bmax.x, self.bmin.x, self.tiles_x),
-        );
-        let (z0, z1) = (
-            lo(bmin.z, self.bmin.z),
-            hi(bmax.z, self.bmin.z, self.tiles_z),
-        );
-        let mut out = Vec::new();
-        if x0 > x1 || z0 > z1 {
-            return out;
-        }
-        for z in z0 as i32..=z1 as i32 {
-            for x in x0 as i32..=x1 as i32 {
-                out.push(TileCoord::new(x, z));
-            }
-        }
-        out
-    }
-
-    /// Every tile position, in grid order (row by row, x fastest).
-    pub fn all_tiles(&self) -> Vec<TileCoord> {
-        (0..self.tiles_z)
-            .flat_map(|z| (0..self.tiles_x).map(move |x| TileCoord::new(x, z)))
-            .collect()
-    }
-
-    /// Tile and poly bits as RecastDemo chooses them for this grid.
-    pub fn ref_bits(&self) -> (u32, u32) {
-        let tiles = (self.tile_count() as u32).max(1).next_power_of_two();
-        let tile_bits = tiles.ilog2().min(14);
-        (tile_bits, 22 - tile_bits)
-    }
-}
 
 /// How to run a tiled build.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -517,113 +387,6 @@ fn tiled_estimate(
         .memory_bytes
         .min(per_tile.saturating_mul(threads.max(1) as u64));
     Ok(e)
-}
-
-/// The Recast stages of one tile of a tiled build (RecastDemo's Tile Mesh sample shows those
-/// of the tile the user builds by clicking): [`build_tile_stages`] or
-/// [`TiledNavMesh::tile_stages`].
-///
-/// The heightfield and compact heightfield snapshots cover the tile and its border
-/// (`config.border_size` cells on every side, `config.bmin`..`config.bmax`); the contours, poly
-/// mesh and detail mesh are the tile's own, as the tiled build gives them to Detour.
-#[derive(Clone, Debug, PartialEq)]
-pub struct TileStages {
-    /// The tile.
-    pub tile: TileCoord,
-    /// The tile grid it belongs to.
-    pub grid: TileGrid,
-    /// The tile's voxel grid: its border-expanded bounds, border size and the settings in cells.
-    pub config: VoxelConfig,
-    /// The stages; all empty if no triangle is near the tile.
-    pub stages: SoloStages,
-    /// The stages' counts, as the tiled build reports them for this tile.
-    pub counts: StageCounts,
-    /// The Detour tile data, byte for byte what the tiled build makes for this tile; `None` if
-    /// the tile has no polygons.
-    pub data: Option<Vec<u8>>,
-    /// Milliseconds per stage.
-    pub stage_ms: Vec<(Stage, f64)>,
-    /// Milliseconds for the whole tile (copies included).
-    pub ms: f64,
-    /// Recast's warnings and errors, prefixed with the tile.
-    pub warnings: Vec<String>,
-}
-
-/// The stages of tile `tile` of a tiled build of `geom` with `settings` (tile size
-/// `settings.tile_size`): the same pipeline as [`TiledNavMesh::build`] runs for that tile (its
-/// border-expanded bounds, the triangles of the chunks overlapping them, the same settings),
-/// with a copy of each stage. Only that tile is built.
-///
-/// Within `budget`: refused before building if one tile's grid (with its border) is over the
-/// budget's cell or memory limit, or the level has stray vertices; stopped once its time runs
-/// out or its token is cancelled. A tile outside the grid, or on a layer other than 0, is an
-/// [`Error::InvalidArgument`].
-///
-/// ```
-/// # fn main() -> navkit::Result<()> {
-/// use navkit::build::tiled::build_tile_stages;
-/// let floor = navkit::TriMesh::new(
-///     vec![0.0, 0.0, 0.0, 0.0, 0.0, 20.0, 20.0, 0.0, 20.0, 20.0, 0.0, 0.0],
-///     vec![0, 1, 2, 0, 2, 3],
-/// )?;
-/// let geom = navkit::InputGeometry::from_mesh(floor);
-/// let settings = navkit::BuildSettings { tile_size: 32, ..Default::default() };
-/// let t = build_tile_stages(&geom, &settings, navkit::TileCoord::new(1, 0), &Default::default())?;
-/// assert_eq!(t.stages.poly_mesh.polys.len(), t.counts.polymesh_polys);
-/// assert!(build_tile_stages(&geom, &settings, navkit::TileCoord::new(9, 0), &Default::default()).is_err());
-/// # Ok(())
-/// # }
-/// ```
-pub fn build_tile_stages(
-    geom: &InputGeometry,
-    settings: &BuildSettings,
-    tile: TileCoord,
-    budget: &Budget,
-) -> Result<TileStages> {
-    let guard = budget.start();
-    geom.validate()?;
-    let (bmin, bmax) = geom.mesh.bounds().into();
-    let grid = TileGrid::new(bmin, bmax, settings)?;
-    let base = settings.to_config(bmin, bmax)?;
-    check_tile(&grid, tile)?;
-    check_tile_estimate(geom, settings, &base, &grid, budget)?;
-    let index = ChunkyTriMesh::new(&geom.mesh, TRIS_PER_CHUNK);
-    TileParts {
-        geom,
-        index: &index,
-        settings,
-        base: &base,
-        grid: &grid,
-    }
-    .stages(&guard, tile)
-}
-
-/// `Err` unless `tile` is a position of `grid` (layer 0).
-fn check_tile(grid: &TileGrid, tile: TileCoord) -> Result<()> {
-    if (0..grid.tiles_x).contains(&tile.x) && (0..grid.tiles_z).contains(&tile.z) && tile.layer == 0
-    {
-        return Ok(());
-    }
-    Err(Error::InvalidArgument(format!(
-        "tile {tile} is outside the {} x {} tile grid (x in 0..{}, z in 0..{}, layer 0)",
-        grid.tiles_x, grid.tiles_z, grid.tiles_x, grid.tiles_z
-    )))
-}
-
-/// Checks the estimate of one tile's build (its grid with the border) against `budget`.
-fn check_tile_estimate(
-    geom: &InputGeometry,
-    settings: &BuildSettings,
-    base: &VoxelConfig,
-    grid: &TileGrid,
-    budget: &Budget,
-) -> Result<()> {
-    let mut e = tiled_estimate(geom, settings, 1)?;
-    let side = (grid.tile_size + 2 * (base.walkable_radius + 3)).max(0) as u64;
-    e.width = side;
-    e.depth = side;
-    e.cells = side * side;
-    budget.check_estimate(&e)
 }
 
 /// What a rebuild did to one tile position.
@@ -1056,6 +819,7 @@ fn tile_stats(built: &[Built]) -> TileStats {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use glam::Vec3;
 
     #[test]
     fn grid_maths() {
