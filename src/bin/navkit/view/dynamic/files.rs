@@ -1,0 +1,250 @@
+//! `navkit view`'s scenarios (saved and loaded, with the view's own part) and saves to a path
+//! confined to the working directory.
+
+use super::crowd::add_agent;
+use super::obstacles::{add_to_cache, check_shape};
+use super::*;
+
+/// The current scenario: obstacles, agents (an agent without a target has its goal at its
+/// start), kept events, and the viewer's settings (the page adds the path's start and goal).
+pub(super) fn scenario(st: &State) -> Scenario {
+    let d = &st.dynamic;
+    let agents = d
+        .agent_states()
+        .into_iter()
+        .map(|(_, a)| {
+            let moving = !matches!(
+                a.target_state,
+                TargetState::None | TargetState::Failed | TargetState::Velocity
+            );
+            AgentSpec {
+                start: a.position,
+                goal: if moving { a.target } else { a.position },
+                behaviour: AgentBehaviour::Direct,
+                seed: 0,
+            }
+        })
+        .collect();
+    Scenario {
+        agents,
+        obstacles: d
+            .obstacles()
+            .into_iter()
+            .filter(|o| o.state != navkit::tilecache::ObstacleState::Removing)
+            .map(|o| o.shape)
+            .collect(),
+        events: d.events.clone(),
+        view: Some(ViewState {
+            start: None,
+            goal: None,
+            settings: st.geometry.as_ref().map(|_| st.settings.clone()),
+            tile_size: Some(d.tile_size),
+        }),
+    }
+}
+
+pub(super) fn scenario_json(st: &State) -> Value {
+    crate::json::to_json(&scenario(st))
+}
+
+/// A new dynamic state with `s`'s obstacles and agents (in dynamic mode if it has any, or if
+/// `force`).
+pub(super) fn dynamic_from(
+    st: &State,
+    s: &Scenario,
+    tile_size: u32,
+    force: bool,
+) -> Result<Dynamic, Response> {
+    let wanted = force || !s.obstacles.is_empty() || !s.agents.is_empty();
+    if !wanted {
+        return Ok(Dynamic {
+            events: s.events.clone(),
+            ..st.dynamic.fresh(tile_size)
+        });
+    }
+    let mut d = build_dynamic(st, tile_size)?;
+    d.events = s.events.clone();
+    for (i, o) in s.obstacles.iter().enumerate() {
+        check_shape(o).map_err(|_| {
+            bad(format!(
+                "obstacle {i}: every number must be finite and at most 1e7 in size"
+            ))
+        })?;
+        add_to_cache(&mut d, o, &format!("obstacle {i} ({o:?}) was refused"))?;
+        if i % 32 == 31 {
+            settle(&mut d)?;
+        }
+    }
+    settle(&mut d)?;
+    let params = agent_params(st);
+    for (i, a) in s.agents.iter().enumerate() {
+        let target = (a.goal != a.start).then_some(a.goal);
+        add_agent(&mut d, a.start, target, params)
+            .map_err(|e| refused(&format!("agent {i} was refused"), e))?;
+    }
+    Ok(d)
+}
+
+/// Loads a scenario: the settings first (a rebuild if they differ), then a new dynamic state
+/// with its obstacles and agents. Nothing changes if any of it is refused.
+pub(super) fn load_scenario(st: &mut State, text: &str) -> Result<Value, Response> {
+    let s =
+        Scenario::from_json_str(text, Path::new("the scenario")).map_err(|e| bad(e.to_string()))?;
+    if s.obstacles.len() > MAX_OBSTACLES {
+        return Err(Response::error(
+            413,
+            format!(
+                "the scenario has {} obstacles; the viewer keeps at most {MAX_OBSTACLES}",
+                s.obstacles.len()
+            ),
+        ));
+    }
+    if s.agents.len() > MAX_AGENTS {
+        return Err(Response::error(
+            413,
+            format!(
+                "the scenario has {} agents; the viewer keeps at most {MAX_AGENTS}",
+                s.agents.len()
+            ),
+        ));
+    }
+    let view = s.view.clone().unwrap_or_default();
+    let tile_size = match view.tile_size {
+        None => st.dynamic.tile_size,
+        Some(t) if TILE_SIZES.contains(&u64::from(t)) => t,
+        Some(t) => {
+            return Err(bad(format!(
+                "view.tile_size {t} must be from {} to {} cells",
+                TILE_SIZES.start(),
+                TILE_SIZES.end()
+            )));
+        }
+    };
+    let new_settings = match &view.settings {
+        Some(ns) if *ns != st.settings => {
+            if st.geometry.is_none() {
+                return Err(unprocessable(
+                    "the scenario has build settings, but the viewer was started on a saved \
+                     navmesh: there is no geometry to rebuild from",
+                ));
+            }
+            // The viewer's own ranges for the settings the page can change.
+            Some(super::super::settings::request_for(st, ns)?)
+        }
+        _ => None,
+    };
+    // The new dynamic state is made (with the scenario's settings) before anything changes.
+    let old_settings = st.settings.clone();
+    if let Some(ns) = &new_settings {
+        st.settings = ns.settings.clone();
+    }
+    let keep_on = st.dynamic.crowd.is_some();
+    let made = dynamic_from(st, &s, tile_size, keep_on);
+    st.settings = old_settings;
+    let d = made?;
+    let mut rebuilt = Value::Null;
+    if let Some(ns) = new_settings {
+        // The static navmesh with the new settings; the new dynamic state goes in after it.
+        let keep = std::mem::take(&mut st.dynamic);
+        match super::super::settings::rebuild(st, ns) {
+            Ok(v) => rebuilt = v,
+            Err(r) => {
+                st.dynamic = keep;
+                return Err(r);
+            }
+        }
+    }
+    st.dynamic = d;
+    let mut out = status(st);
+    out["view"] = crate::json::to_json(&view);
+    out["rebuilt"] = rebuilt;
+    out["warnings"] = json!(if s.events.is_empty() {
+        Vec::<String>::new()
+    } else {
+        vec![format!(
+            "{} timed obstacle events are kept for saving but not played by the viewer \
+             (navkit simulate --scenario plays them)",
+            s.events.len()
+        )]
+    });
+    Ok(out)
+}
+
+/// A path under the working directory: relative, no `..`, its folder an existing one inside.
+pub(super) fn confined(path: &str) -> Result<PathBuf, Response> {
+    if path.is_empty() || path.len() > 255 {
+        return Err(bad("`path` must be a file name of 1 to 255 bytes"));
+    }
+    let p = Path::new(path);
+    for c in p.components() {
+        match c {
+            Component::Normal(_) | Component::CurDir => {}
+            Component::ParentDir => {
+                return Err(bad(format!(
+                    "`{}`: `..` is not allowed; files are saved under the working directory",
+                    http::clip(path)
+                )));
+            }
+            Component::RootDir | Component::Prefix(_) => {
+                return Err(bad(format!(
+                    "`{}`: absolute paths are not allowed; files are saved under the working \
+                     directory",
+                    http::clip(path)
+                )));
+            }
+        }
+    }
+    if p.file_name().is_none() || path.ends_with('/') {
+        return Err(bad(format!("`{}` does not name a file", http::clip(path))));
+    }
+    let cwd = std::env::current_dir()
+        .and_then(|d| d.canonicalize())
+        .map_err(|e| unprocessable(format!("no working directory: {e}")))?;
+    let parent = cwd.join(p.parent().unwrap_or(Path::new("")));
+    let parent = parent.canonicalize().map_err(|_| {
+        bad(format!(
+            "`{}`: its folder does not exist under the working directory",
+            http::clip(path)
+        ))
+    })?;
+    // A symbolic link could lead out: the real folder must be inside.
+    if !parent.starts_with(&cwd) {
+        return Err(bad(format!(
+            "`{}` leads outside the working directory",
+            http::clip(path)
+        )));
+    }
+    let target = parent.join(p.file_name().unwrap_or_default());
+    if target.is_dir() {
+        return Err(bad(format!("`{}` is a folder", http::clip(path))));
+    }
+    Ok(target)
+}
+
+pub(super) fn save(st: &mut State, v: &Value) -> Result<Value, Response> {
+    fields(v, "saving", &["what", "path"])?;
+    let what = v.get("what").and_then(Value::as_str).unwrap_or("");
+    let path = v
+        .get("path")
+        .and_then(Value::as_str)
+        .ok_or_else(|| bad("`path` must be a file name (a string)"))?;
+    let bytes = match what {
+        "navmesh" => st.navmesh().to_mset_bytes(),
+        "tilecache" => tset_bytes(st)?,
+        "scenario" => {
+            let mut text = serde_json::to_string_pretty(&scenario_json(st))
+                .map_err(|e| unprocessable(e.to_string()))?;
+            text.push('\n');
+            text.into_bytes()
+        }
+        _ => {
+            return Err(bad(
+                "`what` must be \"navmesh\", \"tilecache\" or \"scenario\"",
+            ));
+        }
+    };
+    let target = confined(path)?;
+    navkit::atomic_file::write(&target, &bytes)
+        .map_err(|e| unprocessable(format!("saving failed: {e}")))?;
+    Ok(json!({"saved": target.display().to_string(), "bytes": bytes.len(), "what": what}))
+}
