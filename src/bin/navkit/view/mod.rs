@@ -261,6 +261,7 @@ fn route(state: &Mutex<State>, req: &Request) -> Response {
         },
         (method, path) => match ROUTES
             .iter()
+            .chain(&dynamic::ROUTES)
             .find(|(p, _)| *p == path || (path == "/index.html" && *p == "/"))
         {
             Some((_, allowed)) => Response::error(
