@@ -66,22 +66,9 @@ fn pre(dom: &str, id: &str) -> String {
 
 /// The (x, z) of the centroids of navmesh triangles `a` and `b` of the served scene.
 fn two_points(v: &Viewer) -> [[f64; 2]; 2] {
-    let (_, body) = v.get("/api/layers");
-    let scene: Value = serde_json::from_str(&body).unwrap();
-    let nav = viewer::entries(&scene, "navmesh.polys")[0];
-    let p: Vec<f64> = viewer::entry_positions(nav)
-        .into_iter()
-        .map(f64::from)
-        .collect();
-    let tris = p.len() / 9;
-    let c = |t: usize| {
-        let q = &p[t * 9..t * 9 + 9];
-        [
-            (q[0] + q[3] + q[6]) / 3.0,
-            (q[1] + q[4] + q[7]) / 3.0,
-            (q[2] + q[5] + q[8]) / 3.0,
-        ]
-    };
+    let centroids = viewer::navmesh_centroids(v);
+    let tris = centroids.len();
+    let c = |t: usize| centroids[t];
     // The first pair from triangle tris/5 whose path (asked of the server, points picked from
     // above as the page will) is complete and longer than 5 m: islands are skipped.
     let a = c(tris / 5);

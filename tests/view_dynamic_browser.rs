@@ -18,25 +18,9 @@ use viewer::{Screenshot, Viewer, pre_text, run_headless, view_artifacts};
 /// Two points (x, z) on the navmesh whose path is complete and longer than 15 m, searched
 /// among the navmesh triangles' centroids as the page picks them (from above).
 fn two_points(v: &Viewer) -> [[f64; 2]; 2] {
-    let (_, body) = v.get("/api/layers");
-    let scene: Value = serde_json::from_str(&body).unwrap();
-    let nav = viewer::entries(&scene, "navmesh.polys")
-        .into_iter()
-        .find(|l| l["kind"] == "tris")
-        .expect("a navmesh.polys entry");
-    let p: Vec<f64> = viewer::entry_positions(nav)
-        .into_iter()
-        .map(f64::from)
-        .collect();
-    let tris = p.len() / 9;
-    let c = |t: usize| {
-        let q = &p[t * 9..t * 9 + 9];
-        [
-            (q[0] + q[3] + q[6]) / 3.0,
-            (q[1] + q[4] + q[7]) / 3.0,
-            (q[2] + q[5] + q[8]) / 3.0,
-        ]
-    };
+    let centroids = viewer::navmesh_centroids(v);
+    let tris = centroids.len();
+    let c = |t: usize| centroids[t];
     for i in [1, 2, 3] {
         let a = c(tris * i / 7);
         for k in (1..20).rev() {

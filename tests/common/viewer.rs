@@ -271,3 +271,24 @@ pub fn vertex_count(scene: &serde_json::Value, name: &str, kind: Option<&str>) -
         .map(|e| e["count"].as_u64().unwrap())
         .sum()
 }
+
+/// The centroids of the served navmesh's triangles (the first `navmesh.polys` triangle entry of
+/// `/api/layers`), in order.
+pub fn navmesh_centroids(v: &Viewer) -> Vec<[f64; 3]> {
+    let (_, body) = v.get("/api/layers");
+    let scene: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let nav = entries(&scene, "navmesh.polys")
+        .into_iter()
+        .find(|l| l["kind"] == "tris")
+        .expect("a navmesh.polys triangle entry");
+    let p: Vec<f64> = entry_positions(nav).into_iter().map(f64::from).collect();
+    p.chunks_exact(9)
+        .map(|q| {
+            [
+                (q[0] + q[3] + q[6]) / 3.0,
+                (q[1] + q[4] + q[7]) / 3.0,
+                (q[2] + q[5] + q[8]) / 3.0,
+            ]
+        })
+        .collect()
+}
