@@ -18,7 +18,7 @@
 
 use std::path::PathBuf;
 
-use crate::build::Stage;
+use crate::stage::Stage;
 use crate::status::Status;
 
 /// Everything that can go wrong in navkit, with enough context to say what and where.

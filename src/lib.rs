@@ -43,6 +43,7 @@
 #![warn(unnameable_types)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+mod aabb;
 pub mod agents;
 pub mod atomic_file;
 pub mod build;
@@ -54,22 +55,26 @@ pub mod geometry;
 pub mod grid;
 pub mod navmesh;
 mod par;
+mod poly_ref;
 pub mod query;
 #[cfg(feature = "render")]
 #[cfg_attr(docsrs, doc(cfg(feature = "render")))]
 pub mod render;
 pub mod service;
+mod settings;
+mod stage;
 pub mod status;
 pub mod tilecache;
 #[cfg(feature = "tools")]
 #[cfg_attr(docsrs, doc(cfg(feature = "tools")))]
 pub mod tools;
 
-pub use build::settings::{BuildSettings, Partition, area, flags};
+pub use aabb::Aabb;
 pub use builder::{NavMeshBuilder, Progress};
 pub use error::{Error, Result};
-pub use geometry::{Aabb, ConvexVolume, InputGeometry, OffMeshConnection, TriMesh};
+pub use geometry::{ConvexVolume, InputGeometry, OffMeshConnection, TriMesh};
 pub use navmesh::TileCoord;
+pub use settings::{BuildSettings, Partition, area, flags};
 
 /// The README's examples, compiled as doc tests.
 #[cfg(doctest)]

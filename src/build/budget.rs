@@ -37,8 +37,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use super::settings::BuildSettings;
-use super::stage::Stage;
+use crate::settings::BuildSettings;
+use crate::stage::Stage;
 use crate::{Error, InputGeometry, Result};
 
 /// A flag shared between a build and whoever may want to stop it: clone it, hand one clone to

@@ -3,13 +3,12 @@
 
 pub mod budget;
 mod counts;
-pub mod settings;
 mod snapshot;
 mod solo;
 mod spans;
-mod stage;
 pub mod tiled;
 
+pub use crate::settings::{MAX_GRID_CELLS, MAX_SPAN_HEIGHT, SettingField, VoxelConfig};
 pub use budget::{Budget, BuildEstimate, CancelToken, StrayVertices, estimate};
 pub use counts::{StageCounts, TileBuildCounts};
 pub use solo::*;

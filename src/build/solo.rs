@@ -28,7 +28,6 @@ use std::time::Instant;
 use recastnavigation_sys as sys;
 
 use super::budget::{Budget, Guard, estimate_validated};
-use crate::build::settings::{BuildSettings, Partition, VoxelConfig, area, flags};
 use crate::ffi::context::{Guarded, RecastContext};
 use crate::ffi::detour::{AgentDims, OffMeshInput, create_nav_mesh_data};
 use crate::ffi::recast::{
@@ -37,11 +36,12 @@ use crate::ffi::recast::{
 use crate::geometry::InputGeometry;
 use crate::geometry::spatial::ChunkyTriMesh;
 use crate::navmesh::NavMesh;
+use crate::settings::{BuildSettings, Partition, VoxelConfig, area, flags};
 use crate::{Error, Result};
 
 pub use super::snapshot::*;
-pub use super::stage::Stage;
 pub use crate::ffi::context::{LogCategory, LogMessage};
+pub use crate::stage::Stage;
 
 /// What a build produced and how long each stage took.
 #[derive(Clone, Debug)]

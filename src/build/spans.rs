@@ -3,9 +3,9 @@
 //! by the solo pipeline's stages up to erosion and convex volumes.
 
 use super::solo::{Stage, solo_config, walkable_area};
-use crate::build::settings::{BuildSettings, area};
 use crate::ffi::context::RecastContext;
 use crate::geometry::InputGeometry;
+use crate::settings::{BuildSettings, area};
 use crate::{Error, Result};
 
 /// A walkable span of [`WalkableSpans`]: one cell column's floor, with its links to the spans of

@@ -1,6 +1,6 @@
 //! [`Color`]: RGBA packed as upstream's `duRGBA`, with DebugUtils' colour formulas.
 
-use crate::build::settings::area;
+use crate::settings::area;
 
 /// An RGBA colour packed as upstream's `duRGBA` (`r | g << 8 | b << 16 | a << 24`), so values
 /// compare directly with RecastDemo's.

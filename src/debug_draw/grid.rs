@@ -10,9 +10,9 @@
 use glam::{UVec2, Vec3};
 
 use super::{Color, Layer};
-use crate::build::settings::area;
 use crate::grid::mesh::MeshGrid;
 use crate::grid::{Grid, NodeId, SearchContext, Terrain};
+use crate::settings::area;
 
 /// Name of the layer of passable cells (walkable spans of a [`MeshGrid`]).
 pub const CELLS_LAYER: &str = "grid.cells";
@@ -165,7 +165,7 @@ pub fn mesh_cells(grid: &MeshGrid) -> Layer {
 /// 0.6; 1 is RecastDemo's solid view).
 ///
 /// ```
-/// use navkit::build::settings::BuildSettings;
+/// use navkit::BuildSettings;
 /// use navkit::debug_draw::grid::mesh_cells_scaled;
 /// use navkit::grid::mesh::MeshGrid;
 /// use navkit::{InputGeometry, TriMesh};

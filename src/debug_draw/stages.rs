@@ -5,11 +5,11 @@
 use glam::Vec3;
 
 use super::{Color, DebugDraw, Layer};
-use crate::build::settings::area;
 use crate::build::{
     CompactSnapshot, CompactSpanSnapshot, ContoursSnapshot, DetailMeshSnapshot,
     HeightfieldSnapshot, PolyMeshSnapshot, SoloStages,
 };
+use crate::settings::area;
 
 /// Name of the heightfield layer.
 pub const HEIGHTFIELD_LAYER: &str = "stage.heightfield";

@@ -10,7 +10,7 @@
 use glam::Vec3;
 
 use super::{Color, Layer};
-use crate::build::settings::area;
+use crate::settings::area;
 use crate::tilecache::{DecodedLayer, LayerBuild, NO_HEIGHT, NO_REGION};
 
 /// Name of the layer of tile-cache layers by area.

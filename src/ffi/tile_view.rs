@@ -119,7 +119,7 @@ impl RawNavMesh {
         }
         #[cfg(feature = "large-refs")]
         {
-            let l = crate::navmesh::params::RefLayout::LARGE;
+            let l = crate::poly_ref::RefLayout::LARGE;
             (l.salt_bits, l.tile_bits, l.poly_bits)
         }
     }

@@ -17,7 +17,7 @@ use recastnavigation_sys as sys;
 use super::detour::{OffMeshInput, RawNavMesh};
 use super::validate::ValidLayer;
 use super::validate::layer::LayerHeader;
-use crate::tilecache::LayerCompression;
+use crate::ffi::layer_compression::LayerCompression;
 
 type MaxSizeFn = unsafe extern "C" fn(c_int) -> c_int;
 type Lz4Fn = unsafe extern "C" fn(*const u8, c_int, *mut u8, c_int, *mut c_int) -> c_int;
@@ -218,7 +218,7 @@ unsafe extern "C" fn fastlz_decompress(
             if i.is_empty() {
                 return Some(0);
             }
-            crate::tilecache::fastlz::decompress_into(i, o).ok()
+            crate::ffi::fastlz::codec::decompress_into(i, o).ok()
         })
     }
 }
@@ -969,7 +969,7 @@ mod tests {
         let packed = Compressor::new(LayerCompression::FastLz)
             .compress(&grids)
             .unwrap();
-        assert_eq!(packed, crate::tilecache::fastlz::compress(&grids).unwrap());
+        assert_eq!(packed, crate::ffi::fastlz::codec::compress(&grids).unwrap());
     }
 
     #[test]

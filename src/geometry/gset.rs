@@ -6,8 +6,8 @@ use super::{
     ConvexVolume, InputGeometry, MAX_AREA, MAX_CONVEX_VOLUME_VERTS, MAX_CONVEX_VOLUMES,
     MAX_OFF_MESH_CONNECTIONS, OffMeshConnection, TriMesh,
 };
-use crate::build::settings::{BuildSettings, Partition};
-use crate::geometry::Aabb;
+use crate::Aabb;
+use crate::settings::{BuildSettings, Partition};
 use crate::{Error, Result};
 use glam::Vec3;
 use std::fmt::Write as _;

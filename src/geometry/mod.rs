@@ -4,7 +4,6 @@
 //! settings, off-mesh connections and convex volumes; [`gset`]), bounds ([`Aabb`]) and the
 //! spatial index tiled builds select triangles with ([`spatial`]).
 
-mod aabb;
 #[cfg(feature = "gltf")]
 #[cfg_attr(docsrs, doc(cfg(feature = "gltf")))]
 pub mod gltf;
@@ -13,10 +12,10 @@ pub mod mesh;
 mod obj;
 pub mod spatial;
 
-pub use aabb::Aabb;
+use crate::Aabb;
 pub use mesh::{MAX_FACE_VERTS, TriMesh};
 
-use crate::build::settings::BuildSettings;
+use crate::settings::BuildSettings;
 use crate::{Error, Result};
 use glam::Vec3;
 use std::path::{Path, PathBuf};

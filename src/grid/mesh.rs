@@ -46,10 +46,10 @@ use super::{
     CornerCutting, Cost, MAX_COST_MULTIPLIER, NodeId, SearchContext, SearchGraph, SearchOptions,
     SearchResult, SearchStatus, astar, to_fixed,
 };
-use crate::build::settings::{BuildSettings, area};
 use crate::build::{WalkableSpans, build_walkable_spans};
 use crate::geometry::InputGeometry;
 use crate::query::QueryFilter;
+use crate::settings::{BuildSettings, area};
 use crate::{Error, Result};
 
 /// Number of area ids (Recast's `RC_WALKABLE_AREA` is 63).

@@ -3,7 +3,7 @@
 pub mod mset;
 pub mod tile_coord;
 
-use crate::geometry::Aabb;
+use crate::Aabb;
 pub use tile_coord::TileCoord;
 pub mod params;
 #[cfg(test)]
@@ -105,7 +105,7 @@ impl NavMesh {
         let layout = self.params().ref_layout();
         if info.poly_count > 1usize << layout.poly_bits {
             return Err(Error::Build {
-                stage: crate::build::Stage::DetourData,
+                stage: crate::stage::Stage::DetourData,
                 message: format!(
                     "tile ({}, {}) has {} polys; this navmesh's refs address at most {} per tile",
                     info.x,

@@ -30,7 +30,7 @@ use crate::navmesh::NavMesh;
 use crate::status::Status;
 use crate::{Error, Result, area, flags};
 
-pub use crate::ffi::{PolyRef, PolyRefBits};
+pub use crate::poly_ref::{PolyRef, PolyRefBits};
 
 impl std::fmt::Display for PolyRef {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

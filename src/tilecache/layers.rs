@@ -3,7 +3,6 @@
 
 use super::*;
 use crate::build::budget::Guard;
-use crate::build::settings::{BuildSettings, VoxelConfig};
 use crate::build::tiled::TileGrid;
 use crate::build::{StageCounts, tile_walkable_area};
 use crate::ffi::context::{LogCategory, RecastContext};
@@ -13,6 +12,7 @@ use crate::ffi::validate::ValidLayer;
 use crate::ffi::validate::layer::LayerHeader;
 use crate::geometry::InputGeometry;
 use crate::geometry::spatial::ChunkyTriMesh;
+use crate::settings::{BuildSettings, VoxelConfig};
 use crate::{Error, Result};
 
 /// Compresses layer grids (heights, areas and connections, one byte per cell each) through

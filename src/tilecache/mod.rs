@@ -66,7 +66,7 @@
 //! ```
 
 mod decoded;
-pub mod fastlz;
+pub use crate::ffi::fastlz::codec as fastlz;
 mod layers;
 mod obstacles;
 mod settings;
@@ -95,7 +95,6 @@ use crate::par::prelude::*;
 use recastnavigation_sys as sys;
 
 use crate::build::budget::{Budget, Guard};
-use crate::build::settings::{BuildSettings, flags};
 use crate::build::tiled::{TRIS_PER_CHUNK, TileGrid};
 use crate::ffi::context::RecastContext;
 use crate::ffi::detour::OffMeshInput;
@@ -104,6 +103,7 @@ use crate::geometry::spatial::ChunkyTriMesh;
 use crate::geometry::{InputGeometry, OffMeshConnection};
 use crate::navmesh::NavMesh;
 use crate::navmesh::params::{self, MAX_COORDINATE, MAX_TILES_LIMIT, NavMeshParams};
+use crate::settings::{BuildSettings, flags};
 use crate::status::Status;
 use crate::{Error, Result};
 

@@ -3,9 +3,9 @@
 use glam::Vec3;
 
 use super::TILE_SIZE_RANGE;
-use crate::build::settings::BuildSettings;
-use crate::geometry::Aabb;
+use crate::Aabb;
 use crate::navmesh::TileCoord;
+use crate::settings::BuildSettings;
 use crate::{Error, Result};
 
 /// The tile grid of a tiled build: where the tiles are and how big.

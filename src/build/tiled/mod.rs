@@ -38,17 +38,18 @@ use std::time::Instant;
 
 use crate::par::prelude::*;
 
+use crate::Aabb;
 use crate::build::budget::{Budget, Guard};
-use crate::build::settings::{BuildSettings, VoxelConfig};
 use crate::build::{
     SoloStages, Stage, StageCounts, TileBuildCounts, detour_tile_capturing, stage_timings,
     tile_walkable_area_capturing,
 };
 use crate::ffi::context::{LogCategory, RecastContext};
+use crate::geometry::InputGeometry;
 use crate::geometry::spatial::ChunkyTriMesh;
-use crate::geometry::{Aabb, InputGeometry};
 use crate::navmesh::mset::{NavMeshParams, RefLayout, RefWidth};
 use crate::navmesh::{NavMesh, TileCoord};
+use crate::settings::{BuildSettings, VoxelConfig};
 use crate::{Error, Result};
 
 mod grid;

@@ -2,11 +2,11 @@
 
 use super::{TRIS_PER_CHUNK, TileGrid, TileParts, tiled_estimate};
 use crate::build::budget::Budget;
-use crate::build::settings::{BuildSettings, VoxelConfig};
 use crate::build::{SoloStages, Stage, StageCounts};
 use crate::geometry::InputGeometry;
 use crate::geometry::spatial::ChunkyTriMesh;
 use crate::navmesh::TileCoord;
+use crate::settings::{BuildSettings, VoxelConfig};
 use crate::{Error, Result};
 
 /// The Recast stages of one tile of a tiled build (RecastDemo's Tile Mesh sample shows those

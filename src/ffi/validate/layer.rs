@@ -9,8 +9,8 @@ use recastnavigation_sys as sys;
 
 use super::ValidLayer;
 use crate::ffi::bytes::{coord, f32_at, i32_at, u8_at, u16_at};
+use crate::ffi::layer_compression::LayerCompression;
 use crate::ffi::tilecache::{Compressor, LAYER_HEADER_SIZE, layer_regions_fit};
-use crate::tilecache::LayerCompression;
 use crate::{Error, Result};
 
 /// The most layers one tile may have (a layer index is a byte).
@@ -269,7 +269,7 @@ fn grids_error(stream: &[u8], compression: LayerCompression, w: usize, h: usize)
     let what = format!("{want} bytes ({w} x {h} cells x heights, areas, connections)");
     if compression == LayerCompression::FastLz {
         // The decoder Detour's decompress calls, run again for its reason.
-        match crate::tilecache::fastlz::decompress(stream, 4 * w * h) {
+        match crate::ffi::fastlz::codec::decompress(stream, 4 * w * h) {
             Err(Error::NavMeshData {
                 offset, message, ..
             }) => {

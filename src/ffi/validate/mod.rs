@@ -47,7 +47,7 @@ impl<'a> ValidTileData<'a> {
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct ValidLayer {
     data: Vec<u8>,
-    compression: crate::tilecache::LayerCompression,
+    compression: crate::ffi::layer_compression::LayerCompression,
 }
 
 impl ValidLayer {
@@ -56,13 +56,13 @@ impl ValidLayer {
     /// construction, as Detour's own output.
     pub(in crate::ffi) fn built_by_detour(
         data: Vec<u8>,
-        compression: crate::tilecache::LayerCompression,
+        compression: crate::ffi::layer_compression::LayerCompression,
     ) -> Self {
         ValidLayer { data, compression }
     }
 
     /// The format of the layer's compressed grids.
-    pub(crate) fn compression(&self) -> crate::tilecache::LayerCompression {
+    pub(crate) fn compression(&self) -> crate::ffi::layer_compression::LayerCompression {
         self.compression
     }
 

@@ -9,7 +9,7 @@
 //! 0 where a ref does not fit), so that a file converted there and back has its bytes again.
 
 use super::header;
-use crate::navmesh::params::{RefLayout, RefWidth};
+use crate::poly_ref::{RefLayout, RefWidth};
 use crate::{Error, Result};
 
 // The native `dtLink` must have the layout assumed here.

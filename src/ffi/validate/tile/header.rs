@@ -4,7 +4,7 @@
 use super::offsets::h;
 use super::{Header, Layout, TileInfo};
 use crate::ffi::bytes::{align4, coord_at, f32_at, i32_at, vec3_at};
-use crate::navmesh::params::RefWidth;
+use crate::poly_ref::RefWidth;
 use crate::{Error, Result};
 use recastnavigation_sys::{
     DT_NAVMESH_MAGIC, DT_NAVMESH_VERSION, dtBVNode, dtMeshHeader, dtOffMeshConnection, dtPoly,

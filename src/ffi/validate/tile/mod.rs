@@ -21,7 +21,7 @@ mod polys;
 pub use convert::convert_tile_data;
 
 use crate::Result;
-use crate::navmesh::params::RefWidth;
+use crate::poly_ref::RefWidth;
 use recastnavigation_sys::{
     DT_VERTS_PER_POLYGON, dtDetailTriEdgeFlags_DT_DETAIL_EDGE_BOUNDARY,
     dtPolyTypes_DT_POLYTYPE_GROUND, dtPolyTypes_DT_POLYTYPE_OFFMESH_CONNECTION,

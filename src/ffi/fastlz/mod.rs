@@ -2,12 +2,14 @@
 //! sources, compiled in place by build.rs): the compressor of RecastDemo's tile cache layers.
 //!
 //! Compression calls fastlz.c (so navkit writes the very bytes RecastDemo writes). Decompression
-//! is navkit's own bounds-checked decoder ([`crate::tilecache::fastlz::decompress_into`]):
+//! is navkit's own bounds-checked decoder ([`crate::ffi::fastlz::codec::decompress_into`]):
 //! fastlz.c's `fastlz_decompress`, although built with `FASTLZ_SAFE`, reads the level byte of
 //! an empty input and the length and distance bytes of a match without checking the end of its
 //! input (and, at level 2, keeps reading while they are 255), so a truncated or hostile stream
 //! makes it read past its buffer. [`reference_decompress`] calls it only on streams navkit's
 //! decoder accepted, for comparisons.
+
+pub mod codec;
 
 use std::ffi::c_void;
 use std::os::raw::c_int;
@@ -81,7 +83,7 @@ pub(crate) fn compress_into(input: &[u8], out: &mut [u8], level: Option<u8>) -> 
 }
 
 /// fastlz.c's own `fastlz_decompress` of `input` into at most `max_out` bytes, for comparing
-/// with navkit's decoder: called only if [`crate::tilecache::fastlz::decompress_into`] accepts
+/// with navkit's decoder: called only if [`crate::ffi::fastlz::codec::decompress_into`] accepts
 /// the stream (then fastlz.c takes exactly the same steps, every read inside `input` and every
 /// write inside the `max_out` bytes). `None` if navkit's decoder refuses the stream (fastlz.c is
 /// not called), or if either size does not fit in an `int`; otherwise what fastlz.c returned
@@ -92,7 +94,7 @@ pub(crate) fn reference_decompress(input: &[u8], max_out: usize) -> Option<(i32,
         c_int::try_from(max_out).ok()?,
     );
     let mut ours = vec![0u8; max_out];
-    crate::tilecache::fastlz::decompress_into(input, &mut ours).ok()?;
+    crate::ffi::fastlz::codec::decompress_into(input, &mut ours).ok()?;
     let mut out = vec![0u8; max_out];
     // SAFETY: navkit's decoder, which checks every read against the input's end and every write
     // against the output's, accepted this stream with an output of `max_out` bytes; fastlz.c

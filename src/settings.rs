@@ -1,6 +1,6 @@
 //! Build settings (in world units, as in RecastDemo's settings panel), poly areas and poly flags.
 
-use crate::geometry::Aabb;
+use crate::Aabb;
 use crate::{Error, Result};
 use glam::Vec3;
 

@@ -27,7 +27,7 @@
 //! # Ok::<(), navkit::Error>(())
 //! ```
 
-use crate::ffi::fastlz as ffi;
+use super as ffi;
 use crate::{Error, Result};
 
 /// Level 2's far distances start this far back (fastlz.c's level-2 `MAX_DISTANCE`).
