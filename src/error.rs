@@ -2,11 +2,22 @@
 //!
 //! Every error says what and where: the file and line of bad input, the byte offset (and file)
 //! of corrupt navmesh data, the setting of an absurd setting, the build stage that failed, the
-//! point and search box of a point off the navmesh. Callers that must act on an error match on
-//! its variant: [`Error::NoPolygonNear`] (widen the box or move the point),
-//! [`Error::QueueFull`] (retry next frame), [`Error::PoolFull`] (remove something first),
-//! [`Error::StaleHandle`] (the thing was removed), [`Error::OutOfNodes`] (a bigger node pool),
-//! [`Error::OutOfMemory`]. The enum is `#[non_exhaustive]`: new variants may come.
+//! argument and point of a point off the navmesh. Callers that must act on an error match on
+//! its variant, whose fields carry typed data (points as [`Vec3`], poly refs as [`PolyRef`]):
+//!
+//! | variant | what to do |
+//! |---|---|
+//! | [`Error::PointOffMesh`] | move the point, or search a bigger box (the same for navmesh and grid) |
+//! | [`Error::InvalidPolyRef`], [`Error::StaleHandle`] | the polygon, agent or obstacle is gone: look it up again |
+//! | [`Error::QueueFull`] | retry after the next update |
+//! | [`Error::PoolFull`] | remove something first, or make a bigger pool |
+//! | [`Error::OutOfNodes`] | a query with a bigger node pool |
+//! | [`Error::NonFinite`], [`Error::PointOutOfRange`], [`Error::InvalidArgument`] | a bug in the caller, which the error names |
+//! | [`Error::VersionMismatch`] | a file of another version: rebuild it with this navkit |
+//! | [`Error::Detour`] | Detour refused a call; [`DetourCause`] says why |
+//!
+//! The enum is `#[non_exhaustive]`: new variants may come. It is `Clone` (I/O errors are
+//! shared), so one error can answer several requests.
 //!
 //! ```
 //! use navkit::Error;
@@ -17,12 +28,16 @@
 //! ```
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
+use glam::Vec3;
+
+use crate::poly_ref::PolyRef;
 use crate::stage::Stage;
-use crate::status::Status;
+use crate::status::{DetourCause, Status};
 
 /// Everything that can go wrong in navkit, with enough context to say what and where.
-#[derive(Debug, thiserror::Error)]
+#[derive(Clone, Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
     /// A file could not be read or written.
@@ -30,9 +45,9 @@ pub enum Error {
     Io {
         /// The file involved.
         path: PathBuf,
-        /// The underlying I/O error.
+        /// The underlying I/O error (shared, so that the error can be cloned).
         #[source]
-        source: std::io::Error,
+        source: Arc<std::io::Error>,
     },
     /// An input text file (OBJ, `.gset`, test case, batch file, map, scenario) is malformed.
     #[error("{}:{line}: {message}", path.display())]
@@ -75,24 +90,74 @@ pub enum Error {
         /// What is wrong.
         message: String,
     },
-    /// A Detour call failed for a reason no other variant names.
-    #[error("detour: {operation} failed: {status}")]
+    /// Detour refused a call for a reason no other variant names ([`Error::OutOfMemory`] and
+    /// [`Error::OutOfNodes`] do): `cause` says which.
+    #[error("detour: {operation} failed: {cause} ({status})")]
     Detour {
-        /// The Detour operation.
+        /// The Detour operation (`dtNavMesh::addTile`, `dtCrowd::requestMoveTarget` ...).
         operation: &'static str,
+        /// Why, from the status's detail bits.
+        cause: DetourCause,
         /// The decoded status.
         status: Status,
     },
-    /// An argument is invalid (NaN coordinates, bad extents, a size out of range ...).
+    /// A file, or a blob of data, is of a version this navkit does not read.
+    #[error("{}{what} version {found}: this navkit reads version {}", path.as_ref().map(|p| format!("{}: ", p.display())).unwrap_or_default(), supported.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(" or "))]
+    VersionMismatch {
+        /// The file, when the data came from one.
+        path: Option<PathBuf>,
+        /// What kind of data (`TSET file`, `MSET file`, `tile data` ...).
+        what: &'static str,
+        /// The version found.
+        found: i32,
+        /// The versions this navkit reads.
+        supported: &'static [i32],
+    },
+    /// An argument is invalid (a size out of range, bad extents, an empty corridor ...): a bug
+    /// in the caller, named in the message. Points and poly refs have variants of their own.
     #[error("invalid argument: {0}")]
     InvalidArgument(String),
-    /// No polygon was found near a point: move the point or search a bigger box.
-    #[error("no navmesh polygon within ({ext_x}, {ext_y}, {ext_z}) of ({x}, {y}, {z})", ext_x = .extents[0], ext_y = .extents[1], ext_z = .extents[2], x = .point[0], y = .point[1], z = .point[2])]
-    NoPolygonNear {
-        /// The query point.
-        point: [f32; 3],
-        /// The search half extents.
-        extents: [f32; 3],
+    /// A point or vector argument is NaN or infinite: a bug in the caller.
+    #[error("{argument} {value} is not finite")]
+    NonFinite {
+        /// The argument, as the caller's signature names it (`start`, `goal`, `position` ...).
+        argument: &'static str,
+        /// Its value.
+        value: Vec3,
+    },
+    /// A point argument lies beyond the coordinates navkit accepts
+    /// ([`crate::navmesh::params::MAX_COORDINATE`]: beyond them Detour's float-to-int tile
+    /// arithmetic is undefined).
+    #[error("{argument} {value} is beyond +-{limit:e}")]
+    PointOutOfRange {
+        /// The argument, as the caller's signature names it.
+        argument: &'static str,
+        /// Its value.
+        value: Vec3,
+        /// The largest coordinate accepted.
+        limit: f32,
+    },
+    /// Nothing walkable near a point: no navmesh polygon, or no walkable cell of a mesh-derived
+    /// grid, in the box `point ± half_extents`. Move the point, or search a bigger box.
+    #[error("{argument} {point} is off the mesh: nothing walkable within {half_extents} of it")]
+    PointOffMesh {
+        /// The argument, as the caller's signature names it (`start`, `goal`, `target` ...).
+        argument: &'static str,
+        /// The point.
+        point: Vec3,
+        /// The search box's half extents.
+        half_extents: Vec3,
+    },
+    /// A poly ref names no polygon of this navmesh: its tile was removed or rebuilt since it was
+    /// found (a stale ref: the run-time case, like [`Error::StaleHandle`]), or it never did (0,
+    /// or a ref of another navmesh). Look the polygon up again
+    /// ([`crate::query::NavMeshQuery::find_nearest_poly`]).
+    #[error("{argument} {poly} is not a polygon of this navmesh (stale, or of another navmesh)")]
+    InvalidPolyRef {
+        /// The argument, as the caller's signature names it (`start`, `poly`, `corridor` ...).
+        argument: &'static str,
+        /// The ref.
+        poly: PolyRef,
     },
     /// A search ran out of its node pool before it could answer: use a query with more
     /// nodes ([`crate::query::NavMeshQuery::new`]).
@@ -137,7 +202,7 @@ pub enum Error {
         threads: usize,
         /// Why not.
         #[source]
-        source: Box<dyn std::error::Error + Send + Sync>,
+        source: Arc<dyn std::error::Error + Send + Sync>,
     },
     /// A picture could not be made or encoded.
     #[error("render: {0}")]
@@ -185,7 +250,7 @@ impl Error {
     pub(crate) fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         Error::Io {
             path: path.into(),
-            source,
+            source: Arc::new(source),
         }
     }
 

@@ -35,6 +35,13 @@ impl PolyRef {
     }
 }
 
+impl std::fmt::Display for PolyRef {
+    /// In hex: `0x1c04`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:#x}", self.0)
+    }
+}
+
 /// The width of Detour poly and tile refs: 32 bits (Detour's default) or 64 bits (Detour built
 /// with `DT_POLYREF64`, navkit's `large-refs` feature).
 ///

@@ -432,7 +432,7 @@ impl<P: Planner> Service<P> {
                     }
                     return Err(Error::Threads {
                         threads: count,
-                        source: Box::new(e),
+                        source: std::sync::Arc::new(e),
                     });
                 }
             }

@@ -58,7 +58,7 @@ impl Status {
 
     /// The error for this (failed) status: [`crate::Error::OutOfMemory`] for
     /// [`Status::OUT_OF_MEMORY`], [`crate::Error::OutOfNodes`] for [`Status::OUT_OF_NODES`],
-    /// else [`crate::Error::Detour`] with the status.
+    /// else [`crate::Error::Detour`] with the status and its [`DetourCause`].
     pub fn error(self, operation: &'static str) -> crate::Error {
         if self.has(Self::OUT_OF_MEMORY) {
             crate::Error::OutOfMemory(format!("{operation} ({self})"))
@@ -67,9 +67,59 @@ impl Status {
         } else {
             crate::Error::Detour {
                 operation,
+                cause: DetourCause::of(self),
                 status: self,
             }
         }
+    }
+}
+
+/// Why Detour refused a call ([`crate::Error::Detour`]), from its status's detail bits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum DetourCause {
+    /// `DT_INVALID_PARAM`: an argument Detour checks was refused (a ref, a position, a
+    /// parameter out of range).
+    InvalidParam,
+    /// `DT_WRONG_MAGIC`: data that is not what the call expects.
+    WrongMagic,
+    /// `DT_WRONG_VERSION`: data of another Detour version.
+    WrongVersion,
+    /// `DT_BUFFER_TOO_SMALL`: an output buffer was too small.
+    BufferTooSmall,
+    /// `DT_ALREADY_OCCUPIED`: a tile is already at that position.
+    AlreadyOccupied,
+    /// The call failed without a detail bit (or refused without a status, as a `bool`-returning
+    /// call does).
+    Refused,
+}
+
+impl DetourCause {
+    /// The cause a status's detail bits name (the first of them, in the order above).
+    pub fn of(status: Status) -> DetourCause {
+        [
+            (Status::INVALID_PARAM, DetourCause::InvalidParam),
+            (Status::WRONG_MAGIC, DetourCause::WrongMagic),
+            (Status::WRONG_VERSION, DetourCause::WrongVersion),
+            (Status::BUFFER_TOO_SMALL, DetourCause::BufferTooSmall),
+            (Status::ALREADY_OCCUPIED, DetourCause::AlreadyOccupied),
+        ]
+        .into_iter()
+        .find(|&(bit, _)| status.has(bit))
+        .map_or(DetourCause::Refused, |(_, cause)| cause)
+    }
+}
+
+impl fmt::Display for DetourCause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            DetourCause::InvalidParam => "invalid parameter",
+            DetourCause::WrongMagic => "wrong magic",
+            DetourCause::WrongVersion => "wrong version",
+            DetourCause::BufferTooSmall => "buffer too small",
+            DetourCause::AlreadyOccupied => "already occupied",
+            DetourCause::Refused => "refused",
+        })
     }
 }
 

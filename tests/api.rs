@@ -94,7 +94,7 @@ fn query_path_is_full_path_and_corridor_is_corridor_path() {
     // Off the mesh: the typed error, with the point.
     let far = Vec3::new(1e4, 0.0, 1e4);
     match q.path(far, case.queries[0].end, &QueryFilter::default()) {
-        Err(navkit::Error::NoPolygonNear { point, .. }) => assert_eq!(point, far.to_array()),
+        Err(navkit::Error::PointOffMesh { point, .. }) => assert_eq!(point, far),
         other => panic!("{other:?}"),
     }
 }

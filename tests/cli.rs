@@ -885,7 +885,7 @@ fn exit_codes_and_errors_as_json() {
     assert_eq!(code, 3);
     let v: Value = serde_json::from_str(stdout.trim()).unwrap();
     assert_eq!(v["status"], "failed");
-    assert_eq!(v["error"]["kind"], "no_polygon_near", "{v}");
+    assert_eq!(v["error"]["kind"], "point_off_mesh", "{v}");
 
     // 1: an input that does not exist, as JSON on stdout with --json, as text on stderr.
     let (code, stdout, stderr) = navkit_code(&["build", "nowhere.obj", "--json"]);
@@ -1229,7 +1229,7 @@ fn path_off_the_mesh_reports_the_nearest_walkable_point() {
     assert_eq!(code, 3);
     let v: Value = serde_json::from_str(stdout.trim()).unwrap();
     assert_eq!(v["status"], "failed");
-    assert_eq!(v["error"]["kind"], "no_polygon_near");
+    assert_eq!(v["error"]["kind"], "point_off_mesh");
     let n = &v["nearest"]["start"];
     assert!(v["nearest"].get("goal").is_none(), "{v}");
     let d = n["distance_m"].as_f64().unwrap();

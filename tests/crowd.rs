@@ -91,7 +91,7 @@ fn bad_input_is_an_error_and_stale_handles_are_rejected() {
     assert!(
         matches!(
             crowd.request_move_target(a, Vec3::splat(1e5)),
-            Err(navkit::Error::NoPolygonNear { .. })
+            Err(navkit::Error::PointOffMesh { .. })
         ),
         "target off the mesh"
     );

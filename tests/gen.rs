@@ -212,7 +212,7 @@ fn check_features(spec: &WorldSpec) {
     for feat in stats.features_of(FeatureKind::SteepSlope) {
         let r = q.find_nearest_poly(feat.point, Vec3::new(1.0, 2.0, 1.0), &f);
         assert!(
-            matches!(r, Err(Error::NoPolygonNear { .. })),
+            matches!(r, Err(Error::PointOffMesh { .. })),
             "{feat:?}: {r:?}"
         );
     }

@@ -417,15 +417,39 @@ fn new_queries_refuse_bad_arguments() {
         c + Vec3::new(1.0, 0.0, 1.0),
         c + Vec3::new(1.0, 0.0, -1.0),
     ];
-    let is_arg = |r: navkit::Result<()>| matches!(r, Err(navkit::Error::InvalidArgument(_)));
-    assert!(is_arg(q.query_polygons(nan, Vec3::ONE, &f, 8).map(drop)));
+    // A caller's bug: a bad argument, a point that is not finite or too far, a ref of nothing.
+    let is_arg = |r: navkit::Result<()>| {
+        matches!(
+            r,
+            Err(navkit::Error::InvalidArgument(_)
+                | navkit::Error::NonFinite { .. }
+                | navkit::Error::PointOutOfRange { .. }
+                | navkit::Error::InvalidPolyRef { .. })
+        )
+    };
+    assert!(matches!(
+        q.query_polygons(nan, Vec3::ONE, &f, 8),
+        Err(navkit::Error::NonFinite {
+            argument: "center",
+            ..
+        })
+    ));
     assert!(is_arg(q.query_polygons(c, -Vec3::ONE, &f, 8).map(drop)));
     assert!(is_arg(q.query_polygons(c, Vec3::ONE, &f, 0).map(drop)));
     assert!(is_arg(
         q.query_polygons(c, Vec3::splat(1e9), &f, 8).map(drop)
     ));
-    assert!(is_arg(q.query_polygons_with(c, Vec3::INFINITY, &f, |_| ())));
-    assert!(is_arg(q.find_polys_around_shape(bad, &sq, &f, 8).map(drop)));
+    assert!(matches!(
+        q.query_polygons_with(c, Vec3::INFINITY, &f, |_| ()),
+        Err(navkit::Error::NonFinite {
+            argument: "half_extents",
+            ..
+        })
+    ));
+    assert!(matches!(
+        q.find_polys_around_shape(bad, &sq, &f, 8),
+        Err(navkit::Error::InvalidPolyRef { argument: "start", poly }) if poly == bad
+    ));
     assert!(is_arg(
         q.find_polys_around_shape(p, &sq[..2], &f, 8).map(drop)
     ));

@@ -71,7 +71,7 @@ fn newer_requests_supersede_older_ones_and_cancel_drops_them() {
     // A start off the mesh: an error, delivered like any answer.
     assert!(matches!(
         off.wait(),
-        PathOutcome::Done(Err(navkit::Error::NoPolygonNear { .. }))
+        PathOutcome::Done(Err(navkit::Error::PointOffMesh { .. }))
     ));
 }
 

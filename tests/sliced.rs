@@ -304,25 +304,45 @@ fn bad_inputs_are_typed_errors() {
     let ((s, sp), (e, ep)) = (polys[0], polys[1]);
     let o = SlicedOptions::default();
     let invalid = |r: navkit::Result<_>| matches!(r, Err(Error::InvalidArgument(_)));
-    assert!(invalid(
+    assert!(matches!(
         q.begin_sliced_path(PolyRef(0), e, sp, ep, &f, o)
-            .map(|_| ())
+            .map(|_| ()),
+        Err(Error::InvalidPolyRef {
+            argument: "start",
+            poly: PolyRef(0)
+        })
     ));
-    assert!(invalid(
+    assert!(matches!(
         q.begin_sliced_path(s, PolyRef(0x7fff_ffff), sp, ep, &f, o)
-            .map(|_| ())
+            .map(|_| ()),
+        Err(Error::InvalidPolyRef {
+            argument: "end",
+            poly: PolyRef(0x7fff_ffff)
+        })
     ));
     let nan = Vec3::new(f32::NAN, 0.0, 0.0);
-    assert!(invalid(
-        q.begin_sliced_path(s, e, nan, ep, &f, o).map(|_| ())
+    assert!(matches!(
+        q.begin_sliced_path(s, e, nan, ep, &f, o).map(|_| ()),
+        Err(Error::NonFinite {
+            argument: "start_pos",
+            ..
+        })
     ));
-    assert!(invalid(
+    assert!(matches!(
         q.begin_sliced_path(s, e, sp, Vec3::splat(f32::INFINITY), &f, o)
-            .map(|_| ())
+            .map(|_| ()),
+        Err(Error::NonFinite {
+            argument: "end_pos",
+            ..
+        })
     ));
-    assert!(invalid(
+    assert!(matches!(
         q.begin_sliced_path(s, e, sp, Vec3::splat(1e30), &f, o)
-            .map(|_| ())
+            .map(|_| ()),
+        Err(Error::PointOutOfRange {
+            argument: "end_pos",
+            ..
+        })
     ));
 
     let mut search = q.begin_sliced_path(s, e, sp, ep, &f, o).unwrap();

@@ -37,7 +37,7 @@ impl NavMeshQuery<'_> {
     ///
     /// A partial path (the goal cannot be reached) is not an error: see
     /// [`FullPath::path`]`.status`. No polygon near `start` or `goal` is
-    /// [`crate::Error::NoPolygonNear`].
+    /// [`crate::Error::PointOffMesh`].
     pub fn path(&mut self, start: Vec3, goal: Vec3, filter: &QueryFilter) -> Result<FullPath> {
         smooth::full_path(self, start, goal, filter, &SmoothPathOptions::default())
     }

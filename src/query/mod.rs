@@ -32,12 +32,6 @@ use crate::{Error, Result, area, flags};
 
 pub use crate::poly_ref::{PolyRef, PolyRefBits};
 
-impl std::fmt::Display for PolyRef {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{:#x}", self.0)
-    }
-}
-
 /// RecastDemo's default search box half extents for finding the nearest polygon: (2, 4, 2).
 pub const DEFAULT_HALF_EXTENTS: Vec3 = Vec3::new(2.0, 4.0, 2.0);
 
@@ -313,16 +307,19 @@ impl<T> std::ops::Deref for Limited<T> {
     }
 }
 
-/// Checks a query coordinate: finite and within [`crate::navmesh::mset::MAX_COORDINATE`] (beyond it
-/// Detour's float-to-int tile arithmetic is undefined).
-pub(crate) fn check_point(what: &str, p: Vec3) -> Result<[f32; 3]> {
+/// Checks a query coordinate, the caller's argument `argument`: finite
+/// ([`Error::NonFinite`]) and within [`crate::navmesh::params::MAX_COORDINATE`]
+/// ([`Error::PointOutOfRange`]: beyond it Detour's float-to-int tile arithmetic is undefined).
+pub(crate) fn check_point(argument: &'static str, p: Vec3) -> Result<[f32; 3]> {
+    let limit = crate::navmesh::params::MAX_COORDINATE;
     if !p.is_finite() {
-        Err(Error::InvalidArgument(format!("{what} {p} is not finite")))
-    } else if p.abs().max_element() > crate::navmesh::mset::MAX_COORDINATE {
-        Err(Error::InvalidArgument(format!(
-            "{what} {p} is beyond +-{:e}",
-            crate::navmesh::mset::MAX_COORDINATE
-        )))
+        Err(Error::NonFinite { argument, value: p })
+    } else if p.abs().max_element() > limit {
+        Err(Error::PointOutOfRange {
+            argument,
+            value: p,
+            limit,
+        })
     } else {
         Ok(p.to_array())
     }
@@ -405,26 +402,37 @@ impl<'a> NavMeshQuery<'a> {
         self.nav
     }
 
-    fn check_ref(&self, what: &str, r: PolyRef) -> Result<PolyRefBits> {
+    /// `r` as Detour's ref, if it names a polygon of this navmesh ([`Error::InvalidPolyRef`]
+    /// naming the caller's `argument` if not).
+    fn check_ref(&self, argument: &'static str, r: PolyRef) -> Result<PolyRefBits> {
         if self.nav.is_valid(r) {
             Ok(r.0)
         } else {
-            Err(Error::InvalidArgument(format!(
-                "{what} {r} is not a polygon of this navmesh"
-            )))
+            Err(Error::InvalidPolyRef { argument, poly: r })
         }
     }
 
     /// The polygon nearest `center` within the box `center ± half_extents`
-    /// (`findNearestPoly`). No polygon in the box is [`Error::NoPolygonNear`].
+    /// (`findNearestPoly`). No polygon in the box is [`Error::PointOffMesh`].
     pub fn find_nearest_poly(
         &mut self,
         center: Vec3,
         half_extents: Vec3,
         filter: &QueryFilter,
     ) -> Result<NearestPoly> {
-        let c = check_point("center", center)?;
-        let h = check_point("half extents", half_extents)?;
+        self.nearest_poly("center", center, half_extents, filter)
+    }
+
+    /// [`Self::find_nearest_poly`] of the caller's argument `argument` (named in its errors).
+    pub(crate) fn nearest_poly(
+        &mut self,
+        argument: &'static str,
+        center: Vec3,
+        half_extents: Vec3,
+        filter: &QueryFilter,
+    ) -> Result<NearestPoly> {
+        let c = check_point(argument, center)?;
+        let h = check_point("half_extents", half_extents)?;
         if half_extents.min_element() < 0.0 {
             return Err(Error::InvalidArgument(format!(
                 "half extents {half_extents} are negative"
@@ -441,9 +449,10 @@ impl<'a> NavMeshQuery<'a> {
         let (st, r, pt, over) = self.raw.find_nearest_poly(c, h, &filter.raw);
         check_status("findNearestPoly", st)?;
         if r == 0 {
-            return Err(Error::NoPolygonNear {
-                point: c,
-                extents: h,
+            return Err(Error::PointOffMesh {
+                argument,
+                point: center,
+                half_extents,
             });
         }
         Ok(NearestPoly {
@@ -485,10 +494,10 @@ impl<'a> NavMeshQuery<'a> {
         max_path: usize,
         out: &mut Path,
     ) -> Result<()> {
-        let s = self.check_ref("start poly", start)?;
-        let e = self.check_ref("end poly", end)?;
-        let sp = check_point("start", start_pos)?;
-        let ep = check_point("end", end_pos)?;
+        let s = self.check_ref("start", start)?;
+        let e = self.check_ref("end", end)?;
+        let sp = check_point("start_pos", start_pos)?;
+        let ep = check_point("end_pos", end_pos)?;
         if max_path == 0 || max_path > MAX_BUFFER {
             return Err(Error::InvalidArgument(format!(
                 "max_path {max_path} is not in 1..={MAX_BUFFER}"
@@ -521,8 +530,8 @@ impl<'a> NavMeshQuery<'a> {
         end: Vec3,
         filter: &QueryFilter,
     ) -> Result<Path> {
-        let s = self.find_nearest_poly(start, DEFAULT_HALF_EXTENTS, filter)?;
-        let e = self.find_nearest_poly(end, DEFAULT_HALF_EXTENTS, filter)?;
+        let s = self.nearest_poly("start", start, DEFAULT_HALF_EXTENTS, filter)?;
+        let e = self.nearest_poly("end", end, DEFAULT_HALF_EXTENTS, filter)?;
         self.find_path(s.poly, e.poly, start, end, filter, DEFAULT_MAX_PATH)
     }
 
@@ -551,8 +560,8 @@ impl<'a> NavMeshQuery<'a> {
         options: StraightPathOptions,
         out: &mut StraightPath,
     ) -> Result<()> {
-        let sp = check_point("start", start_pos)?;
-        let ep = check_point("end", end_pos)?;
+        let sp = check_point("start_pos", start_pos)?;
+        let ep = check_point("end_pos", end_pos)?;
         if corridor.is_empty() {
             return Err(Error::InvalidArgument("empty corridor".into()));
         }
@@ -588,9 +597,9 @@ impl<'a> NavMeshQuery<'a> {
         filter: &QueryFilter,
         max_visited: usize,
     ) -> Result<SurfaceMove> {
-        let s = self.check_ref("start poly", start)?;
-        let sp = check_point("start", start_pos)?;
-        let ep = check_point("end", end_pos)?;
+        let s = self.check_ref("start", start)?;
+        let sp = check_point("start_pos", start_pos)?;
+        let ep = check_point("end_pos", end_pos)?;
         let mut visited = vec![0 as PolyRefBits; max_visited.clamp(1, 1 << 16)];
         let (st, pos, n) = self
             .raw
@@ -606,7 +615,7 @@ impl<'a> NavMeshQuery<'a> {
     /// outside the polygon in xz.
     pub fn poly_height(&mut self, poly: PolyRef, pos: Vec3) -> Result<f32> {
         let r = self.check_ref("poly", poly)?;
-        let p = check_point("position", pos)?;
+        let p = check_point("pos", pos)?;
         let (st, h) = self.raw.get_poly_height(r, p);
         check_status("getPolyHeight", st)?;
         Ok(h)
@@ -616,7 +625,7 @@ impl<'a> NavMeshQuery<'a> {
     /// (`closestPointOnPoly`).
     pub fn closest_point_on_poly(&mut self, poly: PolyRef, pos: Vec3) -> Result<(Vec3, bool)> {
         let r = self.check_ref("poly", poly)?;
-        let p = check_point("position", pos)?;
+        let p = check_point("pos", pos)?;
         let (st, c, over) = self.raw.closest_point_on_poly(r, p);
         check_status("closestPointOnPoly", st)?;
         Ok((Vec3::from_array(c), over))
@@ -637,9 +646,9 @@ impl<'a> NavMeshQuery<'a> {
         filter: &QueryFilter,
         max_path: usize,
     ) -> Result<RaycastHit> {
-        let s = self.check_ref("start poly", start)?;
-        let sp = check_point("start", start_pos)?;
-        let ep = check_point("end", end_pos)?;
+        let s = self.check_ref("start", start)?;
+        let sp = check_point("start_pos", start_pos)?;
+        let ep = check_point("end_pos", end_pos)?;
         let (st, t, n) = self.raw.raycast(
             s,
             sp,
@@ -711,7 +720,7 @@ impl<'a> NavMeshQuery<'a> {
         max_radius: f32,
         filter: &QueryFilter,
     ) -> Result<WallHit> {
-        let s = self.check_ref("start poly", start)?;
+        let s = self.check_ref("start", start)?;
         let c = check_point("center", center)?;
         if !max_radius.is_finite() || max_radius < 0.0 {
             return Err(Error::InvalidArgument(format!(
@@ -739,7 +748,7 @@ impl<'a> NavMeshQuery<'a> {
         filter: &QueryFilter,
         max_result: usize,
     ) -> Result<Vec<CirclePoly>> {
-        let s = self.check_ref("start poly", start)?;
+        let s = self.check_ref("start", start)?;
         let c = check_point("center", center)?;
         if !radius.is_finite() || radius < 0.0 {
             return Err(Error::InvalidArgument(format!(

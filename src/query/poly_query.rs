@@ -38,7 +38,7 @@ impl NavMeshQuery<'_> {
     /// million tile slots (Detour visits each).
     fn check_box(&self, center: Vec3, half_extents: Vec3) -> Result<([f32; 3], [f32; 3])> {
         let c = check_point("center", center)?;
-        let h = check_point("half extents", half_extents)?;
+        let h = check_point("half_extents", half_extents)?;
         if half_extents.min_element() < 0.0 {
             return Err(Error::InvalidArgument(format!(
                 "half extents {half_extents} are negative"
@@ -148,7 +148,7 @@ impl NavMeshQuery<'_> {
     /// interpolated along the boundary, not the detail surface).
     pub fn closest_point_on_poly_boundary(&mut self, poly: PolyRef, pos: Vec3) -> Result<Vec3> {
         let r = self.check_ref("poly", poly)?;
-        let p = check_point("position", pos)?;
+        let p = check_point("pos", pos)?;
         let (st, c) = self.raw.closest_point_on_poly_boundary(r, p);
         check_status("closestPointOnPolyBoundary", st)?;
         Ok(Vec3::from_array(c))

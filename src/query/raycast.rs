@@ -119,13 +119,13 @@ impl NavMeshQuery<'_> {
         filter: &QueryFilter,
         options: &RaycastOptions,
     ) -> Result<RaycastResult> {
-        let s = self.check_ref("start poly", start)?;
+        let s = self.check_ref("start", start)?;
         let prev = match options.prev_poly {
-            Some(p) => self.check_ref("previous poly", p)?,
+            Some(p) => self.check_ref("prev_poly", p)?,
             None => PolyRef::default().0,
         };
-        let sp = check_point("start", start_pos)?;
-        let ep = check_point("end", end_pos)?;
+        let sp = check_point("start_pos", start_pos)?;
+        let ep = check_point("end_pos", end_pos)?;
         if options.max_path > MAX_BUFFER {
             return Err(Error::InvalidArgument(format!(
                 "max_path {} is not in 0..={MAX_BUFFER}",

@@ -64,8 +64,7 @@ pub(crate) fn check_shape(verts: &[Vec3]) -> Result<Vec<[f32; 3]>> {
     }
     let pts = verts
         .iter()
-        .enumerate()
-        .map(|(i, &v)| check_point(&format!("shape vertex {i}"), v))
+        .map(|&v| check_point("verts", v))
         .collect::<Result<Vec<_>>>()?;
     let mut area = 0.0f64;
     for i in 0..n {
@@ -102,7 +101,7 @@ impl NavMeshQuery<'_> {
         filter: &QueryFilter,
         max_result: usize,
     ) -> Result<Limited<CirclePoly>> {
-        let s = self.check_ref("start poly", start)?;
+        let s = self.check_ref("start", start)?;
         let verts = check_shape(shape)?;
         check_max("max_result", max_result)?;
         let (st, v) = self
@@ -135,7 +134,7 @@ impl NavMeshQuery<'_> {
         filter: &QueryFilter,
         max_result: usize,
     ) -> Result<Limited<NeighbourhoodPoly>> {
-        let s = self.check_ref("start poly", start)?;
+        let s = self.check_ref("start", start)?;
         let c = check_point("center", center)?;
         check_radius(radius)?;
         check_max("max_result", max_result)?;
@@ -169,7 +168,7 @@ impl NavMeshQuery<'_> {
         end: PolyRef,
         max_path: usize,
     ) -> Result<Limited<PolyRef>> {
-        let e = self.check_ref("end poly", end)?;
+        let e = self.check_ref("end", end)?;
         check_max("max_path", max_path)?;
         if !self.raw.is_in_closed_list(e) {
             return Err(Error::InvalidArgument(format!(
@@ -218,7 +217,7 @@ impl NavMeshQuery<'_> {
         filter: &QueryFilter,
         mut random: impl FnMut() -> f32,
     ) -> Result<(PolyRef, Vec3)> {
-        let s = self.check_ref("start poly", start)?;
+        let s = self.check_ref("start", start)?;
         let c = check_point("center", center)?;
         check_radius(radius)?;
         if !self.raw.is_valid_poly_ref(s, &filter.raw) {

@@ -123,10 +123,10 @@ impl<'a> NavMeshQuery<'a> {
         end_pos: Vec3,
     ) -> Result<(RawPolyRef, RawPolyRef, [f32; 3], [f32; 3])> {
         Ok((
-            self.check_ref("start poly", start)?,
-            self.check_ref("end poly", end)?,
-            check_point("start", start_pos)?,
-            check_point("end", end_pos)?,
+            self.check_ref("start", start)?,
+            self.check_ref("end", end)?,
+            check_point("start_pos", start_pos)?,
+            check_point("end_pos", end_pos)?,
         ))
     }
 

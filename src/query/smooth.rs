@@ -205,8 +205,8 @@ pub fn smooth_path_into(
     out.stuck = false;
     out.truncated = false;
     out.off_mesh_jumps = 0;
-    let spos = check_point("start", start_pos)?;
-    let epos = check_point("end", end_pos)?;
+    let spos = check_point("start_pos", start_pos)?;
+    let epos = check_point("end_pos", end_pos)?;
     if !(opts.step_size.is_finite()
         && opts.step_size > 0.0
         && opts.slop.is_finite()
@@ -427,8 +427,8 @@ pub fn corridor_path(
     filter: &QueryFilter,
 ) -> Result<CorridorPath> {
     use crate::query::{DEFAULT_HALF_EXTENTS, DEFAULT_MAX_PATH, StraightPathOptions};
-    let s = q.find_nearest_poly(start, DEFAULT_HALF_EXTENTS, filter)?;
-    let e = q.find_nearest_poly(end, DEFAULT_HALF_EXTENTS, filter)?;
+    let s = q.nearest_poly("start", start, DEFAULT_HALF_EXTENTS, filter)?;
+    let e = q.nearest_poly("end", end, DEFAULT_HALF_EXTENTS, filter)?;
     let path = q.find_path(s.poly, e.poly, start, end, filter, DEFAULT_MAX_PATH)?;
     let mut straight_end = end;
     if let Some(&last) = path.polys.last() {

@@ -252,10 +252,7 @@ impl<'a> PathQueue<'a> {
                         if p.state == SliceState::InProgress && p.iterations == 0 {
                             // Not reached: Detour runs at least one iteration while its open
                             // list has nodes. Kept from looping on a search that would not move.
-                            let e = Error::Detour {
-                                operation: "updateSlicedFindPath",
-                                status: Status(Status::FAILURE),
-                            };
+                            let e = Status(Status::FAILURE).error("updateSlicedFindPath");
                             self.drop_active();
                             self.finish(h, Err(e), &mut report);
                             continue;

@@ -100,7 +100,7 @@ fn child_build(
     }
     let out = cmd.output().map_err(|e| Error::Io {
         path: exe.to_path_buf(),
-        source: e,
+        source: std::sync::Arc::new(e),
     })?;
     if !out.status.success() {
         return Err(Error::InvalidArgument(format!(
@@ -272,7 +272,7 @@ fn print_table(runs: &[BuildRun], cores: usize) {
 pub fn run(args: BenchArgs) -> CliResult {
     let exe = std::env::current_exe().map_err(|e| Error::Io {
         path: "navkit".into(),
-        source: e,
+        source: std::sync::Arc::new(e),
     })?;
     let cores = if args.threads == 0 {
         std::thread::available_parallelism()

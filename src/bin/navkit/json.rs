@@ -59,7 +59,7 @@ pub fn rename_each(value: &mut Value, pairs: &[(&str, &str)]) {
     }
 }
 
-/// The kind of an error: its variant's name in snake case (`io`, `parse`, `no_polygon_near`,
+/// The kind of an error: its variant's name in snake case (`io`, `parse`, `point_off_mesh`,
 /// `invalid_argument`, ...), so that scripts can tell errors apart without parsing messages.
 pub fn error_kind(e: &navkit::Error) -> String {
     let debug = format!("{e:?}");

@@ -73,14 +73,14 @@ pub fn run(args: PathArgs) -> CliResult {
     if let Some(batch) = batch {
         let file = std::fs::File::open(&batch).map_err(|e| Error::Io {
             path: batch.clone(),
-            source: e,
+            source: std::sync::Arc::new(e),
         })?;
         let stdout = std::io::stdout();
         let mut out = stdout.lock();
         for (i, line) in std::io::BufReader::new(file).lines().enumerate() {
             let line = line.map_err(|e| Error::Io {
                 path: batch.clone(),
-                source: e,
+                source: std::sync::Arc::new(e),
             })?;
             let t = line.trim();
             if t.is_empty() || t.starts_with('#') {
@@ -202,7 +202,7 @@ fn nearest_walkable(
         h *= 2.0;
         match q.find_nearest_poly(p, h, filter) {
             Ok(n) => return Some((n.point, n.poly.0, n.point.distance(p), h)),
-            Err(Error::NoPolygonNear { .. }) => continue,
+            Err(Error::PointOffMesh { .. }) => continue,
             Err(_) => return None, // the box grew too big for the navmesh
         }
     }
@@ -228,7 +228,7 @@ pub fn find(
         match q.find_nearest_poly(p, h, filter) {
             Ok(n) => snapped[i] = n.point,
             Err(e) => {
-                if matches!(e, Error::NoPolygonNear { .. }) {
+                if matches!(e, Error::PointOffMesh { .. }) {
                     nearest.push(Nearest {
                         endpoint,
                         searched: h,

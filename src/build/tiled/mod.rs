@@ -455,7 +455,7 @@ impl TiledNavMesh {
             .build()
             .map_err(|e| Error::Threads {
                 threads,
-                source: Box::new(e),
+                source: std::sync::Arc::new(e),
             })?;
         pool.install(|| Self::build_in_pool(geom, settings, threads, budget, &guard, progress))
     }
@@ -689,7 +689,7 @@ impl TiledNavMesh {
                 .build()
                 .map_err(|e| Error::Threads {
                     threads,
-                    source: Box::new(e),
+                    source: std::sync::Arc::new(e),
                 })?
                 .install(|| self.builder.build_tiles(tiles, &guard, &|_, _| {}))?
         };
