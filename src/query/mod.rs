@@ -5,6 +5,8 @@
 //! [`PathStatus::Partial`], never as complete. Coordinates must be finite: NaN or infinite
 //! inputs are [`Error::InvalidArgument`].
 
+mod corridor;
+mod filter;
 mod full_path;
 mod nodes;
 mod poly_query;
@@ -13,22 +15,26 @@ mod search;
 pub mod smooth;
 // Sliced pathfinding (issue 12, part 2).
 mod sliced;
+mod straight;
 pub(crate) use sliced::{SliceCore, check_max_path};
 pub use sliced::{SliceProgress, SliceState, SlicedOptions, SlicedSearch};
 
+pub use corridor::{Path, PathStatus};
+pub use filter::QueryFilter;
 pub use full_path::DEFAULT_MAX_NODES;
 pub use nodes::SearchNode;
 pub use poly_query::WallSegment;
 pub use raycast::{RaycastOptions, RaycastResult};
 pub use search::{MAX_SHAPE_VERTS, NeighbourhoodPoly};
 pub use smooth::{CorridorPath, FullPath, SmoothPath, SmoothPathOptions};
+pub use straight::{StraightPath, StraightPathOptions, StraightPoint, straight_flags};
 
 use glam::Vec3;
 
 use crate::ffi::detour::{RawFilter, RawQuery, StraightOut};
 use crate::navmesh::NavMesh;
 use crate::status::Status;
-use crate::{Error, Result, area, flags};
+use crate::{Error, Result};
 
 pub use crate::poly_ref::{PolyRef, PolyRefBits};
 
@@ -41,134 +47,6 @@ pub const MAX_BUFFER: usize = 1 << 20;
 /// RecastDemo's path buffer size (`MAX_POLYS`).
 pub const DEFAULT_MAX_PATH: usize = 256;
 
-/// Which polygons a query may visit, and what each area costs (`dtQueryFilter`).
-///
-/// The default is RecastDemo's tester filter: every flag but [`flags::DISABLED`], costs ground 1,
-/// water 10, road 1, door 1, grass 2, jump 1.5 (others 1).
-///
-/// ```
-/// use navkit::query::QueryFilter;
-/// let f = QueryFilter::default().with_area_cost(navkit::area::WATER, 100.0);
-/// assert_eq!(f.area_cost(navkit::area::WATER), 100.0);
-/// assert_eq!(f.include_flags(), 0xffff ^ navkit::flags::DISABLED);
-/// ```
-#[derive(Clone)]
-pub struct QueryFilter {
-    raw: RawFilter,
-}
-
-impl Default for QueryFilter {
-    fn default() -> Self {
-        let mut f = QueryFilter::with_flags(flags::ALL ^ flags::DISABLED, 0);
-        for (a, c) in [
-            (area::GROUND, 1.0),
-            (area::WATER, 10.0),
-            (area::ROAD, 1.0),
-            (area::DOOR, 1.0),
-            (area::GRASS, 2.0),
-            (area::JUMP, 1.5),
-        ] {
-            f.raw.0.m_areaCost[a as usize] = c;
-        }
-        f
-    }
-}
-
-impl std::fmt::Debug for QueryFilter {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("QueryFilter")
-            .field("include", &format_args!("{:#x}", self.include_flags()))
-            .field("exclude", &format_args!("{:#x}", self.exclude_flags()))
-            .field("costs", &&self.raw.0.m_areaCost[..6])
-            .finish()
-    }
-}
-
-impl QueryFilter {
-    /// Detour's own default filter with the given flags: every area costs 1.
-    pub fn with_flags(include: u16, exclude: u16) -> Self {
-        QueryFilter {
-            raw: RawFilter::new(include, exclude, &[1.0; 64]),
-        }
-    }
-    /// Flags a polygon must have one of to be visited.
-    pub fn include_flags(&self) -> u16 {
-        self.raw.0.m_includeFlags
-    }
-    /// Flags that exclude a polygon.
-    pub fn exclude_flags(&self) -> u16 {
-        self.raw.0.m_excludeFlags
-    }
-    /// Sets the include flags.
-    pub fn set_include_flags(&mut self, f: u16) {
-        self.raw.0.m_includeFlags = f;
-    }
-    /// Sets the exclude flags.
-    pub fn set_exclude_flags(&mut self, f: u16) {
-        self.raw.0.m_excludeFlags = f;
-    }
-    /// The traversal cost multiplier of area `a` (0..=63; others read as 0).
-    pub fn area_cost(&self, a: u8) -> f32 {
-        self.raw
-            .0
-            .m_areaCost
-            .get(a as usize)
-            .copied()
-            .unwrap_or(0.0)
-    }
-    /// Sets the cost of area `a`. Areas above 63 and non-finite or negative costs are ignored.
-    pub fn set_area_cost(&mut self, a: u8, cost: f32) {
-        if cost.is_finite() && cost >= 0.0 {
-            if let Some(c) = self.raw.0.m_areaCost.get_mut(a as usize) {
-                *c = cost;
-            }
-        }
-    }
-    /// Builder form of [`QueryFilter::set_area_cost`].
-    pub fn with_area_cost(mut self, a: u8, cost: f32) -> Self {
-        self.set_area_cost(a, cost);
-        self
-    }
-    /// Builder form of the include/exclude setters.
-    pub fn with_include_exclude(mut self, include: u16, exclude: u16) -> Self {
-        self.set_include_flags(include);
-        self.set_exclude_flags(exclude);
-        self
-    }
-}
-
-/// Whether a path reaches its goal.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
-pub enum PathStatus {
-    /// The path ends in the goal polygon.
-    Complete,
-    /// The goal was not reached (unreachable, out of search nodes, or the buffer was too
-    /// small): the path leads to the polygon nearest the goal.
-    Partial,
-}
-
-/// The result of [`NavMeshQuery::find_path`]: a corridor of polygons.
-#[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub struct Path {
-    /// The polygons from start to end.
-    pub polys: Vec<PolyRef>,
-    /// Complete or partial.
-    pub status: PathStatus,
-    /// Detour's raw status word.
-    #[cfg_attr(feature = "serde", serde(skip))]
-    pub detour_status: Status,
-}
-
-impl Path {
-    /// True if the path reaches the goal polygon.
-    pub fn is_complete(&self) -> bool {
-        self.status == PathStatus::Complete
-    }
-}
-
 /// The nearest polygon to a point.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
@@ -179,61 +57,6 @@ pub struct NearestPoly {
     pub point: Vec3,
     /// True if the query point is over the polygon (in xz).
     pub over_poly: bool,
-}
-
-/// Options of [`NavMeshQuery::find_straight_path`].
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct StraightPathOptions {
-    /// Add a vertex where the area changes (`DT_STRAIGHTPATH_AREA_CROSSINGS`).
-    pub area_crossings: bool,
-    /// Add a vertex at every polygon edge crossing (`DT_STRAIGHTPATH_ALL_CROSSINGS`).
-    pub all_crossings: bool,
-}
-
-/// Flags of a straight-path vertex (`dtStraightPathFlags`).
-pub mod straight_flags {
-    /// The start point.
-    pub const START: u8 = 1;
-    /// The end point.
-    pub const END: u8 = 2;
-    /// The start of an off-mesh connection.
-    pub const OFFMESH_CONNECTION: u8 = 4;
-}
-
-/// A corner of a straight path.
-#[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub struct StraightPoint {
-    /// Position.
-    pub pos: Vec3,
-    /// [`straight_flags`] bits.
-    pub flags: u8,
-    /// The polygon being entered at this point (0 at the end).
-    pub poly: PolyRef,
-}
-
-/// The result of [`NavMeshQuery::find_straight_path`].
-#[derive(Clone, Debug, Default, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub struct StraightPath {
-    /// The corners, start to end.
-    pub points: Vec<StraightPoint>,
-    /// True if the output buffer was too small, or the corridor did not reach the end point.
-    pub partial: bool,
-}
-
-impl StraightPath {
-    /// The corner positions.
-    pub fn positions(&self) -> Vec<Vec3> {
-        self.points.iter().map(|p| p.pos).collect()
-    }
-    /// Length of the polyline.
-    pub fn length(&self) -> f32 {
-        self.points
-            .windows(2)
-            .map(|w| w[0].pos.distance(w[1].pos))
-            .sum()
-    }
 }
 
 /// The result of [`NavMeshQuery::move_along_surface`].
@@ -323,18 +146,6 @@ pub(crate) fn check_point(argument: &'static str, p: Vec3) -> Result<[f32; 3]> {
     } else {
         Ok(p.to_array())
     }
-}
-
-/// Detour's straight-path output as corners.
-#[inline]
-fn copy_corners(raw: &StraightOut, out: &mut StraightPath) {
-    out.points.clear();
-    out.points
-        .extend((0..raw.points.len()).map(|i| StraightPoint {
-            pos: Vec3::from_array(raw.points[i]),
-            flags: raw.flags[i],
-            poly: PolyRef(raw.refs[i]),
-        }));
 }
 
 fn check_status(op: &'static str, st: u32) -> Result<Status> {
@@ -460,131 +271,6 @@ impl<'a> NavMeshQuery<'a> {
             point: Vec3::from_array(pt),
             over_poly: over,
         })
-    }
-
-    /// The polygon corridor from `start` (containing `start_pos`) to `end` (`findPath`), at most
-    /// `max_path` polygons.
-    pub fn find_path(
-        &mut self,
-        start: PolyRef,
-        end: PolyRef,
-        start_pos: Vec3,
-        end_pos: Vec3,
-        filter: &QueryFilter,
-        max_path: usize,
-    ) -> Result<Path> {
-        let mut path = Path {
-            polys: Vec::new(),
-            status: PathStatus::Partial,
-            detour_status: Status(0),
-        };
-        self.find_path_into(start, end, start_pos, end_pos, filter, max_path, &mut path)?;
-        Ok(path)
-    }
-
-    /// [`Self::find_path`] writing into `out`, reusing its buffer (no allocation once warm).
-    #[allow(clippy::too_many_arguments)]
-    pub fn find_path_into(
-        &mut self,
-        start: PolyRef,
-        end: PolyRef,
-        start_pos: Vec3,
-        end_pos: Vec3,
-        filter: &QueryFilter,
-        max_path: usize,
-        out: &mut Path,
-    ) -> Result<()> {
-        let s = self.check_ref("start", start)?;
-        let e = self.check_ref("end", end)?;
-        let sp = check_point("start_pos", start_pos)?;
-        let ep = check_point("end_pos", end_pos)?;
-        if max_path == 0 || max_path > MAX_BUFFER {
-            return Err(Error::InvalidArgument(format!(
-                "max_path {max_path} is not in 1..={MAX_BUFFER}"
-            )));
-        }
-        let st = self
-            .raw
-            .find_path(s, e, sp, ep, &filter.raw, &mut self.refs, max_path);
-        let st = check_status("findPath", st)?;
-        out.polys.clear();
-        out.polys.extend(self.refs.iter().map(|&r| PolyRef(r)));
-        let complete = !st.partial()
-            && !st.has(Status::OUT_OF_NODES)
-            && !st.has(Status::BUFFER_TOO_SMALL)
-            && out.polys.last() == Some(&end);
-        out.status = if complete {
-            PathStatus::Complete
-        } else {
-            PathStatus::Partial
-        };
-        out.detour_status = st;
-        Ok(())
-    }
-
-    /// Nearest polygons of both points (with [`DEFAULT_HALF_EXTENTS`]), then [`Self::find_path`]
-    /// with [`DEFAULT_MAX_PATH`].
-    pub fn find_path_between(
-        &mut self,
-        start: Vec3,
-        end: Vec3,
-        filter: &QueryFilter,
-    ) -> Result<Path> {
-        let s = self.nearest_poly("start", start, DEFAULT_HALF_EXTENTS, filter)?;
-        let e = self.nearest_poly("end", end, DEFAULT_HALF_EXTENTS, filter)?;
-        self.find_path(s.poly, e.poly, start, end, filter, DEFAULT_MAX_PATH)
-    }
-
-    /// The string-pulled corners of a corridor (`findStraightPath`), at most `max_points`.
-    pub fn find_straight_path(
-        &mut self,
-        start_pos: Vec3,
-        end_pos: Vec3,
-        corridor: &[PolyRef],
-        max_points: usize,
-        options: StraightPathOptions,
-    ) -> Result<StraightPath> {
-        let mut out = StraightPath::default();
-        self.find_straight_path_into(start_pos, end_pos, corridor, max_points, options, &mut out)?;
-        Ok(out)
-    }
-
-    /// [`Self::find_straight_path`] writing into `out`, reusing its buffer (no allocation once
-    /// warm).
-    pub fn find_straight_path_into(
-        &mut self,
-        start_pos: Vec3,
-        end_pos: Vec3,
-        corridor: &[PolyRef],
-        max_points: usize,
-        options: StraightPathOptions,
-        out: &mut StraightPath,
-    ) -> Result<()> {
-        let sp = check_point("start_pos", start_pos)?;
-        let ep = check_point("end_pos", end_pos)?;
-        if corridor.is_empty() {
-            return Err(Error::InvalidArgument("empty corridor".into()));
-        }
-        // Detour checks every corridor ref itself here: an invalid one ends the path early
-        // (reported as partial).
-        if max_points == 0 || max_points > MAX_BUFFER {
-            return Err(Error::InvalidArgument(format!(
-                "max_points {max_points} is not in 1..={MAX_BUFFER}"
-            )));
-        }
-        let opts = (options.area_crossings as i32) | ((options.all_crossings as i32) << 1);
-        let st = self.raw.find_straight_path(
-            sp,
-            ep,
-            crate::ffi::poly_refs(corridor),
-            max_points,
-            opts,
-            &mut self.straight,
-        );
-        let st = check_status("findStraightPath", st)?;
-        copy_corners(&self.straight, out);
-        out.partial = st.partial() || st.has(Status::BUFFER_TOO_SMALL);
-        Ok(())
     }
 
     /// Moves from `start_pos` toward `end_pos` along the surface, sliding along walls
@@ -809,31 +495,6 @@ impl<'a> NavMeshQuery<'a> {
     #[inline]
     pub(crate) fn poly_height_or_zero(&mut self, poly: PolyRef, pos: [f32; 3]) -> f32 {
         self.raw.get_poly_height(poly.0, pos).1
-    }
-
-    /// `findStraightPath` (no crossings) in the smooth-path loop (see
-    /// [`NavMeshQuery::move_corridor_start`]), for its steer target; false if Detour failed
-    /// (then `out` is empty).
-    #[inline]
-    pub(crate) fn straight_corners(
-        &mut self,
-        start: [f32; 3],
-        end: [f32; 3],
-        corridor: &[PolyRef],
-        max_points: usize,
-        out: &mut StraightPath,
-    ) -> bool {
-        let st = self.raw.find_straight_path(
-            start,
-            end,
-            crate::ffi::poly_refs(corridor),
-            max_points,
-            0,
-            &mut self.straight,
-        );
-        copy_corners(&self.straight, out);
-        out.partial = Status(st).partial();
-        !Status(st).failed()
     }
 
     /// The buffers the smooth-path loop ([`smooth::smooth_path_into`]) keeps between calls on
