@@ -8,6 +8,7 @@
 //! | variant | what to do |
 //! |---|---|
 //! | [`Error::PointOffMesh`] | move the point, or search a bigger box (the same for navmesh and grid) |
+//! | [`Error::BlockedCell`] | a grid search's start or goal cell is blocked or off the grid |
 //! | [`Error::InvalidPolyRef`], [`Error::StaleHandle`] | the polygon, agent or obstacle is gone: look it up again |
 //! | [`Error::QueueFull`] | retry after the next update |
 //! | [`Error::PoolFull`] | remove something first, or make a bigger pool |
@@ -30,7 +31,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use glam::Vec3;
+use glam::{UVec2, Vec3};
 
 use crate::poly_ref::PolyRef;
 use crate::stage::Stage;
@@ -147,6 +148,18 @@ pub enum Error {
         point: Vec3,
         /// The search box's half extents.
         half_extents: Vec3,
+    },
+    /// A grid cell argument is outside the grid or blocked: a grid search cannot start or end
+    /// there (for a mesh-derived grid, a point with no walkable cell near is
+    /// [`Error::PointOffMesh`], as on the navmesh).
+    #[error("{argument} cell ({}, {}) is {}", cell.x, cell.y, if *outside { "outside the grid" } else { "blocked" })]
+    BlockedCell {
+        /// The argument, as the caller's signature names it (`start`, `goal`).
+        argument: &'static str,
+        /// The cell (for a graph node, its grid column).
+        cell: UVec2,
+        /// True if the cell is outside the grid; false if it is inside but blocked.
+        outside: bool,
     },
     /// A poly ref names no polygon of this navmesh: its tile was removed or rebuilt since it was
     /// found (a stale ref: the run-time case, like [`Error::StaleHandle`]), or it never did (0,

@@ -27,14 +27,14 @@
 //! "Features").
 //!
 //! ```no_run
-//! use navkit::{InputGeometry, NavMeshBuilder, query::QueryFilter};
-//! use glam::Vec3;
+//! use navkit::prelude::*;
 //!
 //! let geom = InputGeometry::load("level.obj")?;                 // or a RecastDemo .gset
 //! let built = NavMeshBuilder::new(&geom).solo()?;                // or .tiled(), .tile_cache()
 //! let mut query = built.navmesh.query()?;
-//! let p = query.path(Vec3::new(1.0, 0.0, 1.0), Vec3::new(20.0, 0.0, 5.0), &QueryFilter::default())?;
-//! println!("{:?}: {} corners, {:.1} m", p.path.status, p.straight.points.len(), p.straight.length());
+//! let p = query.path(Vec3::new(1.0, 0.0, 1.0), Vec3::new(20.0, 0.0, 5.0),
+//!                    &QueryFilter::default(), &PathOptions::default())?;
+//! println!("{:?}: {} polys", p.status(), p.corridor.polys.len());
 //! # Ok::<(), navkit::Error>(())
 //! ```
 #![deny(unsafe_code)]
@@ -69,12 +69,30 @@ pub mod tilecache;
 #[cfg_attr(docsrs, doc(cfg(feature = "tools")))]
 pub mod tools;
 
+/// glam, the math types of navkit's API (0.33, Bevy 0.20's): use `navkit::glam` rather than a
+/// `glam` dependency of your own, so the versions always match.
+pub use glam;
+
 pub use aabb::Aabb;
+pub use agents::crowd::{AgentParams, Crowd};
 pub use builder::{NavMeshBuilder, Progress};
 pub use error::{Error, Result};
 pub use geometry::{ConvexVolume, InputGeometry, OffMeshConnection, TriMesh};
-pub use navmesh::TileCoord;
+pub use navmesh::{NavMesh, TileCoord};
+pub use query::{NavMeshQuery, NavPath, PathOptions, PolyRef, QueryFilter};
 pub use settings::{BuildSettings, Partition, area, flags};
+pub use status::PathStatus;
+pub use tilecache::{ObstacleShape, TileCache};
+
+/// The types a game touches, in one import: `use navkit::prelude::*;`.
+pub mod prelude {
+    pub use crate::glam::{UVec2, Vec3};
+    pub use crate::{
+        Aabb, AgentParams, BuildSettings, Crowd, Error, InputGeometry, NavMesh, NavMeshBuilder,
+        NavMeshQuery, NavPath, ObstacleShape, OffMeshConnection, PathOptions, PathStatus, PolyRef,
+        QueryFilter, Result, TileCache, area, flags,
+    };
+}
 
 /// The README's examples, compiled as doc tests.
 #[cfg(doctest)]

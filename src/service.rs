@@ -19,10 +19,10 @@
 //! use std::sync::Arc;
 //! use glam::Vec3;
 //! use navkit::service::{AgentId, PathService, PathOutcome};
-//! let service = PathService::new(Arc::new(navmesh), 2);
+//! let service = PathService::new(Arc::new(navmesh), 2, Default::default());
 //! let ticket = service.request(AgentId(7), Vec3::ZERO, Vec3::new(10.0, 0.0, 5.0), Default::default());
 //! if let PathOutcome::Done(Ok(path)) = ticket.wait() {
-//!     println!("{} smooth points", path.smooth.points.len());
+//!     println!("{:?}, {} polys", path.status(), path.corridor.polys.len());
 //! }
 //! # }
 //! ```
@@ -45,8 +45,7 @@ use glam::Vec3;
 use crate::grid::mesh::{MeshGrid, MeshGridPath};
 use crate::grid::{SearchContext, SearchGraph, SearchOptions};
 use crate::navmesh::NavMesh;
-use crate::query::smooth::{FullPath, SmoothPathOptions, full_path};
-use crate::query::{NavMeshQuery, QueryFilter};
+use crate::query::{NavMeshQuery, NavPath, PathOptions, QueryFilter};
 use crate::{Error, Result};
 
 /// What a [`Service`] plans with: shared read-only data (a navmesh, a grid) and the state each
@@ -64,13 +63,14 @@ pub trait Planner: Send + Sync + 'static {
     fn plan(&self, worker: &mut Self::Worker<'_>, request: Self::Request) -> Self::Output;
 }
 
-/// Navmesh paths: nearest polys, corridor, straight and smooth path ([`full_path`]).
+/// Navmesh paths between two points ([`NavMeshQuery::path`]: nearest polys, corridor, and as
+/// the options ask, straight and smooth path).
 #[derive(Debug)]
 pub struct NavMeshPlanner {
     /// The navmesh.
     pub navmesh: Arc<NavMesh>,
-    /// Smooth-path options.
-    pub options: SmoothPathOptions,
+    /// What each path computes.
+    pub options: PathOptions,
     /// Detour node pool size per worker.
     pub max_nodes: usize,
 }
@@ -80,8 +80,8 @@ pub struct NavMeshPlanner {
 pub struct NavMeshRequest {
     /// Start point.
     pub start: Vec3,
-    /// End point.
-    pub end: Vec3,
+    /// Goal point.
+    pub goal: Vec3,
     /// The filter.
     pub filter: QueryFilter,
 }
@@ -89,16 +89,15 @@ pub struct NavMeshRequest {
 impl Planner for NavMeshPlanner {
     type Worker<'a> = Result<NavMeshQuery<'a>>;
     type Request = NavMeshRequest;
-    type Output = Result<FullPath>;
+    type Output = Result<NavPath>;
     fn worker(&self) -> Self::Worker<'_> {
         NavMeshQuery::new(&self.navmesh, self.max_nodes)
     }
-    fn plan(&self, worker: &mut Self::Worker<'_>, r: NavMeshRequest) -> Result<FullPath> {
+    fn plan(&self, worker: &mut Self::Worker<'_>, r: NavMeshRequest) -> Result<NavPath> {
         match worker {
-            Ok(q) => full_path(q, r.start, r.end, &r.filter, &self.options),
-            Err(e) => Err(crate::Error::InvalidArgument(format!(
-                "this worker has no navmesh query: {e}"
-            ))),
+            Ok(q) => q.path(r.start, r.goal, &r.filter, &self.options),
+            // The worker could not make its query: every request it takes gets that error.
+            Err(e) => Err(e.clone()),
         }
     }
 }
@@ -131,7 +130,7 @@ pub struct AgentId(pub u64);
 /// How a request ended: exactly one of these per request.
 #[derive(Debug)]
 #[non_exhaustive]
-pub enum PathOutcome<T = Result<FullPath>> {
+pub enum PathOutcome<T = Result<NavPath>> {
     /// The path (or the error finding it).
     Done(T),
     /// A newer request from the same agent replaced this one before it started.
@@ -147,7 +146,7 @@ pub enum PathOutcome<T = Result<FullPath>> {
 
 /// The answer to one request.
 #[derive(Debug)]
-pub struct PathResponse<T = Result<FullPath>> {
+pub struct PathResponse<T = Result<NavPath>> {
     /// The agent.
     pub agent: AgentId,
     /// The request's number (increasing over the service's life).
@@ -161,7 +160,7 @@ pub struct PathResponse<T = Result<FullPath>> {
 /// Dropping a ticket does not cancel the request (use [`Service::cancel`]): it is still
 /// answered, and the answer is thrown away.
 #[derive(Debug)]
-pub struct Ticket<T = Result<FullPath>> {
+pub struct Ticket<T = Result<NavPath>> {
     /// The request's number.
     pub request: u64,
     rx: Receiver<PathResponse<T>>,
@@ -558,18 +557,10 @@ impl<P: Planner> Service<P> {
 }
 
 impl Service<NavMeshPlanner> {
-    /// Starts `threads` workers (at least one) over `navmesh`, with RecastDemo's smooth-path
-    /// options and a 2048-node pool per worker.
-    pub fn new(navmesh: Arc<NavMesh>, threads: usize) -> PathService {
-        Self::with_options(navmesh, threads, SmoothPathOptions::default())
-    }
-
-    /// Starts `threads` workers with the given smooth-path options.
-    pub fn with_options(
-        navmesh: Arc<NavMesh>,
-        threads: usize,
-        options: SmoothPathOptions,
-    ) -> PathService {
+    /// Starts `threads` workers (at least one) over `navmesh`, computing what `options` asks for
+    /// each path (`PathOptions::default()`: RecastDemo's corridor, straight and smooth path),
+    /// with a 2048-node pool per worker.
+    pub fn new(navmesh: Arc<NavMesh>, threads: usize, options: PathOptions) -> PathService {
         Service::start(
             NavMeshPlanner {
                 navmesh,
@@ -581,8 +572,15 @@ impl Service<NavMeshPlanner> {
     }
 
     /// Asks for a navmesh path; the answer arrives on the returned ticket.
-    pub fn request(&self, agent: AgentId, start: Vec3, end: Vec3, filter: QueryFilter) -> Ticket {
-        self.submit(agent, NavMeshRequest { start, end, filter })
+    pub fn request(&self, agent: AgentId, start: Vec3, goal: Vec3, filter: QueryFilter) -> Ticket {
+        self.submit(
+            agent,
+            NavMeshRequest {
+                start,
+                goal,
+                filter,
+            },
+        )
     }
 
     /// Asks for a navmesh path; `callback` is called with the answer on a worker thread.
@@ -590,11 +588,19 @@ impl Service<NavMeshPlanner> {
         &self,
         agent: AgentId,
         start: Vec3,
-        end: Vec3,
+        goal: Vec3,
         filter: QueryFilter,
         callback: impl FnOnce(PathResponse) + Send + 'static,
     ) -> u64 {
-        self.submit_with(agent, NavMeshRequest { start, end, filter }, callback)
+        self.submit_with(
+            agent,
+            NavMeshRequest {
+                start,
+                goal,
+                filter,
+            },
+            callback,
+        )
     }
 }
 

@@ -123,6 +123,27 @@ impl fmt::Display for DetourCause {
     }
 }
 
+/// Whether a path reaches its goal: the one word for "arrived" across navkit, for navmesh
+/// corridors and straight paths ([`crate::query::Corridor`], [`crate::query::NavPath`]), grid
+/// searches ([`crate::grid::SearchResult`]), comparisons and crowd agents.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+pub enum PathStatus {
+    /// The path ends at the goal.
+    Complete,
+    /// The goal was not reached (it cannot be reached, the search ran out of nodes, or a buffer
+    /// was too small): the path leads as near the goal as the search got.
+    Partial,
+}
+
+impl PathStatus {
+    /// True for [`PathStatus::Complete`].
+    pub fn is_complete(self) -> bool {
+        self == PathStatus::Complete
+    }
+}
+
 /// The error for a failed raw Detour status word ([`Status::error`]).
 pub(crate) fn detour_err(operation: &'static str, status: u32) -> crate::Error {
     Status(status).error(operation)

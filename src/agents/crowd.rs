@@ -1,10 +1,20 @@
 //! DetourCrowd, safely: many agents moving to targets on a navmesh, steering around each other.
 //!
-//! A [`Crowd`] either borrows its [`NavMesh`] ([`Crowd::new`]: the navmesh cannot change while
-//! the crowd lives), or owns a [`TileCache`] ([`Crowd::with_tile_cache`]): then obstacles can be
-//! added and removed while agents walk ([`Crowd::add_obstacle`], [`Crowd::remove_obstacle`],
-//! [`Crowd::update_obstacles`], or any of the cache's changes through
-//! [`Crowd::tile_cache_mut`]), as in RecastDemo's Temp Obstacles sample. Tiles are rebuilt
+//! A [`Crowd`] either borrows its [`NavMesh`] (a `Crowd<&NavMesh>`, from [`Crowd::new`]: the
+//! navmesh cannot change while the crowd lives), or owns a [`TileCache`] (a
+//! `Crowd<TileCache>`, from [`Crowd::with_tile_cache`]): then obstacles can be added and
+//! removed while agents walk, through [`Crowd::tile_cache_mut`] (the tile cache's own obstacle
+//! calls), as in RecastDemo's Temp Obstacles sample. The two are different types, so asking a
+//! crowd that borrows its navmesh for a tile cache does not compile:
+//!
+//! ```compile_fail
+//! # fn f(navmesh: &navkit::NavMesh) -> navkit::Result<()> {
+//! let mut crowd = navkit::Crowd::new(navmesh, 10, 0.6)?;
+//! crowd.tile_cache_mut(); // error: no such method on Crowd<&NavMesh>
+//! # Ok(()) }
+//! ```
+//!
+//! Tiles are rebuilt
 //! under the crowd; each update, DetourCrowd checks the next polygons of its agents' corridors
 //! and their targets, and replans those that cross a rebuilt tile (a rebuilt tile's polygons
 //! get new refs), so agents go around new obstacles and take ways that removed ones opened.
@@ -33,8 +43,9 @@ use glam::Vec3;
 pub use crate::ffi::crowd::{AgentParams, AvoidanceParams};
 use crate::ffi::crowd::{RawAgentState, RawCrowd};
 use crate::navmesh::NavMesh;
-use crate::query::{DEFAULT_HALF_EXTENTS, NavMeshQuery, QueryFilter};
-use crate::tilecache::{Obstacle, ObstacleRef, ObstacleShape, TileCache, UpdateReport};
+use crate::query::{DEFAULT_HALF_EXTENTS, NavMeshQuery, PolyRef, QueryFilter};
+use crate::status::{DetourCause, PathStatus, Status};
+use crate::tilecache::{ObstacleRef, ObstacleShape, TileCache, UpdateReport};
 use crate::{Error, Result};
 
 /// `dtCrowd` update flags.
@@ -230,14 +241,18 @@ pub struct AgentState {
     pub target: Vec3,
     /// True on an off-mesh connection.
     pub off_mesh: bool,
-    /// True if its path does not reach the requested target.
-    pub partial: bool,
+    /// Whether its path reaches the requested target ([`PathStatus::Partial`]: it leads as near
+    /// as the target can be reached).
+    pub path_status: PathStatus,
     /// Its parameters.
     pub params: AgentParams,
 }
 
-/// Where a crowd's navmesh lives: kept by the raw crowd (`ffi::crowd::RawCrowd`), which frees
-/// the `dtCrowd` before it.
+/// Where a [`Crowd`]'s navmesh lives: borrowed (`&NavMesh`, [`Crowd::new`]) or in a
+/// [`TileCache`] the crowd owns ([`Crowd::with_tile_cache`]). Sealed: these two are all.
+///
+/// The crowd keeps it in its raw crowd (`ffi::crowd::RawCrowd`), which frees the `dtCrowd`
+/// before it.
 ///
 /// Why the owned case is sound (the `unsafe` is in `ffi::crowd`, whose contract this meets by
 /// construction): `RawCrowd::owning` takes the tile cache into the crowd with a keep-alive handle
@@ -252,26 +267,34 @@ pub struct AgentState {
 /// `getTileAndPolyByRef` lookups (sliced path queries fail on a vanished polygon, corridors are
 /// re-validated and replanned every update) rather than being dereferenced: what RecastDemo's
 /// Temp Obstacles sample relies on.
-enum Nav<'nav> {
-    /// Borrowed: the navmesh cannot change; a query kept for snapping.
-    Borrowed(Box<NavMeshQuery<'nav>>),
-    /// Owned with its tile cache, which may rebuild tiles between updates.
-    Owned(Box<TileCache>),
+pub trait CrowdNavMesh: sealed::Sealed + Send {
+    /// The navmesh the crowd walks on (for a tile cache, as it is now).
+    fn navmesh(&self) -> &NavMesh;
 }
 
-impl Nav<'_> {
-    /// The navmesh of an owned tile cache (for [`RawCrowd::owning`]).
-    fn owned_navmesh<'a>(nav: &'a Nav<'_>) -> Option<&'a crate::ffi::detour::RawNavMesh> {
-        match nav {
-            Nav::Borrowed(_) => None,
-            Nav::Owned(tc) => Some(tc.navmesh().raw()),
-        }
+mod sealed {
+    // Sealed on purpose: only the two implementations in this module exist.
+    #[allow(unnameable_types)]
+    pub trait Sealed {}
+    impl Sealed for &crate::navmesh::NavMesh {}
+    impl Sealed for crate::tilecache::TileCache {}
+}
+
+impl CrowdNavMesh for &NavMesh {
+    fn navmesh(&self) -> &NavMesh {
+        self
+    }
+}
+
+impl CrowdNavMesh for TileCache {
+    fn navmesh(&self) -> &NavMesh {
+        TileCache::navmesh(self)
     }
 }
 
 /// The tile cache of a [`Crowd`] that owns one, lent for changes ([`Crowd::tile_cache_mut`]):
-/// every `&mut` operation of [`TileCache`] that keeps the cache in place (adding and removing
-/// obstacles, rebuilding tiles), and every read through `Deref`. The crowd cannot be used
+/// the tile cache's obstacle calls ([`TileCache::add`], [`TileCache::remove`],
+/// [`TileCache::update`], [`TileCache::update_until_done`]), and every read through `Deref`. The crowd cannot be used
 /// while this lives; its next [`Crowd::update`] sees the rebuilt tiles.
 pub struct TileCacheMut<'a> {
     // Private and never lent out as `&mut`: the cache (and its navmesh) cannot be swapped out
@@ -294,26 +317,6 @@ impl std::ops::Deref for TileCacheMut<'_> {
 }
 
 impl TileCacheMut<'_> {
-    /// [`TileCache::add_cylinder`].
-    pub fn add_cylinder(&mut self, pos: Vec3, radius: f32, height: f32) -> Result<ObstacleRef> {
-        self.cache.add_cylinder(pos, radius, height)
-    }
-
-    /// [`TileCache::add_box`].
-    pub fn add_box(&mut self, bmin: Vec3, bmax: Vec3) -> Result<ObstacleRef> {
-        self.cache.add_box(bmin, bmax)
-    }
-
-    /// [`TileCache::add_oriented_box`].
-    pub fn add_oriented_box(
-        &mut self,
-        center: Vec3,
-        half_extents: Vec3,
-        y_angle: f32,
-    ) -> Result<ObstacleRef> {
-        self.cache.add_oriented_box(center, half_extents, y_angle)
-    }
-
     /// [`TileCache::add`].
     pub fn add(&mut self, shape: &ObstacleShape) -> Result<ObstacleRef> {
         self.cache.add(shape)
@@ -336,16 +339,16 @@ impl TileCacheMut<'_> {
 }
 
 /// A crowd of agents on one navmesh.
-pub struct Crowd<'nav> {
+pub struct Crowd<N: CrowdNavMesh> {
     /// The dtCrowd, with where its navmesh lives (freed before it).
-    raw: RawCrowd<'nav, Nav<'nav>>,
+    raw: RawCrowd<'static, N>,
     filter: QueryFilter,
     max_radius: f32,
     /// Per slot: its generation, and whether an agent lives there.
     slots: Vec<(u32, bool)>,
 }
 
-impl std::fmt::Debug for Crowd<'_> {
+impl<N: CrowdNavMesh> std::fmt::Debug for Crowd<N> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Crowd")
             .field("capacity", &self.slots.len())
@@ -354,29 +357,62 @@ impl std::fmt::Debug for Crowd<'_> {
     }
 }
 
-impl Crowd<'static> {
+impl<'nav> Crowd<&'nav NavMesh> {
+    /// A crowd on `navmesh`, borrowed for the crowd's life, of at most `max_agents`
+    /// (1..=[`MAX_AGENTS`]) agents no wider than `max_agent_radius`, with RecastDemo's avoidance
+    /// presets in slots 0..4 and the default query filter ([`QueryFilter::default`]) as filter 0.
+    pub fn new(navmesh: &'nav NavMesh, max_agents: usize, max_agent_radius: f32) -> Result<Self> {
+        Self::init(navmesh, max_agents, max_agent_radius)
+    }
+}
+
+impl Crowd<TileCache> {
     /// A crowd that owns `cache`: obstacles can be added and removed while its agents walk
-    /// (see the module docs). Otherwise as [`Crowd::new`].
+    /// ([`Crowd::tile_cache_mut`]; see the module docs). Otherwise as [`Crowd::new`].
     pub fn with_tile_cache(
         cache: TileCache,
         max_agents: usize,
         max_agent_radius: f32,
-    ) -> Result<Crowd<'static>> {
+    ) -> Result<Self> {
+        Self::init(cache, max_agents, max_agent_radius)
+    }
+
+    /// The tile cache the crowd owns.
+    pub fn tile_cache(&self) -> &TileCache {
+        self.raw.owner()
+    }
+
+    /// Changes to the tile cache while the agents live: obstacles added and removed, tiles
+    /// rebuilt ([`TileCacheMut`]). Call its `update` every frame before [`Crowd::update`].
+    ///
+    /// This is not a `&mut TileCache`: with one, `std::mem::swap` or `std::mem::replace` could
+    /// move the cache, and with it the navmesh the `dtCrowd` points to, out of the crowd.
+    pub fn tile_cache_mut(&mut self) -> TileCacheMut<'_> {
+        TileCacheMut {
+            cache: self.raw.owner_mut(),
+        }
+    }
+
+    /// Gives the tile cache back (the agents go with the crowd).
+    pub fn into_tile_cache(self) -> TileCache {
+        // The dtCrowd is freed before the cache is given back.
+        self.raw.into_owner()
+    }
+}
+
+impl<N: CrowdNavMesh> Crowd<N> {
+    /// The crowd over `nav`'s navmesh, which it keeps (see [`CrowdNavMesh`]).
+    fn init(nav: N, max_agents: usize, max_agent_radius: f32) -> Result<Self> {
         Self::check_sizes(max_agents, max_agent_radius)?;
-        let raw = RawCrowd::owning(
-            max_agents as i32,
-            max_agent_radius,
-            Nav::Owned(Box::new(cache)),
-            Nav::owned_navmesh,
-        )
+        let raw = RawCrowd::owning(max_agents as i32, max_agent_radius, nav, |n| {
+            Some(n.navmesh().raw())
+        })
         .ok_or_else(|| {
             Error::OutOfMemory(format!("dtCrowd::init for {max_agents} agents failed"))
         })?;
         Self::finish(raw, max_agents, max_agent_radius)
     }
-}
 
-impl<'nav> Crowd<'nav> {
     fn check_sizes(max_agents: usize, max_agent_radius: f32) -> Result<()> {
         if !(1..=MAX_AGENTS).contains(&max_agents) {
             return Err(Error::InvalidArgument(format!(
@@ -391,29 +427,7 @@ impl<'nav> Crowd<'nav> {
         Ok(())
     }
 
-    /// A crowd of at most `max_agents` (1..=[`MAX_AGENTS`]) agents no wider than
-    /// `max_agent_radius`, with RecastDemo's avoidance presets in slots 0..4 and the default
-    /// query filter ([`QueryFilter::default`]) as filter 0.
-    pub fn new(navmesh: &'nav NavMesh, max_agents: usize, max_agent_radius: f32) -> Result<Self> {
-        Self::check_sizes(max_agents, max_agent_radius)?;
-        let query = NavMeshQuery::new(navmesh, 2048)?;
-        let raw = RawCrowd::new(
-            max_agents as i32,
-            max_agent_radius,
-            navmesh.raw(),
-            Nav::Borrowed(Box::new(query)),
-        )
-        .ok_or_else(|| {
-            Error::OutOfMemory(format!("dtCrowd::init for {max_agents} agents failed"))
-        })?;
-        Self::finish(raw, max_agents, max_agent_radius)
-    }
-
-    fn finish(
-        raw: RawCrowd<'nav, Nav<'nav>>,
-        max_agents: usize,
-        max_agent_radius: f32,
-    ) -> Result<Self> {
+    fn finish(raw: RawCrowd<'static, N>, max_agents: usize, max_agent_radius: f32) -> Result<Self> {
         let mut crowd = Crowd {
             raw,
             filter: QueryFilter::default(),
@@ -513,85 +527,18 @@ impl<'nav> Crowd<'nav> {
             .collect()
     }
 
-    fn snap(&mut self, what: &str, p: Vec3) -> Result<(crate::query::PolyRef, Vec3)> {
-        if !p.is_finite() {
-            return Err(Error::InvalidArgument(format!("{what} {p} is not finite")));
-        }
-        let n = match self.raw.owner_mut() {
-            Nav::Borrowed(q) => q.find_nearest_poly(p, DEFAULT_HALF_EXTENTS, &self.filter)?,
-            // The tiles may have changed since the last call: a fresh small query each time
-            // (snapping is per request, not per frame).
-            Nav::Owned(tc) => NavMeshQuery::new(tc.navmesh(), 64)?.find_nearest_poly(
-                p,
-                DEFAULT_HALF_EXTENTS,
-                &self.filter,
-            )?,
-        };
+    /// The navmesh point nearest `p` (the caller's argument `argument`), with filter 0 and
+    /// Detour's default half extents. A fresh small query each time: for a tile cache the
+    /// tiles may have changed since the last call (snapping is per request, not per frame).
+    fn snap(&self, argument: &'static str, p: Vec3) -> Result<(PolyRef, Vec3)> {
+        let mut q = NavMeshQuery::new(self.navmesh(), 64)?;
+        let n = q.nearest_poly(argument, p, DEFAULT_HALF_EXTENTS, &self.filter)?;
         Ok((n.poly, n.point))
     }
 
     /// The navmesh the crowd walks on (for an owned tile cache, as it is now).
     pub fn navmesh(&self) -> &NavMesh {
-        match self.raw.owner() {
-            Nav::Borrowed(q) => q.navmesh(),
-            Nav::Owned(tc) => tc.navmesh(),
-        }
-    }
-
-    /// The tile cache, if the crowd owns one ([`Crowd::with_tile_cache`]).
-    pub fn tile_cache(&self) -> Option<&TileCache> {
-        match self.raw.owner() {
-            Nav::Borrowed(_) => None,
-            Nav::Owned(tc) => Some(tc),
-        }
-    }
-
-    /// Gives the tile cache back (the agents go with the crowd).
-    pub fn into_tile_cache(self) -> Option<TileCache> {
-        // The dtCrowd is freed before the cache is given back.
-        match self.raw.into_owner() {
-            Nav::Borrowed(_) => None,
-            Nav::Owned(tc) => Some(*tc),
-        }
-    }
-
-    /// Changes to the owned tile cache while the agents live: obstacles added and removed,
-    /// tiles rebuilt ([`TileCacheMut`]). An error for a crowd that borrows its navmesh.
-    ///
-    /// This is not a `&mut TileCache`: with one, `std::mem::swap` or `std::mem::replace` could
-    /// move the cache, and with it the navmesh the `dtCrowd` points to, out of the crowd, and
-    /// dropping it would leave the crowd reading freed memory.
-    pub fn tile_cache_mut(&mut self) -> Result<TileCacheMut<'_>> {
-        match self.raw.owner_mut() {
-            Nav::Borrowed(_) => Err(Error::InvalidArgument(
-                "this crowd borrows a fixed navmesh; obstacles need Crowd::with_tile_cache".into(),
-            )),
-            Nav::Owned(cache) => Ok(TileCacheMut { cache }),
-        }
-    }
-
-    /// Adds an obstacle to the owned tile cache ([`TileCache::add`]); it is carved in by the
-    /// next [`Crowd::update_obstacles`] calls.
-    pub fn add_obstacle(&mut self, shape: &ObstacleShape) -> Result<ObstacleRef> {
-        self.tile_cache_mut()?.add(shape)
-    }
-
-    /// Removes an obstacle from the owned tile cache ([`TileCache::remove`]).
-    pub fn remove_obstacle(&mut self, obstacle: ObstacleRef) -> Result<()> {
-        self.tile_cache_mut()?.remove(obstacle)
-    }
-
-    /// Rebuilds tiles touched by obstacle changes for at most `budget` ([`TileCache::update`]);
-    /// call it every frame before [`Crowd::update`].
-    pub fn update_obstacles(&mut self, budget: std::time::Duration) -> Result<UpdateReport> {
-        self.tile_cache_mut()?.update(budget)
-    }
-
-    /// The owned tile cache's obstacles (empty for a borrowed navmesh).
-    pub fn obstacles(&self) -> Vec<Obstacle> {
-        self.tile_cache()
-            .map(|tc| tc.obstacles())
-            .unwrap_or_default()
+        self.raw.owner().navmesh()
     }
 
     fn slot(&self, h: AgentHandle) -> Result<i32> {
@@ -608,7 +555,7 @@ impl<'nav> Crowd<'nav> {
     /// or off the navmesh, the parameters are absurd, or the crowd is full.
     pub fn add_agent(&mut self, position: Vec3, params: AgentParams) -> Result<AgentHandle> {
         let raw = params.check(self.max_radius)?;
-        let (_, p) = self.snap("agent position", position)?;
+        let (_, p) = self.snap("position", position)?;
         let idx = self
             .raw
             .add_agent(p.to_array(), raw)
@@ -652,9 +599,7 @@ impl<'nav> Crowd<'nav> {
         if self.raw.request_move_target(idx, poly.0, p.to_array()) {
             Ok(())
         } else {
-            Err(Error::InvalidArgument(format!(
-                "dtCrowd refused the move target {p}"
-            )))
+            Err(refused("dtCrowd::requestMoveTarget"))
         }
     }
 
@@ -662,16 +607,15 @@ impl<'nav> Crowd<'nav> {
     pub fn request_move_velocity(&mut self, h: AgentHandle, velocity: Vec3) -> Result<()> {
         let idx = self.slot(h)?;
         if !velocity.is_finite() {
-            return Err(Error::InvalidArgument(format!(
-                "velocity {velocity} is not finite"
-            )));
+            return Err(Error::NonFinite {
+                argument: "velocity",
+                value: velocity,
+            });
         }
         if self.raw.request_move_velocity(idx, velocity.to_array()) {
             Ok(())
         } else {
-            Err(Error::InvalidArgument(
-                "dtCrowd refused the velocity request".into(),
-            ))
+            Err(refused("dtCrowd::requestMoveVelocity"))
         }
     }
 
@@ -709,8 +653,21 @@ impl<'nav> Crowd<'nav> {
             target_state: TargetState::from_raw(a.target_state),
             target: v(a.target_pos),
             off_mesh: a.state == 2,
-            partial: a.partial,
+            path_status: if a.partial {
+                PathStatus::Partial
+            } else {
+                PathStatus::Complete
+            },
             params: a.params,
         })
+    }
+}
+
+/// The error for a `bool`-returning dtCrowd call that refused.
+fn refused(operation: &'static str) -> Error {
+    Error::Detour {
+        operation,
+        cause: DetourCause::Refused,
+        status: Status(Status::FAILURE),
     }
 }

@@ -28,9 +28,23 @@
 use glam::{Vec2, Vec3};
 use rand::{Rng, SeedableRng};
 
-use crate::query::smooth::corridor_path;
-use crate::query::{DEFAULT_HALF_EXTENTS, NavMeshQuery, QueryFilter};
+use crate::query::{
+    DEFAULT_HALF_EXTENTS, DEFAULT_MAX_PATH, NavMeshQuery, PathOptions, QueryFilter,
+    StraightPathOptions,
+};
 use crate::{Error, Result};
+
+/// Each leg of a walk on the navmesh: RecastDemo's corridor and straight path, no smooth path.
+const STRAIGHT_ONLY: PathOptions = PathOptions {
+    half_extents: DEFAULT_HALF_EXTENTS,
+    max_polys: DEFAULT_MAX_PATH,
+    straight: Some(StraightPathOptions {
+        area_crossings: false,
+        all_crossings: false,
+        max_points: DEFAULT_MAX_PATH,
+    }),
+    smooth: None,
+};
 
 /// The walker's parameters (the defaults are the issue's).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -245,11 +259,11 @@ impl WanderWalker {
                     break;
                 }
             }
-            let leg = corridor_path(q, p, next, filter)?;
+            let leg = q.path(p, next, filter, &STRAIGHT_ONLY)?;
             let straight = leg.straight.positions();
             // Where the corridor ends (the snapped point, or the closest reachable point).
             let reached = straight.last().copied().unwrap_or(p);
-            if !leg.path.is_complete() && next == goal {
+            if !leg.is_complete() && next == goal {
                 return Err(Error::InvalidArgument(format!(
                     "the target {target} cannot be reached from {from} on the navmesh"
                 )));

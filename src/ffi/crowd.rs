@@ -97,18 +97,15 @@ pub(crate) struct RawAgentState {
     pub params: AgentParams,
 }
 
-/// Owner of a `dtCrowd` initialised over a navmesh, in one of two ways, each of which keeps the
-/// `dtNavMesh` alive and unchanged while any call here runs:
+/// Owner of a `dtCrowd` initialised over a navmesh ([`RawCrowd::owning`]), which keeps the
+/// `dtNavMesh` alive and unchanged while any call here runs: it takes the navmesh's owner `O`
+/// into the crowd (a shared borrow `&NavMesh`, which keeps the navmesh from being dropped or
+/// changed while the crowd lives; or a tile cache), with a keep-alive handle of the
+/// `dtNavMesh`. The owner is reachable only through the crowd (`owner_mut` takes `&mut self`),
+/// so tiles change only between calls here, and even if the owner replaced its navmesh, the one
+/// the `dtCrowd` points to stays allocated until the crowd is freed.
 ///
-/// - [`RawCrowd::new`] borrows the navmesh (shared) for `'nav`: it cannot be dropped or changed
-///   while the crowd lives;
-/// - [`RawCrowd::owning`] takes the navmesh's owner `O` (e.g. a tile cache) into the crowd,
-///   with a keep-alive handle of the `dtNavMesh`. The owner is reachable only through the crowd
-///   (`owner_mut` takes `&mut self`), so tiles change only between calls here, and even if the
-///   owner replaced its navmesh, the one the `dtCrowd` points to stays allocated until the crowd
-///   is freed.
-///
-/// In the second case tiles may be removed and added between calls: dtCrowd keeps only poly
+/// With a tile cache, tiles may be removed and added between calls: dtCrowd keeps only poly
 /// refs (which it re-validates with `isValidPolyRef` every update and replans from) and copied
 /// positions, never pointers into tile memory, across calls, as RecastDemo's Temp Obstacles
 /// sample relies on. Refs that outlived their tile reach Detour only through checked lookups
@@ -150,23 +147,6 @@ impl Drop for CrowdPtr {
 unsafe impl<O: Send> Send for RawCrowd<'_, O> {}
 
 impl<'nav, O> RawCrowd<'nav, O> {
-    /// `dtAllocCrowd` + `init` over `nav`, borrowed for the crowd's life, keeping `owner`
-    /// (any value the caller wants kept with the crowd); `None` if either fails.
-    pub(crate) fn new(
-        max_agents: i32,
-        max_agent_radius: f32,
-        nav: &'nav RawNavMesh,
-        owner: O,
-    ) -> Option<Self> {
-        Self::init(
-            max_agents,
-            max_agent_radius,
-            nav.as_ptr(),
-            None,
-            Box::new(owner),
-        )
-    }
-
     /// Allocates and initialises the crowd over the `dtNavMesh` at `nav`, which `keep_alive`
     /// keeps allocated or which is borrowed for `'nav`.
     fn init(
@@ -200,7 +180,7 @@ impl<'nav, O> RawCrowd<'nav, O> {
         ok.then_some(crowd)
     }
 
-    /// The value this crowd keeps ([`RawCrowd::new`], [`RawCrowd::owning`]).
+    /// The value this crowd keeps ([`RawCrowd::owning`]).
     pub(crate) fn owner(&self) -> &O {
         &self.owner
     }

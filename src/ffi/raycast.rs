@@ -109,24 +109,6 @@ impl RawQuery<'_> {
         }
     }
 
-    /// The simple raycast (Detour's first overload) through the guarded walk: (status, t, hit
-    /// normal), visited polygons in `path` (at most `max`, at least 1).
-    pub(crate) fn raycast(
-        &mut self,
-        start: RawPolyRef,
-        spos: [f32; 3],
-        epos: [f32; 3],
-        f: &RawFilter,
-        path: &mut Vec<RawPolyRef>,
-        max: usize,
-    ) -> (u32, f32, [f32; 3]) {
-        let max = max.max(1);
-        // With a path buffer, the walk ends at most one polygon after filling it: the step cap
-        // (the glue takes at most i32::MAX) is never reached first.
-        let h = self.raycast_hit(start, spos, epos, f, 0, 0, path, max, usize::MAX);
-        (h.status, h.t, h.normal)
-    }
-
     /// Detour's own `dtNavMeshQuery::raycast` (with `dtRaycastHit`), unguarded: only for tests
     /// that compare the guarded walk with it, on data where it ends.
     #[cfg(test)]

@@ -9,9 +9,10 @@
 
 use super::heap::IndexedHeap;
 use super::{
-    Cost, Grid, NodeId, SearchGraph, SearchOptions, SearchResult, SearchStatus, check_endpoints,
-    from_fixed,
+    Cost, Grid, NodeId, SearchGraph, SearchOptions, SearchResult, check_endpoints, from_fixed,
 };
+use crate::status::PathStatus;
+use crate::{Error, Result};
 use glam::UVec2;
 
 /// Per-node search state; valid only when `stamp` is the context's current generation
@@ -181,6 +182,24 @@ impl SearchContext {
         self.nodes[node as usize].parent
     }
 
+    /// After a search that ran dry without reaching its goal: fills `path` with the parent
+    /// chain from `start` to the node it reached nearest the goal (smallest `h`, then smallest
+    /// cost, then smallest id), and gives that node. Scans the first `node_count` nodes.
+    pub(crate) fn retrace_nearest(
+        &mut self,
+        start: NodeId,
+        node_count: usize,
+        h: impl Fn(NodeId) -> Cost,
+    ) -> NodeId {
+        let generation = self.generation;
+        let nearest = (0..node_count.min(self.nodes.len()) as NodeId)
+            .filter(|&n| self.nodes[n as usize].stamp >= generation)
+            .min_by_key(|&n| (h(n), self.nodes[n as usize].g, n))
+            .unwrap_or(start);
+        self.retrace(start, nearest);
+        nearest
+    }
+
     /// Fills `path` with the parent chain from `start` to `goal`.
     pub(crate) fn retrace(&mut self, start: NodeId, goal: NodeId) {
         self.path.clear();
@@ -235,11 +254,41 @@ impl SearchContext {
     }
 }
 
-/// A* from `start` to `goal` on any graph. Returns [`SearchStatus::OutOfBounds`] for a node id
-/// not below `graph.node_count()`, [`SearchStatus::StartBlocked`] / `GoalBlocked` for a node
-/// that is not passable, [`SearchStatus::Unreachable`] when the open list runs dry. The path is
-/// left in [`SearchContext::path`].
+/// A* from `start` to `goal` on any graph; the path is left in [`SearchContext::path`].
+///
+/// A node id not below `graph.node_count()` is [`Error::InvalidArgument`]; a node that is not
+/// passable is [`Error::BlockedCell`] (with its grid column). A goal that cannot be reached
+/// gives a [`PathStatus::Partial`] path to the node nearest it that the search reached.
 pub fn search<G: SearchGraph>(
+    ctx: &mut SearchContext,
+    graph: &G,
+    start: NodeId,
+    goal: NodeId,
+    options: &SearchOptions,
+) -> Result<SearchResult> {
+    let count = graph.node_count();
+    for (argument, node) in [("start", start), ("goal", goal)] {
+        let e = if node as usize >= count {
+            Error::InvalidArgument(format!(
+                "{argument} node {node} is not a node of the graph (it has {count})"
+            ))
+        } else if !graph.is_passable(node) {
+            Error::BlockedCell {
+                argument,
+                cell: graph.position(node),
+                outside: false,
+            }
+        } else {
+            continue;
+        };
+        ctx.begin(0); // the last path is gone: this search has none
+        return Err(e);
+    }
+    Ok(run(ctx, graph, start, goal, options))
+}
+
+/// A* between two passable nodes (checked by the caller).
+fn run<G: SearchGraph>(
     ctx: &mut SearchContext,
     graph: &G,
     start: NodeId,
@@ -247,18 +296,6 @@ pub fn search<G: SearchGraph>(
     options: &SearchOptions,
 ) -> SearchResult {
     let count = graph.node_count();
-    if start as usize >= count || goal as usize >= count {
-        ctx.begin(0);
-        return SearchResult::failed(SearchStatus::OutOfBounds);
-    }
-    if !graph.is_passable(start) {
-        ctx.begin(0);
-        return SearchResult::failed(SearchStatus::StartBlocked);
-    }
-    if !graph.is_passable(goal) {
-        ctx.begin(0);
-        return SearchResult::failed(SearchStatus::GoalBlocked);
-    }
     ctx.begin(count);
     ctx.relax(start, start, 0, || graph.heuristic(start, goal, options));
     let mut expanded = 0u32;
@@ -267,7 +304,7 @@ pub fn search<G: SearchGraph>(
         if n == goal {
             ctx.retrace(start, goal);
             return SearchResult {
-                status: SearchStatus::Found,
+                status: PathStatus::Complete,
                 cost: from_fixed(ctx.g(goal)),
                 expanded,
             };
@@ -285,34 +322,27 @@ pub fn search<G: SearchGraph>(
         }
         ctx.moves = moves;
     }
+    let nearest = ctx.retrace_nearest(start, count, |n| graph.heuristic(n, goal, options));
     SearchResult {
-        status: SearchStatus::Unreachable,
-        cost: 0.0,
+        status: PathStatus::Partial,
+        cost: from_fixed(ctx.g(nearest)),
         expanded,
     }
 }
 
 /// A* between two cells of a [`Grid`]; the path's nodes are in [`SearchContext::path`]
-/// ([`SearchContext::path_cells`] for cells). Off-grid or blocked endpoints give a result with
-/// the matching [`SearchStatus`], never a panic.
+/// ([`SearchContext::path_cells`] for cells). A start or goal off the grid or blocked is
+/// [`Error::BlockedCell`]; an unreachable goal gives a [`PathStatus::Partial`] path (see
+/// [`search`]).
 pub fn find_path(
     ctx: &mut SearchContext,
     grid: &Grid,
     start: UVec2,
     goal: UVec2,
     options: &SearchOptions,
-) -> SearchResult {
-    match check_endpoints(grid, start, goal) {
-        Ok((s, g)) => {
-            let mut r = search(ctx, grid, s, g, options);
-            if r.found() {
-                r.cost = ctx.exact_cost(grid, options);
-            }
-            r
-        }
-        Err(status) => {
-            ctx.begin(0);
-            SearchResult::failed(status)
-        }
-    }
+) -> Result<SearchResult> {
+    let (s, g) = check_endpoints(grid, start, goal).inspect_err(|_| ctx.begin(0))?;
+    let mut r = run(ctx, grid, s, g, options);
+    r.cost = ctx.exact_cost(grid, options);
+    Ok(r)
 }

@@ -23,8 +23,9 @@
 use super::bits::{ClassBits, jump_row};
 use super::{
     CornerCutting, Cost, Grid, NodeId, SearchContext, SearchGraph, SearchOptions, SearchResult,
-    SearchStatus, check_endpoints,
+    check_endpoints,
 };
+use crate::status::PathStatus;
 use crate::{Error, Result};
 use glam::UVec2;
 
@@ -123,8 +124,11 @@ impl Jumper<'_> {
 }
 
 /// JPS between two cells of a [`Grid`]. Errors if the grid is weighted or `options` allow
-/// corner cutting ([`check_supported`]); otherwise the result is as for
-/// [`super::astar::find_path`] (same status and optimal cost; fewer expansions).
+/// corner cutting ([`check_supported`]), or as [`super::astar::find_path`] for blocked or
+/// off-grid cells; otherwise the result is as for [`super::astar::find_path`] (same status
+/// and optimal cost; fewer expansions). For an unreachable goal the [`PathStatus::Partial`]
+/// path leads to the jump point nearest the goal that the search reached (the start alone
+/// for a goal of another terrain class, which JPS knows at once cannot be reached).
 pub fn find_path(
     ctx: &mut SearchContext,
     grid: &Grid,
@@ -133,13 +137,7 @@ pub fn find_path(
     options: &SearchOptions,
 ) -> Result<SearchResult> {
     check_supported(grid, options)?;
-    let (s, g) = match check_endpoints(grid, start, goal) {
-        Ok(v) => v,
-        Err(status) => {
-            ctx.begin(0);
-            return Ok(SearchResult::failed(status));
-        }
-    };
+    let (s, g) = check_endpoints(grid, start, goal).inspect_err(|_| ctx.begin(0))?;
     Ok(search(ctx, grid, s, g, options))
 }
 
@@ -167,9 +165,6 @@ fn search(
         goal_xy: (goal_cell.x as usize + 1, goal_cell.y as usize + 1),
         grid,
     };
-    if cls[goal as usize] != j.class {
-        return SearchResult::failed(SearchStatus::Unreachable);
-    }
     let h = |n: usize| {
         let c = grid.cell(n as NodeId);
         options
@@ -177,6 +172,14 @@ fn search(
             .octile_fixed(c.x.abs_diff(goal_cell.x), c.y.abs_diff(goal_cell.y))
     };
     ctx.relax(start, start, 0, || h(start as usize));
+    if cls[goal as usize] != j.class {
+        ctx.retrace(start, start);
+        return SearchResult {
+            status: PathStatus::Partial,
+            cost: 0.0,
+            expanded: 0,
+        };
+    }
     let mut expanded = 0u32;
     while let Some(n) = ctx.pop() {
         expanded += 1;
@@ -184,7 +187,7 @@ fn search(
             ctx.retrace(start, goal);
             ctx.expand_jump_points(grid.stride());
             return SearchResult {
-                status: SearchStatus::Found,
+                status: PathStatus::Complete,
                 cost: ctx.exact_cost(grid, options),
                 expanded,
             };
@@ -236,9 +239,11 @@ fn search(
             }
         }
     }
+    ctx.retrace_nearest(start, grid.node_count(), |n| h(n as usize));
+    ctx.expand_jump_points(grid.stride());
     SearchResult {
-        status: SearchStatus::Unreachable,
-        cost: 0.0,
+        status: PathStatus::Partial,
+        cost: ctx.exact_cost(grid, options),
         expanded,
     }
 }

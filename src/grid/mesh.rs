@@ -44,7 +44,7 @@ use glam::{UVec2, Vec3};
 use super::path::simplify_indices;
 use super::{
     CornerCutting, Cost, MAX_COST_MULTIPLIER, NodeId, SearchContext, SearchGraph, SearchOptions,
-    SearchResult, SearchStatus, astar, to_fixed,
+    SearchResult, astar, to_fixed,
 };
 use crate::build::{WalkableSpans, build_walkable_spans};
 use crate::geometry::InputGeometry;
@@ -301,32 +301,34 @@ impl MeshGrid {
     }
 
     /// A* between the spans nearest two world points ([`MeshGrid::nearest_node`] within
-    /// Detour's default half extents (2, 4, 2), as the navmesh queries snap them). Errors if a
-    /// point is not finite or has no walkable span that near; an unreachable goal gives a path
-    /// with [`SearchStatus::Unreachable`] and no points.
+    /// Detour's default half extents (2, 4, 2), as the navmesh queries snap them). A point that
+    /// is not finite is [`Error::NonFinite`]; one with no walkable span that near is
+    /// [`Error::PointOffMesh`], the navmesh's error for the same case. An unreachable goal gives
+    /// a [`crate::PathStatus::Partial`] path to the span nearest it that can be reached.
     pub fn find_path(
         &self,
         ctx: &mut SearchContext,
-        from: Vec3,
-        to: Vec3,
+        start: Vec3,
+        goal: Vec3,
         options: &SearchOptions,
     ) -> Result<MeshGridPath> {
-        let snap = |what: &str, p: Vec3| {
-            if !p.is_finite() {
-                return Err(Error::InvalidArgument(format!(
-                    "{what} point {p} is not finite"
-                )));
+        let snap = |argument: &'static str, point: Vec3| {
+            if !point.is_finite() {
+                return Err(Error::NonFinite {
+                    argument,
+                    value: point,
+                });
             }
-            let ext = crate::query::DEFAULT_HALF_EXTENTS;
-            self.nearest_node(p, ext).ok_or_else(|| {
-                Error::InvalidArgument(format!(
-                    "{what} point {p} has no walkable grid cell within ({}, {}, {}) of it",
-                    ext.x, ext.y, ext.z
-                ))
-            })
+            let half_extents = crate::query::DEFAULT_HALF_EXTENTS;
+            self.nearest_node(point, half_extents)
+                .ok_or(Error::PointOffMesh {
+                    argument,
+                    point,
+                    half_extents,
+                })
         };
-        let (s, g) = (snap("start", from)?, snap("goal", to)?);
-        let result = astar::search(ctx, self, s, g, options);
+        let (s, g) = (snap("start", start)?, snap("goal", goal)?);
+        let result = astar::search(ctx, self, s, g, options)?;
         let spans: Vec<u32> = ctx.path().to_vec();
         let points: Vec<Vec3> = spans.iter().map(|&n| self.point(n)).collect();
         let cells: Vec<UVec2> = spans.iter().map(|&n| self.position(n)).collect();
@@ -436,8 +438,8 @@ impl MeshGrid {
 const NO_MOVE: u32 = u32::MAX;
 
 impl MeshGridPath {
-    /// True if a path was found.
-    pub fn found(&self) -> bool {
-        self.result.status == SearchStatus::Found
+    /// True if the path reaches the goal's span.
+    pub fn is_complete(&self) -> bool {
+        self.result.is_complete()
     }
 }

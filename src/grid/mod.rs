@@ -29,8 +29,8 @@
 //!      ....",
 //! )?;
 //! let mut ctx = SearchContext::new();
-//! let result = astar::find_path(&mut ctx, &grid, UVec2::new(0, 1), UVec2::new(3, 1), &SearchOptions::default());
-//! assert!(result.found());
+//! let result = astar::find_path(&mut ctx, &grid, UVec2::new(0, 1), UVec2::new(3, 1), &SearchOptions::default())?;
+//! assert!(result.is_complete());
 //! // Around the wall: no corner cutting, so no diagonal past the `@` cells: 5 straight moves.
 //! assert_eq!(result.cost, 5.0);
 //! let cells = ctx.path_cells(&grid);
@@ -39,6 +39,7 @@
 //! # Ok::<(), navkit::Error>(())
 //! ```
 
+use crate::status::PathStatus;
 use crate::{Error, Result};
 use glam::UVec2;
 
@@ -248,48 +249,26 @@ impl SearchOptions {
     }
 }
 
-/// How a search ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
-pub enum SearchStatus {
-    /// A path was found; it is optimal.
-    Found,
-    /// The goal cannot be reached from the start.
-    Unreachable,
-    /// The start or the goal is outside the grid (or not a node of the graph).
-    OutOfBounds,
-    /// The start cell is blocked.
-    StartBlocked,
-    /// The goal cell is blocked.
-    GoalBlocked,
-}
-
 /// The outcome of one search; the path itself is kept in the [`SearchContext`]
 /// ([`SearchContext::path`], [`SearchContext::path_cells`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct SearchResult {
-    /// How the search ended.
-    pub status: SearchStatus,
-    /// The path cost (in the units of the [`CostModel`]); 0 unless found.
+    /// [`PathStatus::Complete`] if the path reaches the goal (it is then optimal); else
+    /// [`PathStatus::Partial`]: the goal cannot be reached, and the path leads to the node
+    /// nearest the goal (by the heuristic) that the search reached, as Detour's corridors do.
+    pub status: PathStatus,
+    /// The path's cost (in the units of the [`CostModel`]), to the goal or, for a partial path,
+    /// to its end.
     pub cost: f64,
     /// Nodes expanded (taken off the open list), the goal included.
     pub expanded: u32,
 }
 
 impl SearchResult {
-    /// True if a path was found.
-    pub fn found(&self) -> bool {
-        self.status == SearchStatus::Found
-    }
-
-    pub(crate) fn failed(status: SearchStatus) -> Self {
-        SearchResult {
-            status,
-            cost: 0.0,
-            expanded: 0,
-        }
+    /// True if the path reaches the goal.
+    pub fn is_complete(&self) -> bool {
+        self.status.is_complete()
     }
 }
 
@@ -703,22 +682,26 @@ impl SearchGraph for Grid {
     }
 }
 
-/// Checks a grid start/goal pair: the status to report if the search cannot even start.
-pub(crate) fn check_endpoints(
-    grid: &Grid,
-    start: UVec2,
-    goal: UVec2,
-) -> Result<(NodeId, NodeId), SearchStatus> {
-    let (Some(s), Some(g)) = (grid.node(start), grid.node(goal)) else {
-        return Err(SearchStatus::OutOfBounds);
+/// A grid start/goal pair as nodes, if both are passable cells of the grid
+/// ([`Error::BlockedCell`] naming the one that is not).
+pub(crate) fn check_endpoints(grid: &Grid, start: UVec2, goal: UVec2) -> Result<(NodeId, NodeId)> {
+    let node = |argument: &'static str, cell: UVec2| {
+        let n = grid.node(cell).ok_or(Error::BlockedCell {
+            argument,
+            cell,
+            outside: true,
+        })?;
+        if SearchGraph::is_passable(grid, n) {
+            Ok(n)
+        } else {
+            Err(Error::BlockedCell {
+                argument,
+                cell,
+                outside: false,
+            })
+        }
     };
-    if !SearchGraph::is_passable(grid, s) {
-        return Err(SearchStatus::StartBlocked);
-    }
-    if !SearchGraph::is_passable(grid, g) {
-        return Err(SearchStatus::GoalBlocked);
-    }
-    Ok((s, g))
+    Ok((node("start", start)?, node("goal", goal)?))
 }
 
 #[cfg(test)]

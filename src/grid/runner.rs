@@ -1,7 +1,7 @@
 //! Running a Moving AI scenario file and reporting per bucket and in total.
 
 use super::movingai::{Problem, Scenario};
-use super::{Grid, SearchContext, SearchOptions, SearchResult, SearchStatus, astar, jps};
+use super::{Grid, SearchContext, SearchOptions, SearchResult, astar, jps};
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
@@ -44,7 +44,7 @@ impl Algorithm {
     ) -> crate::Result<SearchResult> {
         let options = SearchOptions::default();
         match self {
-            Algorithm::AStar => Ok(astar::find_path(ctx, grid, start, goal, &options)),
+            Algorithm::AStar => astar::find_path(ctx, grid, start, goal, &options),
             Algorithm::Jps => jps::find_path(ctx, grid, start, goal, &options),
         }
     }
@@ -225,7 +225,7 @@ pub fn run_scenarios_with(
             let r = algo.find_path(ctx, map, p.start, p.goal);
             let time = t0.elapsed();
             match r {
-                Ok(r) if r.status == SearchStatus::Found => (Some(r.cost), r.expanded, time),
+                Ok(r) if r.is_complete() => (Some(r.cost), r.expanded, time),
                 Ok(r) => {
                     fail(p, None, format!("{:?}", r.status));
                     (None, r.expanded, time)

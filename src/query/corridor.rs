@@ -3,36 +3,58 @@
 use glam::Vec3;
 
 use super::*;
+use crate::status::PathStatus;
 
-/// Whether a path reaches its goal.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
-pub enum PathStatus {
-    /// The path ends in the goal polygon.
-    Complete,
-    /// The goal was not reached (unreachable, out of search nodes, or the buffer was too
-    /// small): the path leads to the polygon nearest the goal.
-    Partial,
-}
-
-/// The result of [`NavMeshQuery::find_path`]: a corridor of polygons.
+/// The polygon corridor from a start polygon toward a goal polygon: what
+/// [`NavMeshQuery::find_path`] and a finalized [`super::SlicedSearch`] give, and the corridor
+/// of a [`super::NavPath`].
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub struct Path {
-    /// The polygons from start to end.
+pub struct Corridor {
+    /// The polygons from the start polygon on.
     pub polys: Vec<PolyRef>,
-    /// Complete or partial.
+    /// [`PathStatus::Complete`] if the corridor ends in the goal polygon; otherwise it leads to
+    /// the polygon nearest the goal that the search reached (the goal cannot be reached through
+    /// the filter, the node pool ran out, or the corridor did not fit its buffer).
     pub status: PathStatus,
     /// Detour's raw status word.
     #[cfg_attr(feature = "serde", serde(skip))]
     pub detour_status: Status,
 }
 
-impl Path {
-    /// True if the path reaches the goal polygon.
+impl Default for Corridor {
+    /// No polygons, [`PathStatus::Partial`].
+    fn default() -> Self {
+        Corridor {
+            polys: Vec::new(),
+            status: PathStatus::Partial,
+            detour_status: Status(0),
+        }
+    }
+}
+
+impl Corridor {
+    /// True if the corridor ends in the goal polygon.
     pub fn is_complete(&self) -> bool {
-        self.status == PathStatus::Complete
+        self.status.is_complete()
+    }
+
+    /// Sets the corridor to Detour's output `refs` of a search toward `goal` that ended with
+    /// `status`: complete only if Detour reports neither a partial result, nor running out of
+    /// nodes, nor a full buffer, and the corridor ends in `goal`. The one place this is decided.
+    pub(crate) fn set(&mut self, refs: &[PolyRefBits], status: Status, goal: PolyRef) {
+        self.polys.clear();
+        self.polys.extend(refs.iter().map(|&r| PolyRef(r)));
+        let complete = !status.partial()
+            && !status.has(Status::OUT_OF_NODES)
+            && !status.has(Status::BUFFER_TOO_SMALL)
+            && self.polys.last() == Some(&goal);
+        self.status = if complete {
+            PathStatus::Complete
+        } else {
+            PathStatus::Partial
+        };
+        self.detour_status = status;
     }
 }
 
@@ -47,14 +69,18 @@ impl NavMeshQuery<'_> {
         end_pos: Vec3,
         filter: &QueryFilter,
         max_path: usize,
-    ) -> Result<Path> {
-        let mut path = Path {
-            polys: Vec::new(),
-            status: PathStatus::Partial,
-            detour_status: Status(0),
-        };
-        self.find_path_into(start, end, start_pos, end_pos, filter, max_path, &mut path)?;
-        Ok(path)
+    ) -> Result<Corridor> {
+        let mut corridor = Corridor::default();
+        self.find_path_into(
+            start,
+            end,
+            start_pos,
+            end_pos,
+            filter,
+            max_path,
+            &mut corridor,
+        )?;
+        Ok(corridor)
     }
 
     /// [`Self::find_path`] writing into `out`, reusing its buffer (no allocation once warm).
@@ -67,7 +93,7 @@ impl NavMeshQuery<'_> {
         end_pos: Vec3,
         filter: &QueryFilter,
         max_path: usize,
-        out: &mut Path,
+        out: &mut Corridor,
     ) -> Result<()> {
         let s = self.check_ref("start", start)?;
         let e = self.check_ref("end", end)?;
@@ -82,31 +108,7 @@ impl NavMeshQuery<'_> {
             .raw
             .find_path(s, e, sp, ep, &filter.raw, &mut self.refs, max_path);
         let st = check_status("findPath", st)?;
-        out.polys.clear();
-        out.polys.extend(self.refs.iter().map(|&r| PolyRef(r)));
-        let complete = !st.partial()
-            && !st.has(Status::OUT_OF_NODES)
-            && !st.has(Status::BUFFER_TOO_SMALL)
-            && out.polys.last() == Some(&end);
-        out.status = if complete {
-            PathStatus::Complete
-        } else {
-            PathStatus::Partial
-        };
-        out.detour_status = st;
+        out.set(&self.refs, st, end);
         Ok(())
-    }
-
-    /// Nearest polygons of both points (with [`DEFAULT_HALF_EXTENTS`]), then [`Self::find_path`]
-    /// with [`DEFAULT_MAX_PATH`].
-    pub fn find_path_between(
-        &mut self,
-        start: Vec3,
-        end: Vec3,
-        filter: &QueryFilter,
-    ) -> Result<Path> {
-        let s = self.nearest_poly("start", start, DEFAULT_HALF_EXTENTS, filter)?;
-        let e = self.nearest_poly("end", end, DEFAULT_HALF_EXTENTS, filter)?;
-        self.find_path(s.poly, e.poly, start, end, filter, DEFAULT_MAX_PATH)
     }
 }

@@ -2,31 +2,35 @@
 //! [`QueryFilter`].
 //!
 //! Every Detour status becomes a `Result`; a path that does not reach its goal is returned with
-//! [`PathStatus::Partial`], never as complete. Coordinates must be finite: NaN or infinite
-//! inputs are [`Error::InvalidArgument`].
+//! [`crate::PathStatus::Partial`], never as complete. Coordinates must be finite
+//! ([`Error::NonFinite`] names the argument otherwise), and poly refs must name polygons of the
+//! navmesh ([`Error::InvalidPolyRef`]).
+//!
+//! For a path between two points, [`NavMeshQuery::path`] is the one call (its docs say which
+//! lower-level query fits other cases).
 
 mod corridor;
 mod filter;
-mod full_path;
 mod nodes;
+mod path;
 mod poly_query;
 mod raycast;
 mod search;
-pub mod smooth;
+mod smooth;
 // Sliced pathfinding (issue 12, part 2).
 mod sliced;
 mod straight;
 pub(crate) use sliced::{SliceCore, check_max_path};
 pub use sliced::{SliceProgress, SliceState, SlicedOptions, SlicedSearch};
 
-pub use corridor::{Path, PathStatus};
+pub use corridor::Corridor;
 pub use filter::QueryFilter;
-pub use full_path::DEFAULT_MAX_NODES;
 pub use nodes::SearchNode;
+pub use path::{DEFAULT_MAX_NODES, NavPath, PathOptions};
 pub use poly_query::WallSegment;
-pub use raycast::{RaycastOptions, RaycastResult};
+pub use raycast::{RaycastHit, RaycastOptions};
 pub use search::{MAX_SHAPE_VERTS, NeighbourhoodPoly};
-pub use smooth::{CorridorPath, FullPath, SmoothPath, SmoothPathOptions};
+pub use smooth::{SmoothPath, SmoothPathOptions};
 pub use straight::{StraightPath, StraightPathOptions, StraightPoint, straight_flags};
 
 use glam::Vec3;
@@ -67,25 +71,6 @@ pub struct SurfaceMove {
     pub position: Vec3,
     /// The polygons visited, start first.
     pub visited: Vec<PolyRef>,
-}
-
-/// The result of [`NavMeshQuery::raycast`].
-#[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub struct RaycastHit {
-    /// Fraction of the segment travelled before hitting a wall; `f32::MAX` if nothing was hit.
-    pub t: f32,
-    /// The wall's normal (zero if nothing was hit).
-    pub normal: Vec3,
-    /// Polygons visited.
-    pub polys: Vec<PolyRef>,
-}
-
-impl RaycastHit {
-    /// True if the ray hit a wall before its end.
-    pub fn hit(&self) -> bool {
-        self.t <= 1.0
-    }
 }
 
 /// The result of [`NavMeshQuery::find_distance_to_wall`].
@@ -315,40 +300,6 @@ impl<'a> NavMeshQuery<'a> {
         let (st, c, over) = self.raw.closest_point_on_poly(r, p);
         check_status("closestPointOnPoly", st)?;
         Ok((Vec3::from_array(c), over))
-    }
-
-    /// Casts a ray along the surface from `start_pos` toward `end_pos` (`raycast`), recording
-    /// at most `max_path` polygons (clamped to 1..=65536).
-    ///
-    /// This goes through navkit's guarded walk (see [`Self::raycast_with`], which also reports
-    /// the edge hit and the path cost): it stops when the path buffer is full (Detour's own
-    /// walks on, and never returns on a navmesh whose links form a cycle), so with too small a
-    /// buffer `t` is how far the recorded polygons reach.
-    pub fn raycast(
-        &mut self,
-        start: PolyRef,
-        start_pos: Vec3,
-        end_pos: Vec3,
-        filter: &QueryFilter,
-        max_path: usize,
-    ) -> Result<RaycastHit> {
-        let s = self.check_ref("start", start)?;
-        let sp = check_point("start_pos", start_pos)?;
-        let ep = check_point("end_pos", end_pos)?;
-        let (st, t, n) = self.raw.raycast(
-            s,
-            sp,
-            ep,
-            &filter.raw,
-            &mut self.refs,
-            max_path.clamp(1, 1 << 16),
-        );
-        check_status("raycast", st)?;
-        Ok(RaycastHit {
-            t,
-            normal: Vec3::from_array(n),
-            polys: self.refs.iter().map(|&r| PolyRef(r)).collect(),
-        })
     }
 
     /// A random point on the navmesh, areas weighted by size (`findRandomPoint`), drawn from

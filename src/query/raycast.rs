@@ -1,4 +1,4 @@
-//! [`NavMeshQuery::raycast_with`]: Detour's raycast with everything `dtRaycastHit` reports (hit
+//! [`NavMeshQuery::raycast`]: Detour's raycast with everything `dtRaycastHit` reports (hit
 //! normal, hit edge, visited polygons, path cost with `DT_RAYCAST_USE_COSTS`, a previous
 //! polygon for costs), through navkit's guarded walk, which ends on any data.
 //!
@@ -7,7 +7,7 @@
 //! (`glue/navkit_raycast.cpp`) follows the same algorithm with the same float operations (its
 //! results are bit-identical to Detour's when the walk ends on its own), but stops when the path
 //! buffer is full (as upstream later did), and in any case after as many polygons as the
-//! navmesh can hold. [`NavMeshQuery::raycast`] goes through it too.
+//! navmesh can hold.
 
 use glam::Vec3;
 
@@ -16,17 +16,17 @@ use crate::ffi::raycast::USE_COSTS;
 use crate::status::Status;
 use crate::{Error, Result};
 
-/// Options of [`NavMeshQuery::raycast_with`].
+/// Options of [`NavMeshQuery::raycast`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RaycastOptions {
     /// Sum the cost of the stretch crossed in each polygon (`DT_RAYCAST_USE_COSTS`), as the
-    /// filter's area costs times the distance, into [`RaycastResult::path_cost`].
+    /// filter's area costs times the distance, into [`RaycastHit::path_cost`].
     pub use_costs: bool,
     /// The polygon the ray's start polygon was entered from, passed to the filter's cost
     /// function (Detour's `prevRef`; the default filter's costs do not depend on it).
     pub prev_poly: Option<PolyRef>,
     /// The most visited polygons to record (0..=[`MAX_BUFFER`]). The walk stops, with
-    /// [`RaycastResult::truncated`], when one more polygon would not fit. With 0 no polygon is
+    /// [`RaycastHit::truncated`], when one more polygon would not fit. With 0 no polygon is
     /// recorded and the walk goes on to a wall or the end of the ray.
     pub max_path: usize,
 }
@@ -42,10 +42,10 @@ impl Default for RaycastOptions {
     }
 }
 
-/// The result of [`NavMeshQuery::raycast_with`] (Detour's `dtRaycastHit`).
+/// The result of [`NavMeshQuery::raycast`] (Detour's `dtRaycastHit`).
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub struct RaycastResult {
+pub struct RaycastHit {
     /// The fraction of the segment travelled before the wall: `f32::MAX` if the ray reached its
     /// end (in xz), 0 if the start is on the wall. When [`Self::truncated`], how far the
     /// recorded polygons reach.
@@ -68,7 +68,7 @@ pub struct RaycastResult {
     pub detour_status: Status,
 }
 
-impl RaycastResult {
+impl RaycastHit {
     /// True if the ray hit a wall before its end.
     pub fn hit(&self) -> bool {
         self.t <= 1.0 && !self.truncated
@@ -98,7 +98,7 @@ impl NavMeshQuery<'_> {
     /// navmesh data: Detour 1.0.3's walk goes on when its path buffer is full, and never returns
     /// on a navmesh whose links make it go round in a cycle (upstream issue #436). navkit's
     /// stops when the buffer is full (as upstream later did) and in any case after as many
-    /// polygons as the navmesh can hold, and reports [`RaycastResult::truncated`].
+    /// polygons as the navmesh can hold, and reports [`RaycastHit::truncated`].
     ///
     /// ```no_run
     /// # fn f(q: &mut navkit::query::NavMeshQuery) -> navkit::Result<()> {
@@ -107,18 +107,18 @@ impl NavMeshQuery<'_> {
     /// let f = QueryFilter::default();
     /// let start = q.find_nearest_poly(Vec3::new(-10.0, 0.0, -10.0), DEFAULT_HALF_EXTENTS, &f)?;
     /// let opts = RaycastOptions { use_costs: true, ..RaycastOptions::default() };
-    /// let r = q.raycast_with(start.poly, start.point, start.point + Vec3::X * 3.0, &f, &opts)?;
+    /// let r = q.raycast(start.poly, start.point, start.point + Vec3::X * 3.0, &f, &opts)?;
     /// assert_eq!(r.polys[0], start.poly);
     /// # Ok(()) }
     /// ```
-    pub fn raycast_with(
+    pub fn raycast(
         &mut self,
         start: PolyRef,
         start_pos: Vec3,
         end_pos: Vec3,
         filter: &QueryFilter,
         options: &RaycastOptions,
-    ) -> Result<RaycastResult> {
+    ) -> Result<RaycastHit> {
         let s = self.check_ref("start", start)?;
         let prev = match options.prev_poly {
             Some(p) => self.check_ref("prev_poly", p)?,
@@ -148,7 +148,7 @@ impl NavMeshQuery<'_> {
             cap,
         );
         let st = Status(h.status).check("raycast")?;
-        Ok(RaycastResult {
+        Ok(RaycastHit {
             t: h.t,
             normal: Vec3::from_array(h.normal),
             hit_edge: usize::try_from(h.edge).ok(),

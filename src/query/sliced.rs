@@ -2,7 +2,7 @@
 
 use glam::Vec3;
 
-use super::{MAX_BUFFER, NavMeshQuery, Path, PathStatus, PolyRef, QueryFilter, check_point};
+use super::{Corridor, MAX_BUFFER, NavMeshQuery, PolyRef, QueryFilter, check_point};
 use crate::ffi::RawPolyRef;
 use crate::ffi::detour::RawSliced;
 use crate::status::Status;
@@ -206,7 +206,7 @@ impl<'a> NavMeshQuery<'a> {
         core: &SliceCore,
         existing: Option<&[PolyRef]>,
         max_path: usize,
-        out: &mut Path,
+        out: &mut Corridor,
     ) -> Result<()> {
         check_max_path(max_path)?;
         let (st, op) = match existing {
@@ -243,18 +243,7 @@ impl<'a> NavMeshQuery<'a> {
             self.refs.truncate(max_path);
             st.0 |= Status::BUFFER_TOO_SMALL;
         }
-        out.polys.clear();
-        out.polys.extend(self.refs.iter().map(|&r| PolyRef(r)));
-        let complete = !st.partial()
-            && !st.has(Status::OUT_OF_NODES)
-            && !st.has(Status::BUFFER_TOO_SMALL)
-            && out.polys.last() == Some(&core.end);
-        out.status = if complete {
-            PathStatus::Complete
-        } else {
-            PathStatus::Partial
-        };
-        out.detour_status = st;
+        out.set(&self.refs, st, core.end);
         Ok(())
     }
 
@@ -405,20 +394,16 @@ impl SlicedSearch<'_, '_> {
     /// (`finalizeSlicedFindPath`). After a search that ran to its end,
     /// [`NavMeshQuery::find_path`]'s for the same inputs (see [`SlicedSearch`] for the one
     /// difference). Finalized while [`SliceState::InProgress`], the corridor to the polygon nearest
-    /// the goal so far: [`PathStatus::Partial`] unless that polygon is the goal (opened, not yet
+    /// the goal so far: [`crate::PathStatus::Partial`] unless that polygon is the goal (opened, not yet
     /// closed: a corridor to the goal the rest of the search might still have shortened).
-    pub fn finalize(self, max_path: usize) -> Result<Path> {
-        let mut out = Path {
-            polys: Vec::new(),
-            status: PathStatus::Partial,
-            detour_status: Status(0),
-        };
+    pub fn finalize(self, max_path: usize) -> Result<Corridor> {
+        let mut out = Corridor::default();
         self.finalize_into(max_path, &mut out)?;
         Ok(out)
     }
 
     /// [`Self::finalize`] writing into `out`, reusing its buffer.
-    pub fn finalize_into(self, max_path: usize, out: &mut Path) -> Result<()> {
+    pub fn finalize_into(self, max_path: usize, out: &mut Corridor) -> Result<()> {
         self.query.sliced_finalize(&self.core, None, max_path, out)
     }
 
@@ -426,13 +411,9 @@ impl SlicedSearch<'_, '_> {
     /// corridor, 1..=[`MAX_BUFFER`] polygons) that the search has reached, at most `max_path`
     /// polygons (`finalizeSlicedFindPathPartial`): the caller continues along `existing` from
     /// that polygon. If the search reached none of them, the corridor to the polygon nearest
-    /// the goal so far. [`PathStatus::Complete`] only if the corridor ends at the goal.
-    pub fn finalize_partial(self, existing: &[PolyRef], max_path: usize) -> Result<Path> {
-        let mut out = Path {
-            polys: Vec::new(),
-            status: PathStatus::Partial,
-            detour_status: Status(0),
-        };
+    /// the goal so far. [`crate::PathStatus::Complete`] only if the corridor ends at the goal.
+    pub fn finalize_partial(self, existing: &[PolyRef], max_path: usize) -> Result<Corridor> {
+        let mut out = Corridor::default();
         self.query
             .sliced_finalize(&self.core, Some(existing), max_path, &mut out)?;
         Ok(out)

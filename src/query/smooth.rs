@@ -1,4 +1,5 @@
-//! The smooth path: RecastDemo's "Pathfind Follow" loop, in Rust over the query API.
+//! The smooth path: RecastDemo's "Pathfind Follow" loop, in Rust over the query API
+//! ([`NavMeshQuery::smooth_path`]).
 //!
 //! Starting on the corridor's first polygon, the loop repeatedly
 //! 1. finds a steer target: the first straight-path corner (of at most 3) farther than `slop`,
@@ -21,7 +22,8 @@ use crate::{Error, Result};
 
 /// Parameters of the smooth-path loop; the defaults are RecastDemo's.
 #[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(default))]
 pub struct SmoothPathOptions {
     /// Distance moved per iteration (0.5).
     pub step_size: f32,
@@ -46,6 +48,32 @@ impl Default for SmoothPathOptions {
     }
 }
 
+impl SmoothPathOptions {
+    /// Checks the options: a finite positive step, a finite slop `>= 0`, and buffers of
+    /// 1..=[`MAX_BUFFER`](crate::query::MAX_BUFFER).
+    fn check(&self) -> Result<()> {
+        if !(self.step_size.is_finite()
+            && self.step_size > 0.0
+            && self.slop.is_finite()
+            && self.slop >= 0.0)
+        {
+            return Err(Error::InvalidArgument(format!(
+                "step size {} and slop {} must be finite and positive",
+                self.step_size, self.slop
+            )));
+        }
+        // The corridor buffer is reserved up front and handed to Detour with an `int` length.
+        let most = crate::query::MAX_BUFFER;
+        if !(1..=most).contains(&self.max_polys) || !(1..=most).contains(&self.max_points) {
+            return Err(Error::InvalidArgument(format!(
+                "max_polys {} and max_points {} must be in 1..={most}",
+                self.max_polys, self.max_points
+            )));
+        }
+        Ok(())
+    }
+}
+
 /// A smooth path along the detail surface.
 #[derive(Clone, Debug, Default, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
@@ -66,6 +94,22 @@ impl SmoothPath {
     /// Length of the polyline (off-mesh jumps included).
     pub fn length(&self) -> f32 {
         self.points.windows(2).map(|w| w[0].distance(w[1])).sum()
+    }
+
+    /// Empties the path, keeping its buffer.
+    fn clear(&mut self) {
+        self.points.clear();
+        self.reached_end = false;
+        self.stuck = false;
+        self.truncated = false;
+        self.off_mesh_jumps = 0;
+    }
+
+    /// Adds `p` unless the path already has `max` points.
+    fn push_capped(&mut self, p: [f32; 3], max: usize) {
+        if self.points.len() < max {
+            self.points.push(Vec3::from_array(p));
+        }
     }
 }
 
@@ -133,10 +177,27 @@ fn steer_target(
     })
 }
 
-/// `getPolyHeight` of `poly` at `pos`, or 0 where the lookup fails (as RecastDemo's loop, which
-/// keeps its initial 0).
-fn height_or_zero(q: &mut NavMeshQuery<'_>, poly: PolyRef, pos: [f32; 3]) -> f32 {
-    q.poly_height_or_zero(poly, pos)
+/// The point `step_size` from `from` toward the steer target (the target itself when it ends
+/// the path or starts an off-mesh connection and is nearer than a step), as RecastDemo.
+fn move_target(from: [f32; 3], steer: &Steer, step_size: f32) -> [f32; 3] {
+    let end_of_path = steer.flag & straight_flags::END != 0;
+    let off_mesh = steer.flag & straight_flags::OFFMESH_CONNECTION != 0;
+    let delta = [
+        steer.pos[0] - from[0],
+        steer.pos[1] - from[1],
+        steer.pos[2] - from[2],
+    ];
+    let mut len = (delta[0] * delta[0] + delta[1] * delta[1] + delta[2] * delta[2]).sqrt();
+    if (end_of_path || off_mesh) && len < step_size {
+        len = 1.0;
+    } else {
+        len = step_size / len;
+    }
+    [
+        from[0] + delta[0] * len,
+        from[1] + delta[1] * len,
+        from[2] + delta[2] * len,
+    ]
 }
 
 /// `fixupShortcuts`: if a polygon within the next few of the corridor neighbours the first,
@@ -164,207 +225,248 @@ fn fixup_shortcuts(q: &NavMeshQuery<'_>, path: &mut Vec<PolyRef>, neis: &mut Vec
     }
 }
 
-/// Walks the corridor `corridor` (from [`NavMeshQuery::find_path`]) from `start_pos` to
-/// `end_pos` in small steps on the detail surface, as RecastDemo's "Pathfind Follow" tool.
-///
-/// ```no_run
-/// # fn f(q: &mut navkit::query::NavMeshQuery, a: glam::Vec3, b: glam::Vec3) -> navkit::Result<()> {
-/// use navkit::query::{QueryFilter, smooth::{smooth_path, SmoothPathOptions}};
-/// let filter = QueryFilter::default();
-/// let path = q.find_path_between(a, b, &filter)?;
-/// let smooth = smooth_path(q, &path.polys, a, b, &filter, &SmoothPathOptions::default())?;
-/// assert!(!smooth.stuck);
-/// # Ok(()) }
-/// ```
-pub fn smooth_path(
-    q: &mut NavMeshQuery<'_>,
-    corridor: &[PolyRef],
-    start_pos: Vec3,
-    end_pos: Vec3,
-    filter: &QueryFilter,
-    opts: &SmoothPathOptions,
-) -> Result<SmoothPath> {
-    let mut out = SmoothPath::default();
-    smooth_path_into(q, corridor, start_pos, end_pos, filter, opts, &mut out)?;
-    Ok(out)
+/// Brent's cycle detection over the loop's state (corridor, position): the loop is
+/// deterministic in it, so a repeated state repeats forever.
+struct CycleCheck {
+    saved_pos: [u32; 3],
+    power: usize,
+    lambda: usize,
 }
 
-/// [`smooth_path`] writing into `out`, reusing its buffer and the query's scratch buffers (no
-/// allocation once warm).
-pub fn smooth_path_into(
-    q: &mut NavMeshQuery<'_>,
-    corridor: &[PolyRef],
-    start_pos: Vec3,
-    end_pos: Vec3,
-    filter: &QueryFilter,
-    opts: &SmoothPathOptions,
-    out: &mut SmoothPath,
-) -> Result<()> {
-    out.points.clear();
-    out.reached_end = false;
-    out.stuck = false;
-    out.truncated = false;
-    out.off_mesh_jumps = 0;
-    let spos = check_point("start_pos", start_pos)?;
-    let epos = check_point("end_pos", end_pos)?;
-    if !(opts.step_size.is_finite()
-        && opts.step_size > 0.0
-        && opts.slop.is_finite()
-        && opts.slop >= 0.0)
-    {
-        return Err(Error::InvalidArgument(format!(
-            "step size {} and slop {} must be finite and positive",
-            opts.step_size, opts.slop
-        )));
-    }
-    // The corridor buffer is reserved up front and handed to Detour with an `int` length.
-    let most = crate::query::MAX_BUFFER;
-    if !(1..=most).contains(&opts.max_polys) || !(1..=most).contains(&opts.max_points) {
-        return Err(Error::InvalidArgument(format!(
-            "max_polys {} and max_points {} must be in 1..={most}",
-            opts.max_polys, opts.max_points
-        )));
-    }
-    if corridor.is_empty() {
-        return Ok(());
-    }
-    for &r in corridor {
-        if !q.navmesh().is_valid(r) {
-            return Err(Error::InvalidArgument(format!(
-                "corridor poly {r} is not a polygon of this navmesh"
-            )));
+impl CycleCheck {
+    fn new(saved: &mut Vec<PolyRef>) -> Self {
+        saved.clear();
+        CycleCheck {
+            saved_pos: [u32::MAX; 3],
+            power: 1,
+            lambda: 0,
         }
     }
-    let SmoothScratch {
-        mut polys,
-        saved: mut saved_polys,
-        mut neis,
-        steer: mut straight,
-    } = std::mem::take(q.smooth_scratch());
-    polys.clear();
-    polys.extend(corridor.iter().take(opts.max_polys));
-    // As RecastDemo, which ignores the status: (0, 0, 0) if the lookup fails (the corridor's
-    // polygons were checked above, so it does not).
-    let closest = |q: &mut NavMeshQuery<'_>, poly: PolyRef, pos: [f32; 3]| {
-        q.closest_point_on_poly(poly, Vec3::from_array(pos))
-            .map_or([0.0; 3], |(c, _)| c.to_array())
-    };
-    let mut iter_pos = closest(q, polys[0], spos);
-    let target_pos = closest(q, polys[polys.len() - 1], epos);
-    let max = opts.max_points;
-    out.points.push(Vec3::from_array(iter_pos));
 
-    // Cycle detection (Brent): the state (corridor, position) saved at power-of-two steps.
-    saved_polys.clear();
-    let mut saved_pos = [u32::MAX; 3];
-    let (mut power, mut lambda) = (1usize, 0usize);
+    /// True if `(polys, pos)` is the saved state (the loop repeats with period
+    /// [`CycleCheck::period`]); else saves it at power-of-two steps.
+    fn repeats(&mut self, polys: &[PolyRef], pos: [f32; 3], saved: &mut Vec<PolyRef>) -> bool {
+        let pos_bits = pos.map(f32::to_bits);
+        if pos_bits == self.saved_pos && polys == saved.as_slice() {
+            return true;
+        }
+        self.lambda += 1;
+        if self.lambda == self.power {
+            self.saved_pos = pos_bits;
+            saved.clear();
+            saved.extend_from_slice(polys);
+            self.power *= 2;
+            self.lambda = 0;
+        }
+        false
+    }
 
-    while !polys.is_empty() && out.points.len() < max {
-        let Some(steer) = steer_target(q, iter_pos, target_pos, opts.slop, &polys, &mut straight)
+    /// The cycle's length once [`CycleCheck::repeats`] said so.
+    fn period(&self) -> usize {
+        self.lambda + 1
+    }
+}
+
+/// One smooth walk along a corridor: the loop's state, borrowing the query's scratch buffers.
+struct Walk<'s> {
+    scratch: &'s mut SmoothScratch,
+    pos: [f32; 3],
+    target: [f32; 3],
+}
+
+/// What one step of the walk did.
+enum Step {
+    /// The walk goes on.
+    Moved,
+    /// The walk is over (at the end, or no way on).
+    Done,
+}
+
+impl NavMeshQuery<'_> {
+    /// Walks `corridor` (from [`NavMeshQuery::find_path`]) from `start_pos` to `end_pos` in
+    /// small steps on the detail surface, as RecastDemo's "Pathfind Follow" tool, for a
+    /// corridor you already have (an agent's); [`NavMeshQuery::path`] does this for two points.
+    ///
+    /// The corridor's polygons must all be of this navmesh ([`Error::InvalidPolyRef`]); an empty
+    /// corridor gives an empty path.
+    ///
+    /// ```no_run
+    /// # fn f(q: &mut navkit::query::NavMeshQuery, a: glam::Vec3, b: glam::Vec3) -> navkit::Result<()> {
+    /// use navkit::query::{PathOptions, QueryFilter, SmoothPathOptions};
+    /// let filter = QueryFilter::default();
+    /// let corridor = q.path(a, b, &filter, &PathOptions::corridor_only())?.corridor;
+    /// let smooth = q.smooth_path(&corridor.polys, a, b, &filter, &SmoothPathOptions::default())?;
+    /// assert!(!smooth.stuck);
+    /// # Ok(()) }
+    /// ```
+    pub fn smooth_path(
+        &mut self,
+        corridor: &[PolyRef],
+        start_pos: Vec3,
+        end_pos: Vec3,
+        filter: &QueryFilter,
+        opts: &SmoothPathOptions,
+    ) -> Result<SmoothPath> {
+        let mut out = SmoothPath::default();
+        self.smooth_path_into(corridor, start_pos, end_pos, filter, opts, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`NavMeshQuery::smooth_path`] writing into `out`, reusing its buffer and the query's
+    /// scratch buffers (no allocation once warm).
+    pub fn smooth_path_into(
+        &mut self,
+        corridor: &[PolyRef],
+        start_pos: Vec3,
+        end_pos: Vec3,
+        filter: &QueryFilter,
+        opts: &SmoothPathOptions,
+        out: &mut SmoothPath,
+    ) -> Result<()> {
+        out.clear();
+        let spos = check_point("start_pos", start_pos)?;
+        let epos = check_point("end_pos", end_pos)?;
+        opts.check()?;
+        if corridor.is_empty() {
+            return Ok(());
+        }
+        if let Some(&poly) = corridor.iter().find(|&&r| !self.navmesh().is_valid(r)) {
+            return Err(Error::InvalidPolyRef {
+                argument: "corridor",
+                poly,
+            });
+        }
+        let mut scratch = std::mem::take(self.smooth_scratch());
+        let mut walk = self.begin_walk(&mut scratch, corridor, spos, epos, opts);
+        out.push_capped(walk.pos, opts.max_points);
+        let mut cycle = CycleCheck::new(&mut walk.scratch.saved);
+        while !walk.scratch.polys.is_empty() && out.points.len() < opts.max_points {
+            if let Step::Done = self.walk_step(&mut walk, filter, opts, out) {
+                break;
+            }
+            out.push_capped(walk.pos, opts.max_points);
+            let s = &mut *walk.scratch;
+            if cycle.repeats(&s.polys, walk.pos, &mut s.saved) {
+                out.stuck = true;
+                trim_repeats(&mut out.points, cycle.period());
+                break;
+            }
+        }
+        if !out.reached_end && !out.stuck && out.points.len() >= opts.max_points {
+            out.truncated = true;
+        }
+        *self.smooth_scratch() = scratch;
+        Ok(())
+    }
+
+    /// The walk's start: the corridor (at most `max_polys`) and the points of its first and
+    /// last polygons nearest the two ends (as RecastDemo, which ignores the status: (0, 0, 0)
+    /// if a lookup fails; the corridor's polygons were checked, so it does not).
+    fn begin_walk<'s>(
+        &mut self,
+        scratch: &'s mut SmoothScratch,
+        corridor: &[PolyRef],
+        spos: [f32; 3],
+        epos: [f32; 3],
+        opts: &SmoothPathOptions,
+    ) -> Walk<'s> {
+        scratch.polys.clear();
+        scratch.polys.extend(corridor.iter().take(opts.max_polys));
+        let mut closest = |poly: PolyRef, pos: [f32; 3]| {
+            self.closest_point_on_poly(poly, Vec3::from_array(pos))
+                .map_or([0.0; 3], |(c, _)| c.to_array())
+        };
+        let pos = closest(scratch.polys[0], spos);
+        let target = closest(scratch.polys[scratch.polys.len() - 1], epos);
+        Walk {
+            scratch,
+            pos,
+            target,
+        }
+    }
+
+    /// One step of the walk: toward the steer target, then the end or an off-mesh connection
+    /// if the step reached it.
+    fn walk_step(
+        &mut self,
+        walk: &mut Walk<'_>,
+        filter: &QueryFilter,
+        opts: &SmoothPathOptions,
+        out: &mut SmoothPath,
+    ) -> Step {
+        let s = &mut *walk.scratch;
+        let Some(steer) = steer_target(
+            self,
+            walk.pos,
+            walk.target,
+            opts.slop,
+            &s.polys,
+            &mut s.steer,
+        ) else {
+            return Step::Done;
+        };
+        let to = move_target(walk.pos, &steer, opts.step_size);
+        let Some(mut result) =
+            self.move_corridor_start(&mut s.polys, opts.max_polys, walk.pos, to, filter)
         else {
-            break;
-        };
-        let end_of_path = steer.flag & straight_flags::END != 0;
-        let off_mesh = steer.flag & straight_flags::OFFMESH_CONNECTION != 0;
-
-        let delta = [
-            steer.pos[0] - iter_pos[0],
-            steer.pos[1] - iter_pos[1],
-            steer.pos[2] - iter_pos[2],
-        ];
-        let mut len = (delta[0] * delta[0] + delta[1] * delta[1] + delta[2] * delta[2]).sqrt();
-        if (end_of_path || off_mesh) && len < opts.step_size {
-            len = 1.0;
-        } else {
-            len = opts.step_size / len;
-        }
-        let move_tgt = [
-            iter_pos[0] + delta[0] * len,
-            iter_pos[1] + delta[1] * len,
-            iter_pos[2] + delta[2] * len,
-        ];
-
-        let moved = q.move_corridor_start(&mut polys, opts.max_polys, iter_pos, move_tgt, filter);
-        let Some(moved) = moved else {
             out.stuck = true;
-            break;
+            return Step::Done;
         };
-        let mut result = moved;
-        fixup_shortcuts(q, &mut polys, &mut neis);
-
+        fixup_shortcuts(self, &mut s.polys, &mut s.neis);
         // RecastDemo keeps h = 0 when the lookup fails; so do we, to give the same points.
-        result[1] = height_or_zero(q, polys[0], result);
-        iter_pos = result;
-
-        if end_of_path && in_range(iter_pos, steer.pos, opts.slop, 1.0) {
-            iter_pos = target_pos;
-            if out.points.len() < max {
-                out.points.push(Vec3::from_array(iter_pos));
-            }
+        result[1] = self.poly_height_or_zero(s.polys[0], result);
+        walk.pos = result;
+        let arrived = in_range(walk.pos, steer.pos, opts.slop, 1.0);
+        if steer.flag & straight_flags::END != 0 && arrived {
+            walk.pos = walk.target;
+            out.push_capped(walk.pos, opts.max_points);
             out.reached_end = true;
-            break;
-        } else if off_mesh && in_range(iter_pos, steer.pos, opts.slop, 1.0) {
-            // Advance the corridor up to and over the off-mesh connection.
-            let mut prev_ref = PolyRef(0);
-            let mut poly_ref = polys[0];
-            let mut npos = 0;
-            while npos < polys.len() && poly_ref != steer.poly {
-                prev_ref = poly_ref;
-                poly_ref = polys[npos];
-                npos += 1;
-            }
-            polys.drain(..npos);
-            if let Ok((start, end)) = q
-                .navmesh()
-                .off_mesh_connection_endpoints(prev_ref, poly_ref)
-            {
-                if out.points.len() < max {
-                    out.points.push(start);
-                    if out.points.len() % 2 == 1 {
-                        out.points.push(start);
-                    }
-                }
-                iter_pos = end.to_array();
-                let eh = if polys.is_empty() {
-                    0.0
-                } else {
-                    height_or_zero(q, polys[0], iter_pos)
-                };
-                iter_pos[1] = eh;
-                out.off_mesh_jumps += 1;
-            }
+            return Step::Done;
         }
+        if steer.flag & straight_flags::OFFMESH_CONNECTION != 0 && arrived {
+            self.jump_off_mesh(walk, &steer, opts.max_points, out);
+        }
+        Step::Moved
+    }
 
+    /// Advances the corridor up to and over the off-mesh connection `steer` starts: adds its
+    /// start point (twice when the count is odd, as RecastDemo) and moves to its end.
+    fn jump_off_mesh(
+        &mut self,
+        walk: &mut Walk<'_>,
+        steer: &Steer,
+        max: usize,
+        out: &mut SmoothPath,
+    ) {
+        let polys = &mut walk.scratch.polys;
+        let mut prev_ref = PolyRef(0);
+        let mut poly_ref = polys[0];
+        let mut npos = 0;
+        while npos < polys.len() && poly_ref != steer.poly {
+            prev_ref = poly_ref;
+            poly_ref = polys[npos];
+            npos += 1;
+        }
+        polys.drain(..npos);
+        let Ok((start, end)) = self
+            .navmesh()
+            .off_mesh_connection_endpoints(prev_ref, poly_ref)
+        else {
+            return;
+        };
         if out.points.len() < max {
-            out.points.push(Vec3::from_array(iter_pos));
+            out.points.push(start);
+            if out.points.len() % 2 == 1 {
+                out.points.push(start);
+            }
         }
-
-        // The loop is deterministic in (corridor, position): a repeated state repeats forever.
-        let pos_bits = iter_pos.map(f32::to_bits);
-        if pos_bits == saved_pos && polys == saved_polys {
-            out.stuck = true;
-            trim_repeats(&mut out.points, lambda + 1);
-            break;
-        }
-        lambda += 1;
-        if lambda == power {
-            saved_pos = pos_bits;
-            saved_polys.clear();
-            saved_polys.extend_from_slice(&polys);
-            power *= 2;
-            lambda = 0;
-        }
+        walk.pos = end.to_array();
+        walk.pos[1] = match polys.first() {
+            Some(&first) => self.poly_height_or_zero(first, walk.pos),
+            None => 0.0,
+        };
+        out.off_mesh_jumps += 1;
     }
-    if !out.reached_end && !out.stuck && out.points.len() >= max {
-        out.truncated = true;
-    }
-    *q.smooth_scratch() = SmoothScratch {
-        polys,
-        saved: saved_polys,
-        neis,
-        steer: straight,
-    };
-    Ok(())
 }
 
 /// Cuts a stuck path's tail, which repeats with period `cycle`, to its first full cycle: the
@@ -383,96 +485,4 @@ fn trim_repeats(points: &mut Vec<Vec3>, cycle: usize) {
     while points.len() >= 2 && points[points.len() - 1] == points[points.len() - 2] {
         points.pop();
     }
-}
-
-/// Everything RecastDemo's tester tool computes for one start/end pair.
-#[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub struct FullPath {
-    /// Start polygon and point on it.
-    pub start: crate::query::NearestPoly,
-    /// End polygon and point on it.
-    pub end: crate::query::NearestPoly,
-    /// The polygon corridor.
-    pub path: crate::query::Path,
-    /// The straight path (to the end point, or for a partial path to the closest point of the
-    /// last polygon, as RecastDemo's "Pathfind Straight" tool).
-    pub straight: crate::query::StraightPath,
-    /// The smooth path.
-    pub smooth: SmoothPath,
-}
-
-/// The polygon corridor and straight path between two points, as RecastDemo's tester tool
-/// computes them (the first half of [`full_path`], without the smooth path).
-#[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub struct CorridorPath {
-    /// Start polygon and point on it.
-    pub start: crate::query::NearestPoly,
-    /// End polygon and point on it.
-    pub end: crate::query::NearestPoly,
-    /// The polygon corridor.
-    pub path: crate::query::Path,
-    /// The straight path (to the end point, or for a partial path to the closest point of the
-    /// last polygon).
-    pub straight: crate::query::StraightPath,
-}
-
-/// Nearest polygons (half extents (2, 4, 2)), `findPath` (256 polys) and `findStraightPath`
-/// (256 corners), as RecastDemo's tester tool does them.
-pub fn corridor_path(
-    q: &mut NavMeshQuery<'_>,
-    start: Vec3,
-    end: Vec3,
-    filter: &QueryFilter,
-) -> Result<CorridorPath> {
-    use crate::query::{DEFAULT_HALF_EXTENTS, DEFAULT_MAX_PATH, StraightPathOptions};
-    let s = q.nearest_poly("start", start, DEFAULT_HALF_EXTENTS, filter)?;
-    let e = q.nearest_poly("end", end, DEFAULT_HALF_EXTENTS, filter)?;
-    let path = q.find_path(s.poly, e.poly, start, end, filter, DEFAULT_MAX_PATH)?;
-    let mut straight_end = end;
-    if let Some(&last) = path.polys.last() {
-        if last != e.poly {
-            straight_end = q.closest_point_on_poly(last, end)?.0;
-        }
-    }
-    let straight = if path.polys.is_empty() {
-        crate::query::StraightPath::default()
-    } else {
-        let mut st = q.find_straight_path(
-            start,
-            straight_end,
-            &path.polys,
-            DEFAULT_MAX_PATH,
-            StraightPathOptions::default(),
-        )?;
-        st.partial |= !path.is_complete();
-        st
-    };
-    Ok(CorridorPath {
-        start: s,
-        end: e,
-        path,
-        straight,
-    })
-}
-
-/// [`corridor_path`] and then the smooth path along the corridor: everything RecastDemo's
-/// tester tool computes.
-pub fn full_path(
-    q: &mut NavMeshQuery<'_>,
-    start: Vec3,
-    end: Vec3,
-    filter: &QueryFilter,
-    opts: &SmoothPathOptions,
-) -> Result<FullPath> {
-    let c = corridor_path(q, start, end, filter)?;
-    let smooth = smooth_path(q, &c.path.polys, start, end, filter, opts)?;
-    Ok(FullPath {
-        start: c.start,
-        end: c.end,
-        path: c.path,
-        straight: c.straight,
-        smooth,
-    })
 }

@@ -5,14 +5,32 @@ use glam::Vec3;
 
 use super::*;
 use crate::ffi::detour::StraightOut;
+use crate::status::PathStatus;
 
-/// Options of [`NavMeshQuery::find_straight_path`].
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Options of a straight path ([`NavMeshQuery::find_straight_path`], [`super::PathOptions`]);
+/// the defaults are RecastDemo's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(default))]
 pub struct StraightPathOptions {
-    /// Add a vertex where the area changes (`DT_STRAIGHTPATH_AREA_CROSSINGS`).
+    /// Add a vertex where the area changes (`DT_STRAIGHTPATH_AREA_CROSSINGS`; off).
     pub area_crossings: bool,
-    /// Add a vertex at every polygon edge crossing (`DT_STRAIGHTPATH_ALL_CROSSINGS`).
+    /// Add a vertex at every polygon edge crossing (`DT_STRAIGHTPATH_ALL_CROSSINGS`; off).
     pub all_crossings: bool,
+    /// The most corners (1..=[`MAX_BUFFER`]; RecastDemo's 256): a longer path is cut and
+    /// [`crate::PathStatus::Partial`].
+    pub max_points: usize,
+}
+
+impl Default for StraightPathOptions {
+    /// No crossings, [`DEFAULT_MAX_PATH`] corners (RecastDemo's).
+    fn default() -> Self {
+        StraightPathOptions {
+            area_crossings: false,
+            all_crossings: false,
+            max_points: DEFAULT_MAX_PATH,
+        }
+    }
 }
 
 /// Flags of a straight-path vertex (`dtStraightPathFlags`).
@@ -37,17 +55,34 @@ pub struct StraightPoint {
     pub poly: PolyRef,
 }
 
-/// The result of [`NavMeshQuery::find_straight_path`].
-#[derive(Clone, Debug, Default, PartialEq)]
+/// The corners of a path along a corridor: [`NavMeshQuery::find_straight_path`], and the
+/// straight path of a [`super::NavPath`].
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct StraightPath {
     /// The corners, start to end.
     pub points: Vec<StraightPoint>,
-    /// True if the output buffer was too small, or the corridor did not reach the end point.
-    pub partial: bool,
+    /// [`PathStatus::Complete`] if the corners reach the end point; partial if the corridor
+    /// did not reach it (the path then ends at the corridor's end) or
+    /// [`StraightPathOptions::max_points`] cut it.
+    pub status: PathStatus,
+}
+
+impl Default for StraightPath {
+    /// No corners, [`PathStatus::Partial`].
+    fn default() -> Self {
+        StraightPath {
+            points: Vec::new(),
+            status: PathStatus::Partial,
+        }
+    }
 }
 
 impl StraightPath {
+    /// True if the corners reach the end point.
+    pub fn is_complete(&self) -> bool {
+        self.status.is_complete()
+    }
     /// The corner positions.
     pub fn positions(&self) -> Vec<Vec3> {
         self.points.iter().map(|p| p.pos).collect()
@@ -74,17 +109,20 @@ fn copy_corners(raw: &StraightOut, out: &mut StraightPath) {
 }
 
 impl NavMeshQuery<'_> {
-    /// The string-pulled corners of a corridor (`findStraightPath`), at most `max_points`.
+    /// The string-pulled corners of `corridor` from `start_pos` to `end_pos`
+    /// (`findStraightPath`), at most [`StraightPathOptions::max_points`].
+    ///
+    /// Detour checks the corridor's refs itself: an invalid one ends the path there (reported
+    /// as partial). An empty corridor is [`Error::InvalidArgument`].
     pub fn find_straight_path(
         &mut self,
         start_pos: Vec3,
         end_pos: Vec3,
         corridor: &[PolyRef],
-        max_points: usize,
-        options: StraightPathOptions,
+        options: &StraightPathOptions,
     ) -> Result<StraightPath> {
         let mut out = StraightPath::default();
-        self.find_straight_path_into(start_pos, end_pos, corridor, max_points, options, &mut out)?;
+        self.find_straight_path_into(start_pos, end_pos, corridor, options, &mut out)?;
         Ok(out)
     }
 
@@ -95,8 +133,7 @@ impl NavMeshQuery<'_> {
         start_pos: Vec3,
         end_pos: Vec3,
         corridor: &[PolyRef],
-        max_points: usize,
-        options: StraightPathOptions,
+        options: &StraightPathOptions,
         out: &mut StraightPath,
     ) -> Result<()> {
         let sp = check_point("start_pos", start_pos)?;
@@ -106,6 +143,7 @@ impl NavMeshQuery<'_> {
         }
         // Detour checks every corridor ref itself here: an invalid one ends the path early
         // (reported as partial).
+        let max_points = options.max_points;
         if max_points == 0 || max_points > MAX_BUFFER {
             return Err(Error::InvalidArgument(format!(
                 "max_points {max_points} is not in 1..={MAX_BUFFER}"
@@ -122,7 +160,11 @@ impl NavMeshQuery<'_> {
         );
         let st = check_status("findStraightPath", st)?;
         copy_corners(&self.straight, out);
-        out.partial = st.partial() || st.has(Status::BUFFER_TOO_SMALL);
+        out.status = if st.partial() || st.has(Status::BUFFER_TOO_SMALL) {
+            PathStatus::Partial
+        } else {
+            PathStatus::Complete
+        };
         Ok(())
     }
 
@@ -147,7 +189,6 @@ impl NavMeshQuery<'_> {
             &mut self.straight,
         );
         copy_corners(&self.straight, out);
-        out.partial = Status(st).partial();
         !Status(st).failed()
     }
 }

@@ -408,7 +408,7 @@ pub fn comparison_scene(
                 PathKind::Trajectory.style().0,
             );
         }
-        if !n.complete {
+        if !n.status.is_complete() {
             scene
                 .title
                 .push_str("  (navmesh path PARTIAL: goal not reachable)");

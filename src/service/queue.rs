@@ -6,7 +6,7 @@ use glam::Vec3;
 
 use crate::navmesh::NavMesh;
 use crate::query::{
-    NavMeshQuery, Path, PathStatus, PolyRef, QueryFilter, SliceCore, SliceState, SlicedOptions,
+    Corridor, NavMeshQuery, PolyRef, QueryFilter, SliceCore, SliceState, SlicedOptions,
     check_max_path,
 };
 use crate::status::Status;
@@ -154,7 +154,7 @@ pub struct PathQueue<'a> {
     next: u64,
     waiting: VecDeque<(PathHandle, PathRequest)>,
     active: Option<(PathHandle, SliceCore)>,
-    done: HashMap<PathHandle, Result<Path>>,
+    done: HashMap<PathHandle, Result<Corridor>>,
     stats: PathQueueStats,
 }
 
@@ -271,11 +271,7 @@ impl<'a> PathQueue<'a> {
             if core.state() == SliceState::InProgress {
                 break; // the budget is spent; continued next frame
             }
-            let mut path = Path {
-                polys: Vec::new(),
-                status: PathStatus::Partial,
-                detour_status: Status(0),
-            };
+            let mut path = Corridor::default();
             let result = self
                 .query
                 .sliced_finalize(core, None, self.max_path, &mut path)
@@ -295,11 +291,11 @@ impl<'a> PathQueue<'a> {
         }
     }
 
-    fn finish(&mut self, h: PathHandle, result: Result<Path>, report: &mut FrameReport) {
+    fn finish(&mut self, h: PathHandle, result: Result<Corridor>, report: &mut FrameReport) {
         match &result {
             Ok(p) => {
                 self.stats.found += 1;
-                self.stats.partial += u64::from(p.status == PathStatus::Partial);
+                self.stats.partial += u64::from(!p.is_complete());
             }
             Err(_) => self.stats.failed += 1,
         }
@@ -330,7 +326,7 @@ impl<'a> PathQueue<'a> {
     /// Takes request `h`'s result if it has ended: the corridor (complete or partial, as
     /// [`NavMeshQuery::find_path`] gives it) or the error. `None` if it has not ended, or is
     /// not this queue's, or was taken or cancelled.
-    pub fn take(&mut self, h: PathHandle) -> Option<Result<Path>> {
+    pub fn take(&mut self, h: PathHandle) -> Option<Result<Corridor>> {
         self.done.remove(&h)
     }
 

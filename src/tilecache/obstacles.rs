@@ -247,28 +247,14 @@ impl TileCache {
         Ok(ObstacleRef(r))
     }
 
-    /// Adds an upright cylinder standing on `pos` (RecastDemo's obstacle: radius 1, height 2).
-    /// It is carved out at the next [`TileCache::update`]s. Note that the walkable area is not
-    /// eroded around obstacles: add the agent radius to `radius` to keep agents' centres away.
-    pub fn add_cylinder(&mut self, pos: Vec3, radius: f32, height: f32) -> Result<ObstacleRef> {
-        if !(radius.is_finite() && radius > 0.0 && height.is_finite() && height > 0.0) {
-            return Err(Error::InvalidArgument(format!(
-                "cylinder radius {radius} and height {height} must be finite and > 0"
-            )));
-        }
-        let shape = ObstacleShape::Cylinder {
-            pos,
-            radius,
-            height,
-        };
-        let (bmin, bmax) = shape.bounds();
-        let touched = self.admit(bmin, bmax)?;
-        let r = self.raw.add_cylinder(pos.to_array(), radius, height);
-        self.queued(r, touched)
-    }
-
-    /// Adds an obstacle of any shape (see [`TileCache::add_cylinder`], [`TileCache::add_box`],
-    /// [`TileCache::add_oriented_box`]).
+    /// Adds an obstacle: an upright cylinder (RecastDemo's obstacle: radius 1, height 2), an
+    /// axis-aligned box or a box turned about y. It is carved out at the next
+    /// [`TileCache::update`]s; the returned ref removes it ([`TileCache::remove`]).
+    ///
+    /// The walkable area is not eroded around obstacles: add the agent radius to the shape to
+    /// keep agents' centres away. A shape that is not finite, has no size, lies far from the
+    /// tile grid or touches too many tiles is [`Error::InvalidArgument`]; a full request queue
+    /// is [`Error::QueueFull`] (update, then retry), a full obstacle pool [`Error::PoolFull`].
     pub fn add(&mut self, shape: &ObstacleShape) -> Result<ObstacleRef> {
         match *shape {
             ObstacleShape::Cylinder {
@@ -285,15 +271,30 @@ impl TileCache {
         }
     }
 
-    /// Adds an axis-aligned box obstacle.
-    pub fn add_box(&mut self, bmin: Vec3, bmax: Vec3) -> Result<ObstacleRef> {
+    fn add_cylinder(&mut self, pos: Vec3, radius: f32, height: f32) -> Result<ObstacleRef> {
+        if !(radius.is_finite() && radius > 0.0 && height.is_finite() && height > 0.0) {
+            return Err(Error::InvalidArgument(format!(
+                "cylinder radius {radius} and height {height} must be finite and > 0"
+            )));
+        }
+        let shape = ObstacleShape::Cylinder {
+            pos,
+            radius,
+            height,
+        };
+        let (bmin, bmax) = shape.bounds();
+        let touched = self.admit(bmin, bmax)?;
+        let r = self.raw.add_cylinder(pos.to_array(), radius, height);
+        self.queued(r, touched)
+    }
+
+    fn add_box(&mut self, bmin: Vec3, bmax: Vec3) -> Result<ObstacleRef> {
         let touched = self.admit(bmin, bmax)?;
         let r = self.raw.add_box(bmin.to_array(), bmax.to_array());
         self.queued(r, touched)
     }
 
-    /// Adds a box obstacle with these half extents, turned by `y_angle` radians about y.
-    pub fn add_oriented_box(
+    fn add_oriented_box(
         &mut self,
         center: Vec3,
         half_extents: Vec3,
@@ -323,17 +324,17 @@ impl TileCache {
 
     /// Requests the removal of an obstacle; its tiles are rebuilt without it at the next
     /// [`TileCache::update`]s. A stale ref (never issued, already removed, or removal already
-    /// requested) is an [`Error::InvalidArgument`].
+    /// requested) is an [`Error::StaleHandle`].
     pub fn remove(&mut self, obstacle: ObstacleRef) -> Result<()> {
         let live = self.raw.obstacle(obstacle.0).is_some_and(|o| {
             (o.state == OBSTACLE_PROCESSING || o.state == OBSTACLE_PROCESSED)
                 && !self.removal_requested.contains(&obstacle.0)
         });
         let Some(ob) = self.obstacle(obstacle).filter(|_| live) else {
-            return Err(Error::InvalidArgument(format!(
-                "obstacle ref {:#x} is stale: never issued, removed, or being removed",
-                obstacle.0
-            )));
+            return Err(Error::StaleHandle {
+                what: "obstacle ref (never issued, removed, or being removed)",
+                handle: format!("{:#x}", obstacle.0),
+            });
         };
         let (bmin, bmax) = ob.shape.bounds();
         let touched = self

@@ -35,10 +35,10 @@ use rand::SeedableRng;
 
 use crate::agents::follower::{FollowPath, Follower, FollowerSettings, navmesh_ground};
 use crate::grid::mesh::MeshGrid;
-use crate::grid::{SearchContext, SearchGraph, SearchOptions, SearchStatus};
+use crate::grid::{SearchContext, SearchGraph, SearchOptions};
 use crate::navmesh::NavMesh;
-use crate::query::smooth::{SmoothPathOptions, corridor_path, smooth_path};
-use crate::query::{NavMeshQuery, QueryFilter};
+use crate::query::{NavMeshQuery, PathOptions, QueryFilter, SmoothPathOptions};
+use crate::status::PathStatus;
 use crate::{Error, Result};
 
 /// How a comparison runs.
@@ -98,8 +98,8 @@ pub struct FollowerRun {
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct GridSide {
-    /// How the search ended.
-    pub status: SearchStatus,
+    /// Whether the path reaches the goal's cell (a partial one leads as near as it can).
+    pub status: PathStatus,
     /// Length of the path (3D polyline through the cell centres).
     pub length: f32,
     /// Cells on the path.
@@ -124,8 +124,8 @@ pub struct GridSide {
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct NavMeshSide {
-    /// True if the corridor reaches the goal's polygon.
-    pub complete: bool,
+    /// Whether the corridor reaches the goal's polygon.
+    pub status: PathStatus,
     /// Polygons in the corridor.
     pub polys: usize,
     /// Straight-path length.
@@ -158,23 +158,49 @@ pub struct NavMeshSide {
 }
 
 /// One start/goal pair compared.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Comparison {
     /// Start point as given.
     pub from: Vec3,
     /// Goal point as given.
     pub to: Vec3,
-    /// The grid side (`None` without a grid).
+    /// The grid side (`None` without a grid, or with [`Comparison::grid_error`]).
     pub grid: Option<GridSide>,
-    /// Why the grid side is missing, if it is.
-    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
-    pub grid_error: Option<String>,
-    /// The navmesh side (`None` if Detour found no polygon near an end).
+    /// Why the grid side is missing (typically [`Error::PointOffMesh`]: no walkable cell near
+    /// an end); `None` if it is there or the comparer has no grid. In JSON, the message.
+    #[cfg_attr(
+        feature = "serde",
+        serde(
+            skip_serializing_if = "Option::is_none",
+            serialize_with = "error_message"
+        )
+    )]
+    pub grid_error: Option<Error>,
+    /// The navmesh side (`None` with [`Comparison::navmesh_error`]).
     pub navmesh: Option<NavMeshSide>,
-    /// Why the navmesh side is missing, if it is.
-    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
-    pub navmesh_error: Option<String>,
+    /// Why the navmesh side is missing (typically [`Error::PointOffMesh`]). In JSON, the
+    /// message.
+    #[cfg_attr(
+        feature = "serde",
+        serde(
+            skip_serializing_if = "Option::is_none",
+            serialize_with = "error_message"
+        )
+    )]
+    pub navmesh_error: Option<Error>,
+}
+
+/// An error as its message, for JSON.
+#[cfg(feature = "serde")]
+fn error_message<S: serde::Serializer>(
+    e: &Option<Error>,
+    s: S,
+) -> std::result::Result<S::Ok, S::Error> {
+    match e {
+        Some(e) => s.collect_str(e),
+        None => s.serialize_none(),
+    }
 }
 
 /// Runs comparisons on one navmesh and (optionally) one grid, reusing its query and search
@@ -225,7 +251,10 @@ impl<'a> Comparer<'a> {
             }
             let a = self.query.find_random_point(&filter, &mut rng)?.1;
             let b = self.query.find_random_point(&filter, &mut rng)?.1;
-            if corridor_path(&mut self.query, a, b, &filter).is_ok_and(|c| c.path.is_complete()) {
+            let corridor = self
+                .query
+                .path(a, b, &filter, &PathOptions::corridor_only());
+            if corridor.is_ok_and(|c| c.is_complete()) {
                 pairs.push((a, b));
             }
         }
@@ -233,26 +262,23 @@ impl<'a> Comparer<'a> {
     }
 
     /// Compares the grid and navmesh paths between `from` and `to`. Errors only for
-    /// non-finite points; a side that cannot be computed (no polygon or cell near an end) is
-    /// `None` with its reason.
+    /// points that are not finite ([`Error::NonFinite`]); a side that cannot be computed (no
+    /// polygon or cell near an end) is `None` with its error.
     pub fn compare(&mut self, from: Vec3, to: Vec3) -> Result<Comparison> {
-        if !from.is_finite() || !to.is_finite() {
-            return Err(Error::InvalidArgument(format!(
-                "compare: points must be finite, got {from} and {to}"
-            )));
+        for (argument, value) in [("from", from), ("to", to)] {
+            if !value.is_finite() {
+                return Err(Error::NonFinite { argument, value });
+            }
         }
         let (navmesh, navmesh_error) = match self.navmesh_side(from, to) {
             Ok(n) => (Some(n), None),
-            Err(e) => (None, Some(e.to_string())),
+            Err(e) => (None, Some(e)),
         };
         let (grid, grid_error) = match self.grid {
-            None => (
-                None,
-                Some("no grid (the input has no geometry)".to_string()),
-            ),
+            None => (None, None),
             Some(g) => match self.grid_side(g, from, to) {
                 Ok(s) => (Some(s), None),
-                Err(e) => (None, Some(e.to_string())),
+                Err(e) => (None, Some(e)),
             },
         };
         Ok(Comparison {
@@ -275,24 +301,24 @@ impl<'a> Comparer<'a> {
     fn navmesh_side(&mut self, from: Vec3, to: Vec3) -> Result<NavMeshSide> {
         let s = &self.settings;
         let t0 = Instant::now();
-        let c = corridor_path(&mut self.query, from, to, &s.filter);
+        let options = PathOptions {
+            smooth: None,
+            ..PathOptions::default()
+        };
+        let c = self.query.path(from, to, &s.filter, &options);
         let time_us = t0.elapsed().as_secs_f64() * 1e6;
         let c = c?;
+        let c_straight = &c.straight;
         let t1 = Instant::now();
-        let smooth = smooth_path(
-            &mut self.query,
-            &c.path.polys,
-            from,
-            to,
-            &s.filter,
-            &s.smooth,
-        )?;
+        let smooth = self
+            .query
+            .smooth_path(&c.corridor.polys, from, to, &s.filter, &s.smooth)?;
         let smooth_time_us = t1.elapsed().as_secs_f64() * 1e6;
-        let straight = c.straight.positions();
+        let straight = c_straight.positions();
         let spline = crate::agents::spline::spline_straight_path(
             &mut self.query,
             &s.filter,
-            &c.straight,
+            c_straight,
             0.25,
         )
         .unwrap_or_default();
@@ -301,9 +327,9 @@ impl<'a> Comparer<'a> {
             _ => None,
         };
         Ok(NavMeshSide {
-            complete: c.path.is_complete(),
-            polys: c.path.polys.len(),
-            straight_length: c.straight.length(),
+            status: c.status(),
+            polys: c.corridor.polys.len(),
+            straight_length: c_straight.length(),
             corners: straight.len(),
             smooth_length: smooth.length(),
             smooth_points: smooth.points.len(),

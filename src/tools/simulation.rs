@@ -11,7 +11,7 @@
 
 use glam::Vec3;
 
-use crate::agents::crowd::{AgentParams, Crowd};
+use crate::agents::crowd::{AgentParams, Crowd, CrowdNavMesh};
 use crate::navmesh::NavMesh;
 use crate::tools::compare::{CompareSettings, Comparer};
 use crate::{Error, Result};
@@ -490,7 +490,7 @@ pub fn simulate_dynamic(
     let mut report = run(&mut crowd, &specs, plans, s, |crowd, now| {
         while let Some(e) = events.get(next).filter(|e| e.at <= now) {
             let done = if let Some(shape) = &e.add {
-                crowd.add_obstacle(shape).map(|r| {
+                crowd.tile_cache_mut().add(shape).map(|r| {
                     if let Some(n) = &e.name {
                         named.push((n.clone(), r));
                     }
@@ -500,7 +500,7 @@ pub fn simulate_dynamic(
                 .as_ref()
                 .and_then(|n| named.iter().position(|(m, _)| m == n))
             {
-                crowd.remove_obstacle(named[k].1).map(|()| {
+                crowd.tile_cache_mut().remove(named[k].1).map(|()| {
                     named.swap_remove(k);
                 })
             } else {
@@ -516,7 +516,7 @@ pub fn simulate_dynamic(
             applied += 1;
             next += 1;
         }
-        let u = crowd.update_obstacles(OBSTACLE_BUDGET)?;
+        let u = crowd.tile_cache_mut().update(OBSTACLE_BUDGET)?;
         rebuilt += u.tiles_rebuilt;
         if u.up_to_date {
             if let Some(at) = unsettled.take() {
@@ -537,12 +537,12 @@ pub fn simulate_dynamic(
 
 /// The simulation loop: adds the agents, then every frame calls `before_update(crowd, now)`,
 /// updates the crowd and records.
-fn run(
-    crowd: &mut Crowd<'_>,
+fn run<N: CrowdNavMesh>(
+    crowd: &mut Crowd<N>,
     specs: &[AgentSpec],
     mut plans: Vec<Plan>,
     s: &SimSettings,
-    mut before_update: impl FnMut(&mut Crowd<'_>, f32) -> Result<()>,
+    mut before_update: impl FnMut(&mut Crowd<N>, f32) -> Result<()>,
 ) -> Result<SimReport> {
     let n = specs.len();
     let mut detail = Vec::with_capacity(n);

@@ -7,7 +7,8 @@ use std::time::Instant;
 use glam::Vec3;
 
 use crate::query::{
-    DEFAULT_HALF_EXTENTS, DEFAULT_MAX_PATH, NavMeshQuery, QueryFilter, StraightPathOptions,
+    DEFAULT_HALF_EXTENTS, DEFAULT_MAX_PATH, NavMeshQuery, QueryFilter, RaycastOptions,
+    StraightPathOptions,
 };
 use crate::{Error, Result};
 
@@ -218,8 +219,7 @@ pub fn run(case: &TestCase, q: &mut NavMeshQuery<'_>) -> Result<Vec<TestResult>>
                         t.start,
                         t.end,
                         &path.polys,
-                        DEFAULT_MAX_PATH,
-                        StraightPathOptions::default(),
+                        &StraightPathOptions::default(),
                     )?;
                     r.straight_us = t2.elapsed().as_secs_f64() * 1e6;
                     r.straight = st.positions();
@@ -227,7 +227,7 @@ pub fn run(case: &TestCase, q: &mut NavMeshQuery<'_>) -> Result<Vec<TestResult>>
             }
             TestKind::Raycast => {
                 let t1 = Instant::now();
-                let hit = q.raycast(s.poly, t.start, t.end, &filter, DEFAULT_MAX_PATH)?;
+                let hit = q.raycast(s.poly, t.start, t.end, &filter, &RaycastOptions::default())?;
                 r.path_us = t1.elapsed().as_secs_f64() * 1e6;
                 r.polys = hit.polys.iter().map(|p| p.0).collect();
                 r.complete = !hit.hit();

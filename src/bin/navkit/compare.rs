@@ -12,7 +12,7 @@ use navkit::tools::compare::{CompareSettings, Comparer, Comparison};
 use crate::common::{PICTURE, PictureArgs, check_output_opt};
 use crate::common::{is_geometry, navmesh_and_grid, parse_vec3};
 use crate::exit::{CliError, CliResult, Outcome};
-use crate::json::{rename, status, to_json};
+use crate::json::{rename, to_json};
 
 // `navkit compare` arguments.
 #[derive(clap::Args)]
@@ -152,31 +152,19 @@ pub fn comparison_json(c: &Comparison) -> Value {
             rename(f, &[("travelled", "travelled_m"), ("time", "time_s")]);
         }
     };
-    if let (Some(g), Some(side)) = (&c.grid, v.get_mut("grid")) {
-        rename(side, &[("status", "reason"), ("length", "length_m")]);
-        if let Value::Object(m) = side {
-            let found = g.status == navkit::grid::SearchStatus::Found;
-            if found {
-                m.shift_remove("reason");
-            }
-            m.insert(
-                "status".into(),
-                json!(if found { "complete" } else { "failed" }),
-            );
-        }
+    if let Some(side) = v.get_mut("grid").filter(|s| !s.is_null()) {
+        rename(side, &[("length", "length_m")]);
         follower(side);
     }
-    if let (Some(n), Some(side)) = (&c.navmesh, v.get_mut("navmesh")) {
+    if let Some(side) = v.get_mut("navmesh").filter(|s| !s.is_null()) {
         rename(
             side,
             &[
-                ("complete", "status"),
                 ("straight_length", "straight_length_m"),
                 ("smooth_length", "smooth_length_m"),
                 ("spline_length", "spline_length_m"),
             ],
         );
-        side["status"] = json!(status(n.complete));
         follower(side);
     }
     v
@@ -197,9 +185,7 @@ pub fn compare_summary(results: &[Comparison]) -> Value {
     let both: Vec<_> = results
         .iter()
         .filter_map(|c| match (&c.grid, &c.navmesh) {
-            (Some(g), Some(n)) if g.status == navkit::grid::SearchStatus::Found && n.complete => {
-                Some((g, n))
-            }
+            (Some(g), Some(n)) if g.status.is_complete() && n.status.is_complete() => Some((g, n)),
             _ => None,
         })
         .collect();
@@ -214,8 +200,8 @@ pub fn compare_summary(results: &[Comparison]) -> Value {
     json!({
         "queries": results.len(),
         "both_complete": both.len(),
-        "grid_complete": results.iter().filter(|c| c.grid.as_ref().is_some_and(|g| g.status == navkit::grid::SearchStatus::Found)).count(),
-        "navmesh_complete": results.iter().filter(|c| c.navmesh.as_ref().is_some_and(|n| n.complete)).count(),
+        "grid_complete": results.iter().filter(|c| c.grid.as_ref().is_some_and(|g| g.status.is_complete())).count(),
+        "navmesh_complete": results.iter().filter(|c| c.navmesh.as_ref().is_some_and(|n| n.status.is_complete())).count(),
         "mean_grid_length_m": mean(&|(g, _)| g.length as f64),
         "mean_straight_length_m": mean(&|(_, n)| n.straight_length as f64),
         "mean_smooth_length_m": mean(&|(_, n)| n.smooth_length as f64),
@@ -260,7 +246,7 @@ pub fn print_comparisons(results: &[Comparison], summary: &Value) {
     };
     for (i, c) in results.iter().enumerate() {
         let grid = match &c.grid {
-            Some(g) if g.status == navkit::grid::SearchStatus::Found => format!(
+            Some(g) if g.status.is_complete() => format!(
                 "{:>8.2} {:>4} {:>8} {:>9.1}",
                 g.length, g.waypoints, g.expanded, g.time_us
             ),
@@ -272,7 +258,7 @@ pub fn print_comparisons(results: &[Comparison], summary: &Value) {
                 format!(
                     "{:>8.2} {:>4} {:>8.2} {:>8.1} {:>8.1}",
                     n.straight_length, n.corners, n.smooth_length, n.time_us, n.smooth_time_us
-                ) + if n.complete { "" } else { "P" }
+                ) + if n.status.is_complete() { "" } else { "P" }
             }
             None => format!("{:>40}", "no navmesh path"),
         };

@@ -11,8 +11,7 @@ use navkit::build::build_solo;
 use navkit::build::tiled::{TiledNavMesh, TiledOptions};
 use navkit::grid::mesh::MeshGrid;
 use navkit::navmesh::NavMesh;
-use navkit::query::smooth::{SmoothPathOptions, full_path};
-use navkit::query::{NavMeshQuery, QueryFilter};
+use navkit::query::{NavMeshQuery, PathOptions, QueryFilter};
 use navkit::tools::compare::{CompareSettings, Comparer};
 
 use crate::build::print_report;
@@ -87,17 +86,12 @@ fn demo(gset: &Path, picture: &Path) -> navkit::Result<()> {
     let (from, to) = demo_endpoints(&geom);
     out!("\nSmooth path from {from} to {to}:");
     let mut q = NavMeshQuery::new(&built.navmesh, 2048)?;
-    let r = full_path(
-        &mut q,
-        from,
-        to,
-        &QueryFilter::default(),
-        &SmoothPathOptions::default(),
-    );
+    let r = q.path(from, to, &QueryFilter::default(), &PathOptions::default());
     print_path(&r);
-    if let Ok(fp) = &r {
-        for (i, p) in fp.smooth.points.iter().enumerate() {
-            if i % 8 == 0 || i + 1 == fp.smooth.points.len() {
+    if let Ok(p) = &r {
+        let smooth = &p.smooth;
+        for (i, p) in smooth.points.iter().enumerate() {
+            if i % 8 == 0 || i + 1 == smooth.points.len() {
                 out!("  [{i:4}] ({:9.4}, {:9.4}, {:9.4})", p.x, p.y, p.z);
             }
         }
@@ -156,9 +150,12 @@ fn obstacle_demo(
     )?;
     let corners = |nav: &NavMesh| -> navkit::Result<(bool, Vec<Vec3>)> {
         let mut q = NavMeshQuery::new(nav, 2048)?;
-        let p = q.find_path_between(from, to, &QueryFilter::default())?;
-        let st = q.find_straight_path(from, to, &p.polys, 256, Default::default())?;
-        Ok((p.is_complete(), st.positions()))
+        let options = PathOptions {
+            smooth: None,
+            ..PathOptions::default()
+        };
+        let p = q.path(from, to, &QueryFilter::default(), &options)?;
+        Ok((p.is_complete(), p.straight.positions()))
     };
     let length = |p: &[Vec3]| p.windows(2).map(|w| w[0].distance(w[1])).sum::<f32>();
     let (_, before) = corners(cache.navmesh())?;
@@ -167,7 +164,11 @@ fn obstacle_demo(
         .max_by(|a, b| a[0].distance(a[1]).total_cmp(&b[0].distance(b[1])))
         .map(|w| (w[0] + w[1]) * 0.5)
         .unwrap_or(from);
-    let ob = cache.add_cylinder(leg - Vec3::Y, 1.2, 3.0)?;
+    let ob = cache.add(&navkit::ObstacleShape::Cylinder {
+        pos: leg - Vec3::Y,
+        radius: 1.2,
+        height: 3.0,
+    })?;
     let up = cache.update_until_done()?;
     let (complete, with) = corners(cache.navmesh())?;
     out!(

@@ -6,8 +6,7 @@ use std::path::PathBuf;
 use glam::Vec3;
 use serde_json::{Value, json};
 
-use navkit::query::smooth::{FullPath, SmoothPathOptions, full_path};
-use navkit::query::{DEFAULT_HALF_EXTENTS, NavMeshQuery, PathStatus, QueryFilter};
+use navkit::query::{DEFAULT_HALF_EXTENTS, NavMeshQuery, NavPath, PathOptions, QueryFilter};
 use navkit::tools::simulation::Scenario;
 use navkit::{Error, Partition};
 
@@ -134,18 +133,18 @@ pub fn run(args: PathArgs) -> CliResult {
 pub struct Answer {
     start: Vec3,
     goal: Vec3,
-    result: navkit::Result<FullPath>,
+    result: navkit::Result<NavPath>,
     nearest: Vec<Nearest>,
 }
 
 impl Answer {
     /// The path, or why there is none.
-    pub fn result(&self) -> &navkit::Result<FullPath> {
+    pub fn result(&self) -> &navkit::Result<NavPath> {
         &self.result
     }
 
     fn is_complete(&self) -> bool {
-        self.result.as_ref().is_ok_and(|p| p.path.is_complete())
+        self.result.as_ref().is_ok_and(|p| p.is_complete())
     }
 
     fn to_json(&self) -> Value {
@@ -210,9 +209,10 @@ fn nearest_walkable(
 }
 
 /// The polygons nearest `start` and `goal` within `half_extents` (default (2, 4, 2)), then the
-/// full path. With explicit half extents the path runs between the nearest points found (with
-/// the default it is [`full_path`] exactly, as RecastDemo computes it). An endpoint with no
-/// polygon in its box fails the path and gets its nearest walkable point.
+/// path with its corridor, straight and smooth path. With explicit half extents the path runs
+/// between the nearest points found (with the default it is [`NavMeshQuery::path`] exactly, as
+/// RecastDemo computes it). An endpoint with no polygon in its box fails the path and gets its
+/// nearest walkable point.
 pub fn find(
     q: &mut NavMeshQuery<'_>,
     start: Vec3,
@@ -239,16 +239,14 @@ pub fn find(
             }
         }
     }
+    let options = PathOptions {
+        half_extents: h,
+        ..PathOptions::default()
+    };
     let result = match error {
         Some(e) => Err(e),
-        None if half_extents.is_some() => full_path(
-            q,
-            snapped[0],
-            snapped[1],
-            filter,
-            &SmoothPathOptions::default(),
-        ),
-        None => full_path(q, start, goal, filter, &SmoothPathOptions::default()),
+        None if half_extents.is_some() => q.path(snapped[0], snapped[1], filter, &options),
+        None => q.path(start, goal, filter, &options),
     };
     Answer {
         start,
@@ -293,22 +291,25 @@ fn print_nearest(n: &Nearest) {
 }
 
 /// One path in the shared vocabulary; a failed one has empty lists and an `error` object.
-pub fn path_json(start: Vec3, goal: Vec3, p: &navkit::Result<FullPath>) -> Value {
+pub fn path_json(start: Vec3, goal: Vec3, p: &navkit::Result<NavPath>) -> Value {
     match p {
-        Ok(fp) => json!({
-            "status": status(fp.path.status == PathStatus::Complete),
-            "start": v3(start),
-            "goal": v3(goal),
-            "start_ref": fp.start.poly.0,
-            "goal_ref": fp.end.poly.0,
-            "polys": fp.path.polys.iter().map(|p| p.0).collect::<Vec<_>>(),
-            "straight": fp.straight.points.iter().map(|p| v3(p.pos)).collect::<Vec<_>>(),
-            "straight_length_m": num32(fp.straight.length()),
-            "smooth": fp.smooth.points.iter().map(|&p| v3(p)).collect::<Vec<_>>(),
-            "smooth_length_m": num32(fp.smooth.length()),
-            "smooth_stuck": fp.smooth.stuck,
-            "off_mesh_jumps": fp.smooth.off_mesh_jumps,
-        }),
+        Ok(fp) => {
+            let (straight, smooth) = (&fp.straight, &fp.smooth);
+            json!({
+                "status": status(fp.is_complete()),
+                "start": v3(start),
+                "goal": v3(goal),
+                "start_ref": fp.start.poly.0,
+                "goal_ref": fp.goal.poly.0,
+                "polys": fp.corridor.polys.iter().map(|p| p.0).collect::<Vec<_>>(),
+                "straight": straight.points.iter().map(|p| v3(p.pos)).collect::<Vec<_>>(),
+                "straight_length_m": num32(straight.length()),
+                "smooth": smooth.points.iter().map(|&p| v3(p)).collect::<Vec<_>>(),
+                "smooth_length_m": num32(smooth.length()),
+                "smooth_stuck": smooth.stuck,
+                "off_mesh_jumps": smooth.off_mesh_jumps,
+            })
+        }
         Err(e) => json!({
             "status": "failed",
             "start": v3(start),
@@ -327,31 +328,32 @@ pub fn path_json(start: Vec3, goal: Vec3, p: &navkit::Result<FullPath>) -> Value
     }
 }
 
-pub fn print_path(p: &navkit::Result<FullPath>) {
+pub fn print_path(p: &navkit::Result<NavPath>) {
     match p {
         Ok(fp) => {
-            let status = if fp.path.is_complete() {
+            let status = if fp.is_complete() {
                 "complete"
             } else {
                 "PARTIAL (goal not reachable)"
             };
-            out!("Path:      {status}, {} polys", fp.path.polys.len());
+            let (straight, smooth) = (&fp.straight, &fp.smooth);
+            out!("Path:      {status}, {} polys", fp.corridor.polys.len());
             out!("Start:     poly {} at {}", fp.start.poly, fp.start.point);
-            out!("Goal:      poly {} at {}", fp.end.poly, fp.end.point);
+            out!("Goal:      poly {} at {}", fp.goal.poly, fp.goal.point);
             out!(
                 "Straight:  {} corners, length {:.3}",
-                fp.straight.points.len(),
-                fp.straight.length()
+                straight.points.len(),
+                straight.length()
             );
-            for p in &fp.straight.points {
+            for p in &straight.points {
                 out!("  ({:9.4}, {:9.4}, {:9.4})", p.pos.x, p.pos.y, p.pos.z);
             }
             out!(
                 "Smooth:    {} points, length {:.3}, {} off-mesh jumps{}",
-                fp.smooth.points.len(),
-                fp.smooth.length(),
-                fp.smooth.off_mesh_jumps,
-                if fp.smooth.stuck {
+                smooth.points.len(),
+                smooth.length(),
+                smooth.off_mesh_jumps,
+                if smooth.stuck {
                     ", STUCK (stopped where RecastDemo would repeat a point)"
                 } else {
                     ""

@@ -81,7 +81,7 @@ const TILE_SIZES: std::ops::RangeInclusive<u64> = 8..=255;
 
 /// The viewer's dynamic state: in dynamic mode, a crowd that owns the tile cache.
 pub struct Dynamic {
-    crowd: Option<Crowd<'static>>,
+    crowd: Option<Crowd<TileCache>>,
     tile_size: u32,
     /// Agents by id, in the order they were added.
     agents: Vec<(u32, AgentHandle)>,
@@ -146,7 +146,7 @@ impl Dynamic {
     fn obstacles(&self) -> Vec<Obstacle> {
         self.crowd
             .as_ref()
-            .map(|c| c.obstacles())
+            .map(|c| c.tile_cache().obstacles())
             .unwrap_or_default()
     }
 }
@@ -288,7 +288,7 @@ fn settle(d: &mut Dynamic) -> Result<(), Response> {
     };
     let r = crowd
         .tile_cache_mut()
-        .and_then(|mut tc| tc.update_until_done())
+        .update_until_done()
         .map_err(|e| unprocessable(format!("the tile cache update failed: {e}")))?;
     d.last_update = (r.tiles_rebuilt, r.elapsed.as_secs_f64() * 1e3);
     Ok(())
@@ -387,8 +387,7 @@ fn tset_bytes(st: &State) -> Result<Vec<u8>, Response> {
     st.dynamic
         .crowd
         .as_ref()
-        .and_then(|c| c.tile_cache())
-        .map(|tc| tc.to_tset_bytes())
+        .map(|c| c.tile_cache().to_tset_bytes())
         .ok_or_else(|| {
             unprocessable("there is no tile cache: add an obstacle or turn dynamic mode on first")
         })
@@ -509,7 +508,7 @@ fn agent_json(id: u32, a: &AgentState) -> Value {
         "corners": a.corners.iter().map(|&c| v3(c)).collect::<Vec<_>>(),
         "target": v3(a.target),
         "target_state": crate::json::to_json(&a.target_state),
-        "partial": a.partial,
+        "partial": !a.path_status.is_complete(),
         "radius": num32(a.params.radius),
         "height": num32(a.params.height),
     })

@@ -9,7 +9,6 @@ use glam::Vec3;
 use serde_json::{Value, json};
 
 use navkit::debug_draw::{Layer, follower as dd_follower, grid as dd_grid, paths as dd_paths};
-use navkit::grid::SearchStatus;
 use navkit::grid::mesh::MeshGrid;
 use navkit::query::{NavMeshQuery, QueryFilter};
 use navkit::tools::compare::{CompareSettings, Comparer, FollowerRun};
@@ -242,12 +241,12 @@ pub(super) fn path(st: &mut State, req: &PathRequest) -> Value {
         how.push(dd_paths::search_nodes(&nodes));
         match found.result() {
             Ok(fp) => json!({
-                "status": crate::json::status(fp.path.is_complete()),
+                "status": crate::json::status(fp.is_complete()),
                 "start": v3(start),
                 "goal": v3(end),
                 "start_ref": fp.start.poly.to_u64().to_string(),
-                "goal_ref": fp.end.poly.to_u64().to_string(),
-                "corridor": refs_json(fp.path.polys.iter().copied()),
+                "goal_ref": fp.goal.poly.to_u64().to_string(),
+                "corridor": refs_json(fp.corridor.polys.iter().copied()),
                 "straight": fp.straight.points.iter().map(|p| v3(p.pos)).collect::<Vec<_>>(),
                 "straight_length_m": num32(fp.straight.length()),
                 "smooth": fp.smooth.points.iter().map(|&p| v3(p)).collect::<Vec<_>>(),
@@ -306,10 +305,7 @@ pub(super) fn path(st: &mut State, req: &PathRequest) -> Value {
             match (&c.grid, &c.grid_error, &grid_error) {
                 (Some(g), _, _) => {
                     answer["grid"] = json!({
-                        "status": match g.status {
-                            SearchStatus::Found => "complete",
-                            _ => "failed",
-                        },
+                        "status": crate::json::status(g.status.is_complete()),
                         "length_m": num32(g.length),
                         "cells": g.cells,
                         "waypoints": g.waypoints,
@@ -331,7 +327,9 @@ pub(super) fn path(st: &mut State, req: &PathRequest) -> Value {
                         how.push(dd_grid::mesh_search(ctx, grid));
                     }
                 }
-                (None, Some(e), _) => answer["grid"] = json!({"status": "failed", "error": e}),
+                (None, Some(e), _) => {
+                    answer["grid"] = json!({"status": "failed", "error": e.to_string()})
+                }
                 (None, None, Some(e)) => answer["grid"] = json!({"status": "failed", "error": e}),
                 _ => {}
             }

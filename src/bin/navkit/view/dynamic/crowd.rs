@@ -313,7 +313,8 @@ pub(super) fn step(st: &mut State, v: &Value) -> Result<Value, Response> {
         for _ in 0..steps {
             // Obstacle changes are settled when made; this keeps any leftover work moving.
             crowd
-                .update_obstacles(std::time::Duration::from_millis(2))
+                .tile_cache_mut()
+                .update(std::time::Duration::from_millis(2))
                 .map_err(|e| unprocessable(format!("the tile cache update failed: {e}")))?;
             crowd
                 .update(dt as f32)

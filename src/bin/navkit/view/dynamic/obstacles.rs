@@ -62,17 +62,17 @@ pub(super) fn add_to_cache(
     // Detour finishes an obstacle (adding or removing it) only when it rebuilds a tile layer
     // it touches: one that touches none would stay "processing", then "removing", for ever
     // and keep its slot.
-    if crowd
-        .tile_cache()
-        .is_some_and(|tc| tc.layers_touched(shape) == 0)
-    {
+    if crowd.tile_cache().layers_touched(shape) == 0 {
         let (lo, hi) = shape.bounds();
         return Err(unprocessable(format!(
             "{what}: its box {lo} .. {hi} touches no tile layer of the navmesh (put it on the \
              navmesh)"
         )));
     }
-    crowd.add_obstacle(shape).map_err(|e| refused(what, e))
+    crowd
+        .tile_cache_mut()
+        .add(shape)
+        .map_err(|e| refused(what, e))
 }
 
 pub(super) fn add_obstacle(st: &mut State, v: &Value) -> Result<Value, Response> {
@@ -174,7 +174,8 @@ pub(super) fn remove_obstacle(st: &mut State, v: &Value) -> Result<Value, Respon
     for (i, r) in targets.iter().enumerate() {
         if let Some(crowd) = st.dynamic.crowd.as_mut() {
             crowd
-                .remove_obstacle(*r)
+                .tile_cache_mut()
+                .remove(*r)
                 .map_err(|e| refused("the obstacle could not be removed", e))?;
         }
         // Detour queues at most 64 requests: settle as we go.
