@@ -165,14 +165,15 @@ impl Segment {
 
 impl Spline {
     /// The spline through `points`, consecutive duplicates (closer than [`DUPLICATE_EPSILON`])
-    /// dropped. A non-finite coordinate is [`Error::InvalidArgument`].
+    /// dropped. A non-finite coordinate is [`Error::NonFinite`] (with the point).
     pub fn new(points: &[Vec3]) -> Result<Spline> {
         let mut kept: Vec<Vec3> = Vec::with_capacity(points.len());
-        for (i, &p) in points.iter().enumerate() {
+        for &p in points {
             if !p.is_finite() {
-                return Err(Error::InvalidArgument(format!(
-                    "spline control point {i} ({p}) is not finite"
-                )));
+                return Err(Error::NonFinite {
+                    argument: "points",
+                    value: p,
+                });
             }
             if kept
                 .last()
@@ -374,8 +375,8 @@ impl Spline {
 /// [`OFFMESH_CONNECTION`](crate::query::straight_flags::OFFMESH_CONNECTION)) separately. If a
 /// walk step fails, that point is snapped to its nearest polygon instead.
 ///
-/// A point that is not finite, or with no polygon near enough (first point, or a failed walk), is
-/// [`Error::InvalidArgument`] naming the sample index.
+/// A point that is not finite is [`Error::NonFinite`]; one with no polygon near enough (first
+/// point, or a failed walk) is [`Error::PointOffMesh`] (both with the point).
 pub fn project_onto_navmesh(
     q: &mut NavMeshQuery<'_>,
     filter: &QueryFilter,
@@ -383,11 +384,12 @@ pub fn project_onto_navmesh(
 ) -> Result<Vec<Vec3>> {
     let mut out = Vec::with_capacity(points.len());
     let mut cur = None;
-    for (i, &p) in points.iter().enumerate() {
+    for &p in points {
         if !p.is_finite() {
-            return Err(Error::InvalidArgument(format!(
-                "spline sample {i} ({p}) is not finite"
-            )));
+            return Err(Error::NonFinite {
+                argument: "points",
+                value: p,
+            });
         }
         let walked = match cur {
             Some((poly, pos)) => q
@@ -399,15 +401,11 @@ pub fn project_onto_navmesh(
         let (poly, pos) = match walked {
             Some((poly, pos)) => {
                 // Detour leaves the height alone: put the point on the detail surface.
-                let (on, _) = q
-                    .closest_point_on_poly(poly, pos)
-                    .map_err(|e| at(i, p, e))?;
+                let (on, _) = q.closest_point_on_poly(poly, pos)?;
                 (poly, on)
             }
             None => {
-                let n = q
-                    .find_nearest_poly(p, DEFAULT_HALF_EXTENTS, filter)
-                    .map_err(|e| at(i, p, e))?;
+                let n = q.nearest_poly("points", p, DEFAULT_HALF_EXTENTS, filter)?;
                 (n.poly, n.point)
             }
         };
@@ -415,11 +413,6 @@ pub fn project_onto_navmesh(
         cur = Some((poly, pos));
     }
     Ok(out)
-}
-
-/// An error of sample `i` at `p`.
-fn at(i: usize, p: Vec3, e: Error) -> Error {
-    Error::InvalidArgument(format!("spline sample {i} ({p}): {e}"))
 }
 
 /// The whole pipeline: the spline through `waypoints`, sampled every `spacing`, projected onto

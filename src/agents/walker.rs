@@ -199,10 +199,10 @@ impl WanderWalker {
     /// finite, the settings are invalid, or the walk takes more than `max_points` points.
     pub fn walk(&mut self, from: Vec3, target: Vec3, max_points: usize) -> Result<Vec<Vec3>> {
         self.settings.validate()?;
-        if !from.is_finite() || !target.is_finite() {
-            return Err(Error::InvalidArgument(format!(
-                "walk from {from} to {target}: points must be finite"
-            )));
+        for (argument, value) in [("from", from), ("target", target)] {
+            if !value.is_finite() {
+                return Err(Error::NonFinite { argument, value });
+            }
         }
         let mut out = Vec::new();
         let mut p = from;

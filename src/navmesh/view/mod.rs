@@ -90,13 +90,14 @@ impl NavMesh {
     /// The grid column and row (layer 0) of the tile that would hold `pos`
     /// (`dtNavMesh::calcTileLoc`: `floor((pos - origin) / tile size)` in x and z).
     ///
-    /// [`Error::InvalidArgument`] for a non-finite position or one whose column or row does not
+    /// [`Error::NonFinite`] for a non-finite position, [`Error::InvalidArgument`] for one whose column or row does not
     /// fit an `i32`.
     pub fn calc_tile_loc(&self, pos: Vec3) -> Result<TileCoord> {
         if !pos.is_finite() {
-            return Err(Error::InvalidArgument(format!(
-                "calc_tile_loc: position {pos} is not finite"
-            )));
+            return Err(Error::NonFinite {
+                argument: "pos",
+                value: pos,
+            });
         }
         let p = self.params();
         let cell = |v: f32, o: f32, size: f32, axis: &str| -> Result<i32> {
