@@ -13,8 +13,8 @@ fn floor() -> InputGeometry {
     InputGeometry::from_mesh(TriMesh::new(verts, vec![0, 2, 1, 0, 3, 2]).unwrap())
 }
 
-/// Found by `query`: a query made with `max_nodes` 1, then `find_path_between` on the fixture
-/// level, crashed in `dtNodePool::getNode` (the node pool's hash table had no buckets).
+/// Found by `query`: a query made with `max_nodes` 1, then a corridor search (then
+/// `find_path_between`) on the fixture level, crashed in `dtNodePool::getNode` (the node pool's hash table had no buckets).
 #[test]
 fn query_with_fewer_than_four_nodes_is_refused() {
     let nav = NavMeshBuilder::new(&floor()).solo().unwrap().navmesh;
@@ -130,8 +130,9 @@ fn no_detail_sampling_gives_polygon_triangulation() {
     }
 }
 
-/// Found by `query`: `path_with` (now `path` with smooth options) with `max_polys` = `usize::MAX` reserved that many corridor
-/// entries (a capacity-overflow panic); both limits are now checked like the other buffers.
+/// Found by `query`: a path with smooth options (then `path_with`) with `max_polys` =
+/// `usize::MAX` reserved that many corridor entries (a capacity-overflow panic); both limits
+/// are now checked like the other buffers.
 #[test]
 fn smooth_path_limits_are_checked() {
     use navkit::query::{MAX_BUFFER, SmoothPathOptions};
