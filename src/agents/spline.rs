@@ -14,13 +14,12 @@
 //!
 //! ```no_run
 //! use glam::Vec3;
-//! use navkit::query::{NavMeshQuery, QueryFilter};
-//! use navkit::query::smooth::{full_path, SmoothPathOptions};
+//! use navkit::query::{NavMeshQuery, PathOptions, QueryFilter};
 //! use navkit::agents::spline::{project_onto_navmesh, Spline};
 //! # fn f(q: &mut NavMeshQuery<'_>) -> navkit::Result<()> {
 //! let filter = QueryFilter::default();
-//! let fp = full_path(q, Vec3::new(2.0, 0.0, 2.0), Vec3::new(33.0, 2.5, 6.0),
-//!                    &filter, &SmoothPathOptions::default())?;
+//! let fp = q.path(Vec3::new(2.0, 0.0, 2.0), Vec3::new(33.0, 2.5, 6.0),
+//!                 &filter, &PathOptions::default())?;
 //! let spline = Spline::new(&fp.straight.positions())?;
 //! let samples = spline.sample_by_arc_length(0.25)?;
 //! let on_mesh = project_onto_navmesh(q, &filter, &samples)?;
