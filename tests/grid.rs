@@ -1,5 +1,6 @@
 //! Grid A* and JPS on small and random grids: every option against a plain Dijkstra, bad
-//! endpoints (errors), unreachable goals (partial paths), water, weights, and the reusable context.
+//! endpoints (errors), unreachable goals (partial paths), water, weights, and the reusable
+//! context.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -139,7 +140,7 @@ fn passable_cells(g: &Grid) -> Vec<UVec2> {
 fn astar_and_jps_match_dijkstra_on_random_grids_for_every_option() {
     let mut ctx = SearchContext::new();
     let mut jctx = SearchContext::new();
-    let mut checked = 0;
+    let (mut checked, mut unreachable) = (0, 0);
     for seed in 0..40u64 {
         let (w, h) = (5 + (seed % 7) as u32 * 6, 4 + (seed % 5) as u32 * 7);
         let mut grid = random_grid(w, h, 10 + seed % 4 * 10, seed);
@@ -203,6 +204,7 @@ fn astar_and_jps_match_dijkstra_on_random_grids_for_every_option() {
                                     .min()
                                     .unwrap();
                                 assert_eq!(to_goal(end, g, &o), nearest, "{what}");
+                                unreachable += 1;
                             }
                         }
                         let jr = jps::find_path(&mut jctx, &grid, s, g, &o);
@@ -232,6 +234,7 @@ fn astar_and_jps_match_dijkstra_on_random_grids_for_every_option() {
         }
     }
     assert!(checked > 4000, "{checked}");
+    assert!(unreachable > 100, "{unreachable} unreachable goals");
 }
 
 #[test]
