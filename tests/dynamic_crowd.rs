@@ -406,10 +406,7 @@ fn find_blocking_box(
                         n.point,
                         n.point + side * (10.0 * sgn),
                         &f,
-                        &RaycastOptions {
-                            max_path: 256,
-                            ..RaycastOptions::default()
-                        },
+                        &RaycastOptions::default(),
                     ) {
                         if hit.hit() {
                             reach[k] = hit.t * 10.0;

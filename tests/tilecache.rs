@@ -31,6 +31,29 @@ fn cache_of(name: &str) -> (InputGeometry, TileCache) {
     (g, c)
 }
 
+/// An upright cylinder obstacle.
+fn cylinder(pos: Vec3, radius: f32, height: f32) -> ObstacleShape {
+    ObstacleShape::Cylinder {
+        pos,
+        radius,
+        height,
+    }
+}
+
+/// An axis-aligned box obstacle.
+fn aabb(bmin: Vec3, bmax: Vec3) -> ObstacleShape {
+    ObstacleShape::Box { bmin, bmax }
+}
+
+/// A box obstacle turned about the y axis.
+fn oriented(center: Vec3, half_extents: Vec3, y_angle: f32) -> ObstacleShape {
+    ObstacleShape::OrientedBox {
+        center,
+        half_extents,
+        y_angle,
+    }
+}
+
 /// A path as the tests compare it: polys, corners, completeness, length.
 #[derive(Clone, Debug, PartialEq)]
 struct Route {
@@ -148,10 +171,7 @@ fn find_blocking_cylinder(cache: &mut TileCache, a: Vec3, b: Vec3) -> Option<(Ve
                             n.point,
                             n.point + side * (10.0 * sgn),
                             &f,
-                            &RaycastOptions {
-                                max_path: 256,
-                                ..RaycastOptions::default()
-                            },
+                            &RaycastOptions::default(),
                         )
                         .ok()?;
                     if hit.hit() {
@@ -172,11 +192,7 @@ fn find_blocking_cylinder(cache: &mut TileCache, a: Vec3, b: Vec3) -> Option<(Ve
             continue;
         }
         let ob = cache
-            .add(&ObstacleShape::Cylinder {
-                pos: p - Vec3::Y * 0.5,
-                radius,
-                height: 3.0,
-            })
+            .add(&cylinder(p - Vec3::Y * 0.5, radius, 3.0))
             .unwrap();
         cache.update_until_done().unwrap();
         let with = route(cache, a, b);
@@ -203,18 +219,11 @@ fn block_and_restore(cache: &mut TileCache, a: Vec3, b: Vec3, what: &str) -> (f3
     for shape in ["box", "oriented box"] {
         let ob = if shape == "box" {
             cache
-                .add(&ObstacleShape::Box {
-                    bmin: p - Vec3::new(r, 0.5, r),
-                    bmax: p + Vec3::new(r, 2.5, r),
-                })
+                .add(&aabb(p - Vec3::new(r, 0.5, r), p + Vec3::new(r, 2.5, r)))
                 .unwrap()
         } else {
             cache
-                .add(&ObstacleShape::OrientedBox {
-                    center: p + Vec3::Y,
-                    half_extents: Vec3::new(r, 1.5, r),
-                    y_angle: 0.6,
-                })
+                .add(&oriented(p + Vec3::Y, Vec3::new(r, 1.5, r), 0.6))
                 .unwrap()
         };
         assert_eq!(
@@ -383,11 +392,7 @@ fn tset_round_trip_gives_the_same_queries() {
     let mut loaded = loaded;
     let q = &case.queries[0];
     let ob = loaded
-        .add(&ObstacleShape::Cylinder {
-            pos: q.start + Vec3::new(3.0, -0.5, 0.0),
-            radius: 1.0,
-            height: 2.0,
-        })
+        .add(&cylinder(q.start + Vec3::new(3.0, -0.5, 0.0), 1.0, 2.0))
         .unwrap();
     assert!(loaded.update_until_done().unwrap().tiles_rebuilt >= 1);
     loaded.remove(ob).unwrap();
@@ -422,11 +427,7 @@ fn try_load(bytes: &[u8]) -> Result<(), Error> {
     let mut c = TileCache::from_tset_bytes(bytes, &[])?;
     let p = Vec3::from_array(c.params().origin) + Vec3::new(5.0, 0.0, 5.0);
     let _ = route(&c, p, p + Vec3::new(10.0, 0.0, 10.0));
-    if let Ok(ob) = c.add(&ObstacleShape::Cylinder {
-        pos: p,
-        radius: 1.0,
-        height: 2.0,
-    }) {
+    if let Ok(ob) = c.add(&cylinder(p, 1.0, 2.0)) {
         let _ = c.update_until_done();
         let _ = c.remove(ob);
         let _ = c.update_until_done();
@@ -606,51 +607,22 @@ fn obstacle_pool_full_is_an_error_until_one_is_removed() {
     let obs: Vec<ObstacleRef> = (0..4)
         .map(|i| {
             cache
-                .add(&ObstacleShape::Cylinder {
-                    pos: p + Vec3::X * (i as f32 * 2.0),
-                    radius: 0.5,
-                    height: 2.0,
-                })
+                .add(&cylinder(p + Vec3::X * (i as f32 * 2.0), 0.5, 2.0))
                 .unwrap()
         })
         .collect();
-    match cache.add(&ObstacleShape::Cylinder {
-        pos: p,
-        radius: 0.5,
-        height: 2.0,
-    }) {
+    match cache.add(&cylinder(p, 0.5, 2.0)) {
         Err(Error::PoolFull { what, capacity }) => assert_eq!((what, capacity), ("obstacle", 4)),
         other => panic!("fifth obstacle: {other:?}"),
     }
-    assert!(
-        cache
-            .add(&ObstacleShape::Box {
-                bmin: p,
-                bmax: p + Vec3::ONE
-            })
-            .is_err()
-    );
+    assert!(cache.add(&aabb(p, p + Vec3::ONE)).is_err());
     cache.update_until_done().unwrap();
     assert_eq!(cache.obstacles().len(), 4);
     cache.remove(obs[0]).unwrap();
     // The slot comes back once its tiles are rebuilt.
-    assert!(
-        cache
-            .add(&ObstacleShape::Cylinder {
-                pos: p,
-                radius: 0.5,
-                height: 2.0
-            })
-            .is_err()
-    );
+    assert!(cache.add(&cylinder(p, 0.5, 2.0)).is_err());
     cache.update_until_done().unwrap();
-    let again = cache
-        .add(&ObstacleShape::Cylinder {
-            pos: p,
-            radius: 0.5,
-            height: 2.0,
-        })
-        .unwrap();
+    let again = cache.add(&cylinder(p, 0.5, 2.0)).unwrap();
     assert_ne!(again, obs[0], "a reused slot gets a new salt");
     // The old ref is stale.
     assert!(matches!(
@@ -666,91 +638,46 @@ fn bad_obstacles_and_stale_refs_are_errors() {
     let nan = f32::NAN;
     let inf = f32::INFINITY;
     let invalid = |r: navkit::Result<ObstacleRef>| matches!(r, Err(Error::InvalidArgument(_)));
-    assert!(invalid(cache.add(&ObstacleShape::Cylinder {
-        pos: Vec3::new(nan, 0.0, 0.0),
-        radius: 1.0,
-        height: 2.0
-    })));
-    assert!(invalid(cache.add(&ObstacleShape::Cylinder {
-        pos: p,
-        radius: nan,
-        height: 2.0
-    })));
-    assert!(invalid(cache.add(&ObstacleShape::Cylinder {
-        pos: p,
-        radius: 1.0,
-        height: inf
-    })));
-    assert!(invalid(cache.add(&ObstacleShape::Cylinder {
-        pos: p,
-        radius: -1.0,
-        height: 2.0
-    })));
-    assert!(invalid(cache.add(&ObstacleShape::Cylinder {
-        pos: p,
-        radius: 0.0,
-        height: 2.0
-    })));
-    assert!(invalid(cache.add(&ObstacleShape::Box {
-        bmin: Vec3::splat(nan),
-        bmax: p
-    })));
-    assert!(invalid(cache.add(&ObstacleShape::Box {
-        bmin: p + Vec3::ONE,
-        bmax: p
-    })));
-    assert!(invalid(cache.add(&ObstacleShape::Box {
-        bmin: p,
-        bmax: p + Vec3::new(1.0, inf, 1.0)
-    })));
-    assert!(invalid(cache.add(&ObstacleShape::OrientedBox {
-        center: p,
-        half_extents: Vec3::ONE,
-        y_angle: nan
-    })));
-    assert!(invalid(cache.add(&ObstacleShape::OrientedBox {
-        center: p,
-        half_extents: Vec3::new(1.0, -1.0, 1.0),
-        y_angle: 0.0
-    })));
-    assert!(invalid(cache.add(&ObstacleShape::OrientedBox {
-        center: Vec3::splat(inf),
-        half_extents: Vec3::ONE,
-        y_angle: 0.0
-    })));
+    assert!(invalid(cache.add(&cylinder(
+        Vec3::new(nan, 0.0, 0.0),
+        1.0,
+        2.0
+    ))));
+    assert!(invalid(cache.add(&cylinder(p, nan, 2.0))));
+    assert!(invalid(cache.add(&cylinder(p, 1.0, inf))));
+    assert!(invalid(cache.add(&cylinder(p, -1.0, 2.0))));
+    assert!(invalid(cache.add(&cylinder(p, 0.0, 2.0))));
+    assert!(invalid(cache.add(&aabb(Vec3::splat(nan), p))));
+    assert!(invalid(cache.add(&aabb(p + Vec3::ONE, p))));
+    assert!(invalid(cache.add(&aabb(p, p + Vec3::new(1.0, inf, 1.0)))));
+    assert!(invalid(cache.add(&oriented(p, Vec3::ONE, nan))));
+    assert!(invalid(cache.add(&oriented(
+        p,
+        Vec3::new(1.0, -1.0, 1.0),
+        0.0
+    ))));
+    assert!(invalid(cache.add(&oriented(
+        Vec3::splat(inf),
+        Vec3::ONE,
+        0.0
+    ))));
     // Huge or far-away obstacles (Detour would convert their bounds to int).
-    assert!(invalid(cache.add(&ObstacleShape::Cylinder {
-        pos: p,
-        radius: 1.0e6,
-        height: 2.0
-    })));
-    assert!(invalid(cache.add(&ObstacleShape::Box {
-        bmin: p,
-        bmax: p + Vec3::new(1.0, 1.0e30, 1.0)
-    })));
-    assert!(invalid(cache.add(&ObstacleShape::Cylinder {
-        pos: Vec3::splat(3.0e9),
-        radius: 1.0,
-        height: 2.0
-    })));
+    assert!(invalid(cache.add(&cylinder(p, 1.0e6, 2.0))));
+    assert!(invalid(
+        cache.add(&aabb(p, p + Vec3::new(1.0, 1.0e30, 1.0)))
+    ));
+    assert!(invalid(cache.add(&cylinder(Vec3::splat(3.0e9), 1.0, 2.0))));
     // Wider than 8 tiles.
-    assert!(invalid(cache.add(&ObstacleShape::Box {
-        bmin: p - Vec3::splat(70.0),
-        bmax: p + Vec3::splat(70.0)
-    })));
+    assert!(invalid(
+        cache.add(&aabb(p - Vec3::splat(70.0), p + Vec3::splat(70.0)))
+    ));
     assert!(cache.obstacles().is_empty());
     assert!(cache.is_up_to_date());
 
     // Stale refs: forged, double removal, removal after processing.
     assert!(cache.remove(ObstacleRef(0)).is_err());
     assert!(cache.remove(ObstacleRef(0x0001_0005)).is_err());
-    let ob = cache
-        .add(&ObstacleShape::Cylinder {
-            pos: p,
-            radius: 1.0,
-            height: 2.0,
-        })
-        .unwrap();
+    let ob = cache.add(&cylinder(p, 1.0, 2.0)).unwrap();
     cache.remove(ob).unwrap();
     assert!(matches!(cache.remove(ob), Err(Error::StaleHandle { .. })));
     cache.update_until_done().unwrap();
@@ -761,13 +688,7 @@ fn bad_obstacles_and_stale_refs_are_errors() {
         half_extents: Vec3::ONE,
         y_angle: 0.6,
     };
-    let o = cache
-        .add(&ObstacleShape::OrientedBox {
-            center: p,
-            half_extents: Vec3::ONE,
-            y_angle: 0.6,
-        })
-        .unwrap();
+    let o = cache.add(&oriented(p, Vec3::ONE, 0.6)).unwrap();
     match cache.obstacle(o).unwrap().shape {
         ObstacleShape::OrientedBox { y_angle, .. } => assert!((y_angle - 0.6).abs() < 1e-5),
         s => panic!("{s:?} is not {shape:?}"),
@@ -779,11 +700,7 @@ fn bad_obstacles_and_stale_refs_are_errors() {
     let mut queued = 0;
     let err = loop {
         let q = p + Vec3::new((queued % 8) as f32 * 1.5, 0.0, (queued / 8) as f32 * 1.5);
-        match cache.add(&ObstacleShape::Cylinder {
-            pos: q,
-            radius: 0.2,
-            height: 2.0,
-        }) {
+        match cache.add(&cylinder(q, 0.2, 2.0)) {
             Ok(_) => queued += 1,
             Err(e) => break e,
         }
@@ -795,15 +712,7 @@ fn bad_obstacles_and_stale_refs_are_errors() {
     }
     let rep = cache.update(Duration::ZERO).unwrap();
     assert_eq!(rep.steps, 1);
-    assert!(
-        cache
-            .add(&ObstacleShape::Cylinder {
-                pos: p,
-                radius: 0.2,
-                height: 2.0
-            })
-            .is_ok()
-    );
+    assert!(cache.add(&cylinder(p, 0.2, 2.0)).is_ok());
     let rep = cache.update_until_done().unwrap();
     assert!(rep.up_to_date);
     eprintln!("{queued} requests queued before the queue was full");
@@ -815,10 +724,10 @@ fn update_respects_its_budget_and_reports_rebuilt_tiles() {
     let p = Vec3::new(0.0, -2.9, 0.0);
     // A box over several tiles.
     cache
-        .add(&ObstacleShape::Box {
-            bmin: p - Vec3::new(5.0, 1.0, 5.0),
-            bmax: p + Vec3::new(5.0, 3.0, 5.0),
-        })
+        .add(&aabb(
+            p - Vec3::new(5.0, 1.0, 5.0),
+            p + Vec3::new(5.0, 3.0, 5.0),
+        ))
         .unwrap();
     assert!(!cache.is_up_to_date());
     let first = cache.update(Duration::ZERO).unwrap();
@@ -875,11 +784,7 @@ fn comb_of_obstacles_is_refused_not_overflowed() {
         let z = origin.z + (20.0 + 0.5) * cs;
         obs.push(
             cache
-                .add(&ObstacleShape::Cylinder {
-                    pos: Vec3::new(x, origin.y - 0.5, z),
-                    radius: 0.01,
-                    height: 2.0,
-                })
+                .add(&cylinder(Vec3::new(x, origin.y - 0.5, z), 0.01, 2.0))
                 .unwrap(),
         );
     }
