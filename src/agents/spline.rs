@@ -1,7 +1,7 @@
 //! Centripetal Catmull-Rom splines through waypoint lists (wander points, navmesh straight paths,
 //! grid paths), sampled by arc length and projected onto the navmesh: a third way to smooth a
 //! path, beside the turn-boundary [`follower`](crate::agents::follower) and Detour's
-//! [`smooth`](crate::query::smooth) path.
+//! [`smooth`](crate::query::NavMeshQuery::smooth_path) path.
 //!
 //! * The curve is the *centripetal* Catmull-Rom spline (alpha = 0.5: knot intervals are the square
 //!   roots of the distances between control points), evaluated with the Barry–Goldman pyramidal
