@@ -50,10 +50,9 @@ use std::time::{Duration, Instant};
 use criterion::{Criterion, SamplingMode};
 use glam::UVec2;
 
+use navkit::PathStatus;
 use navkit::grid::movingai::{load_map, load_scen};
-use navkit::grid::{
-    CornerCutting, Grid, SearchContext, SearchOptions, SearchStatus, Terrain, astar, jps,
-};
+use navkit::grid::{CornerCutting, Grid, SearchContext, SearchOptions, Terrain, astar, jps};
 
 /// The scenario sets, `<set>/<map name>`.
 const SETS: [&str; 6] = [
@@ -335,7 +334,8 @@ impl MapBench {
                         black_box(q.start),
                         black_box(q.goal),
                         &self.opts,
-                    );
+                    )
+                    .expect("astar");
                     total += black_box(r).cost;
                 }
             }
@@ -364,7 +364,9 @@ impl MapBench {
                 .find_path(black_box(q.start_node), black_box(q.goal_node))
                 .map_or(0.0, |(_, c)| c as f64 / SCALE),
             Impl::AStar => {
-                astar::find_path(&mut self.ctx, &self.grid, q.start, q.goal, &self.opts).cost
+                astar::find_path(&mut self.ctx, &self.grid, q.start, q.goal, &self.opts)
+                    .expect("astar")
+                    .cost
             }
             Impl::Jps => {
                 jps::find_path(&mut self.ctx, &self.grid, q.start, q.goal, &self.opts)
@@ -386,11 +388,12 @@ impl MapBench {
         let mut ok = 0;
         let mut next_sample = 0;
         for q in problems {
-            let a = astar::find_path(&mut self.ctx, &self.grid, q.start, q.goal, &self.opts);
-            assert_eq!(a.status, SearchStatus::Found, "{name} {q:?}: A* {a:?}");
+            let a = astar::find_path(&mut self.ctx, &self.grid, q.start, q.goal, &self.opts)
+                .expect("astar");
+            assert_eq!(a.status, PathStatus::Complete, "{name} {q:?}: A* {a:?}");
             let j = jps::find_path(&mut self.ctx, &self.grid, q.start, q.goal, &self.opts)
                 .expect("jps");
-            assert_eq!(j.status, SearchStatus::Found, "{name} {q:?}: JPS {j:?}");
+            assert_eq!(j.status, PathStatus::Complete, "{name} {q:?}: JPS {j:?}");
             let mut pf_expanded = 1u64; // the goal, as navkit counts it
             let (path, cost) = self
                 .pf

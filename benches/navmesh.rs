@@ -36,10 +36,9 @@ use glam::Vec3;
 use recastnavigation_sys as sys;
 
 use navkit::build::{SoloBuild, build_solo};
-use navkit::query::smooth::{SmoothPath, SmoothPathOptions, smooth_path, smooth_path_into};
 use navkit::query::{
-    DEFAULT_HALF_EXTENTS, NavMeshQuery, Path, PolyRef, QueryFilter, StraightPath,
-    StraightPathOptions,
+    Corridor, DEFAULT_HALF_EXTENTS, NavMeshQuery, PolyRef, QueryFilter, SmoothPath,
+    SmoothPathOptions, StraightPath, StraightPathOptions,
 };
 use navkit::{BuildSettings, InputGeometry, area, flags};
 
@@ -509,20 +508,22 @@ struct Pair {
     straight_end_a: [f32; 3],
 }
 
-fn navkit_find_path(q: &mut NavMeshQuery<'_>, f: &QueryFilter, p: &Pair) -> Path {
+fn navkit_find_path(q: &mut NavMeshQuery<'_>, f: &QueryFilter, p: &Pair) -> Corridor {
     q.find_path(p.start_ref, p.end_ref, p.start, p.end, f, MAX_POLYS)
         .expect("findPath")
 }
 
+/// `findStraightPath`'s options: `MAX_POLYS` points, no crossings.
+fn straight_options() -> StraightPathOptions {
+    StraightPathOptions {
+        max_points: MAX_POLYS,
+        ..StraightPathOptions::default()
+    }
+}
+
 fn navkit_straight_path(q: &mut NavMeshQuery<'_>, p: &Pair) -> StraightPath {
-    q.find_straight_path(
-        p.start,
-        p.straight_end,
-        &p.corridor,
-        MAX_POLYS,
-        StraightPathOptions::default(),
-    )
-    .expect("findStraightPath")
+    q.find_straight_path(p.start, p.straight_end, &p.corridor, &straight_options())
+        .expect("findStraightPath")
 }
 
 fn navkit_smooth_path(
@@ -531,7 +532,8 @@ fn navkit_smooth_path(
     p: &Pair,
     opts: &SmoothPathOptions,
 ) -> SmoothPath {
-    smooth_path(q, &p.corridor, p.start, p.end, f, opts).expect("smooth_path")
+    q.smooth_path(&p.corridor, p.start, p.end, f, opts)
+        .expect("smooth_path")
 }
 
 /// One mesh: both sides and the pairs.
@@ -542,7 +544,7 @@ struct MeshBench<'a> {
     raw: RawNav,
     pairs: Vec<Pair>,
     smooth_opts: SmoothPathOptions,
-    nk_path: Path,
+    nk_path: Corridor,
     nk_straight: StraightPath,
     nk_smooth: SmoothPath,
     // Raw output buffers (RecastDemo keeps these as tool members).
@@ -604,11 +606,7 @@ impl<'a> MeshBench<'a> {
             raw,
             pairs,
             smooth_opts: SmoothPathOptions::default(),
-            nk_path: Path {
-                polys: Vec::new(),
-                status: navkit::query::PathStatus::Partial,
-                detour_status: navkit::status::Status(0),
-            },
+            nk_path: Corridor::default(),
             nk_straight: StraightPath::default(),
             nk_smooth: SmoothPath::default(),
             raw_path: [0; MAX_POLYS],
@@ -639,14 +637,14 @@ impl<'a> MeshBench<'a> {
                 }
             }
             Op::Straight => {
+                let options = straight_options();
                 for p in &self.pairs {
                     let p = black_box(p);
                     q.find_straight_path_into(
                         p.start,
                         p.straight_end,
                         &p.corridor,
-                        MAX_POLYS,
-                        StraightPathOptions::default(),
+                        &options,
                         &mut self.nk_straight,
                     )
                     .expect("findStraightPath");
@@ -656,8 +654,7 @@ impl<'a> MeshBench<'a> {
             Op::Smooth => {
                 for p in &self.pairs {
                     let p = black_box(p);
-                    smooth_path_into(
-                        q,
+                    q.smooth_path_into(
                         &p.corridor,
                         p.start,
                         p.end,

@@ -3,7 +3,7 @@
 //!
 //! What it measures:
 //! 1. the direct cost of one path (nearest polys, `findPath`, `findStraightPath`, smooth path:
-//!    `full_path`) on one thread, over 1,000 seeded random reachable pairs: the most a worker
+//!    `NavMeshQuery::path` with the default options) on one thread, over 1,000 seeded random reachable pairs: the most a worker
 //!    could answer per second;
 //! 2. per number of workers (1, 2, 4 by default), a closed loop: 8 client threads, each with 16
 //!    requests in flight (a new one as soon as one is answered), distinct agents (nothing
@@ -27,8 +27,7 @@ use glam::Vec3;
 use rand::SeedableRng;
 
 use navkit::build::build_solo;
-use navkit::query::smooth::{SmoothPathOptions, full_path};
-use navkit::query::{NavMeshQuery, QueryFilter};
+use navkit::query::{NavMeshQuery, PathOptions, QueryFilter};
 use navkit::service::{
     AgentId, NavMeshPlanner, NavMeshRequest, PathOutcome, PathResponse, Planner, Service,
 };
@@ -62,7 +61,7 @@ fn main() {
             .navmesh,
     );
     let filter = QueryFilter::default();
-    let options = SmoothPathOptions::default();
+    let options = PathOptions::default();
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     println!(
         "path service on dungeon.obj: {cores} cores, {CLIENTS} clients x {IN_FLIGHT} in flight, {requests} requests per run"
@@ -76,7 +75,9 @@ fn main() {
         while pairs.len() < PAIRS {
             let (_, a) = q.find_random_point(&filter, &mut rng).unwrap();
             let (_, b) = q.find_random_point(&filter, &mut rng).unwrap();
-            if full_path(&mut q, a, b, &filter, &options).is_ok_and(|p| p.path.is_complete()) {
+            if q.path(a, b, &filter, &options)
+                .is_ok_and(|p| p.is_complete())
+            {
                 pairs.push((a, b));
             }
         }
@@ -90,7 +91,7 @@ fn main() {
         for _ in 0..rounds.max(3) {
             for (b, &(a, z)) in best.iter_mut().zip(pairs.iter()) {
                 let t = Instant::now();
-                std::hint::black_box(full_path(&mut q, a, z, &filter, &options).unwrap());
+                std::hint::black_box(q.path(a, z, &filter, &options).unwrap());
                 *b = (*b).min(t.elapsed());
             }
         }
@@ -99,7 +100,7 @@ fn main() {
     };
     let mean = direct.iter().sum::<Duration>() / PAIRS as u32;
     println!(
-        "direct full_path, one thread: mean {:.1} us per path ({:.0} paths/s), median {:.1} us, max {:.1} us (each pair's fastest of {} rounds, {PAIRS} pairs)",
+        "direct path, one thread: mean {:.1} us per path ({:.0} paths/s), median {:.1} us, max {:.1} us (each pair's fastest of {} rounds, {PAIRS} pairs)",
         us(mean),
         1.0 / mean.as_secs_f64(),
         us(direct[PAIRS / 2]),
@@ -131,7 +132,7 @@ fn main() {
         let (start, end) = pairs[i % PAIRS];
         NavMeshRequest {
             start,
-            end,
+            goal: end,
             filter: QueryFilter::default(),
         }
     };

@@ -20,7 +20,7 @@ use criterion::{Criterion, SamplingMode, Throughput};
 
 use navkit::build::{SoloBuild, build_solo};
 use navkit::navmesh::NavMesh;
-use navkit::query::{NavMeshQuery, Path, QueryFilter, SliceState, SlicedOptions};
+use navkit::query::{Corridor, NavMeshQuery, QueryFilter, SliceState, SlicedOptions};
 use navkit::service::{PathQueue, PathRequest};
 use navkit::{BuildSettings, InputGeometry};
 
@@ -65,7 +65,7 @@ fn run(
     f: &QueryFilter,
     pairs: &[BenchPair],
     v: Variant,
-    out: &mut Vec<Path>,
+    out: &mut Vec<Corridor>,
 ) {
     out.clear();
     match v {

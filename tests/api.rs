@@ -1,14 +1,16 @@
 //! The one-call API: `NavMeshBuilder` for every kind of navmesh, `NavMesh::query`,
-//! `NavMeshQuery::path`/`corridor`, and `Aabb` bounds; each checked against the long-hand calls.
+//! `NavMeshQuery::path` and its options, and `Aabb` bounds; each checked against the long-hand calls.
 
 mod common;
 
 use glam::Vec3;
 use navkit::build::tiled::TiledNavMesh;
-use navkit::query::smooth::{SmoothPathOptions, corridor_path, full_path};
-use navkit::query::{NavMeshQuery, PathStatus, QueryFilter};
+use navkit::query::{
+    DEFAULT_HALF_EXTENTS, DEFAULT_MAX_PATH, NavMeshQuery, NavPath, PathOptions, QueryFilter,
+    SmoothPathOptions, StraightPathOptions,
+};
 use navkit::tools::testcase::TestCase;
-use navkit::{Aabb, BuildSettings, InputGeometry, NavMeshBuilder};
+use navkit::{Aabb, BuildSettings, InputGeometry, NavMeshBuilder, PathStatus};
 
 #[test]
 fn builder_gives_the_same_navmeshes_as_the_long_hand_builds() {
@@ -66,34 +68,82 @@ fn builder_gives_the_same_navmeshes_as_the_long_hand_builds() {
 }
 
 #[test]
-fn query_path_is_full_path_and_corridor_is_corridor_path() {
+fn query_path_is_the_long_hand_path_and_corridor_options_cut_it() {
     let case = TestCase::load(common::mesh("nav_mesh_test.txt")).unwrap();
     let b = common::build("nav_test.obj");
     let mut long_hand = NavMeshQuery::new(&b.navmesh, 2048).unwrap();
     let mut q = b.navmesh.query().unwrap();
     for t in &case.queries {
         let filter = QueryFilter::default().with_include_exclude(t.include, t.exclude);
-        let p = q.path(t.start, t.end, &filter).unwrap();
-        let expected = full_path(
-            &mut long_hand,
-            t.start,
-            t.end,
-            &filter,
-            &SmoothPathOptions::default(),
-        )
-        .unwrap();
+        let p = q
+            .path(t.start, t.end, &filter, &PathOptions::default())
+            .unwrap();
+        // The long hand: RecastDemo's tester tool, call by call.
+        let s = long_hand
+            .find_nearest_poly(t.start, DEFAULT_HALF_EXTENTS, &filter)
+            .unwrap();
+        let g = long_hand
+            .find_nearest_poly(t.end, DEFAULT_HALF_EXTENTS, &filter)
+            .unwrap();
+        let corridor = long_hand
+            .find_path(s.poly, g.poly, t.start, t.end, &filter, DEFAULT_MAX_PATH)
+            .unwrap();
+        let last = *corridor.polys.last().unwrap();
+        let straight_end = if last == g.poly {
+            t.end
+        } else {
+            long_hand.closest_point_on_poly(last, t.end).unwrap().0
+        };
+        let straight = long_hand
+            .find_straight_path(
+                t.start,
+                straight_end,
+                &corridor.polys,
+                &StraightPathOptions::default(),
+            )
+            .unwrap();
+        let smooth = long_hand
+            .smooth_path(
+                &corridor.polys,
+                t.start,
+                t.end,
+                &filter,
+                &SmoothPathOptions::default(),
+            )
+            .unwrap();
+        let expected = NavPath {
+            start: s,
+            goal: g,
+            corridor,
+            straight,
+            smooth,
+        };
         assert_eq!(p, expected, "line {}", t.line);
-        assert_eq!(p.path.status, PathStatus::Complete, "line {}", t.line);
-        let c = q.corridor(t.start, t.end, &filter).unwrap();
-        assert_eq!(
-            c,
-            corridor_path(&mut long_hand, t.start, t.end, &filter).unwrap()
-        );
-        assert_eq!((c.path, c.straight), (p.path, p.straight));
+        assert_eq!(p.status(), PathStatus::Complete, "line {}", t.line);
+        // Without the smooth path: the same corridor and straight path, no smooth points.
+        let corners = PathOptions {
+            smooth: None,
+            ..PathOptions::default()
+        };
+        let c = q.path(t.start, t.end, &filter, &corners).unwrap();
+        assert!(c.smooth.points.is_empty());
+        assert_eq!((&c.start, &c.goal), (&p.start, &p.goal));
+        assert_eq!((c.corridor, c.straight), (p.corridor.clone(), p.straight));
+        // The corridor alone: the same corridor.
+        let only = q
+            .path(t.start, t.end, &filter, &PathOptions::corridor_only())
+            .unwrap();
+        assert!(only.straight.points.is_empty() && only.smooth.points.is_empty());
+        assert_eq!(only.corridor, p.corridor);
     }
     // Off the mesh: the typed error, with the point.
     let far = Vec3::new(1e4, 0.0, 1e4);
-    match q.path(far, case.queries[0].end, &QueryFilter::default()) {
+    match q.path(
+        far,
+        case.queries[0].end,
+        &QueryFilter::default(),
+        &PathOptions::default(),
+    ) {
         Err(navkit::Error::PointOffMesh { point, .. }) => assert_eq!(point, far),
         other => panic!("{other:?}"),
     }

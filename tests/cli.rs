@@ -321,7 +321,7 @@ fn grid_bench_json_totals_and_errors() {
         .map(|f| f["reason"].as_str().unwrap())
         .collect();
     assert!(
-        reasons[0].contains("StartBlocked") && reasons[1].contains("50x50"),
+        reasons[0].contains("start cell (0, 0) is blocked") && reasons[1].contains("50x50"),
         "{reasons:?}"
     );
 }

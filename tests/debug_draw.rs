@@ -12,7 +12,7 @@ use navkit::debug_draw::{
 };
 use navkit::navmesh::NavMesh;
 use navkit::navmesh::view::{EdgeNeighbour, PolyType};
-use navkit::query::{NavMeshQuery, QueryFilter};
+use navkit::query::{NavMeshQuery, PathOptions, QueryFilter};
 use navkit::tilecache::{Obstacle, ObstacleRef, ObstacleShape, ObstacleState};
 use navkit::{BuildSettings, InputGeometry, area};
 
@@ -333,9 +333,10 @@ fn path_layers_have_one_segment_per_pair_of_points() {
             Vec3::new(20.161, -2.27, -18.1),
             Vec3::new(-0.629, 8.33, -7.66),
             &QueryFilter::default(),
+            &PathOptions::default(),
         )
         .unwrap();
-    assert!(p.path.is_complete());
+    assert!(p.is_complete());
     let corners = p.straight.points.len();
     assert!(corners > 2);
     let straight = paths::straight(&p.straight);
@@ -355,15 +356,15 @@ fn path_layers_have_one_segment_per_pair_of_points() {
         p.smooth.points.len() - 1
     );
     // The corridor: every ground poly's triangles, plus the first and last again on top.
-    let corridor = paths::corridor(nav, &p.path.polys);
+    let corridor = paths::corridor(nav, &p.corridor.polys);
     let tris = |r| {
         nav.poly(r)
             .and_then(|p| p.detail())
             .map_or(0, |d| d.triangle_count())
     };
-    let sum: usize = p.path.polys.iter().map(|&r| tris(r)).sum();
-    let first = tris(p.path.polys[0]);
-    let last = tris(*p.path.polys.last().unwrap());
+    let sum: usize = p.corridor.polys.iter().map(|&r| tris(r)).sum();
+    let first = tris(p.corridor.polys[0]);
+    let last = tris(*p.corridor.polys.last().unwrap());
     assert_eq!(corridor.count(PrimitiveKind::Triangles), sum + first + last);
     // Every kind has its own colour and dash.
     let styles: std::collections::HashSet<(u32, u8)> = PathKind::ALL

@@ -111,8 +111,8 @@ fn grid_search_nodes_are_the_expanded_and_open_nodes_with_optimal_costs() {
     let options = SearchOptions::default();
     let (s, g) = (UVec2::new(0, 0), UVec2::new(15, 6));
     let mut ctx = SearchContext::new();
-    let r = astar::find_path(&mut ctx, &grid, s, g, &options);
-    assert!(r.found());
+    let r = astar::find_path(&mut ctx, &grid, s, g, &options).unwrap();
+    assert!(r.is_complete());
     let visited: Vec<_> = ctx.visited().collect();
     let closed = visited.iter().filter(|v| v.closed).count();
     assert_eq!(closed, r.expanded as usize);
@@ -167,16 +167,25 @@ fn grid_search_nodes_are_the_expanded_and_open_nodes_with_optimal_costs() {
 
     // JPS: fewer nodes, still one closed per expansion.
     let rj = jps::find_path(&mut ctx, &grid, s, g, &options).unwrap();
-    assert!(rj.found() && (rj.cost - r.cost).abs() < 1e-9);
+    assert!(rj.is_complete() && (rj.cost - r.cost).abs() < 1e-9);
     assert_eq!(
         ctx.visited().filter(|v| v.closed).count(),
         rj.expanded as usize
     );
     assert!(ctx.visited().count() < visited.len());
 
-    // A refused search reached nothing (no stale nodes from the last one).
+    // A refused search (a blocked goal) reached nothing (no stale nodes from the last one).
     let bad = astar::find_path(&mut ctx, &grid, s, UVec2::new(10, 0), &options);
-    assert!(!bad.found());
+    assert!(
+        matches!(
+            bad,
+            Err(navkit::Error::BlockedCell {
+                argument: "goal",
+                ..
+            })
+        ),
+        "{bad:?}"
+    );
     assert_eq!(ctx.visited().count(), 0);
     assert!(
         dgrid::grid_search(&ctx, &grid, &place)
@@ -239,7 +248,7 @@ fn mesh_grid_cells_are_its_walkable_spans_on_their_floors() {
     let p = grid
         .find_path(&mut ctx, from, to, &SearchOptions::default())
         .unwrap();
-    assert!(p.found());
+    assert!(p.is_complete());
     let l = dgrid::mesh_search(&ctx, &grid);
     let visited = ctx.visited().count();
     assert_eq!(l.count(PrimitiveKind::Points), visited);
@@ -397,14 +406,17 @@ fn check_nodes(
 #[test]
 fn detour_search_nodes_are_the_node_pool_after_a_search() {
     use navkit::debug_draw::paths;
-    use navkit::query::{NavMeshQuery, QueryFilter, SlicedOptions};
+    use navkit::query::{NavMeshQuery, PathOptions, QueryFilter, SlicedOptions};
     let b = common::build("nav_test.obj");
     let mut q = NavMeshQuery::new(&b.navmesh, 2048).unwrap();
     let f = QueryFilter::default();
     assert!(q.search_nodes().is_empty(), "no search yet");
     let mut total_nodes = 0;
     for (s, e) in nav_test_pairs() {
-        let path = q.find_path_between(s, e, &f).unwrap();
+        let path = q
+            .path(s, e, &f, &PathOptions::corridor_only())
+            .unwrap()
+            .corridor;
         let nodes = q.search_nodes();
         assert!(nodes.len() <= 2048);
         check_nodes(&mut q, &nodes, path.polys[0], false);

@@ -2,8 +2,8 @@
 
 use glam::Vec3;
 use navkit::build::build_solo;
-use navkit::query::smooth::{SmoothPathOptions, full_path};
-use navkit::query::{NavMeshQuery, QueryFilter};
+
+use navkit::query::{NavMeshQuery, PathOptions, QueryFilter};
 use navkit::{InputGeometry, Partition, area};
 
 fn level() -> InputGeometry {
@@ -34,18 +34,18 @@ fn the_demo_path_jumps_onto_the_block_and_avoids_the_pond() {
     assert_eq!(polys.iter().filter(|p| p.off_mesh).count(), 1);
     let mut q = NavMeshQuery::new(&b.navmesh, 2048).unwrap();
     let f = QueryFilter::default();
-    let fp = full_path(
-        &mut q,
-        Vec3::new(2.0, 0.0, 2.0),
-        Vec3::new(33.0, 2.5, 6.0),
-        &f,
-        &SmoothPathOptions::default(),
-    )
-    .unwrap();
-    assert!(fp.path.is_complete());
+    let fp = q
+        .path(
+            Vec3::new(2.0, 0.0, 2.0),
+            Vec3::new(33.0, 2.5, 6.0),
+            &f,
+            &PathOptions::default(),
+        )
+        .unwrap();
+    assert!(fp.is_complete());
     assert_eq!(fp.smooth.off_mesh_jumps, 1);
     assert!(fp.smooth.reached_end && !fp.smooth.stuck);
-    for p in &fp.path.polys {
+    for p in &fp.corridor.polys {
         assert_ne!(
             b.navmesh.poly_area(*p).unwrap(),
             area::WATER,
@@ -60,15 +60,15 @@ fn the_demo_path_jumps_onto_the_block_and_avoids_the_pond() {
             .any(|p| (p.x - 20.0).abs() < 0.5 && (13.0..17.0).contains(&p.z))
     );
     // Up the ramp onto the platform without any jump.
-    let up = full_path(
-        &mut q,
-        Vec3::new(2.0, 0.0, 2.0),
-        Vec3::new(8.0, 2.0, 25.0),
-        &f,
-        &SmoothPathOptions::default(),
-    )
-    .unwrap();
-    assert!(up.path.is_complete());
+    let up = q
+        .path(
+            Vec3::new(2.0, 0.0, 2.0),
+            Vec3::new(8.0, 2.0, 25.0),
+            &f,
+            &PathOptions::default(),
+        )
+        .unwrap();
+    assert!(up.is_complete());
     assert_eq!(up.smooth.off_mesh_jumps, 0);
     assert!((up.smooth.points.last().unwrap().y - 2.0).abs() < 0.3);
 }

@@ -6,8 +6,8 @@ mod common;
 use glam::Vec3;
 use navkit::agents::follower::{Follower, FollowerSettings, navmesh_ground};
 use navkit::grid::{SearchContext, SearchOptions, mesh::MeshGrid};
-use navkit::query::smooth::{SmoothPathOptions, full_path};
-use navkit::query::{NavMeshQuery, QueryFilter};
+
+use navkit::query::{NavMeshQuery, PathOptions, QueryFilter};
 use navkit::tools::testcase::TestCase;
 
 use common::off_mesh;
@@ -55,7 +55,7 @@ fn the_follower_reaches_every_goal_and_stays_on_the_navmesh() {
     let mut ctx = SearchContext::new();
     let (mut worst_smooth, mut worst_straight, mut worst_grid): (f32, f32, f32) = (0.0, 0.0, 0.0);
     for t in &case.queries {
-        let fp = full_path(&mut q, t.start, t.end, &f, &SmoothPathOptions::default()).unwrap();
+        let fp = q.path(t.start, t.end, &f, &PathOptions::default()).unwrap();
         let goal = fp.smooth.points.last().copied().unwrap();
         let start = fp.smooth.points[0];
 
@@ -78,7 +78,7 @@ fn the_follower_reaches_every_goal_and_stays_on_the_navmesh() {
         let gp = grid
             .find_path(&mut ctx, t.start, t.end, &SearchOptions::default())
             .unwrap();
-        assert!(gp.found(), "line {}: no grid path", t.line);
+        assert!(gp.is_complete(), "line {}: no grid path", t.line);
         let gstart = gp.waypoints[0];
         let ggoal = *gp.waypoints.last().unwrap();
         let (ok, off, travelled) = follow(&mut q, &f, gstart, &gp.waypoints[1..], ggoal);
@@ -107,16 +107,11 @@ fn the_follower_chases_a_moving_target_by_repathing() {
     let mut q = NavMeshQuery::new(&b.navmesh, 2048).unwrap();
     let f = QueryFilter::default();
     let (walk, chaser) = (&case.queries[0], &case.queries[1]);
-    let route = full_path(
-        &mut q,
-        walk.start,
-        walk.end,
-        &f,
-        &SmoothPathOptions::default(),
-    )
-    .unwrap()
-    .smooth
-    .points;
+    let route = q
+        .path(walk.start, walk.end, &f, &PathOptions::default())
+        .unwrap()
+        .smooth
+        .points;
     // The target's position after walking `d` along its route.
     let target_at = |mut d: f32| {
         for w in route.windows(2) {
@@ -141,14 +136,9 @@ fn the_follower_chases_a_moving_target_by_repathing() {
         let target = target_at(1.5 * time);
         if policy.should_repath(time, target) {
             requests += 1;
-            let p = full_path(
-                &mut q,
-                agent.position(),
-                target,
-                &f,
-                &SmoothPathOptions::default(),
-            )
-            .unwrap();
+            let p = q
+                .path(agent.position(), target, &f, &PathOptions::default())
+                .unwrap();
             agent.set_path(&p.straight.positions()[1..]);
         }
         {

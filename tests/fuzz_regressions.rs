@@ -2,7 +2,7 @@
 //! typed error or handled; the inputs are written out in code.
 
 use glam::Vec3;
-use navkit::query::{MIN_MAX_NODES, NavMeshQuery, QueryFilter};
+use navkit::query::{MIN_MAX_NODES, NavMeshQuery, PathOptions, QueryFilter};
 use navkit::{BuildSettings, Error, InputGeometry, NavMeshBuilder, TriMesh};
 
 /// A 20 x 20 floor at y = 0 around the origin, as one quad.
@@ -13,8 +13,8 @@ fn floor() -> InputGeometry {
     InputGeometry::from_mesh(TriMesh::new(verts, vec![0, 2, 1, 0, 3, 2]).unwrap())
 }
 
-/// Found by `query`: a query made with `max_nodes` 1, then `find_path_between` on the fixture
-/// level, crashed in `dtNodePool::getNode` (the node pool's hash table had no buckets).
+/// Found by `query`: a query made with `max_nodes` 1, then a corridor search (then
+/// `find_path_between`) on the fixture level, crashed in `dtNodePool::getNode` (the node pool's hash table had no buckets).
 #[test]
 fn query_with_fewer_than_four_nodes_is_refused() {
     let nav = NavMeshBuilder::new(&floor()).solo().unwrap().navmesh;
@@ -28,12 +28,14 @@ fn query_with_fewer_than_four_nodes_is_refused() {
     assert_eq!(MIN_MAX_NODES, 4);
     let mut q = NavMeshQuery::new(&nav, MIN_MAX_NODES).unwrap();
     let p = q
-        .find_path_between(
+        .path(
             Vec3::ZERO,
             Vec3::new(0.0625, 0.0, 5.0),
             &QueryFilter::default(),
+            &PathOptions::corridor_only(),
         )
-        .unwrap();
+        .unwrap()
+        .corridor;
     // One polygon holds both ends: the corridor is that polygon, complete.
     assert!(p.is_complete(), "{p:?}");
     assert!(!p.polys.is_empty());
@@ -98,8 +100,15 @@ fn no_detail_sampling_gives_polygon_triangulation() {
         let mut q = solo.navmesh.query().unwrap();
         let start = Vec3::new(-8.0, 0.0, -8.0);
         let goal = Vec3::new(8.0, 0.0, 8.0);
-        let p = q.path(start, goal, &QueryFilter::default()).unwrap();
-        assert!(p.path.is_complete(), "{d}");
+        let p = q
+            .path(
+                start,
+                goal,
+                &QueryFilter::default(),
+                &PathOptions::default(),
+            )
+            .unwrap();
+        assert!(p.is_complete(), "{d}");
         let near = q
             .find_nearest_poly(goal, Vec3::new(1.0, 2.0, 1.0), &QueryFilter::default())
             .unwrap();
@@ -109,16 +118,21 @@ fn no_detail_sampling_gives_polygon_triangulation() {
         let tiled = b.tiled().unwrap();
         let mut tq = tiled.navmesh().query().unwrap();
         assert!(
-            tq.path(start, goal, &QueryFilter::default())
-                .unwrap()
-                .path
-                .is_complete()
+            tq.path(
+                start,
+                goal,
+                &QueryFilter::default(),
+                &PathOptions::default()
+            )
+            .unwrap()
+            .is_complete()
         );
     }
 }
 
-/// Found by `query`: `path_with` with `max_polys` = `usize::MAX` reserved that many corridor
-/// entries (a capacity-overflow panic); both limits are now checked like the other buffers.
+/// Found by `query`: a path with smooth options (then `path_with`) with `max_polys` =
+/// `usize::MAX` reserved that many corridor entries (a capacity-overflow panic); both limits
+/// are now checked like the other buffers.
 #[test]
 fn smooth_path_limits_are_checked() {
     use navkit::query::{MAX_BUFFER, SmoothPathOptions};
@@ -139,7 +153,11 @@ fn smooth_path_limits_are_checked() {
             max_points,
             max_polys,
         };
-        let Err(e) = q.path_with(a, b, &QueryFilter::default(), &opts) else {
+        let with = PathOptions {
+            smooth: Some(opts),
+            ..PathOptions::default()
+        };
+        let Err(e) = q.path(a, b, &QueryFilter::default(), &with) else {
             panic!("{opts:?} accepted")
         };
         assert!(matches!(e, Error::InvalidArgument(_)), "{e:?}");
@@ -149,7 +167,11 @@ fn smooth_path_limits_are_checked() {
         max_polys: MAX_BUFFER,
         ..SmoothPathOptions::default()
     };
-    let p = q.path_with(a, b, &QueryFilter::default(), &opts).unwrap();
+    let with = PathOptions {
+        smooth: Some(opts),
+        ..PathOptions::default()
+    };
+    let p = q.path(a, b, &QueryFilter::default(), &with).unwrap();
     assert!(p.smooth.reached_end, "{:?}", p.smooth);
 }
 

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use glam::Vec3;
 use navkit::build::build_solo;
-use navkit::query::{NavMeshQuery, QueryFilter, StraightPathOptions, straight_flags};
+use navkit::query::{NavMeshQuery, PathOptions, QueryFilter, StraightPathOptions, straight_flags};
 use navkit::tools::worldgen::{
     FeatureKind, MAX_TRIS, MIN_TRIS, WorldSpec, generate, gset_path, write_world,
 };
@@ -173,7 +173,10 @@ fn check_features(spec: &WorldSpec) {
             (near.point.y - feat.point.y).abs() < 0.5,
             "{what}: {near:?}"
         );
-        let path = q.find_path_between(feat.approach, feat.point, &f).unwrap();
+        let path = q
+            .path(feat.approach, feat.point, &f, &PathOptions::corridor_only())
+            .unwrap()
+            .corridor;
         assert!(path.is_complete(), "{what}: no path from {}", feat.approach);
         assert!(
             !path
@@ -189,8 +192,10 @@ fn check_features(spec: &WorldSpec) {
                     feat.approach,
                     feat.point,
                     &path.polys,
-                    64,
-                    StraightPathOptions::default(),
+                    &StraightPathOptions {
+                        max_points: 64,
+                        ..StraightPathOptions::default()
+                    },
                 )
                 .unwrap();
             let direct = feat.approach.distance(feat.point);
@@ -226,7 +231,10 @@ fn check_features(spec: &WorldSpec) {
             .all(|p| p.area == area::JUMP && p.flags == flags::JUMP)
     );
     for link in &geom.off_mesh_connections {
-        let path = q.find_path_between(link.start, link.end, &f).unwrap();
+        let path = q
+            .path(link.start, link.end, &f, &PathOptions::corridor_only())
+            .unwrap()
+            .corridor;
         assert!(path.is_complete(), "{link:?}");
         assert!(
             path.polys
@@ -237,14 +245,19 @@ fn check_features(spec: &WorldSpec) {
         );
         // Starting a little back from the edge, the straight path marks the jump.
         let back = link.start + (link.start - link.end).with_y(0.0).normalize() * 0.5;
-        let path = q.find_path_between(back, link.end, &f).unwrap();
+        let path = q
+            .path(back, link.end, &f, &PathOptions::corridor_only())
+            .unwrap()
+            .corridor;
         let s = q
             .find_straight_path(
                 back,
                 link.end,
                 &path.polys,
-                64,
-                StraightPathOptions::default(),
+                &StraightPathOptions {
+                    max_points: 64,
+                    ..StraightPathOptions::default()
+                },
             )
             .unwrap();
         assert!(

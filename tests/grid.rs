@@ -1,14 +1,16 @@
 //! Grid A* and JPS on small and random grids: every option against a plain Dijkstra, bad
-//! endpoints, unreachable goals, water, weights, and the reusable context.
+//! endpoints (errors), unreachable goals (partial paths), water, weights, and the reusable
+//! context.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use glam::UVec2;
 use navkit::grid::{
-    CornerCutting, CostModel, Grid, SearchContext, SearchOptions, SearchStatus, Terrain, astar,
+    CornerCutting, CostModel, Grid, SearchContext, SearchOptions, SearchResult, Terrain, astar,
     jps, path::simplify,
 };
+use navkit::{Error, PathStatus};
 
 /// Dijkstra over `Grid::can_move` and `Grid::path_cost`: the reference distance.
 fn dijkstra(grid: &Grid, s: UVec2, g: UVec2, o: &SearchOptions) -> Option<f64> {
@@ -50,6 +52,63 @@ fn dijkstra(grid: &Grid, s: UVec2, g: UVec2, o: &SearchOptions) -> Option<f64> {
     None
 }
 
+/// The cells reachable from `s` by the moves `o` allows (`Grid::path_cost` of one step).
+fn reachable(grid: &Grid, s: UVec2, o: &SearchOptions) -> Vec<UVec2> {
+    let mut seen = vec![s];
+    let mut todo = vec![s];
+    while let Some(c) = todo.pop() {
+        for dy in -1i32..=1 {
+            for dx in -1i32..=1 {
+                let (nx, ny) = (c.x as i32 + dx, c.y as i32 + dy);
+                if nx < 0 || ny < 0 || (dx == 0 && dy == 0) {
+                    continue;
+                }
+                let n = UVec2::new(nx as u32, ny as u32);
+                if grid.contains(n) && !seen.contains(&n) && grid.path_cost(&[c, n], o).is_some() {
+                    seen.push(n);
+                    todo.push(n);
+                }
+            }
+        }
+    }
+    seen
+}
+
+/// The octile distance from `c` to `g` (the heuristic, unweighted), in fixed point.
+fn to_goal(c: UVec2, g: UVec2, o: &SearchOptions) -> u64 {
+    o.cost_model
+        .octile_fixed(c.x.abs_diff(g.x), c.y.abs_diff(g.y))
+}
+
+/// Checks a partial result `r` of a search from `s` toward `g` with the path `cells`: a real
+/// path (it starts at the start, its moves are valid, `r.cost` is its cost) to a cell no
+/// farther from the goal than the start. Gives the cell the path ends at.
+fn assert_partial_path(
+    grid: &Grid,
+    cells: &[UVec2],
+    r: &SearchResult,
+    (s, g): (UVec2, UVec2),
+    o: &SearchOptions,
+    what: &str,
+) -> UVec2 {
+    assert_eq!(r.status, PathStatus::Partial, "{what}");
+    assert!(!r.is_complete(), "{what}");
+    assert_eq!(
+        cells.first(),
+        Some(&s),
+        "{what}: the path starts at the start"
+    );
+    let end = *cells.last().unwrap();
+    assert_ne!(end, g, "{what}");
+    let c = grid.path_cost(cells, o).expect("valid moves");
+    assert!((c - r.cost).abs() < 1e-9, "{what}: cost {} vs {c}", r.cost);
+    assert!(
+        to_goal(end, g, o) <= to_goal(s, g, o),
+        "{what}: {end} is farther"
+    );
+    end
+}
+
 /// A random grid with the given share of blocked cells (xorshift, seeded).
 fn random_grid(w: u32, h: u32, blocked_pct: u64, seed: u64) -> Grid {
     let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
@@ -81,7 +140,7 @@ fn passable_cells(g: &Grid) -> Vec<UVec2> {
 fn astar_and_jps_match_dijkstra_on_random_grids_for_every_option() {
     let mut ctx = SearchContext::new();
     let mut jctx = SearchContext::new();
-    let mut checked = 0;
+    let (mut checked, mut unreachable) = (0, 0);
     for seed in 0..40u64 {
         let (w, h) = (5 + (seed % 7) as u32 * 6, 4 + (seed % 5) as u32 * 7);
         let mut grid = random_grid(w, h, 10 + seed % 4 * 10, seed);
@@ -119,10 +178,10 @@ fn astar_and_jps_match_dijkstra_on_random_grids_for_every_option() {
                     };
                     for &(s, g) in &pairs {
                         let want = dijkstra(&grid, s, g, &o);
-                        let r = astar::find_path(&mut ctx, &grid, s, g, &o);
+                        let r = astar::find_path(&mut ctx, &grid, s, g, &o).unwrap();
                         match want {
                             Some(d) => {
-                                assert_eq!(r.status, SearchStatus::Found, "seed {seed} {o:?}");
+                                assert_eq!(r.status, PathStatus::Complete, "seed {seed} {o:?}");
                                 assert!(
                                     (r.cost - d).abs() < 1e-9,
                                     "seed {seed} {o:?}: {} vs {d}",
@@ -134,8 +193,18 @@ fn astar_and_jps_match_dijkstra_on_random_grids_for_every_option() {
                                 assert!((c - r.cost).abs() < 1e-9);
                             }
                             None => {
-                                assert_eq!(r.status, SearchStatus::Unreachable, "seed {seed}");
-                                assert!(ctx.path().is_empty());
+                                // Partial: to the reachable cell nearest the goal (A* ran the
+                                // start's whole component dry).
+                                let what = format!("seed {seed} {o:?} {s} -> {g}");
+                                let cells = ctx.path_cells(&grid);
+                                let end = assert_partial_path(&grid, &cells, &r, (s, g), &o, &what);
+                                let nearest = reachable(&grid, s, &o)
+                                    .iter()
+                                    .map(|&c| to_goal(c, g, &o))
+                                    .min()
+                                    .unwrap();
+                                assert_eq!(to_goal(end, g, &o), nearest, "{what}");
+                                unreachable += 1;
                             }
                         }
                         let jr = jps::find_path(&mut jctx, &grid, s, g, &o);
@@ -144,14 +213,19 @@ fn astar_and_jps_match_dijkstra_on_random_grids_for_every_option() {
                         } else {
                             let jr = jr.unwrap();
                             assert_eq!(jr.status, r.status, "seed {seed} {s} -> {g}");
-                            assert!((jr.cost - r.cost).abs() < 1e-9, "seed {seed} {s} -> {g}");
-                            if jr.status == SearchStatus::Found {
-                                let cells = jctx.path_cells(&grid);
+                            let cells = jctx.path_cells(&grid);
+                            if jr.status == PathStatus::Complete {
+                                assert!((jr.cost - r.cost).abs() < 1e-9, "seed {seed} {s} -> {g}");
                                 assert_eq!((cells[0], *cells.last().unwrap()), (s, g));
                                 let c = grid.path_cost(&cells, &o).expect("valid moves");
                                 assert!((c - jr.cost).abs() < 1e-9);
-                                assert!(jctx.jump_points().len() <= cells.len());
+                            } else {
+                                // JPS's partial path ends at a jump point: not compared with
+                                // A*'s, but a real path all the same.
+                                let what = format!("JPS seed {seed} {s} -> {g}");
+                                assert_partial_path(&grid, &cells, &jr, (s, g), &o, &what);
                             }
+                            assert!(jctx.jump_points().len() <= cells.len());
                         }
                         checked += 1;
                     }
@@ -160,10 +234,11 @@ fn astar_and_jps_match_dijkstra_on_random_grids_for_every_option() {
         }
     }
     assert!(checked > 4000, "{checked}");
+    assert!(unreachable > 100, "{unreachable} unreachable goals");
 }
 
 #[test]
-fn bad_endpoints_and_unreachable_goals_are_statuses() {
+fn bad_endpoints_are_errors_and_unreachable_goals_partial() {
     let grid = Grid::from_ascii(
         "..@..
          ..@..
@@ -173,34 +248,49 @@ fn bad_endpoints_and_unreachable_goals_are_statuses() {
     let mut ctx = SearchContext::new();
     let o = SearchOptions::default();
     let p = UVec2::new;
+    // Blocked or off-grid ends: an error naming the end and its cell.
     let cases = [
-        (p(0, 0), p(4, 0), SearchStatus::Unreachable),
-        (p(2, 0), p(0, 0), SearchStatus::StartBlocked),
-        (p(0, 0), p(2, 1), SearchStatus::GoalBlocked),
-        (p(5, 0), p(0, 0), SearchStatus::OutOfBounds),
-        (p(0, 0), p(0, 3), SearchStatus::OutOfBounds),
-        (p(u32::MAX, u32::MAX), p(0, 0), SearchStatus::OutOfBounds),
+        (p(2, 0), p(0, 0), "start", p(2, 0), false),
+        (p(0, 0), p(2, 1), "goal", p(2, 1), false),
+        (p(5, 0), p(0, 0), "start", p(5, 0), true),
+        (p(0, 0), p(0, 3), "goal", p(0, 3), true),
+        (
+            p(u32::MAX, u32::MAX),
+            p(0, 0),
+            "start",
+            p(u32::MAX, u32::MAX),
+            true,
+        ),
     ];
-    for (s, g, want) in cases {
-        assert_eq!(
-            astar::find_path(&mut ctx, &grid, s, g, &o).status,
-            want,
-            "{s} -> {g}"
-        );
+    for (s, g, argument, cell, outside) in cases {
+        let want = |e: &Error| {
+            matches!(e, Error::BlockedCell { argument: a, cell: c, outside: o }
+                if *a == argument && *c == cell && *o == outside)
+        };
+        // A search before leaves a path: the failed search clears it.
+        astar::find_path(&mut ctx, &grid, p(0, 0), p(1, 2), &o).unwrap();
+        let e = astar::find_path(&mut ctx, &grid, s, g, &o).unwrap_err();
+        assert!(want(&e), "{s} -> {g}: {e:?}");
         assert!(ctx.path().is_empty());
-        assert_eq!(
-            jps::find_path(&mut ctx, &grid, s, g, &o).unwrap().status,
-            want,
-            "{s} -> {g}"
-        );
+        astar::find_path(&mut ctx, &grid, p(0, 0), p(1, 2), &o).unwrap();
+        let e = jps::find_path(&mut ctx, &grid, s, g, &o).unwrap_err();
+        assert!(want(&e), "{s} -> {g}: {e:?}");
         assert!(ctx.path().is_empty());
     }
+    // Across the wall: partial, to the cell nearest the goal on the start's side.
+    let (s, g) = (p(0, 0), p(4, 0));
+    let r = astar::find_path(&mut ctx, &grid, s, g, &o).unwrap();
+    let end = assert_partial_path(&grid, &ctx.path_cells(&grid), &r, (s, g), &o, "A*");
+    assert_eq!(end, p(1, 0));
+    assert_eq!(r.cost, 1.0);
+    let r = jps::find_path(&mut ctx, &grid, s, g, &o).unwrap();
+    assert_partial_path(&grid, &ctx.path_cells(&grid), &r, (s, g), &o, "JPS");
     // Start == goal: a one-cell path of cost 0.
-    let r = astar::find_path(&mut ctx, &grid, p(1, 1), p(1, 1), &o);
-    assert!(r.found() && r.cost == 0.0);
+    let r = astar::find_path(&mut ctx, &grid, p(1, 1), p(1, 1), &o).unwrap();
+    assert!(r.is_complete() && r.cost == 0.0);
     assert_eq!(ctx.path_cells(&grid), vec![p(1, 1)]);
     let r = jps::find_path(&mut ctx, &grid, p(1, 1), p(1, 1), &o).unwrap();
-    assert!(r.found() && r.cost == 0.0);
+    assert!(r.is_complete() && r.cost == 0.0);
     // Bad grids and weights.
     assert!(Grid::new(0, 5).is_err());
     assert!(Grid::new(1 << 15, 1 << 15).is_err());
@@ -222,24 +312,34 @@ fn water_is_passable_only_from_water() {
     let mut ctx = SearchContext::new();
     let o = SearchOptions::default();
     let p = UVec2::new;
-    assert_eq!(
-        astar::find_path(&mut ctx, &grid, p(0, 0), p(5, 1), &o).status,
-        SearchStatus::Unreachable
-    );
-    assert_eq!(
-        astar::find_path(&mut ctx, &grid, p(1, 0), p(2, 0), &o).status,
-        SearchStatus::Unreachable
-    );
-    let r = astar::find_path(&mut ctx, &grid, p(2, 0), p(3, 1), &o);
-    assert!(r.found() && (r.cost - std::f64::consts::SQRT_2).abs() < 1e-12);
+    // Land to land across the water: partial, to the land cell nearest the goal.
+    let (s, g) = (p(0, 0), p(5, 1));
+    let r = astar::find_path(&mut ctx, &grid, s, g, &o).unwrap();
+    let end = assert_partial_path(&grid, &ctx.path_cells(&grid), &r, (s, g), &o, "land");
+    assert_eq!(end, p(1, 1));
+    // Land to water: partial, the start's side only.
+    let (s, g) = (p(1, 0), p(2, 0));
+    let r = astar::find_path(&mut ctx, &grid, s, g, &o).unwrap();
+    let end = assert_partial_path(&grid, &ctx.path_cells(&grid), &r, (s, g), &o, "to water");
+    assert_eq!(end.x, 1);
+    let r = astar::find_path(&mut ctx, &grid, p(2, 0), p(3, 1), &o).unwrap();
+    assert!(r.is_complete() && (r.cost - std::f64::consts::SQRT_2).abs() < 1e-12);
     let r = jps::find_path(&mut ctx, &grid, p(2, 0), p(3, 1), &o).unwrap();
-    assert!(r.found() && (r.cost - std::f64::consts::SQRT_2).abs() < 1e-12);
-    assert_eq!(
-        jps::find_path(&mut ctx, &grid, p(0, 0), p(5, 1), &o)
-            .unwrap()
-            .status,
-        SearchStatus::Unreachable
+    assert!(r.is_complete() && (r.cost - std::f64::consts::SQRT_2).abs() < 1e-12);
+    // JPS: partial too (here the start alone: the goal is another terrain class).
+    let (s, g) = (p(0, 0), p(2, 0));
+    let r = jps::find_path(&mut ctx, &grid, s, g, &o).unwrap();
+    assert_partial_path(
+        &grid,
+        &ctx.path_cells(&grid),
+        &r,
+        (s, g),
+        &o,
+        "JPS to water",
     );
+    assert_eq!(ctx.path_cells(&grid), vec![s]);
+    let r = jps::find_path(&mut ctx, &grid, p(0, 0), p(5, 1), &o).unwrap();
+    assert_eq!(r.status, PathStatus::Partial);
 }
 
 #[test]
@@ -253,17 +353,19 @@ fn corner_cutting_rules_and_cost_models() {
     let p = UVec2::new;
     let mut ctx = SearchContext::new();
     let never = SearchOptions::default();
-    assert_eq!(
-        astar::find_path(&mut ctx, &grid, p(0, 0), p(1, 1), &never).status,
-        SearchStatus::Unreachable
-    );
+    // Without cutting the corner the start is all one reaches: a partial path of one cell.
     let one = never.with_corner_cutting(CornerCutting::IfOneSideFree);
-    assert_eq!(
-        astar::find_path(&mut ctx, &grid, p(0, 0), p(1, 1), &one).status,
-        SearchStatus::Unreachable
-    );
+    for o in [never, one] {
+        let r = astar::find_path(&mut ctx, &grid, p(0, 0), p(1, 1), &o).unwrap();
+        assert_eq!((r.status, r.cost), (PathStatus::Partial, 0.0), "{o:?}");
+        assert_eq!(ctx.path_cells(&grid), vec![p(0, 0)], "{o:?}");
+    }
     let always = never.with_corner_cutting(CornerCutting::Always);
-    assert!(astar::find_path(&mut ctx, &grid, p(0, 0), p(1, 1), &always).found());
+    assert!(
+        astar::find_path(&mut ctx, &grid, p(0, 0), p(1, 1), &always)
+            .unwrap()
+            .is_complete()
+    );
 
     let grid = Grid::from_ascii(
         "..
@@ -272,14 +374,16 @@ fn corner_cutting_rules_and_cost_models() {
     .unwrap();
     // Never: around the corner (2 straight moves); one side free: the diagonal.
     assert_eq!(
-        astar::find_path(&mut ctx, &grid, p(0, 0), p(1, 1), &never).cost,
+        astar::find_path(&mut ctx, &grid, p(0, 0), p(1, 1), &never)
+            .unwrap()
+            .cost,
         2.0
     );
-    let r = astar::find_path(&mut ctx, &grid, p(0, 0), p(1, 1), &one);
+    let r = astar::find_path(&mut ctx, &grid, p(0, 0), p(1, 1), &one).unwrap();
     assert!((r.cost - std::f64::consts::SQRT_2).abs() < 1e-12);
     // The integer model: 10 and 14.
     let open = Grid::new(6, 3).unwrap();
-    let r = astar::find_path(&mut ctx, &open, p(0, 0), p(5, 2), &SearchOptions::integer());
+    let r = astar::find_path(&mut ctx, &open, p(0, 0), p(5, 2), &SearchOptions::integer()).unwrap();
     assert_eq!(r.cost, 2.0 * 14.0 + 3.0 * 10.0);
 }
 
@@ -291,8 +395,8 @@ fn weights_steer_around_expensive_cells() {
         grid.set_weight(p(x, 1), 10.0).unwrap();
     }
     let mut ctx = SearchContext::new();
-    let r = astar::find_path(&mut ctx, &grid, p(0, 1), p(6, 1), &SearchOptions::default());
-    assert!(r.found());
+    let r = astar::find_path(&mut ctx, &grid, p(0, 1), p(6, 1), &SearchOptions::default()).unwrap();
+    assert!(r.is_complete());
     let cells = ctx.path_cells(&grid);
     assert!(
         cells[1..cells.len() - 1].iter().all(|c| c.y != 1),
@@ -304,7 +408,7 @@ fn weights_steer_around_expensive_cells() {
         r.cost
     );
     grid.clear_weights();
-    let r = astar::find_path(&mut ctx, &grid, p(0, 1), p(6, 1), &SearchOptions::default());
+    let r = astar::find_path(&mut ctx, &grid, p(0, 1), p(6, 1), &SearchOptions::default()).unwrap();
     assert_eq!(r.cost, 6.0);
 }
 
@@ -318,8 +422,8 @@ fn simplified_paths_keep_corners_and_goal() {
     .unwrap();
     let mut ctx = SearchContext::new();
     let p = UVec2::new;
-    let r = astar::find_path(&mut ctx, &grid, p(0, 2), p(5, 0), &SearchOptions::default());
-    assert!(r.found());
+    let r = astar::find_path(&mut ctx, &grid, p(0, 2), p(5, 0), &SearchOptions::default()).unwrap();
+    assert!(r.is_complete());
     let cells = ctx.path_cells(&grid);
     let wps = simplify(&cells);
     assert_eq!(wps.first(), Some(&p(0, 2)));
@@ -341,8 +445,8 @@ fn the_context_is_reused_across_grids_of_different_sizes() {
     for (w, h) in [(50, 50), (3, 3), (80, 20), (3, 3)] {
         let g = Grid::new(w, h).unwrap();
         for _ in 0..3 {
-            let r = astar::find_path(&mut ctx, &g, p(0, 0), p(w - 1, h - 1), &o);
-            assert!(r.found());
+            let r = astar::find_path(&mut ctx, &g, p(0, 0), p(w - 1, h - 1), &o).unwrap();
+            assert!(r.is_complete());
             assert!((r.cost - CostModel::Octile.octile(w - 1, h - 1)).abs() < 1e-9);
             // Straight-line open grid: ties on h make A* go straight for the goal.
             assert_eq!(r.expanded as usize, ctx.path().len());

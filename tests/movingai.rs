@@ -137,7 +137,7 @@ fn check_all(set: &str, name: &str, expected_problems: usize) {
         let j = Algorithm::Jps
             .find_path(&mut ctx2, &map, p.start, p.goal)
             .unwrap();
-        assert!(a.found() && j.found());
+        assert!(a.is_complete() && j.is_complete());
         assert!(
             (a.cost - j.cost).abs() < 1e-6,
             "line {}: astar {} jps {}",

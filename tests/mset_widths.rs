@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use navkit::build::tiled::TiledNavMesh;
 use navkit::navmesh::NavMesh;
 use navkit::navmesh::mset::{self, RefLayout, RefWidth};
-use navkit::query::{NavMeshQuery, QueryFilter, StraightPathOptions};
+use navkit::query::{NavMeshQuery, PathOptions, QueryFilter, StraightPathOptions};
 use navkit::{BuildSettings, InputGeometry};
 use rand::SeedableRng;
 
@@ -247,10 +247,10 @@ fn both_widths_round_trip_and_answer_alike() {
         let p1 = q1.find_path(a, b, pa, pb, &filter, 256).unwrap();
         assert_eq!(p0.polys, p1.polys);
         let s0 = q0
-            .find_straight_path(pa, pb, &p0.polys, 256, StraightPathOptions::default())
+            .find_straight_path(pa, pb, &p0.polys, &StraightPathOptions::default())
             .unwrap();
         let s1 = q1
-            .find_straight_path(pa, pb, &p1.polys, 256, StraightPathOptions::default())
+            .find_straight_path(pa, pb, &p1.polys, &StraightPathOptions::default())
             .unwrap();
         assert_eq!(s0.positions(), s1.positions());
     }
@@ -281,12 +281,15 @@ fn recastdemo_navmesh_answers_like_navkits_build() {
         let (_, a) = qt.find_random_point(&filter, &mut rng).unwrap();
         let (_, b) = qt.find_random_point(&filter, &mut rng).unwrap();
         let length = |q: &mut NavMeshQuery<'_>| -> Option<f32> {
-            let p = q.find_path_between(a, b, &filter).ok()?;
+            let p = q
+                .path(a, b, &filter, &PathOptions::corridor_only())
+                .map(|p| p.corridor)
+                .ok()?;
             if !p.is_complete() {
                 return None;
             }
             let s = q
-                .find_straight_path(a, b, &p.polys, 256, StraightPathOptions::default())
+                .find_straight_path(a, b, &p.polys, &StraightPathOptions::default())
                 .ok()?;
             Some(s.length())
         };

@@ -3,7 +3,7 @@
 mod common;
 
 use glam::Vec3;
-use navkit::query::{NavMeshQuery, QueryFilter};
+use navkit::query::{NavMeshQuery, PathOptions, QueryFilter, StraightPathOptions};
 use navkit::tilecache::ObstacleShape;
 use navkit::tools::simulation::{
     AgentBehaviour, AgentSpec, Scenario, SimSettings, simulate_scenario,
@@ -14,9 +14,12 @@ use navkit::{BuildSettings, InputGeometry};
 fn straight(nav: &navkit::navmesh::NavMesh, a: Vec3, b: Vec3) -> (bool, Vec<Vec3>) {
     let mut q = NavMeshQuery::new(nav, 4096).unwrap();
     let f = QueryFilter::default();
-    let p = q.find_path_between(a, b, &f).unwrap();
+    let p = q
+        .path(a, b, &f, &PathOptions::corridor_only())
+        .unwrap()
+        .corridor;
     let st = q
-        .find_straight_path(a, b, &p.polys, 256, Default::default())
+        .find_straight_path(a, b, &p.polys, &StraightPathOptions::default())
         .unwrap();
     (p.is_complete(), st.positions())
 }

@@ -4,8 +4,7 @@ mod common;
 
 use glam::Vec3;
 use navkit::build::build_solo;
-use navkit::query::smooth::{SmoothPathOptions, full_path};
-use navkit::query::{NavMeshQuery, QueryFilter};
+use navkit::query::{NavMeshQuery, PathOptions, QueryFilter};
 use navkit::{BuildSettings, InputGeometry, area};
 
 /// Ground floor (y -2.27) near the east side, and the raised platform at y 8.33 in the middle
@@ -39,22 +38,22 @@ fn off_mesh_connection_joins_two_levels() {
     assert_eq!(with.off_mesh_connections.len(), 1);
     let without = InputGeometry::load(common::mesh("nav_test.obj")).unwrap();
     let f = QueryFilter::default();
-    let opts = SmoothPathOptions::default();
+    let opts = PathOptions::default();
 
     // Without the connection the platform cannot be reached: partial.
     let b0 = build_solo(&without, &BuildSettings::default()).unwrap();
     let mut q0 = NavMeshQuery::new(&b0.navmesh, 2048).unwrap();
-    let p0 = full_path(&mut q0, GROUND, PLATFORM, &f, &opts).unwrap();
-    assert!(!p0.path.is_complete());
-    assert!(p0.straight.partial);
+    let p0 = q0.path(GROUND, PLATFORM, &f, &opts).unwrap();
+    assert!(!p0.is_complete());
+    assert!(!p0.straight.is_complete());
     assert_eq!(p0.smooth.off_mesh_jumps, 0);
 
     // With it: complete, through the connection, and the smooth path jumps.
     let b1 = build_solo(&with, &BuildSettings::default()).unwrap();
     assert_eq!(b1.report.off_mesh_connections, 1);
     let mut q1 = NavMeshQuery::new(&b1.navmesh, 2048).unwrap();
-    let p1 = full_path(&mut q1, GROUND, PLATFORM, &f, &opts).unwrap();
-    assert!(p1.path.is_complete());
+    let p1 = q1.path(GROUND, PLATFORM, &f, &opts).unwrap();
+    assert!(p1.is_complete());
     let off: Vec<_> = b1
         .navmesh
         .polys()
@@ -64,7 +63,7 @@ fn off_mesh_connection_joins_two_levels() {
     assert_eq!(off.len(), 1);
     assert_eq!(off[0].area, area::JUMP);
     assert!(
-        p1.path.polys.contains(&off[0].poly),
+        p1.corridor.polys.contains(&off[0].poly),
         "the corridor uses the connection"
     );
     assert!(
@@ -87,8 +86,8 @@ fn off_mesh_connection_joins_two_levels() {
 
     // Excluding the jump flag makes the path partial again.
     let no_jump = QueryFilter::default().with_include_exclude(0xffff, navkit::flags::JUMP);
-    let p2 = full_path(&mut q1, GROUND, PLATFORM, &no_jump, &opts).unwrap();
-    assert!(!p2.path.is_complete());
+    let p2 = q1.path(GROUND, PLATFORM, &no_jump, &opts).unwrap();
+    assert!(!p2.is_complete());
 }
 
 #[test]
@@ -118,12 +117,14 @@ fn convex_volume_marks_its_area() {
     let mut q = NavMeshQuery::new(&b.navmesh, 2048).unwrap();
     let dry = QueryFilter::default().with_include_exclude(navkit::flags::WALK, 0);
     let p = q
-        .find_path_between(
+        .path(
             Vec3::new(2.0, -2.27, 10.0),
             Vec3::new(18.0, -2.27, 10.0),
             &dry,
+            &PathOptions::corridor_only(),
         )
-        .unwrap();
+        .unwrap()
+        .corridor;
     for poly in &p.polys {
         assert_ne!(b.navmesh.poly_area(*poly).unwrap(), area::WATER);
     }

@@ -9,7 +9,7 @@ mod common;
 mod pairs;
 
 use navkit::Error;
-use navkit::query::{NavMeshQuery, Path, QueryFilter, SlicedOptions};
+use navkit::query::{Corridor, NavMeshQuery, QueryFilter, SlicedOptions};
 use navkit::service::{PathHandle, PathQueue, PathRequest, RequestState};
 
 const MAX_NODES: usize = 2048;
@@ -17,7 +17,7 @@ const MAX_POLYS: usize = 256;
 
 struct Case {
     request: PathRequest,
-    want: Path,
+    want: Corridor,
     /// Iterations the search takes (counted by a sliced search run alone).
     iterations: usize,
 }

@@ -360,18 +360,22 @@ fn raycast_costs_follow_the_area_costs_and_the_distance() {
     for (start, s) in random_points(&mut q, 300, 12) {
         let a = rng.gen_range(0.0..std::f32::consts::TAU);
         let e = s + Vec3::new(a.cos(), 0.0, a.sin()) * rng.gen_range(0.5..25.0);
-        let r1 = q.raycast_with(start, s, e, &ones, &opts).unwrap();
+        let r1 = q.raycast(start, s, e, &ones, &opts).unwrap();
         assert!(!r1.truncated);
-        // The simple raycast agrees.
-        let simple = q.raycast(start, s, e, &ones, 256).unwrap();
+        // The raycast without costs agrees.
+        let plain = RaycastOptions {
+            max_path: 256,
+            ..RaycastOptions::default()
+        };
+        let simple = q.raycast(start, s, e, &ones, &plain).unwrap();
         assert_eq!((simple.t, simple.polys.clone()), (r1.t, r1.polys.clone()));
         // Area costs scale the cost: all of the dungeon is ground.
         let tripled = ones.clone().with_area_cost(navkit::area::GROUND, 3.0);
-        let r3 = q.raycast_with(start, s, e, &tripled, &opts).unwrap();
+        let r3 = q.raycast(start, s, e, &tripled, &opts).unwrap();
         assert!((r3.path_cost - 3.0 * r1.path_cost).abs() <= 1e-4 * r1.path_cost.max(1.0));
         // Without costs, none is summed.
         assert_eq!(
-            q.raycast_with(start, s, e, &ones, &RaycastOptions::default())
+            q.raycast(start, s, e, &ones, &RaycastOptions::default())
                 .unwrap()
                 .path_cost,
             0.0
@@ -496,18 +500,14 @@ fn new_queries_refuse_bad_arguments() {
         prev_poly: Some(bad),
         ..RaycastOptions::default()
     };
-    assert!(is_arg(
-        q.raycast_with(p, c, c + Vec3::X, &f, &opts).map(drop)
-    ));
+    assert!(is_arg(q.raycast(p, c, c + Vec3::X, &f, &opts).map(drop)));
     let opts = RaycastOptions {
         max_path: navkit::query::MAX_BUFFER + 1,
         ..RaycastOptions::default()
     };
+    assert!(is_arg(q.raycast(p, c, c + Vec3::X, &f, &opts).map(drop)));
     assert!(is_arg(
-        q.raycast_with(p, c, c + Vec3::X, &f, &opts).map(drop)
-    ));
-    assert!(is_arg(
-        q.raycast_with(p, c, nan, &f, &RaycastOptions::default())
+        q.raycast(p, c, nan, &f, &RaycastOptions::default())
             .map(drop)
     ));
 }

@@ -4,10 +4,12 @@ mod common;
 
 use glam::Vec3;
 use navkit::build::build_solo;
-use navkit::query::smooth::{SmoothPathOptions, full_path};
-use navkit::query::{DEFAULT_HALF_EXTENTS, NavMeshQuery, QueryFilter, StraightPathOptions};
+use navkit::query::{
+    DEFAULT_HALF_EXTENTS, NavMeshQuery, PathOptions, QueryFilter, RaycastOptions,
+    StraightPathOptions,
+};
 use navkit::tools::testcase::{self, TestCase, TestKind};
-use navkit::{BuildSettings, InputGeometry, Partition};
+use navkit::{BuildSettings, InputGeometry, Partition, PathStatus};
 
 #[test]
 fn default_builds_give_the_published_counts() {
@@ -106,29 +108,24 @@ fn every_nav_mesh_test_query_is_complete_and_smooth_reaches_the_goal() {
     // And through the tester tool's path: straight and smooth paths.
     for t in &pf {
         let filter = QueryFilter::default().with_include_exclude(t.include, t.exclude);
-        let fp = full_path(
-            &mut q,
-            t.start,
-            t.end,
-            &filter,
-            &SmoothPathOptions::default(),
-        )
-        .unwrap();
-        assert!(fp.path.is_complete(), "line {}", t.line);
+        let fp = q
+            .path(t.start, t.end, &filter, &PathOptions::default())
+            .unwrap();
+        assert!(fp.corridor.is_complete(), "line {}", t.line);
         // Corners: start, one per turn (at most one per poly boundary), end.
         assert!(
-            fp.straight.points.len() <= fp.path.polys.len() + 1,
+            fp.straight.points.len() <= fp.corridor.polys.len() + 1,
             "line {}: {} corners for {} polys",
             t.line,
             fp.straight.points.len(),
-            fp.path.polys.len()
+            fp.corridor.polys.len()
         );
         let straight_turns = fp.straight.points.len() - 2;
-        assert!(straight_turns < fp.path.polys.len(), "line {}", t.line);
+        assert!(straight_turns < fp.corridor.polys.len(), "line {}", t.line);
         assert!(fp.smooth.reached_end && !fp.smooth.stuck, "line {}", t.line);
         let last = *fp.smooth.points.last().unwrap();
         let goal = q
-            .closest_point_on_poly(*fp.path.polys.last().unwrap(), t.end)
+            .closest_point_on_poly(*fp.corridor.polys.last().unwrap(), t.end)
             .unwrap()
             .0;
         assert_eq!(
@@ -177,29 +174,35 @@ fn straight_path_options_add_crossings() {
         Vec3::new(18.13855, -2.370003, -21.319118),
         Vec3::new(-19.20618, -2.369133, 24.802742),
     );
-    let path = q.find_path_between(a, z, &f).unwrap();
+    let path = q
+        .path(a, z, &f, &PathOptions::corridor_only())
+        .unwrap()
+        .corridor;
     let plain = q
-        .find_straight_path(a, z, &path.polys, 256, StraightPathOptions::default())
+        .find_straight_path(a, z, &path.polys, &StraightPathOptions::default())
         .unwrap();
     let all = q
         .find_straight_path(
             a,
             z,
             &path.polys,
-            256,
-            StraightPathOptions {
+            &StraightPathOptions {
                 all_crossings: true,
+                max_points: 256,
                 ..Default::default()
             },
         )
         .unwrap();
     assert!(all.points.len() > plain.points.len());
     // A buffer too small for the corners is reported as partial.
-    let short = q
-        .find_straight_path(a, z, &path.polys, 3, StraightPathOptions::default())
-        .unwrap();
+    let three = StraightPathOptions {
+        max_points: 3,
+        ..StraightPathOptions::default()
+    };
+    let short = q.find_straight_path(a, z, &path.polys, &three).unwrap();
     assert_eq!(short.points.len(), 3);
-    assert!(short.partial);
+    assert!(!short.is_complete());
+    assert_eq!(short.status, PathStatus::Partial);
 }
 
 #[test]
@@ -244,11 +247,15 @@ fn other_queries_give_sensible_answers() {
 
     // A raycast toward the nearest wall hits it; a zero-length ray does not.
     let dir = (wall.position - p).normalize_or_zero();
+    let ray = RaycastOptions {
+        max_path: 64,
+        ..RaycastOptions::default()
+    };
     let hit = q
-        .raycast(poly, p, p + dir * (wall.distance + 5.0), &f, 64)
+        .raycast(poly, p, p + dir * (wall.distance + 5.0), &f, &ray)
         .unwrap();
     assert!(hit.hit() && hit.t < 1.0);
-    assert!(!q.raycast(poly, p, p, &f, 64).unwrap().hit());
+    assert!(!q.raycast(poly, p, p, &f, &ray).unwrap().hit());
 
     // moveAlongSurface stays on the mesh and reports the polys it crossed.
     let m = q
@@ -273,15 +280,10 @@ fn a_stuck_smooth_path_stops_and_says_so() {
         Vec3::new(8.914809, -2.2695167, -0.036701746),
         Vec3::new(6.359668, 9.613342, 18.188297),
     );
-    let fp = full_path(
-        &mut q,
-        a,
-        z,
-        &QueryFilter::default(),
-        &SmoothPathOptions::default(),
-    )
-    .unwrap();
-    assert!(!fp.path.is_complete());
+    let fp = q
+        .path(a, z, &QueryFilter::default(), &PathOptions::default())
+        .unwrap();
+    assert!(!fp.corridor.is_complete());
     assert!(fp.smooth.stuck && !fp.smooth.reached_end && !fp.smooth.truncated);
     let pts = &fp.smooth.points;
     assert!(pts.len() < 100, "{} points", pts.len());

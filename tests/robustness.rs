@@ -6,8 +6,7 @@ mod common;
 use glam::Vec3;
 use navkit::build::build_solo;
 use navkit::navmesh::NavMesh;
-use navkit::query::smooth::{SmoothPathOptions, full_path};
-use navkit::query::{DEFAULT_HALF_EXTENTS, NavMeshQuery, QueryFilter};
+use navkit::query::{DEFAULT_HALF_EXTENTS, NavMeshQuery, PathOptions, QueryFilter};
 use navkit::{BuildSettings, Error, InputGeometry, TriMesh};
 
 #[test]
@@ -21,7 +20,7 @@ fn save_load_gives_the_same_paths() {
     assert_eq!(loaded.polys(), b.navmesh.polys());
 
     let f = QueryFilter::default();
-    let opts = SmoothPathOptions::default();
+    let opts = PathOptions::default();
     let case = navkit::tools::testcase::TestCase::load(
         common::shared().join("meshes/recastdemo/nav_mesh_test.txt"),
     )
@@ -29,8 +28,8 @@ fn save_load_gives_the_same_paths() {
     let mut q0 = NavMeshQuery::new(&b.navmesh, 2048).unwrap();
     let mut q1 = NavMeshQuery::new(&loaded, 2048).unwrap();
     for t in &case.queries {
-        let p0 = full_path(&mut q0, t.start, t.end, &f, &opts).unwrap();
-        let p1 = full_path(&mut q1, t.start, t.end, &f, &opts).unwrap();
+        let p0 = q0.path(t.start, t.end, &f, &opts).unwrap();
+        let p1 = q1.path(t.start, t.end, &f, &opts).unwrap();
         assert_eq!(p0, p1, "line {}", t.line);
     }
     // The file starts with RecastDemo's header: 'MSET', version 1, one tile.
@@ -86,7 +85,7 @@ fn bit_flips_across_a_saved_file_never_crash() {
                     let mut q = NavMeshQuery::new(&nav, 512).unwrap();
                     let a = Vec3::new(-1.0, 9.998, 12.0);
                     let z = Vec3::new(40.0, 9.998, -20.0);
-                    let _ = full_path(&mut q, a, z, &f, &SmoothPathOptions::default());
+                    let _ = q.path(a, z, &f, &PathOptions::default());
                     let _ = q.find_nearest_poly(a, DEFAULT_HALF_EXTENTS, &f);
                 }
             }
@@ -108,10 +107,11 @@ fn bit_flips_across_a_saved_file_never_crash() {
         }
         if let Ok(nav) = NavMesh::from_mset_bytes(&b) {
             let mut q = NavMeshQuery::new(&nav, 512).unwrap();
-            let _ = q.find_path_between(
+            let _ = q.path(
                 Vec3::new(-1.0, 9.998, 12.0),
                 Vec3::new(40.0, 9.998, -20.0),
                 &f,
+                &PathOptions::corridor_only(),
             );
         }
     }
@@ -145,12 +145,14 @@ fn nan_and_far_coordinates_are_invalid_arguments() {
             "center"
         ));
         assert!(names(
-            q.find_path_between(bad, Vec3::ZERO, &f).map(drop),
+            q.path(bad, Vec3::ZERO, &f, &PathOptions::corridor_only())
+                .map(drop),
             "start"
         ));
         assert!(names(
-            full_path(&mut q, Vec3::ZERO, bad, &f, &SmoothPathOptions::default()).map(drop),
-            "end"
+            q.path(Vec3::ZERO, bad, &f, &PathOptions::default())
+                .map(drop),
+            "goal"
         ));
     }
     assert!(
@@ -332,12 +334,13 @@ fn thread_safety_is_as_documented() {
                 s.spawn(move || {
                     let mut q = NavMeshQuery::new(nav, 2048).unwrap();
                     let f = QueryFilter::default();
-                    q.find_path_between(
+                    q.path(
                         Vec3::new(-1.0, 9.998, 12.0),
                         Vec3::new(40.0, 9.998, -20.0),
                         &f,
+                        &PathOptions::corridor_only(),
                     )
-                    .map(|p| p.polys.len())
+                    .map(|p| p.corridor.polys.len())
                     .unwrap_or(0)
                 })
             })

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::sync::mpsc::channel;
 
 use glam::Vec3;
-use navkit::query::QueryFilter;
+use navkit::query::{PathOptions, QueryFilter};
 use navkit::service::{AgentId, PathOutcome, PathService};
 use navkit::tools::testcase::TestCase;
 
@@ -16,7 +16,7 @@ fn many_agents_get_the_same_paths_as_a_direct_query() {
         TestCase::load(common::shared().join("meshes/recastdemo/nav_mesh_test.txt")).unwrap();
     let b = common::build("nav_test.obj");
     let nav = Arc::new(b.navmesh);
-    let service = PathService::new(nav.clone(), 2);
+    let service = PathService::new(nav.clone(), 2, PathOptions::default());
     let tickets: Vec<_> = case
         .queries
         .iter()
@@ -25,14 +25,14 @@ fn many_agents_get_the_same_paths_as_a_direct_query() {
         .collect();
     let mut q = navkit::query::NavMeshQuery::new(&nav, 2048).unwrap();
     for (t, ticket) in case.queries.iter().zip(tickets) {
-        let direct = navkit::query::smooth::full_path(
-            &mut q,
-            t.start,
-            t.end,
-            &QueryFilter::default(),
-            &Default::default(),
-        )
-        .unwrap();
+        let direct = q
+            .path(
+                t.start,
+                t.end,
+                &QueryFilter::default(),
+                &PathOptions::default(),
+            )
+            .unwrap();
         match ticket.wait() {
             PathOutcome::Done(Ok(p)) => assert_eq!(p, direct, "line {}", t.line),
             other => panic!("line {}: {other:?}", t.line),
@@ -43,7 +43,7 @@ fn many_agents_get_the_same_paths_as_a_direct_query() {
 #[test]
 fn newer_requests_supersede_older_ones_and_cancel_drops_them() {
     let b = common::build("nav_test.obj");
-    let service = PathService::new(Arc::new(b.navmesh), 1);
+    let service = PathService::new(Arc::new(b.navmesh), 1, PathOptions::default());
     // Hold the only worker inside a callback until the queue is set up.
     let (release_tx, release_rx) = channel::<()>();
     let (held_tx, held_rx) = channel::<()>();
@@ -66,7 +66,7 @@ fn newer_requests_supersede_older_ones_and_cancel_drops_them() {
     );
     release_tx.send(()).unwrap();
     assert!(matches!(first.wait(), PathOutcome::Superseded));
-    assert!(matches!(second.wait(), PathOutcome::Done(Ok(p)) if p.path.is_complete()));
+    assert!(matches!(second.wait(), PathOutcome::Done(Ok(p)) if p.is_complete()));
     assert!(matches!(doomed.wait(), PathOutcome::Cancelled));
     // A start off the mesh: an error, delivered like any answer.
     assert!(matches!(
@@ -98,7 +98,7 @@ fn grid_path_service_answers_like_a_direct_search() {
             .unwrap();
         match ticket.wait() {
             PathOutcome::Done(Ok(p)) => {
-                assert!(p.found(), "line {}", t.line);
+                assert!(p.is_complete(), "line {}", t.line);
                 assert_eq!(p.spans, direct.spans, "line {}", t.line);
             }
             other => panic!("line {}: {other:?}", t.line),

@@ -23,8 +23,7 @@ use std::time::{Duration, Instant};
 
 use glam::Vec3;
 use navkit::Error;
-use navkit::query::smooth::{FullPath, SmoothPathOptions, full_path};
-use navkit::query::{NavMeshQuery, QueryFilter};
+use navkit::query::{NavMeshQuery, NavPath, PathOptions, QueryFilter};
 use navkit::service::{
     AgentId, NavMeshPlanner, NavMeshRequest, PathOutcome, PathResponse, Planner, Service,
 };
@@ -62,7 +61,7 @@ enum Ask {
 #[derive(Debug)]
 enum Out {
     Cheap(u64),
-    Nav(navkit::Result<FullPath>),
+    Nav(navkit::Result<NavPath>),
 }
 
 /// A cheap, checkable computation.
@@ -81,7 +80,7 @@ fn cheap(n: u64) -> u64 {
 struct Pair {
     start: Vec3,
     end: Vec3,
-    direct: navkit::Result<FullPath>,
+    direct: navkit::Result<NavPath>,
 }
 
 struct SoakPlanner {
@@ -108,7 +107,7 @@ impl Planner for SoakPlanner {
             let p = &self.pairs[i];
             let r = NavMeshRequest {
                 start: p.start,
-                end: p.end,
+                goal: p.end,
                 filter: QueryFilter::default(),
             };
             self.nav.plan(worker, r)
@@ -187,7 +186,7 @@ fn the_service_answers_a_million_requests_exactly_once_under_load() {
 
     // Real navmesh work: dungeon.obj, 200 seeded random pairs, each solved directly first.
     let nav = Arc::new(common::build("dungeon.obj").navmesh);
-    let options = SmoothPathOptions::default();
+    let options = PathOptions::default();
     let pairs = {
         let mut q = NavMeshQuery::new(&nav, 2048).unwrap();
         let f = QueryFilter::default();
@@ -199,7 +198,7 @@ fn the_service_answers_a_million_requests_exactly_once_under_load() {
             if i % 50 == 0 {
                 end = Vec3::new(1e4, 0.0, 1e4); // off the mesh: an error, answered like a path
             }
-            let direct = full_path(&mut q, start, end, &f, &options);
+            let direct = q.path(start, end, &f, &options);
             pairs.push(Pair { start, end, direct });
         }
         Arc::new(pairs)

@@ -11,9 +11,9 @@ use glam::Vec3;
 use navkit::build::tiled::TiledNavMesh;
 use navkit::navmesh::NavMesh;
 use navkit::query::{
-    DEFAULT_HALF_EXTENTS, NavMeshQuery, PathStatus, PolyRef, QueryFilter, SliceState, SlicedOptions,
+    DEFAULT_HALF_EXTENTS, NavMeshQuery, PolyRef, QueryFilter, SliceState, SlicedOptions,
 };
-use navkit::{BuildSettings, Error, InputGeometry, TriMesh};
+use navkit::{BuildSettings, Error, InputGeometry, PathStatus, TriMesh};
 
 /// The benchmark's node pool and path buffer (RecastDemo's).
 const MAX_NODES: usize = 2048;

@@ -5,8 +5,8 @@ mod common;
 
 use glam::Vec3;
 use navkit::agents::spline::{Spline, project_onto_navmesh, spline_path};
-use navkit::query::smooth::{SmoothPathOptions, full_path};
-use navkit::query::{NavMeshQuery, QueryFilter};
+
+use navkit::query::{NavMeshQuery, PathOptions, QueryFilter};
 use navkit::tools::testcase::{TestCase, TestKind};
 
 /// RecastDemo's default agent radius.
@@ -34,14 +34,9 @@ fn splines_through_recastdemo_straight_paths() {
     let (mut min_ratio, mut max_ratio) = (f32::INFINITY, 0.0f32); // spline / straight length
     let mut worst_gap: f32 = 0.0; // relative error of unprojected sample spacing (last excluded)
     for t in case.queries.iter().filter(|t| t.kind == TestKind::Pathfind) {
-        let fp = full_path(
-            &mut q,
-            t.start,
-            t.end,
-            &filter,
-            &SmoothPathOptions::default(),
-        )
-        .unwrap_or_else(|e| panic!("line {}: {e}", t.line));
+        let fp = q
+            .path(t.start, t.end, &filter, &PathOptions::default())
+            .unwrap_or_else(|e| panic!("line {}: {e}", t.line));
         let corners = fp.straight.positions();
         if corners.len() < 2 {
             continue;
@@ -63,7 +58,7 @@ fn splines_through_recastdemo_straight_paths() {
         // the straight path's ends in xz.
         let e = projected[0]
             .distance(fp.start.point)
-            .max(projected.last().unwrap().distance(fp.end.point));
+            .max(projected.last().unwrap().distance(fp.goal.point));
         let e_xz = xz(projected[0], first).max(xz(*projected.last().unwrap(), last));
         assert!(
             e < 0.05 && e_xz < 0.05,
@@ -138,14 +133,14 @@ fn projection_errors_name_the_sample() {
     let far = [Vec3::new(1000.0, 1000.0, 1000.0)];
     let e = project_onto_navmesh(&mut q, &filter, &far).unwrap_err();
     assert!(e.to_string().contains("sample 0"), "{e}");
-    let fp = full_path(
-        &mut q,
-        Vec3::new(18.13855, -2.370003, -21.319118),
-        Vec3::new(-19.20618, -2.369133, 24.802742),
-        &filter,
-        &SmoothPathOptions::default(),
-    )
-    .unwrap();
+    let fp = q
+        .path(
+            Vec3::new(18.13855, -2.370003, -21.319118),
+            Vec3::new(-19.20618, -2.369133, 24.802742),
+            &filter,
+            &PathOptions::default(),
+        )
+        .unwrap();
     let mut pts = fp.straight.positions();
     pts.push(Vec3::new(f32::NAN, 0.0, 0.0));
     let e = project_onto_navmesh(&mut q, &filter, &pts).unwrap_err();

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use glam::Vec3;
 use navkit::query::{
-    DEFAULT_HALF_EXTENTS, NavMeshQuery, PolyRef, QueryFilter, StraightPathOptions,
+    DEFAULT_HALF_EXTENTS, NavMeshQuery, PolyRef, QueryFilter, RaycastOptions, StraightPathOptions,
 };
 use navkit::tilecache::{
     LayerCompression, ObstacleRef, ObstacleShape, ObstacleState, TileCache, TileCacheSettings,
@@ -29,6 +29,29 @@ fn cache_of(name: &str) -> (InputGeometry, TileCache) {
     let c = TileCache::build(&g, &BuildSettings::default(), &TileCacheSettings::default())
         .unwrap_or_else(|e| panic!("{name}: {e}"));
     (g, c)
+}
+
+/// An upright cylinder obstacle.
+fn cylinder(pos: Vec3, radius: f32, height: f32) -> ObstacleShape {
+    ObstacleShape::Cylinder {
+        pos,
+        radius,
+        height,
+    }
+}
+
+/// An axis-aligned box obstacle.
+fn aabb(bmin: Vec3, bmax: Vec3) -> ObstacleShape {
+    ObstacleShape::Box { bmin, bmax }
+}
+
+/// A box obstacle turned about the y axis.
+fn oriented(center: Vec3, half_extents: Vec3, y_angle: f32) -> ObstacleShape {
+    ObstacleShape::OrientedBox {
+        center,
+        half_extents,
+        y_angle,
+    }
 }
 
 /// A path as the tests compare it: polys, corners, completeness, length.
@@ -60,8 +83,10 @@ fn route(cache: &TileCache, a: Vec3, b: Vec3) -> Option<Route> {
             s.point,
             end,
             &path.polys,
-            4096,
-            StraightPathOptions::default(),
+            &StraightPathOptions {
+                max_points: 4096,
+                ..StraightPathOptions::default()
+            },
         )
         .ok()?;
     Some(Route {
@@ -141,7 +166,13 @@ fn find_blocking_cylinder(cache: &mut TileCache, a: Vec3, b: Vec3) -> Option<(Ve
                 let mut reach = [10.0f32; 2];
                 for (k, sgn) in [1.0f32, -1.0].into_iter().enumerate() {
                     let hit = q
-                        .raycast(n.poly, n.point, n.point + side * (10.0 * sgn), &f, 256)
+                        .raycast(
+                            n.poly,
+                            n.point,
+                            n.point + side * (10.0 * sgn),
+                            &f,
+                            &RaycastOptions::default(),
+                        )
                         .ok()?;
                     if hit.hit() {
                         reach[k] = hit.t * 10.0;
@@ -160,7 +191,9 @@ fn find_blocking_cylinder(cache: &mut TileCache, a: Vec3, b: Vec3) -> Option<(Ve
         if ends.iter().any(|e| e.distance(p) < radius + 1.0) {
             continue;
         }
-        let ob = cache.add_cylinder(p - Vec3::Y * 0.5, radius, 3.0).unwrap();
+        let ob = cache
+            .add(&cylinder(p - Vec3::Y * 0.5, radius, 3.0))
+            .unwrap();
         cache.update_until_done().unwrap();
         let with = route(cache, a, b);
         cache.remove(ob).unwrap();
@@ -186,11 +219,11 @@ fn block_and_restore(cache: &mut TileCache, a: Vec3, b: Vec3, what: &str) -> (f3
     for shape in ["box", "oriented box"] {
         let ob = if shape == "box" {
             cache
-                .add_box(p - Vec3::new(r, 0.5, r), p + Vec3::new(r, 2.5, r))
+                .add(&aabb(p - Vec3::new(r, 0.5, r), p + Vec3::new(r, 2.5, r)))
                 .unwrap()
         } else {
             cache
-                .add_oriented_box(p + Vec3::Y, Vec3::new(r, 1.5, r), 0.6)
+                .add(&oriented(p + Vec3::Y, Vec3::new(r, 1.5, r), 0.6))
                 .unwrap()
         };
         assert_eq!(
@@ -359,7 +392,7 @@ fn tset_round_trip_gives_the_same_queries() {
     let mut loaded = loaded;
     let q = &case.queries[0];
     let ob = loaded
-        .add_cylinder(q.start + Vec3::new(3.0, -0.5, 0.0), 1.0, 2.0)
+        .add(&cylinder(q.start + Vec3::new(3.0, -0.5, 0.0), 1.0, 2.0))
         .unwrap();
     assert!(loaded.update_until_done().unwrap().tiles_rebuilt >= 1);
     loaded.remove(ob).unwrap();
@@ -394,7 +427,7 @@ fn try_load(bytes: &[u8]) -> Result<(), Error> {
     let mut c = TileCache::from_tset_bytes(bytes, &[])?;
     let p = Vec3::from_array(c.params().origin) + Vec3::new(5.0, 0.0, 5.0);
     let _ = route(&c, p, p + Vec3::new(10.0, 0.0, 10.0));
-    if let Ok(ob) = c.add_cylinder(p, 1.0, 2.0) {
+    if let Ok(ob) = c.add(&cylinder(p, 1.0, 2.0)) {
         let _ = c.update_until_done();
         let _ = c.remove(ob);
         let _ = c.update_until_done();
@@ -574,27 +607,27 @@ fn obstacle_pool_full_is_an_error_until_one_is_removed() {
     let obs: Vec<ObstacleRef> = (0..4)
         .map(|i| {
             cache
-                .add_cylinder(p + Vec3::X * (i as f32 * 2.0), 0.5, 2.0)
+                .add(&cylinder(p + Vec3::X * (i as f32 * 2.0), 0.5, 2.0))
                 .unwrap()
         })
         .collect();
-    match cache.add_cylinder(p, 0.5, 2.0) {
+    match cache.add(&cylinder(p, 0.5, 2.0)) {
         Err(Error::PoolFull { what, capacity }) => assert_eq!((what, capacity), ("obstacle", 4)),
         other => panic!("fifth obstacle: {other:?}"),
     }
-    assert!(cache.add_box(p, p + Vec3::ONE).is_err());
+    assert!(cache.add(&aabb(p, p + Vec3::ONE)).is_err());
     cache.update_until_done().unwrap();
     assert_eq!(cache.obstacles().len(), 4);
     cache.remove(obs[0]).unwrap();
     // The slot comes back once its tiles are rebuilt.
-    assert!(cache.add_cylinder(p, 0.5, 2.0).is_err());
+    assert!(cache.add(&cylinder(p, 0.5, 2.0)).is_err());
     cache.update_until_done().unwrap();
-    let again = cache.add_cylinder(p, 0.5, 2.0).unwrap();
+    let again = cache.add(&cylinder(p, 0.5, 2.0)).unwrap();
     assert_ne!(again, obs[0], "a reused slot gets a new salt");
     // The old ref is stale.
     assert!(matches!(
         cache.remove(obs[0]),
-        Err(Error::InvalidArgument(_))
+        Err(Error::StaleHandle { .. })
     ));
 }
 
@@ -605,36 +638,38 @@ fn bad_obstacles_and_stale_refs_are_errors() {
     let nan = f32::NAN;
     let inf = f32::INFINITY;
     let invalid = |r: navkit::Result<ObstacleRef>| matches!(r, Err(Error::InvalidArgument(_)));
-    assert!(invalid(cache.add_cylinder(
+    assert!(invalid(cache.add(&cylinder(
         Vec3::new(nan, 0.0, 0.0),
         1.0,
         2.0
-    )));
-    assert!(invalid(cache.add_cylinder(p, nan, 2.0)));
-    assert!(invalid(cache.add_cylinder(p, 1.0, inf)));
-    assert!(invalid(cache.add_cylinder(p, -1.0, 2.0)));
-    assert!(invalid(cache.add_cylinder(p, 0.0, 2.0)));
-    assert!(invalid(cache.add_box(Vec3::splat(nan), p)));
-    assert!(invalid(cache.add_box(p + Vec3::ONE, p)));
-    assert!(invalid(cache.add_box(p, p + Vec3::new(1.0, inf, 1.0))));
-    assert!(invalid(cache.add_oriented_box(p, Vec3::ONE, nan)));
-    assert!(invalid(cache.add_oriented_box(
+    ))));
+    assert!(invalid(cache.add(&cylinder(p, nan, 2.0))));
+    assert!(invalid(cache.add(&cylinder(p, 1.0, inf))));
+    assert!(invalid(cache.add(&cylinder(p, -1.0, 2.0))));
+    assert!(invalid(cache.add(&cylinder(p, 0.0, 2.0))));
+    assert!(invalid(cache.add(&aabb(Vec3::splat(nan), p))));
+    assert!(invalid(cache.add(&aabb(p + Vec3::ONE, p))));
+    assert!(invalid(cache.add(&aabb(p, p + Vec3::new(1.0, inf, 1.0)))));
+    assert!(invalid(cache.add(&oriented(p, Vec3::ONE, nan))));
+    assert!(invalid(cache.add(&oriented(
         p,
         Vec3::new(1.0, -1.0, 1.0),
         0.0
-    )));
-    assert!(invalid(cache.add_oriented_box(
+    ))));
+    assert!(invalid(cache.add(&oriented(
         Vec3::splat(inf),
         Vec3::ONE,
         0.0
-    )));
+    ))));
     // Huge or far-away obstacles (Detour would convert their bounds to int).
-    assert!(invalid(cache.add_cylinder(p, 1.0e6, 2.0)));
-    assert!(invalid(cache.add_box(p, p + Vec3::new(1.0, 1.0e30, 1.0))));
-    assert!(invalid(cache.add_cylinder(Vec3::splat(3.0e9), 1.0, 2.0)));
+    assert!(invalid(cache.add(&cylinder(p, 1.0e6, 2.0))));
+    assert!(invalid(
+        cache.add(&aabb(p, p + Vec3::new(1.0, 1.0e30, 1.0)))
+    ));
+    assert!(invalid(cache.add(&cylinder(Vec3::splat(3.0e9), 1.0, 2.0))));
     // Wider than 8 tiles.
     assert!(invalid(
-        cache.add_box(p - Vec3::splat(70.0), p + Vec3::splat(70.0))
+        cache.add(&aabb(p - Vec3::splat(70.0), p + Vec3::splat(70.0)))
     ));
     assert!(cache.obstacles().is_empty());
     assert!(cache.is_up_to_date());
@@ -642,18 +677,18 @@ fn bad_obstacles_and_stale_refs_are_errors() {
     // Stale refs: forged, double removal, removal after processing.
     assert!(cache.remove(ObstacleRef(0)).is_err());
     assert!(cache.remove(ObstacleRef(0x0001_0005)).is_err());
-    let ob = cache.add_cylinder(p, 1.0, 2.0).unwrap();
+    let ob = cache.add(&cylinder(p, 1.0, 2.0)).unwrap();
     cache.remove(ob).unwrap();
-    assert!(matches!(cache.remove(ob), Err(Error::InvalidArgument(_))));
+    assert!(matches!(cache.remove(ob), Err(Error::StaleHandle { .. })));
     cache.update_until_done().unwrap();
-    assert!(matches!(cache.remove(ob), Err(Error::InvalidArgument(_))));
+    assert!(matches!(cache.remove(ob), Err(Error::StaleHandle { .. })));
     assert!(cache.obstacles().is_empty());
     let shape = ObstacleShape::OrientedBox {
         center: p,
         half_extents: Vec3::ONE,
         y_angle: 0.6,
     };
-    let o = cache.add_oriented_box(p, Vec3::ONE, 0.6).unwrap();
+    let o = cache.add(&oriented(p, Vec3::ONE, 0.6)).unwrap();
     match cache.obstacle(o).unwrap().shape {
         ObstacleShape::OrientedBox { y_angle, .. } => assert!((y_angle - 0.6).abs() < 1e-5),
         s => panic!("{s:?} is not {shape:?}"),
@@ -665,7 +700,7 @@ fn bad_obstacles_and_stale_refs_are_errors() {
     let mut queued = 0;
     let err = loop {
         let q = p + Vec3::new((queued % 8) as f32 * 1.5, 0.0, (queued / 8) as f32 * 1.5);
-        match cache.add_cylinder(q, 0.2, 2.0) {
+        match cache.add(&cylinder(q, 0.2, 2.0)) {
             Ok(_) => queued += 1,
             Err(e) => break e,
         }
@@ -677,7 +712,7 @@ fn bad_obstacles_and_stale_refs_are_errors() {
     }
     let rep = cache.update(Duration::ZERO).unwrap();
     assert_eq!(rep.steps, 1);
-    assert!(cache.add_cylinder(p, 0.2, 2.0).is_ok());
+    assert!(cache.add(&cylinder(p, 0.2, 2.0)).is_ok());
     let rep = cache.update_until_done().unwrap();
     assert!(rep.up_to_date);
     eprintln!("{queued} requests queued before the queue was full");
@@ -689,7 +724,10 @@ fn update_respects_its_budget_and_reports_rebuilt_tiles() {
     let p = Vec3::new(0.0, -2.9, 0.0);
     // A box over several tiles.
     cache
-        .add_box(p - Vec3::new(5.0, 1.0, 5.0), p + Vec3::new(5.0, 3.0, 5.0))
+        .add(&aabb(
+            p - Vec3::new(5.0, 1.0, 5.0),
+            p + Vec3::new(5.0, 3.0, 5.0),
+        ))
         .unwrap();
     assert!(!cache.is_up_to_date());
     let first = cache.update(Duration::ZERO).unwrap();
@@ -746,7 +784,7 @@ fn comb_of_obstacles_is_refused_not_overflowed() {
         let z = origin.z + (20.0 + 0.5) * cs;
         obs.push(
             cache
-                .add_cylinder(Vec3::new(x, origin.y - 0.5, z), 0.01, 2.0)
+                .add(&cylinder(Vec3::new(x, origin.y - 0.5, z), 0.01, 2.0))
                 .unwrap(),
         );
     }

@@ -7,7 +7,9 @@ use glam::Vec3;
 use navkit::build::build_solo;
 use navkit::build::tiled::{TileChange, TiledNavMesh, TiledOptions};
 use navkit::navmesh::NavMesh;
-use navkit::query::{DEFAULT_HALF_EXTENTS, NavMeshQuery, QueryFilter};
+use navkit::query::{
+    DEFAULT_HALF_EXTENTS, NavMeshQuery, PathOptions, QueryFilter, StraightPathOptions,
+};
 use navkit::tools::testcase::{self, TestCase};
 use navkit::{
     Aabb, BuildSettings, ConvexVolume, InputGeometry, OffMeshConnection, TileCoord, TriMesh, area,
@@ -71,7 +73,10 @@ fn tiled_dungeon_and_undulating_connect_what_solo_connects() {
         while tried < 150 {
             let (_, a) = sq.find_random_point(&f, &mut rng).unwrap();
             let (_, b) = sq.find_random_point(&f, &mut rng).unwrap();
-            let sp = sq.find_path_between(a, b, &f).unwrap();
+            let sp = sq
+                .path(a, b, &f, &PathOptions::corridor_only())
+                .unwrap()
+                .corridor;
             if !sp.is_complete() {
                 continue;
             }
@@ -174,7 +179,7 @@ fn path_between(nav: &NavMesh, a: Vec3, b: Vec3) -> (bool, Vec<Vec3>) {
     let e = q.find_nearest_poly(b, DEFAULT_HALF_EXTENTS, &f).unwrap();
     let p = q.find_path(s.poly, e.poly, a, b, &f, 4096).unwrap();
     let st = q
-        .find_straight_path(a, b, &p.polys, 256, Default::default())
+        .find_straight_path(a, b, &p.polys, &StraightPathOptions::default())
         .unwrap();
     (p.is_complete(), st.positions())
 }
@@ -396,7 +401,10 @@ fn generated_world_builds_tiled_and_its_features_are_reachable() {
             continue;
         }
         long += 1;
-        let p = q.find_path_between(a, b, &f).unwrap();
+        let p = q
+            .path(a, b, &f, &PathOptions::corridor_only())
+            .unwrap()
+            .corridor;
         let p = if p.polys.len() >= 256 {
             let s = q.find_nearest_poly(a, DEFAULT_HALF_EXTENTS, &f).unwrap();
             let e = q.find_nearest_poly(b, DEFAULT_HALF_EXTENTS, &f).unwrap();

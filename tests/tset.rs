@@ -158,8 +158,10 @@ fn route(cache: &TileCache, a: Vec3, b: Vec3) -> Option<Route> {
             s.point,
             e.point,
             &path.polys,
-            4096,
-            StraightPathOptions::default(),
+            &StraightPathOptions {
+                max_points: 4096,
+                ..StraightPathOptions::default()
+            },
         )
         .ok()?;
     Some(Route {

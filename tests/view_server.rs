@@ -898,7 +898,7 @@ fn how_a_path_was_found_search_nodes_grid_search_turn_boundaries_and_grid_cells(
     use glam::Vec3;
     use navkit::grid::mesh::MeshGrid;
     use navkit::grid::{SearchContext, SearchOptions};
-    use navkit::query::{NavMeshQuery, QueryFilter};
+    use navkit::query::{NavMeshQuery, PathOptions, QueryFilter};
     use navkit::tools::compare::{CompareSettings, Comparer};
 
     let v = dungeon();
@@ -918,7 +918,10 @@ fn how_a_path_was_found_search_nodes_grid_search_turn_boundaries_and_grid_cells(
     // Detour's search nodes after findPath: a point per node, 0.5 above where the search
     // entered its poly, in pool order; a parent link per node but the start.
     let mut q = NavMeshQuery::new(&nav, 2048).unwrap();
-    let path = q.find_path_between(start, end, &filter).unwrap();
+    let path = q
+        .path(start, end, &filter, &PathOptions::corridor_only())
+        .unwrap()
+        .corridor;
     assert_eq!(p["corridor"].as_array().unwrap().len(), path.polys.len());
     let nodes = q.search_nodes();
     assert!(nodes.len() > path.polys.len(), "{} nodes", nodes.len());

@@ -80,9 +80,9 @@ fn nav_test_spans_have_stacked_floors_and_connect_every_test_query() {
 /// Euclidean one, plus the snapping of the ends to cell centres).
 #[test]
 fn mesh_grid_astar_is_optimal_on_every_test_query() {
-    use navkit::grid::{CornerCutting, SearchContext, SearchOptions, SearchStatus, mesh::MeshGrid};
-    use navkit::query::smooth::{SmoothPathOptions, full_path};
-    use navkit::query::{NavMeshQuery, QueryFilter};
+    use navkit::PathStatus;
+    use navkit::grid::{CornerCutting, SearchContext, SearchOptions, mesh::MeshGrid};
+    use navkit::query::{NavMeshQuery, PathOptions, QueryFilter};
 
     let geom = InputGeometry::load(common::mesh("nav_test.obj")).unwrap();
     let grid = MeshGrid::build(&geom, &BuildSettings::default()).unwrap();
@@ -97,7 +97,7 @@ fn mesh_grid_astar_is_optimal_on_every_test_query() {
         let p = grid
             .find_path(&mut ctx, t.start, t.end, &SearchOptions::default())
             .unwrap();
-        assert_eq!(p.result.status, SearchStatus::Found, "line {}", t.line);
+        assert_eq!(p.result.status, PathStatus::Complete, "line {}", t.line);
         let d = grid_distance(grid.spans(), p.start_span, p.goal_span).unwrap();
         assert!(
             (p.result.cost as f32 - d).abs() < 1e-3,
@@ -117,14 +117,14 @@ fn mesh_grid_astar_is_optimal_on_every_test_query() {
         assert_eq!(p.waypoints.first(), p.points.first());
         assert_eq!(p.waypoints.last(), p.points.last());
         assert!(p.waypoints.len() <= p.points.len());
-        let fp = full_path(
-            &mut q,
-            t.start,
-            t.end,
-            &QueryFilter::default(),
-            &SmoothPathOptions::default(),
-        )
-        .unwrap();
+        let fp = q
+            .path(
+                t.start,
+                t.end,
+                &QueryFilter::default(),
+                &PathOptions::default(),
+            )
+            .unwrap();
         let ratio = (p.result.cost as f32 * cs) / fp.straight.length();
         lo = lo.min(ratio);
         hi = hi.max(ratio);
@@ -174,7 +174,8 @@ fn mesh_grid_bad_points_are_errors_and_area_costs_are_checked() {
 #[test]
 fn mesh_grid_connects_what_the_navmesh_connects() {
     use glam::Vec3;
-    use navkit::grid::{SearchContext, SearchOptions, SearchStatus, mesh::MeshGrid};
+    use navkit::PathStatus;
+    use navkit::grid::{SearchContext, SearchOptions, mesh::MeshGrid};
     use navkit::tools::compare::{CompareSettings, Comparer};
     let geom = InputGeometry::load(common::mesh("nav_test.obj")).unwrap();
     let grid = MeshGrid::build(&geom, &BuildSettings::default()).unwrap();
@@ -198,7 +199,7 @@ fn mesh_grid_connects_what_the_navmesh_connects() {
             &SearchOptions::default(),
         )
         .unwrap();
-    assert_eq!(p.result.status, SearchStatus::Found);
+    assert_eq!(p.result.status, PathStatus::Complete);
 
     let mut cmp = Comparer::new(&built.navmesh, Some(&grid), CompareSettings::default()).unwrap();
     let pairs = cmp.random_pairs(150, 7).unwrap();
@@ -209,9 +210,9 @@ fn mesh_grid_connects_what_the_navmesh_connects() {
             .grid
             .as_ref()
             .unwrap_or_else(|| panic!("{a} -> {b}: {:?}", c.grid_error));
-        assert_eq!(g.status, SearchStatus::Found, "{a} -> {b}");
+        assert_eq!(g.status, PathStatus::Complete, "{a} -> {b}");
         let n = c.navmesh.as_ref().unwrap();
-        assert!(n.complete);
+        assert_eq!(n.status, PathStatus::Complete);
         // The spline through the corners, on the surface: at least the straight length (it is
         // the shortest), not much more (measured at most 1.04 on 100 pairs).
         let sr = n.spline_length / n.straight_length.max(1e-3);

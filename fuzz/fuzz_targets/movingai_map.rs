@@ -27,11 +27,11 @@ fuzz_target!(|data: &[u8]| {
     let jps = Algorithm::Jps.find_path(&mut ctx, &grid, a, b);
     if let (Ok(x), Ok(y)) = (astar, jps) {
         assert_eq!(
-            x.found(),
-            y.found(),
+            x.is_complete(),
+            y.is_complete(),
             "A* and JPS disagree on reachability {a} -> {b}"
         );
-        if x.found() {
+        if x.is_complete() {
             assert!(
                 (x.cost - y.cost).abs() <= 1e-6 * x.cost.max(1.0),
                 "A* cost {} and JPS cost {} differ for {a} -> {b}",

@@ -31,7 +31,7 @@ fuzz_target!(|data: &[u8]| {
     let first_vertex =
         |p: Option<&navkit::navmesh::PolyInfo>| p.and_then(|p| p.verts.first().copied());
     if let (Some(va), Some(vb)) = (first_vertex(polys.first()), first_vertex(polys.last())) {
-        let _ = q.path(va, vb, &filter);
+        let _ = q.path(va, vb, &filter, &navkit::PathOptions::default());
     }
 });
 

@@ -6,7 +6,9 @@
 use arbitrary::{Arbitrary, Unstructured};
 use libfuzzer_sys::fuzz_target;
 use navkit::navmesh::NavMesh;
-use navkit::query::{PolyRef, QueryFilter, SmoothPathOptions, StraightPathOptions};
+use navkit::query::{
+    PathOptions, PolyRef, QueryFilter, RaycastOptions, SmoothPathOptions, StraightPathOptions,
+};
 use navkit_fuzz::{Count, F, P};
 
 #[derive(Debug, Arbitrary)]
@@ -139,15 +141,16 @@ fuzz_target!(|input: Input| {
                 }
             }
             Op::PathBetween(a, b) => {
-                let _ = q.find_path_between(a.0, b.0, &filter);
+                let _ = q.path(a.0, b.0, &filter, &PathOptions::corridor_only());
             }
             Op::Straight(a, b, corridor, n, area, all) => {
                 let c: Vec<PolyRef> = corridor.iter().map(r).collect();
                 let opts = StraightPathOptions {
                     area_crossings: *area,
                     all_crossings: *all,
+                    max_points: n.0,
                 };
-                let _ = q.find_straight_path(a.0, b.0, &c, n.0, opts);
+                let _ = q.find_straight_path(a.0, b.0, &c, &opts);
             }
             Op::Move(p, a, b, n) => {
                 let _ = q.move_along_surface(r(p), a.0, b.0, &filter, n.0);
@@ -159,7 +162,11 @@ fuzz_target!(|input: Input| {
                 let _ = q.closest_point_on_poly(r(p), a.0);
             }
             Op::Raycast(p, a, b, n) => {
-                let _ = q.raycast(r(p), a.0, b.0, &filter, n.0);
+                let opts = RaycastOptions {
+                    max_path: n.0,
+                    ..RaycastOptions::default()
+                };
+                let _ = q.raycast(r(p), a.0, b.0, &filter, &opts);
             }
             Op::Random(vals) => {
                 let mut it = vals.iter().map(|f| f.0).cycle();
@@ -172,7 +179,7 @@ fuzz_target!(|input: Input| {
                 let _ = q.find_polys_around_circle(r(p), c.0, rad.0, &filter, n.0);
             }
             Op::Full(a, b) => {
-                let _ = q.path(a.0, b.0, &filter);
+                let _ = q.path(a.0, b.0, &filter, &PathOptions::default());
             }
             Op::FullWith(a, b, step, slop, pts, ps) => {
                 let opts = SmoothPathOptions {
@@ -181,10 +188,18 @@ fuzz_target!(|input: Input| {
                     max_points: pts.0,
                     max_polys: ps.0,
                 };
-                let _ = q.path_with(a.0, b.0, &filter, &opts);
+                let with = PathOptions {
+                    smooth: Some(opts),
+                    ..PathOptions::default()
+                };
+                let _ = q.path(a.0, b.0, &filter, &with);
             }
             Op::Corridor(a, b) => {
-                let _ = q.corridor(a.0, b.0, &filter);
+                let corners = PathOptions {
+                    smooth: None,
+                    ..PathOptions::default()
+                };
+                let _ = q.path(a.0, b.0, &filter, &corners);
             }
             Op::Filter(inc, exc, area, cost) => {
                 filter = QueryFilter::with_flags(*inc, *exc);
@@ -226,7 +241,7 @@ fuzz_target!(|input: Input| {
                     prev_poly: prev.as_ref().map(r),
                     max_path: n.0,
                 };
-                let _ = q.raycast_with(r(p), a.0, b.0, &filter, &opts);
+                let _ = q.raycast(r(p), a.0, b.0, &filter, &opts);
             }
             Op::Dijkstra(p, n) => {
                 let _ = q.path_from_dijkstra_search(r(p), n.0);

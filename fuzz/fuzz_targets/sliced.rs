@@ -167,7 +167,7 @@ fn drive(
     mut i: usize,
     r: &dyn Fn(&Ref) -> PolyRef,
     max_path: usize,
-    check: impl FnOnce(navkit::Result<navkit::query::Path>),
+    check: impl FnOnce(navkit::Result<navkit::query::Corridor>),
 ) -> usize {
     let mut total = search.iterations();
     let mut ran_to_end = false;

@@ -1,7 +1,7 @@
 //! Centripetal Catmull-Rom splines through waypoint lists (wander points, navmesh straight paths,
 //! grid paths), sampled by arc length and projected onto the navmesh: a third way to smooth a
 //! path, beside the turn-boundary [`follower`](crate::agents::follower) and Detour's
-//! [`smooth`](crate::query::smooth) path.
+//! [`smooth`](crate::query::NavMeshQuery::smooth_path) path.
 //!
 //! * The curve is the *centripetal* Catmull-Rom spline (alpha = 0.5: knot intervals are the square
 //!   roots of the distances between control points), evaluated with the Barry–Goldman pyramidal
@@ -14,13 +14,12 @@
 //!
 //! ```no_run
 //! use glam::Vec3;
-//! use navkit::query::{NavMeshQuery, QueryFilter};
-//! use navkit::query::smooth::{full_path, SmoothPathOptions};
+//! use navkit::query::{NavMeshQuery, PathOptions, QueryFilter};
 //! use navkit::agents::spline::{project_onto_navmesh, Spline};
 //! # fn f(q: &mut NavMeshQuery<'_>) -> navkit::Result<()> {
 //! let filter = QueryFilter::default();
-//! let fp = full_path(q, Vec3::new(2.0, 0.0, 2.0), Vec3::new(33.0, 2.5, 6.0),
-//!                    &filter, &SmoothPathOptions::default())?;
+//! let fp = q.path(Vec3::new(2.0, 0.0, 2.0), Vec3::new(33.0, 2.5, 6.0),
+//!                 &filter, &PathOptions::default())?;
 //! let spline = Spline::new(&fp.straight.positions())?;
 //! let samples = spline.sample_by_arc_length(0.25)?;
 //! let on_mesh = project_onto_navmesh(q, &filter, &samples)?;

@@ -204,7 +204,7 @@ fn box_faces(l: &mut Layer, c: [Vec3; 8], color: Color) {
 }
 
 /// Tile-cache obstacles ([`crate::tilecache::TileCache::obstacles`] or
-/// [`crate::agents::crowd::Crowd::obstacles`]), coloured by state ([`obstacle_color`]).
+/// a crowd's, [`crate::agents::crowd::Crowd::tile_cache`]), coloured by state ([`obstacle_color`]).
 pub fn obstacles(obstacles: &[Obstacle]) -> Layer {
     let mut l = Layer::new(OBSTACLES_LAYER);
     for o in obstacles {

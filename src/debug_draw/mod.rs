@@ -85,7 +85,8 @@
 //! let geom = navkit::InputGeometry::from_mesh(floor);
 //! let nav = navkit::build::build_solo(&geom, &navkit::BuildSettings::default())?.navmesh;
 //! let mut query = nav.query()?;
-//! let path = query.path(Vec3::new(1.0, 0.0, 1.0), Vec3::new(9.0, 0.0, 9.0), &QueryFilter::default())?;
+//! let (a, b) = (Vec3::new(1.0, 0.0, 1.0), Vec3::new(9.0, 0.0, 9.0));
+//! let path = query.path(a, b, &QueryFilter::default(), &Default::default())?;
 //!
 //! // The picture: navmesh, straight path, the search's nodes.
 //! let mut picture: DebugDraw = debug_draw::navmesh::navmesh(&nav, &Default::default());

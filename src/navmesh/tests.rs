@@ -931,7 +931,11 @@ fn raycast_cycle_through_overlapping_tiles_ends() {
     let mut q = nav.query().unwrap();
     let (start, end) = (Vec3::new(1.0, 0.0, 1.0), Vec3::new(7.0, 0.0, 1.0));
     // The simple raycast: the buffer fills with a, b, a, b ... and the walk stops there.
-    let hit = q.raycast(a, start, end, &f, 64).unwrap();
+    let simple = RaycastOptions {
+        max_path: 64,
+        ..RaycastOptions::default()
+    };
+    let hit = q.raycast(a, start, end, &f, &simple).unwrap();
     assert_eq!(hit.polys.len(), 64);
     assert!(
         hit.polys
@@ -952,7 +956,7 @@ fn raycast_cycle_through_overlapping_tiles_ends() {
         max_path: 64,
         ..opts
     };
-    let r = q.raycast_with(a, start, end, &f, &opts).unwrap();
+    let r = q.raycast(a, start, end, &f, &opts).unwrap();
     assert!(r.truncated && !r.hit());
     assert_eq!((r.polys.len(), r.t, r.hit_edge), (64, 0.5, Some(2)));
     assert_eq!(r.path_cost, 3.0);
@@ -963,7 +967,7 @@ fn raycast_cycle_through_overlapping_tiles_ends() {
         max_path: 0,
         ..opts
     };
-    let r = q.raycast_with(a, start, end, &f, &opts).unwrap();
+    let r = q.raycast(a, start, end, &f, &opts).unwrap();
     assert!(r.truncated && r.polys.is_empty());
     assert_eq!(r.t, 0.5);
     assert!(r.detour_status.has(crate::status::Status::PARTIAL_RESULT));
@@ -971,7 +975,7 @@ fn raycast_cycle_through_overlapping_tiles_ends() {
 
     // A ray that stays in a ends normally.
     let r = q
-        .raycast_with(
+        .raycast(
             a,
             start,
             Vec3::new(3.0, 0.0, 1.5),

@@ -50,7 +50,7 @@ impl NavMeshQuery<'_> {
     /// ```
     /// # fn main() -> navkit::Result<()> {
     /// use glam::Vec3;
-    /// use navkit::query::{NavMeshQuery, QueryFilter};
+    /// use navkit::query::{NavMeshQuery, PathOptions, QueryFilter};
     /// let floor = navkit::TriMesh::new(
     ///     vec![0.0, 0.0, 0.0, 0.0, 0.0, 30.0, 30.0, 0.0, 30.0, 30.0, 0.0, 0.0],
     ///     vec![0, 1, 2, 0, 2, 3],
@@ -60,7 +60,8 @@ impl NavMeshQuery<'_> {
     /// let mut q = NavMeshQuery::new(&nav, 2048)?;
     /// assert!(q.search_nodes().is_empty());
     /// let f = QueryFilter::default();
-    /// let path = q.find_path_between(Vec3::new(1.0, 0.0, 1.0), Vec3::new(29.0, 0.0, 29.0), &f)?;
+    /// let (a, b) = (Vec3::new(1.0, 0.0, 1.0), Vec3::new(29.0, 0.0, 29.0));
+    /// let path = q.path(a, b, &f, &PathOptions::corridor_only())?.corridor;
     /// let nodes = q.search_nodes();
     /// // The start node has no parent; every corridor poly was reached.
     /// assert!(nodes.iter().any(|n| n.parent.is_none() && n.poly == path.polys[0]));

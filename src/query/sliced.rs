@@ -24,7 +24,7 @@ pub struct SlicedOptions {
     /// a shared edge.
     ///
     /// Those raycasts are Detour's own, inside the search, not navkit's guarded walk (see
-    /// [`NavMeshQuery::raycast_with`]): on a navmesh whose links form a cycle a straight line
+    /// [`NavMeshQuery::raycast`]): on a navmesh whose links form a cycle a straight line
     /// keeps following (upstream issue #436, seen with low-quality data), such an update may
     /// not return. Searches without this option do no raycasts.
     pub any_angle: bool,

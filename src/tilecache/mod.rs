@@ -47,18 +47,24 @@
 //! [`GuardStats`]); such a tile keeps its previous polygons and `update` reports an error.
 //!
 //! ```no_run
-//! use navkit::{InputGeometry, BuildSettings, tilecache::{TileCache, TileCacheSettings}};
+//! use navkit::{InputGeometry, BuildSettings, ObstacleShape, PathOptions};
+//! use navkit::tilecache::{TileCache, TileCacheSettings};
 //! use navkit::query::{NavMeshQuery, QueryFilter};
 //! use glam::Vec3;
 //!
 //! let geom = InputGeometry::load("nav_test.obj")?;
 //! let mut cache = TileCache::build(&geom, &BuildSettings::default(), &TileCacheSettings::default())?;
-//! let barrel = cache.add_cylinder(Vec3::new(10.0, 0.0, 5.0), 1.0, 2.0)?;
+//! let barrel = cache.add(&ObstacleShape::Cylinder {
+//!     pos: Vec3::new(10.0, 0.0, 5.0),
+//!     radius: 1.0,
+//!     height: 2.0,
+//! })?;
 //! cache.update_until_done()?;
 //! {
 //!     let mut q = NavMeshQuery::new(cache.navmesh(), 2048)?;
-//!     let path = q.find_path_between(Vec3::ZERO, Vec3::new(20.0, 0.0, 5.0), &QueryFilter::default())?;
-//!     println!("{} polys around the barrel", path.polys.len());
+//!     let goal = Vec3::new(20.0, 0.0, 5.0);
+//!     let path = q.path(Vec3::ZERO, goal, &QueryFilter::default(), &PathOptions::corridor_only())?;
+//!     println!("{} polys around the barrel", path.corridor.polys.len());
 //! }
 //! cache.remove(barrel)?;
 //! cache.update_until_done()?;
