@@ -586,7 +586,7 @@ mod tests {
         let bad = [Vec3::ZERO, Vec3::new(f32::NAN, 0.0, 0.0)];
         let e = Spline::new(&bad).unwrap_err();
         assert!(
-            matches!(e, Error::InvalidArgument(ref m) if m.contains("point 1")),
+            matches!(e, Error::NonFinite { argument: "points", value } if value.x.is_nan()),
             "{e}"
         );
         assert!(Spline::new(&[Vec3::splat(f32::INFINITY)]).is_err());
