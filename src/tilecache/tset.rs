@@ -125,6 +125,11 @@ impl TileCacheSet {
 /// neither format reads gets the error of the attempt that got further into the file (FastLZ's
 /// at a tie).
 ///
+/// # Errors
+/// [`Error::VersionMismatch`] if the file's version is neither [`TSET_VERSION`] nor
+/// [`TSET_VERSION_LZ4`]; [`Error::NavMeshData`], naming the byte offset, if anything else is
+/// wrong.
+///
 /// Checks the header (magic, version, tile count within both caches' limits and the file), the
 /// navmesh parameters ([`crate::navmesh::params::validate_params`]), the tile cache parameters
 /// ([`validate_cache_params`]) and that both describe the same tile grid, every tile header (ref
@@ -158,15 +163,22 @@ pub(super) struct ValidTileCacheSet {
     pub(super) compression: LayerCompression,
 }
 
+/// The `TSET` format: its versions are RecastDemo's (FastLZ layers) and navkit's LZ4 one.
+const TSET_FORMAT: mset::SetFormat = mset::SetFormat {
+    name: "TSET",
+    what: "TSET file",
+    magic: TSET_MAGIC,
+    versions: &[TSET_VERSION, TSET_VERSION_LZ4],
+    header_size: TSET_HEADER_SIZE,
+};
+
 /// [`read_tset`], keeping the layers as [`ValidLayer`]s.
 pub(super) fn read_valid_tset(bytes: &[u8]) -> Result<ValidTileCacheSet> {
-    let version = bytes
-        .get(4..8)
-        .map(|b| i32::from_le_bytes([b[0], b[1], b[2], b[3]]));
-    if version == Some(TSET_VERSION_LZ4) {
-        return read_valid_tset_as(bytes, TSET_VERSION_LZ4, LayerCompression::Lz4);
+    let (version, num_tiles) = mset::read_set_header(bytes, &TSET_FORMAT)?;
+    if version == TSET_VERSION_LZ4 {
+        return read_valid_tset_as(bytes, num_tiles, LayerCompression::Lz4);
     }
-    let fast = match read_valid_tset_as(bytes, TSET_VERSION, LayerCompression::FastLz) {
+    let fast = match read_valid_tset_as(bytes, num_tiles, LayerCompression::FastLz) {
         Ok(set) => return Ok(set),
         Err(e) => e,
     };
@@ -179,32 +191,20 @@ pub(super) fn read_valid_tset(bytes: &[u8]) -> Result<ValidTileCacheSet> {
     if offset(&fast).is_none_or(|o| o < TSET_HEADER_SIZE + TSET_TILE_HEADER_SIZE) {
         return Err(fast);
     }
-    match read_valid_tset_as(bytes, TSET_VERSION, LayerCompression::Lz4) {
+    match read_valid_tset_as(bytes, num_tiles, LayerCompression::Lz4) {
         Ok(set) => Ok(set),
         Err(lz4) if offset(&lz4) > offset(&fast) => Err(lz4),
         Err(_) => Err(fast),
     }
 }
 
-/// [`read_valid_tset`] for one header version and layer format.
+/// [`read_valid_tset`] for one layer format, after the header's start (`numTiles` is
+/// `num_tiles`) was read.
 fn read_valid_tset_as(
     bytes: &[u8],
-    version: i32,
+    num_tiles: i32,
     compression: LayerCompression,
 ) -> Result<ValidTileCacheSet> {
-    let num_tiles = mset::read_set_header(bytes, TSET_HEADER_SIZE, TSET_MAGIC, version, "TSET")
-        .map_err(|e| match e {
-            Error::NavMeshData {
-                offset: 4, message, ..
-            } if message.contains("version") => Error::data(
-                4,
-                format!(
-                    "{message} (RecastDemo's, FastLZ layers) or 0x{TSET_VERSION_LZ4:08x} \
-                     (navkit's LZ4 layers)"
-                ),
-            ),
-            other => other,
-        })?;
     let n = TSET_NAV_PARAMS;
     let navmesh = mset::read_checked_params(bytes, n)?;
     let c = TSET_CACHE_PARAMS;
