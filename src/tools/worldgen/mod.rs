@@ -281,21 +281,21 @@ impl WorldStats {
 pub fn generate(spec: &WorldSpec) -> Result<(InputGeometry, WorldStats)> {
     spec.validate()?;
     let target = spec.tris;
-    let terrain_share = f64::from(spec.terrain_share) * target as f64;
+    let share_tris = f64::from(spec.terrain_share) * target as f64;
     let mut rng = Pcg64::seed_from_u64(spec.seed);
     let hills = Hills::new(&mut rng);
-    let plots = Plots::new(terrain_share);
+    let plots = Plots::new(share_tris);
     let (order, kinds) = plots.kinds(&mut rng);
     let stats = WorldStats::empty(spec, plots.side, plots.count());
     let mut world = World::new(rng, hills, stats);
 
     // Features: the mandatory ones first, then the others while the budget lasts.
-    let budget = target - terrain_share as usize;
+    let budget = target - share_tris as usize;
     place_features(&mut world, &plots, &order, &kinds, budget);
 
     // Terrain: its share, or what the features leave, of quads as square as can be.
     let features_tris = world.mesh.tri_count();
-    let terrain_target = (target.saturating_sub(features_tris) as f64).min(terrain_share);
+    let terrain_target = (target.saturating_sub(features_tris) as f64).min(share_tris);
     let n = ((terrain_target / 2.0).sqrt().round() as usize).max(16);
     let mut terrain = Terrain::hills(n, plots.side, &world.hills);
     shape_terrain(&mut world, &mut terrain);
@@ -340,12 +340,12 @@ const WEIGHTS: [(PlotKind, u32); 6] = [
 ];
 
 impl Plots {
-    /// The plots of a world whose terrain has `terrain_share` triangles: one quad per m^2, at
-    /// least 3 x 3 plots.
-    fn new(terrain_share: f64) -> Plots {
+    /// The plots of a world whose terrain has its share of the triangles, `share_tris`: one
+    /// quad per m^2, at least 3 x 3 plots.
+    fn new(share_tris: f64) -> Plots {
         let per_side =
-            (((terrain_share / 2.0).sqrt() / PLOT).floor() as usize).max(MIN_PLOTS_PER_SIDE);
-        let side = ((terrain_share / 2.0).sqrt()).max(per_side as f64 * PLOT);
+            (((share_tris / 2.0).sqrt() / PLOT).floor() as usize).max(MIN_PLOTS_PER_SIDE);
+        let side = ((share_tris / 2.0).sqrt()).max(per_side as f64 * PLOT);
         Plots {
             per_side,
             side,
