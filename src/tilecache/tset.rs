@@ -320,9 +320,11 @@ fn checked_tile_count(
 
 /// Reads a `TSET` file's tiles one after the other, checking each against the cache's
 /// parameters and the tiles before it.
-struct LayerReader<'a> {
-    /// The tile cache parameters.
-    cache: &'a TileCacheParams,
+struct LayerReader {
+    /// The tile cache parameters, as Detour has them.
+    dt: sys::dtTileCacheParams,
+    /// The cache's `maxTiles`.
+    max_tiles: i32,
     /// The bits of a tile ref that are its tile index, as `dtTileCache::init` splits them.
     tile_bits: u32,
     /// The bits of a tile ref's salt.
@@ -339,11 +341,12 @@ struct LayerReader<'a> {
     num_tiles: usize,
 }
 
-impl<'a> LayerReader<'a> {
-    fn new(cache: &'a TileCacheParams, compression: LayerCompression, num_tiles: usize) -> Self {
+impl LayerReader {
+    fn new(cache: &TileCacheParams, compression: LayerCompression, num_tiles: usize) -> Self {
         let tile_bits = ilog2_next_pow2(cache.max_tiles as u32);
         LayerReader {
-            cache,
+            dt: cache.to_dt(),
+            max_tiles: cache.max_tiles,
             tile_bits,
             salt_bits: 31.min(32 - tile_bits),
             comp: Compressor::new(compression),
@@ -359,8 +362,7 @@ impl<'a> LayerReader<'a> {
         let (tile_ref, data) = mset::read_tile_record(bytes, pos, t, self.num_tiles)?;
         self.check_tile_ref(tile_ref, pos, t)?;
         let pos = pos + TSET_TILE_HEADER_SIZE;
-        let dt = self.cache.to_dt();
-        let (layer, h) = ValidLayer::new(data, &dt, &mut self.comp).map_err(|e| match e {
+        let (layer, h) = ValidLayer::new(data, &self.dt, &mut self.comp).map_err(|e| match e {
             Error::NavMeshData {
                 offset, message, ..
             } => Error::data(
@@ -388,7 +390,7 @@ impl<'a> LayerReader<'a> {
     fn check_tile_ref(&mut self, tile_ref: u32, header_at: usize, t: usize) -> Result<()> {
         let index = tile_ref & ((1u32 << self.tile_bits) - 1);
         let salt = (u64::from(tile_ref) >> self.tile_bits) as u32;
-        let max_tiles = self.cache.max_tiles;
+        let max_tiles = self.max_tiles;
         if index >= max_tiles as u32 || salt == 0 || u64::from(salt) >= 1u64 << self.salt_bits {
             return Err(Error::data(
                 header_at,
