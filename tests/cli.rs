@@ -910,6 +910,32 @@ fn exit_codes_and_errors_as_json() {
     assert_eq!(code, 1);
     let v: Value = serde_json::from_str(stdout.trim()).unwrap();
     assert_eq!(v["error"]["kind"], "parse", "{v}");
+    // A navmesh file of another version: a version mismatch naming the file.
+    let saved = common::temp("cli-version-9.navmesh");
+    assert!(navkit(&["build", &mesh, "-o", &s(&saved)]).0);
+    let mut bytes = std::fs::read(&saved).unwrap();
+    bytes[4..8].copy_from_slice(&9i32.to_le_bytes());
+    std::fs::write(&saved, bytes).unwrap();
+    let (code, stdout, _) = navkit_code(&[
+        "path",
+        &s(&saved),
+        "--from",
+        "0,0,0",
+        "--to",
+        "1,1,1",
+        "--json",
+    ]);
+    assert_eq!(code, 1);
+    let v: Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(v["error"]["kind"], "version_mismatch", "{v}");
+    assert_eq!(
+        v["error"]["message"],
+        format!(
+            "{}: MSET file version 9: this navkit reads version 1",
+            saved.display()
+        ),
+        "{v}"
+    );
 
     // 2: usage errors, as JSON with --json.
     let (code, stdout, stderr) =

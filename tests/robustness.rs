@@ -59,6 +59,20 @@ fn truncated_and_wrong_magic_files_are_errors() {
     let mut extra = bytes.clone();
     extra.push(0);
     assert!(NavMesh::from_mset_bytes(&extra).is_err());
+    // A file of another version: its version, the one navkit reads, and the file.
+    let mut version_7 = bytes.clone();
+    version_7[4..8].copy_from_slice(&7i32.to_le_bytes());
+    let path = common::temp("version-7.navmesh");
+    std::fs::write(&path, &version_7).unwrap();
+    match NavMesh::load(&path) {
+        Err(Error::VersionMismatch {
+            path: Some(p),
+            what: "MSET file",
+            found: 7,
+            supported: [1],
+        }) => assert_eq!(p, path),
+        other => panic!("{other:?}"),
+    }
     assert!(matches!(
         NavMesh::load(common::temp("does-not-exist.navmesh")),
         Err(Error::Io { .. })
