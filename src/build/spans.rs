@@ -2,7 +2,8 @@
 //! [`crate::grid::mesh::MeshGrid`] (stacked floors, 8-neighbours without corner cutting), built
 //! by the solo pipeline's stages up to erosion and convex volumes.
 
-use super::solo::{Stage, solo_config, walkable_area};
+use super::pipeline::walkable_area;
+use super::solo::{Stage, solo_config};
 use crate::ffi::context::RecastContext;
 use crate::geometry::InputGeometry;
 use crate::settings::{BuildSettings, area};

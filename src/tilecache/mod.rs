@@ -94,10 +94,10 @@ use std::time::{Duration, Instant};
 use crate::par::prelude::*;
 use recastnavigation_sys as sys;
 
+use crate::build::OffMeshArrays;
 use crate::build::budget::{Budget, Guard};
 use crate::build::tiled::{TRIS_PER_CHUNK, TileGrid};
 use crate::ffi::context::RecastContext;
-use crate::ffi::detour::OffMeshInput;
 use crate::ffi::tilecache::{Compressor, LAYER_HEADER_SIZE, RawTileCache};
 use crate::geometry::spatial::ChunkyTriMesh;
 use crate::geometry::{InputGeometry, OffMeshConnection};
@@ -197,55 +197,23 @@ fn flag_table() -> [u16; 64] {
     t
 }
 
-/// Off-mesh connections as the mesh process wants them (validated first).
-struct OffMeshArrays {
-    verts: Vec<f32>,
-    radii: Vec<f32>,
-    flags: Vec<u16>,
-    areas: Vec<u8>,
-    dirs: Vec<u8>,
-    ids: Vec<u32>,
-}
-
-impl OffMeshArrays {
-    fn new(cons: &[OffMeshConnection]) -> Result<Self> {
-        for (i, c) in cons.iter().enumerate() {
-            let finite = c.start.is_finite()
-                && c.end.is_finite()
-                && c.start.abs().max_element() <= MAX_COORDINATE
-                && c.end.abs().max_element() <= MAX_COORDINATE
-                && c.radius.is_finite()
-                && c.radius > 0.0;
-            if !finite || c.area > 63 {
-                return Err(Error::InvalidArgument(format!(
-                    "off-mesh connection {i} needs finite end points, a finite radius > 0 and an \
-                     area <= 63"
-                )));
-            }
-        }
-        Ok(OffMeshArrays {
-            verts: cons
-                .iter()
-                .flat_map(|c| [c.start.to_array(), c.end.to_array()].concat())
-                .collect(),
-            radii: cons.iter().map(|c| c.radius).collect(),
-            flags: cons.iter().map(|c| c.flags).collect(),
-            areas: cons.iter().map(|c| c.area).collect(),
-            dirs: cons.iter().map(|c| u8::from(c.bidirectional)).collect(),
-            ids: cons.iter().map(|c| c.user_id).collect(),
-        })
-    }
-
-    fn input(&self) -> OffMeshInput<'_> {
-        OffMeshInput {
-            verts: &self.verts,
-            radii: &self.radii,
-            flags: &self.flags,
-            areas: &self.areas,
-            dirs: &self.dirs,
-            user_ids: &self.ids,
+/// Off-mesh connections as the mesh process wants them, validated first.
+fn off_mesh_arrays(cons: &[OffMeshConnection]) -> Result<OffMeshArrays> {
+    for (i, c) in cons.iter().enumerate() {
+        let finite = c.start.is_finite()
+            && c.end.is_finite()
+            && c.start.abs().max_element() <= MAX_COORDINATE
+            && c.end.abs().max_element() <= MAX_COORDINATE
+            && c.radius.is_finite()
+            && c.radius > 0.0;
+        if !finite || c.area > 63 {
+            return Err(Error::InvalidArgument(format!(
+                "off-mesh connection {i} needs finite end points, a finite radius > 0 and an \
+                 area <= 63"
+            )));
         }
     }
+    Ok(OffMeshArrays::new(cons))
 }
 
 // Byte readers that never panic.
@@ -364,7 +332,7 @@ impl TileCache {
             max_tiles: cache_tiles as i32,
             max_obstacles: cache.max_obstacles as i32, // at most 0xffff: validated
         };
-        let off = OffMeshArrays::new(&geom.off_mesh_connections)?;
+        let off = off_mesh_arrays(&geom.off_mesh_connections)?;
         let mut tc = Self::empty(&nav_params, &params, &off, cache.layer_compression)?;
         for layer in &layers {
             tc.raw
@@ -632,7 +600,7 @@ impl TileCache {
     ) -> Result<TileCache> {
         let started = Instant::now();
         let set = read_valid_tset(bytes)?;
-        let off = OffMeshArrays::new(off_mesh_connections)?;
+        let off = off_mesh_arrays(off_mesh_connections)?;
         let mut tc = Self::empty(&set.navmesh, &set.cache, &off, set.compression)?;
         let mut positions: Vec<(i32, i32)> = Vec::new();
         for (_, layer) in &set.tiles {

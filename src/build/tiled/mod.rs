@@ -41,8 +41,7 @@ use crate::par::prelude::*;
 use crate::Aabb;
 use crate::build::budget::{Budget, Guard};
 use crate::build::{
-    SoloStages, Stage, StageCounts, TileBuildCounts, detour_tile_capturing, stage_timings,
-    tile_walkable_area_capturing,
+    SoloStages, Stage, StageCounts, TileBuildCounts, detour_tile, stage_timings, tile_walkable_area,
 };
 use crate::ffi::context::{LogCategory, RecastContext};
 use crate::geometry::InputGeometry;
@@ -267,20 +266,9 @@ struct TileParts<'a> {
 }
 
 impl TileParts<'_> {
-    /// The voxel grid of tile (x, z): the tile plus its border (RecastDemo's `buildTileMesh`).
+    /// The voxel grid of tile (x, z): the tile plus its border.
     fn tile_config(&self, x: i32, z: i32) -> VoxelConfig {
-        let mut cfg = self.base.clone();
-        let ts = self.grid.tile_size;
-        let border = cfg.walkable_radius + 3;
-        cfg.tile_size = ts;
-        cfg.border_size = border;
-        cfg.width = ts + border * 2;
-        cfg.height = ts + border * 2;
-        let (tmin, tmax) = self.grid.tile_bounds(TileCoord::new(x, z)).into();
-        let b = border as f32 * cfg.cs;
-        cfg.bmin = [tmin.x - b, self.base.bmin[1], tmin.z - b];
-        cfg.bmax = [tmax.x + b, self.base.bmax[1], tmax.z + b];
-        cfg
+        tile_config(self.base, self.grid, TileCoord::new(x, z))
     }
 
     /// The stages of `tile`, which the caller has checked is in the grid.
@@ -327,7 +315,7 @@ impl TileParts<'_> {
             warnings: Vec::new(),
         };
         let mut detour_ms = 0.0;
-        if let Some((chf, spans, tris)) = tile_walkable_area_capturing(
+        if let Some((chf, spans, tris)) = tile_walkable_area(
             ctx,
             guard,
             self.geom,
@@ -336,7 +324,7 @@ impl TileParts<'_> {
             self.settings,
             capture.as_deref_mut(),
         )? {
-            let p = detour_tile_capturing(
+            let p = detour_tile(
                 ctx,
                 guard,
                 self.geom,
@@ -367,6 +355,23 @@ impl TileParts<'_> {
         built.ms = started.elapsed().as_secs_f64() * 1e3;
         Ok(built)
     }
+}
+
+/// The voxel grid of `tile` of `grid`: the tile plus `agent radius + 3` cells of border on
+/// every side, the rest of `base` (RecastDemo's `buildTileMesh` and `rasterizeTileLayers`).
+pub(crate) fn tile_config(base: &VoxelConfig, grid: &TileGrid, tile: TileCoord) -> VoxelConfig {
+    let mut cfg = base.clone();
+    let ts = grid.tile_size;
+    let border = cfg.walkable_radius + 3;
+    cfg.tile_size = ts;
+    cfg.border_size = border;
+    cfg.width = ts + border * 2;
+    cfg.height = ts + border * 2;
+    let (tmin, tmax) = grid.tile_bounds(tile).into();
+    let b = border as f32 * cfg.cs;
+    cfg.bmin = [tmin.x - b, base.bmin[1], tmin.z - b];
+    cfg.bmax = [tmax.x + b, base.bmax[1], tmax.z + b];
+    cfg
 }
 
 /// The [`estimate`](crate::build::estimate) of a tiled build on `threads` workers, of validated
