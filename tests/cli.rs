@@ -562,7 +562,7 @@ fn simulate_json_trajectories_and_picture() {
 fn simulate_a_scenario_file_with_behaviours() {
     use navkit::tools::compare::{CompareSettings, Comparer};
     let b = common::build("dungeon.obj");
-    let pairs = Comparer::new(&b.navmesh, None, CompareSettings::default())
+    let pairs = Comparer::new(b.navmesh(), None, CompareSettings::default())
         .unwrap()
         .random_pairs(4, 21)
         .unwrap();

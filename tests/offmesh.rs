@@ -3,7 +3,7 @@
 mod common;
 
 use glam::Vec3;
-use navkit::build::build_solo;
+use navkit::NavMeshBuilder;
 use navkit::query::smooth::{SmoothPathOptions, full_path};
 use navkit::query::{NavMeshQuery, QueryFilter};
 use navkit::{BuildSettings, InputGeometry, area};
@@ -42,21 +42,27 @@ fn off_mesh_connection_joins_two_levels() {
     let opts = SmoothPathOptions::default();
 
     // Without the connection the platform cannot be reached: partial.
-    let b0 = build_solo(&without, &BuildSettings::default()).unwrap();
-    let mut q0 = NavMeshQuery::new(&b0.navmesh, 2048).unwrap();
+    let b0 = NavMeshBuilder::new(&without)
+        .settings(BuildSettings::default())
+        .solo()
+        .unwrap();
+    let mut q0 = NavMeshQuery::new(b0.navmesh(), 2048).unwrap();
     let p0 = full_path(&mut q0, GROUND, PLATFORM, &f, &opts).unwrap();
     assert!(!p0.path.is_complete());
     assert!(p0.straight.partial);
     assert_eq!(p0.smooth.off_mesh_jumps, 0);
 
     // With it: complete, through the connection, and the smooth path jumps.
-    let b1 = build_solo(&with, &BuildSettings::default()).unwrap();
-    assert_eq!(b1.report.off_mesh_connections, 1);
-    let mut q1 = NavMeshQuery::new(&b1.navmesh, 2048).unwrap();
+    let b1 = NavMeshBuilder::new(&with)
+        .settings(BuildSettings::default())
+        .solo()
+        .unwrap();
+    assert_eq!(b1.report().off_mesh_connections, 1);
+    let mut q1 = NavMeshQuery::new(b1.navmesh(), 2048).unwrap();
     let p1 = full_path(&mut q1, GROUND, PLATFORM, &f, &opts).unwrap();
     assert!(p1.path.is_complete());
     let off: Vec<_> = b1
-        .navmesh
+        .navmesh()
         .polys()
         .into_iter()
         .filter(|p| p.off_mesh)
@@ -97,9 +103,12 @@ fn convex_volume_marks_its_area() {
     let vol = "v 4 1 -5 5\n5 -2.27 5\n15 -2.27 5\n15 -2.27 15\n5 -2.27 15\n";
     let geom = InputGeometry::load(gset(vol)).unwrap();
     assert_eq!(geom.convex_volumes.len(), 1);
-    let b = build_solo(&geom, &BuildSettings::default()).unwrap();
+    let b = NavMeshBuilder::new(&geom)
+        .settings(BuildSettings::default())
+        .solo()
+        .unwrap();
     let water: Vec<_> = b
-        .navmesh
+        .navmesh()
         .polys()
         .into_iter()
         .filter(|p| p.area == area::WATER)
@@ -115,7 +124,7 @@ fn convex_volume_marks_its_area() {
         }
     }
     // Swimming excluded: no water poly in any path.
-    let mut q = NavMeshQuery::new(&b.navmesh, 2048).unwrap();
+    let mut q = NavMeshQuery::new(b.navmesh(), 2048).unwrap();
     let dry = QueryFilter::default().with_include_exclude(navkit::flags::WALK, 0);
     let p = q
         .find_path_between(
@@ -125,6 +134,6 @@ fn convex_volume_marks_its_area() {
         )
         .unwrap();
     for poly in &p.polys {
-        assert_ne!(b.navmesh.poly_area(*poly).unwrap(), area::WATER);
+        assert_ne!(b.navmesh().poly_area(*poly).unwrap(), area::WATER);
     }
 }

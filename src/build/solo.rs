@@ -4,10 +4,10 @@
 //! together by `build/pipeline.rs`; [`Stage`] names them in reports and errors.
 //!
 //! ```no_run
-//! use navkit::{InputGeometry, BuildSettings, build::build_solo};
+//! use navkit::{InputGeometry, NavMeshBuilder};
 //! let geom = InputGeometry::load("dungeon.obj")?;
-//! let built = build_solo(&geom, &BuildSettings::default())?;
-//! println!("{} polys in {:.1} ms", built.report.polymesh_polys, built.report.total_ms);
+//! let built = NavMeshBuilder::new(&geom).solo()?;
+//! println!("{} polys in {:.1} ms", built.report().polymesh_polys, built.report().total_ms);
 //! # Ok::<(), navkit::Error>(())
 //! ```
 
@@ -16,7 +16,8 @@ use std::time::Instant;
 use recastnavigation_sys as sys;
 
 use super::budget::{Budget, estimate_validated};
-use super::pipeline::{detour_tile, stage_timings, walkable_area};
+use super::offmesh::{OffMeshIssue, off_mesh_issues};
+use super::pipeline::{TileProducts, detour_tile, stage_timings, walkable_area};
 use crate::ffi::context::RecastContext;
 use crate::geometry::InputGeometry;
 use crate::navmesh::NavMesh;
@@ -64,8 +65,10 @@ pub struct BuildReport {
     pub detail_verts: usize,
     /// Detail mesh triangles.
     pub detail_tris: usize,
-    /// Off-mesh connections stored.
+    /// Off-mesh connections in the input.
     pub off_mesh_connections: usize,
+    /// The off-mesh links paths can never take (no usable flags, or an end on no polygon).
+    pub off_mesh_issues: Vec<OffMeshIssue>,
     /// Size of the Detour tile data in bytes.
     pub navmesh_bytes: usize,
     /// Milliseconds per stage, in pipeline order (Recast's own timers for Recast stages).
@@ -100,15 +103,49 @@ impl BuildReport {
     }
 }
 
-/// A built solo navmesh and its report.
+/// A built solo navmesh (RecastDemo's Solo Mesh), from [`crate::NavMeshBuilder::solo`]: the
+/// navmesh, the Detour tile data it was made from, the report and, if the builder was asked to
+/// [`capture_stages`](crate::NavMeshBuilder::capture_stages), Recast's intermediate stages.
 #[derive(Debug)]
 pub struct SoloBuild {
+    navmesh: NavMesh,
+    tile_data: Vec<u8>,
+    report: BuildReport,
+    stages: Option<SoloStages>,
+}
+
+impl SoloBuild {
     /// The navmesh, ready for queries.
-    pub navmesh: NavMesh,
+    pub fn navmesh(&self) -> &NavMesh {
+        &self.navmesh
+    }
+
+    /// Gives up the rest and keeps the navmesh.
+    pub fn into_navmesh(self) -> NavMesh {
+        self.navmesh
+    }
+
     /// The Detour tile data the navmesh was made from.
-    pub tile_data: Vec<u8>,
-    /// Counts, timings, warnings.
-    pub report: BuildReport,
+    pub fn tile_data(&self) -> &[u8] {
+        &self.tile_data
+    }
+
+    /// Counts, timings, warnings, off-mesh links paths cannot take.
+    pub fn report(&self) -> &BuildReport {
+        &self.report
+    }
+
+    /// Recast's intermediate stages (the heightfield after the filters, the partitioned compact
+    /// heightfield, the contours, the poly mesh and the detail mesh), if the builder was asked
+    /// to [`capture_stages`](crate::NavMeshBuilder::capture_stages); `None` otherwise.
+    pub fn stages(&self) -> Option<&SoloStages> {
+        self.stages.as_ref()
+    }
+
+    /// The navmesh, the report and the stages (if captured), owned.
+    pub fn into_parts(self) -> (NavMesh, BuildReport, Option<SoloStages>) {
+        (self.navmesh, self.report, self.stages)
+    }
 }
 
 /// Recast's timer of the whole build (`rcTimerLabel`).
@@ -182,82 +219,29 @@ fn check_solo_axes(
     Ok(())
 }
 
-/// Builds a single-tile navmesh from `geom` with `settings`, as RecastDemo's Solo Mesh sample.
-///
-/// The geometry's convex volumes and off-mesh connections are used; `geom.settings` (from a
-/// `.gset`) is not: pass the settings you want (for example `geom.settings.clone().unwrap_or_default()`).
-/// Bounds come from `settings.bounds`, else from the mesh.
-pub fn build_solo(geom: &InputGeometry, settings: &BuildSettings) -> Result<SoloBuild> {
-    build_solo_with(geom, settings, &Budget::default())
-}
-
 /// Triangles rasterized between two checks of a build's [`Budget`].
 const TRIS_PER_CHECK: usize = 1 << 16;
 
-/// [`build_solo`] within `budget`: refused before building if the
-/// [`estimate`](crate::build::estimate) is over the
-/// budget's limits (or shows stray vertices), stopped at the first check after its token is
-/// cancelled or its time runs out (see [`super::budget`]).
-pub fn build_solo_with(
+/// Builds a single-tile navmesh from `geom` with `settings`, as RecastDemo's Solo Mesh sample
+/// (see [`crate::NavMeshBuilder::solo`]), copying Recast's intermediate stages into the result
+/// if `capture_stages`. The geometry's convex volumes and off-mesh connections are used; bounds
+/// come from `settings.bounds`, else from the mesh. Within `budget`: refused before building
+/// if the [`estimate`](crate::build::estimate) is over the budget's limits (or shows stray
+/// vertices), stopped at the first check after its token is cancelled or its time runs out
+/// (see [`super::budget`]).
+pub(crate) fn build_solo(
     geom: &InputGeometry,
     settings: &BuildSettings,
     budget: &Budget,
-) -> Result<SoloBuild> {
-    build_solo_capturing(geom, settings, budget, None)
-}
-
-/// [`build_solo`], also returning owned copies of Recast's intermediate stages (the
-/// heightfield after the filters, the partitioned compact heightfield, the contours, the poly
-/// mesh and the detail mesh) for looking at them, for example with
-/// [`crate::debug_draw::stages`]. Copying costs time and memory in proportion to the
-/// heightfield; [`build_solo`] copies nothing.
-///
-/// ```
-/// # fn main() -> navkit::Result<()> {
-/// let floor = navkit::TriMesh::new(
-///     vec![0.0, 0.0, 0.0, 0.0, 0.0, 10.0, 10.0, 0.0, 10.0, 10.0, 0.0, 0.0],
-///     vec![0, 1, 2, 0, 2, 3],
-/// )?;
-/// let geom = navkit::InputGeometry::from_mesh(floor);
-/// let (built, stages) = navkit::build::build_solo_stages(&geom, &Default::default())?;
-/// let walkable = stages.heightfield.spans.iter().filter(|s| s.area != 0).count();
-/// assert_eq!(walkable, built.report.spans as usize);
-/// assert_eq!(stages.contours.contours.len(), built.report.contours as usize);
-/// # Ok(())
-/// # }
-/// ```
-pub fn build_solo_stages(
-    geom: &InputGeometry,
-    settings: &BuildSettings,
-) -> Result<(SoloBuild, SoloStages)> {
-    build_solo_stages_with(geom, settings, &Budget::default())
-}
-
-/// [`build_solo_stages`] within `budget`, as [`build_solo_with`] (refused before building if
-/// over the budget's limits, stopped once its time runs out or its token is cancelled).
-pub fn build_solo_stages_with(
-    geom: &InputGeometry,
-    settings: &BuildSettings,
-    budget: &Budget,
-) -> Result<(SoloBuild, SoloStages)> {
-    let mut stages = SoloStages::default();
-    let built = build_solo_capturing(geom, settings, budget, Some(&mut stages))?;
-    Ok((built, stages))
-}
-
-fn build_solo_capturing(
-    geom: &InputGeometry,
-    settings: &BuildSettings,
-    budget: &Budget,
-    mut capture: Option<&mut SoloStages>,
+    capture_stages: bool,
 ) -> Result<SoloBuild> {
     let started = Instant::now();
     let guard = budget.start();
-    let mesh = &geom.mesh;
     let cfg = solo_config(geom, settings)?;
     // `solo_config` validated the geometry.
     let estimated = estimate_validated(geom, settings)?;
     budget.check_estimate(&estimated)?;
+    let mut stages = capture_stages.then(SoloStages::default);
     let mut ctx = RecastContext::new();
     ctx.reset_timers();
     ctx.start_timer(T_TOTAL);
@@ -267,11 +251,20 @@ fn build_solo_capturing(
         geom,
         settings,
         &cfg,
-        mesh.tris.chunks(TRIS_PER_CHECK * 3),
-        capture.as_deref_mut(),
+        geom.mesh.tris.chunks(TRIS_PER_CHECK * 3),
+        stages.as_mut(),
     )?;
-    let products = detour_tile(&mut ctx, &guard, geom, settings, &cfg, chf, [0, 0], capture)?;
-    let Some(data) = products.data else {
+    let products = detour_tile(
+        &mut ctx,
+        &guard,
+        geom,
+        settings,
+        &cfg,
+        chf,
+        [0, 0],
+        stages.as_mut(),
+    )?;
+    let Some(data) = products.data.as_deref() else {
         return Err(Error::Build {
             stage: Stage::PolyMesh,
             message: "no walkable polygons: nothing in the mesh is walkable with these settings"
@@ -279,14 +272,47 @@ fn build_solo_capturing(
         });
     };
     let detour_started = Instant::now();
-    let navmesh = NavMesh::from_tile_data(&data)?;
+    let navmesh = NavMesh::from_tile_data(data)?;
     let detour_ms = products.detour_ms + detour_started.elapsed().as_secs_f64() * 1e3;
     ctx.stop_timer(T_TOTAL);
+    let mut report = solo_report(
+        geom,
+        cfg,
+        &mut ctx,
+        detour_ms,
+        &products,
+        &estimated.warnings,
+    );
+    report.rasterized_tris = rasterized_tris;
+    report.spans = spans;
+    report.off_mesh_issues = off_mesh_issues(
+        &navmesh,
+        &geom.off_mesh_connections,
+        settings.agent_max_climb,
+    );
+    report.total_ms = started.elapsed().as_secs_f64() * 1e3;
+    Ok(SoloBuild {
+        navmesh,
+        tile_data: products.data.unwrap_or_default(),
+        report,
+        stages,
+    })
+}
 
-    let timings_ms = stage_timings(&ctx, detour_ms);
+/// The report of a solo build over the grid `cfg` whose last stages made `products` (its
+/// rasterized triangles, spans, off-mesh issues and total time left for the caller), with
+/// Recast's timings and log from `ctx` after the estimate's `warnings`.
+fn solo_report(
+    geom: &InputGeometry,
+    cfg: VoxelConfig,
+    ctx: &mut RecastContext,
+    detour_ms: f64,
+    products: &TileProducts,
+    warnings: &[String],
+) -> BuildReport {
+    let timings_ms = stage_timings(ctx, detour_ms);
     let log = ctx.take_logs();
-    let warnings = estimated
-        .warnings
+    let warnings = warnings
         .iter()
         .cloned()
         .chain(
@@ -295,13 +321,13 @@ fn build_solo_capturing(
                 .map(|l| l.text.clone()),
         )
         .collect();
-    let report = BuildReport {
+    BuildReport {
         grid_width: cfg.width,
         grid_height: cfg.height,
-        input_verts: mesh.vert_count(),
-        input_tris: mesh.tri_count(),
-        rasterized_tris,
-        spans,
+        input_verts: geom.mesh.vert_count(),
+        input_tris: geom.mesh.tri_count(),
+        rasterized_tris: 0,
+        spans: 0,
         compact_spans: products.compact_spans,
         max_distance: products.max_distance,
         max_regions: products.max_regions,
@@ -312,16 +338,12 @@ fn build_solo_capturing(
         detail_verts: products.detail_verts,
         detail_tris: products.detail_tris,
         off_mesh_connections: geom.off_mesh_connections.len(),
-        navmesh_bytes: data.len(),
+        off_mesh_issues: Vec::new(),
+        navmesh_bytes: products.data.as_ref().map_or(0, Vec::len),
         timings_ms,
-        total_ms: started.elapsed().as_secs_f64() * 1e3,
+        total_ms: 0.0,
         warnings,
         log,
         config: cfg,
-    };
-    Ok(SoloBuild {
-        navmesh,
-        tile_data: data,
-        report,
-    })
+    }
 }

@@ -113,7 +113,7 @@ impl WalkableSpans {
 
 /// Runs the build up to erosion and convex volumes and returns the walkable spans, for grid
 /// pathfinding on the same geometry and agent settings as the navmesh.
-pub fn build_walkable_spans(
+pub(crate) fn build_walkable_spans(
     geom: &InputGeometry,
     settings: &BuildSettings,
 ) -> Result<WalkableSpans> {
