@@ -3,7 +3,7 @@
 //! `undulating` from `../shared/meshes/recastdemo`).
 //!
 //! What it measures, in one run:
-//! 1. build time of each mesh (`build_solo` with default settings);
+//! 1. build time of each mesh (`NavMeshBuilder::solo` with default settings);
 //! 2. per mesh, 500 seeded random start/end pairs (`find_random_point` with
 //!    `Pcg32::seed_from_u64`), and for these, per query, `findPath` (from the nearest polys),
 //!    `findStraightPath` (from the corridor, 256 points) and the smooth path (navkit's
