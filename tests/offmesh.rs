@@ -164,6 +164,26 @@ fn issues(geom: &InputGeometry) -> Vec<OffMeshIssue> {
     r
 }
 
+/// The horizontal and vertical distances of the one issue in `found`, which must be `end`
+/// landing on no polygon.
+fn only_end_off(found: &[OffMeshIssue], end: LinkEnd) -> (f32, f32) {
+    match found {
+        [
+            OffMeshIssue {
+                problem:
+                    OffMeshProblem::EndOffMesh {
+                        end: e,
+                        horizontal,
+                        vertical,
+                        ..
+                    },
+                ..
+            },
+        ] if *e == end => (*horizontal, *vertical),
+        _ => panic!("not just the {end} off the mesh: {found:?}"),
+    }
+}
+
 /// nav_test.obj with `links`.
 fn nav_test_with(links: Vec<OffMeshConnection>) -> InputGeometry {
     let mut g = InputGeometry::load(common::mesh("nav_test.obj")).unwrap();
@@ -238,17 +258,8 @@ fn good_links_give_no_issues() {
     let long = |end| jump(Vec3::new(18.0, 9.998, -46.0), end);
     dungeon.off_mesh_connections = vec![long(Vec3::new(19.0, 9.998, -20.0))];
     let solo = NavMeshBuilder::new(&dungeon).solo().unwrap();
-    let found = &solo.report().off_mesh_issues;
-    assert!(
-        matches!(
-            found[..],
-            [OffMeshIssue {
-                problem: OffMeshProblem::EndOffMesh { end: LinkEnd::End, horizontal, .. },
-                ..
-            }] if (6.4..6.6).contains(&horizontal)
-        ),
-        "{found:?}"
-    );
+    let (horizontal, _) = only_end_off(&solo.report().off_mesh_issues, LinkEnd::End);
+    assert!((6.4..6.6).contains(&horizontal), "{horizontal}");
     // On the floor at x 11 it lands in the solo build; the tiled build cannot connect it: its
     // end is 2 tiles from its start's (26 m of 9.6 m tiles).
     dungeon.off_mesh_connections = vec![long(Vec3::new(11.0, 9.998, -20.0))];
@@ -382,22 +393,7 @@ fn a_link_whose_end_floats_above_the_mesh_is_reported_with_the_distance() {
     // An end 2 m past the floor's side (x = 20), at its height: the walkable area stops the
     // agent radius (0.6 m) short of the side, so the nearest polygon is about 2.6 m away in x.
     let side = OffMeshConnection::new(start, Vec3::new(22.0, 0.0, 10.0), 0.6);
-    let found = issues(&floor_with(vec![side]));
-    let [
-        OffMeshIssue {
-            problem:
-                OffMeshProblem::EndOffMesh {
-                    end: LinkEnd::End,
-                    horizontal,
-                    vertical,
-                    ..
-                },
-            ..
-        },
-    ] = found[..]
-    else {
-        panic!("{found:?}")
-    };
+    let (horizontal, vertical) = only_end_off(&issues(&floor_with(vec![side])), LinkEnd::End);
     assert!((2.0..=3.0).contains(&horizontal), "{horizontal}");
     assert!(vertical.abs() < 0.5, "{vertical}");
 }
@@ -420,21 +416,7 @@ fn a_link_that_lands_in_the_solo_build_but_not_between_tiles_is_reported_for_the
             cache.navmesh(),
         ),
     ] {
-        let [
-            OffMeshIssue {
-                problem:
-                    OffMeshProblem::EndOffMesh {
-                        end: LinkEnd::End,
-                        horizontal,
-                        vertical,
-                        ..
-                    },
-                ..
-            },
-        ] = found[..]
-        else {
-            panic!("{what}: {found:?}")
-        };
+        let (horizontal, vertical) = only_end_off(found, LinkEnd::End);
         assert!((0.7..0.8).contains(&horizontal), "{what}: {horizontal}");
         assert!(vertical.abs() < 0.01, "{what}: {vertical}");
         let mut q = NavMeshQuery::new(nav, 2048).unwrap();
