@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 use glam::Vec3;
 use rand::SeedableRng;
 
-use navkit::build::build_solo;
+use navkit::NavMeshBuilder;
 use navkit::query::smooth::{SmoothPathOptions, full_path};
 use navkit::query::{NavMeshQuery, QueryFilter};
 use navkit::service::{
@@ -57,9 +57,11 @@ fn main() {
         .join("../shared/meshes/recastdemo/dungeon.obj");
     let geom = InputGeometry::load(&mesh).expect("../shared/meshes/recastdemo/dungeon.obj");
     let navmesh = Arc::new(
-        build_solo(&geom, &BuildSettings::default())
+        NavMeshBuilder::new(&geom)
+            .settings(BuildSettings::default())
+            .solo()
             .expect("build")
-            .navmesh,
+            .into_navmesh(),
     );
     let filter = QueryFilter::default();
     let options = SmoothPathOptions::default();

@@ -10,6 +10,7 @@ mod common;
 use std::collections::{HashMap, HashSet};
 
 use glam::Vec3;
+use navkit::NavMeshBuilder;
 use navkit::query::{
     DEFAULT_HALF_EXTENTS, NavMeshQuery, PolyRef, QueryFilter, StraightPathOptions,
 };
@@ -38,7 +39,11 @@ fn build(name: &str, compression: LayerCompression) -> (InputGeometry, TileCache
         layer_compression: compression,
         ..TileCacheSettings::default()
     };
-    let c = TileCache::build(&g, &BuildSettings::default(), &settings).unwrap();
+    let c = NavMeshBuilder::new(&g)
+        .settings(BuildSettings::default())
+        .cache_settings(settings.clone())
+        .tile_cache()
+        .unwrap();
     (g, c)
 }
 

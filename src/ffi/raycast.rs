@@ -294,11 +294,17 @@ mod tests {
             let tiled_mesh;
             let solo;
             let nav = if tiled {
-                tiled_mesh = crate::build::tiled::TiledNavMesh::build(geom, &settings).unwrap();
+                tiled_mesh = crate::NavMeshBuilder::new(&geom)
+                    .settings(settings)
+                    .tiled()
+                    .unwrap();
                 tiled_mesh.navmesh()
             } else {
-                solo = crate::build::build_solo(&geom, &settings).unwrap();
-                &solo.navmesh
+                solo = crate::NavMeshBuilder::new(&geom)
+                    .settings(settings)
+                    .solo()
+                    .unwrap();
+                solo.navmesh()
             };
             let t = compare(nav, 3000, 7);
             eprintln!("{name} tiled {tiled}: rays, hits, ends, detour buffer full: {t:?}");

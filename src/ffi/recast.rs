@@ -743,7 +743,7 @@ mod interrupt_tests {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Copies of the intermediate stages, for debug drawing (`build_solo_stages`).
+// Copies of the intermediate stages, for debug drawing (`SoloBuild::stages`).
 
 /// One heightfield span copied out of Recast: its column and extent in voxels, and its area.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -26,7 +26,7 @@ use validate::{convert_tile_data, validate_tile_data};
 
 /// A Detour navigation mesh (`dtNavMesh`), owned.
 ///
-/// Build one with [`crate::build::build_solo`], or load one with [`NavMesh::load`]. Query it
+/// Build one with [`crate::NavMeshBuilder`], or load one with [`NavMesh::load`]. Query it
 /// through a [`crate::query::NavMeshQuery`], which borrows it: the navmesh cannot be changed or
 /// dropped while a query is alive.
 ///

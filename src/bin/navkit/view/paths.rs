@@ -10,7 +10,6 @@ use serde_json::{Value, json};
 
 use navkit::debug_draw::{Layer, follower as dd_follower, grid as dd_grid, paths as dd_paths};
 use navkit::grid::SearchStatus;
-use navkit::grid::mesh::MeshGrid;
 use navkit::query::{NavMeshQuery, QueryFilter};
 use navkit::tools::compare::{CompareSettings, Comparer, FollowerRun, GridSide};
 
@@ -210,7 +209,10 @@ pub(super) fn grid(st: &mut State) -> Result<(), String> {
             );
         };
         let t = Instant::now();
-        let g = MeshGrid::build(geom, &st.settings).map_err(|e| format!("no grid: {e}"))?;
+        let g = navkit::NavMeshBuilder::new(geom)
+            .settings(st.settings.clone())
+            .grid()
+            .map_err(|e| format!("no grid: {e}"))?;
         st.grid_ms = t.elapsed().as_secs_f64() * 1e3;
         st.grid = Some(g);
     }
