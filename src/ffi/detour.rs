@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use recastnavigation_sys as sys;
 
+use super::owner::owner;
 use super::recast::{PolyMesh, PolyMeshDetail};
 use super::validate::ValidTileData;
 use super::{PolyRef, RawPolyRef};
@@ -107,23 +108,17 @@ pub(crate) fn create_nav_mesh_data(
     Some(out)
 }
 
-/// The `dtNavMesh` allocation itself, freed when the last handle to it goes.
-struct NavBox(NonNull<sys::dtNavMesh>);
+owner!(
+    /// The `dtNavMesh` allocation itself, freed when the last handle to it goes: when the owner
+    /// and every keep-alive handle (crowds over it) are gone; queries borrowing it are gone too.
+    NavBox(sys::dtNavMesh),
+    free: sys::dtFreeNavMesh
+);
 
-// SAFETY: the navmesh is heap data with no thread affinity. Detour's `const` methods only read
-// it; writes go through `&mut RawNavMesh` (its unique owner) and, for a crowd that owns the
-// navmesh's owner, only while that crowd is exclusively borrowed (see `RawCrowd::owning`).
-unsafe impl Send for NavBox {}
-// SAFETY: see above: shared handles give read-only access only.
+// SAFETY: Detour's `const` methods only read the navmesh; writes go through `&mut RawNavMesh`
+// (its unique owner) and, for a crowd that owns the navmesh's owner, only while that crowd is
+// exclusively borrowed (see `RawCrowd::owning`). Shared handles give read-only access only.
 unsafe impl Sync for NavBox {}
-
-impl Drop for NavBox {
-    fn drop(&mut self) {
-        // SAFETY: allocated by dtAllocNavMesh, freed once, when the owner and every keep-alive
-        // handle (crowds over it) are gone; queries borrowing it are gone too.
-        unsafe { sys::dtFreeNavMesh(self.0.as_ptr()) }
-    }
-}
 
 /// Owner of a `dtNavMesh`. `Send` and `Sync`: Detour's `const` methods only read it, and every
 /// mutating call here takes `&mut self`.
@@ -182,10 +177,10 @@ impl RawNavMesh {
         if !params_ok(p) {
             return Err(sys::DT_FAILURE | sys::DT_INVALID_PARAM);
         }
-        // SAFETY: dtAllocNavMesh returns a constructed object or null.
-        let nav = NonNull::new(unsafe { sys::dtAllocNavMesh() })
+        // SAFETY: dtAllocNavMesh returns a constructed object (freed by dtFreeNavMesh) or null.
+        let nav = unsafe { NavBox::from_raw(sys::dtAllocNavMesh()) }
             .ok_or(sys::DT_FAILURE | sys::DT_OUT_OF_MEMORY)?;
-        let nav = RawNavMesh(Arc::new(NavBox(nav)));
+        let nav = RawNavMesh(Arc::new(nav));
         let params = sys::dtNavMeshParams {
             orig: p.orig,
             tileWidth: p.tile_width,
@@ -521,13 +516,17 @@ pub(super) unsafe extern "C" fn frand_trampoline() -> f32 {
     .unwrap_or(0.5)
 }
 
-/// Owner of a `dtNavMeshQuery` over a `RawNavMesh` it borrows for `'nav`: the navmesh cannot be
-/// dropped or changed (its `&mut` methods cannot be called) while the query lives.
-pub(crate) struct RawQuery<'nav>(NonNull<sys::dtNavMeshQuery>, PhantomData<&'nav RawNavMesh>);
+owner!(
+    /// A `dtNavMeshQuery`, freed on drop.
+    QueryObj(sys::dtNavMeshQuery),
+    free: sys::dtFreeNavMeshQuery
+);
 
-// SAFETY: the query object has no thread affinity; it is used through `&mut self` only, and the
-// navmesh it reads is `Sync` and borrowed shared for `'nav`.
-unsafe impl Send for RawQuery<'_> {}
+/// Owner of a `dtNavMeshQuery` over a `RawNavMesh` it borrows for `'nav`: the navmesh cannot be
+/// dropped or changed (its `&mut` methods cannot be called) while the query lives. `Send` (the
+/// query object has no thread affinity, and the navmesh it reads is `Sync` and borrowed shared),
+/// not `Sync`.
+pub(crate) struct RawQuery<'nav>(QueryObj, PhantomData<&'nav RawNavMesh>);
 
 /// The outputs of findStraightPath.
 #[derive(Default, Clone)]
@@ -547,8 +546,9 @@ impl<'nav> RawQuery<'nav> {
     /// `dtAllocNavMeshQuery` + `init` over `nav`, which stays borrowed (shared, so unchanged and
     /// alive) for as long as the query.
     pub(crate) fn new(nav: &'nav RawNavMesh, max_nodes: i32) -> Result<Self, u32> {
-        // SAFETY: dtAllocNavMeshQuery returns a constructed object or null.
-        let q = NonNull::new(unsafe { sys::dtAllocNavMeshQuery() })
+        // SAFETY: dtAllocNavMeshQuery returns a constructed object (freed by
+        // dtFreeNavMeshQuery) or null.
+        let q = unsafe { QueryObj::from_raw(sys::dtAllocNavMeshQuery()) }
             .ok_or(sys::DT_FAILURE | sys::DT_OUT_OF_MEMORY)?;
         let q = RawQuery(q, PhantomData);
         // SAFETY: live query and navmesh; the navmesh outlives the query and is not mutated
@@ -804,13 +804,6 @@ impl<'nav> RawQuery<'nav> {
         drop(loan);
         super::panic::raise_pending();
         (st, r, pt)
-    }
-}
-
-impl Drop for RawQuery<'_> {
-    fn drop(&mut self) {
-        // SAFETY: allocated by dtAllocNavMeshQuery, freed once.
-        unsafe { sys::dtFreeNavMeshQuery(self.0.as_ptr()) }
     }
 }
 

@@ -5,6 +5,7 @@
 //! Rust (`#![deny(unsafe_code)]` at the crate root, allowed only here).
 #![allow(unsafe_code)]
 
+mod buffers;
 pub(crate) mod bytes;
 pub(crate) mod context;
 pub(crate) mod crowd;
@@ -12,6 +13,7 @@ pub(crate) mod detour;
 pub(crate) mod fastlz;
 pub(crate) mod layer_compression;
 pub(crate) mod nodes;
+mod owner;
 pub(crate) mod panic;
 pub(crate) mod poly_query;
 pub(crate) mod raycast;

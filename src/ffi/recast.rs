@@ -4,11 +4,11 @@
 //! errors carrying the context's log. Inputs are checked here only where Recast would read out
 //! of bounds otherwise (slice lengths, index ranges).
 
-use std::ptr::NonNull;
-
 use recastnavigation_sys as sys;
 
+use super::buffers::c_slice;
 use super::context::{Guarded, Interrupt, RecastContext};
+use super::owner::owner;
 
 unsafe extern "C" {
     fn navkit_build_regions(
@@ -32,62 +32,35 @@ unsafe extern "C" {
     ) -> i32;
 }
 
-macro_rules! owner {
-    ($(#[$doc:meta])* $name:ident, $raw:ty, $alloc:path, $free:path) => {
-        $(#[$doc])*
-        pub(crate) struct $name(NonNull<$raw>);
-
-        // SAFETY: plain heap data owned exclusively by this value; no thread affinity.
-        unsafe impl Send for $name {}
-
-        impl $name {
-            pub(crate) fn new() -> Self {
-                // SAFETY: the allocator returns a fresh, default-constructed object or null.
-                let p = unsafe { $alloc() };
-                $name(NonNull::new(p).expect(concat!("out of memory allocating ", stringify!($raw))))
-            }
-
-            #[allow(dead_code)]
-            fn raw(&self) -> &$raw {
-                // SAFETY: `self.0` is live and owned by `self`.
-                unsafe { self.0.as_ref() }
-            }
-        }
-
-        impl Drop for $name {
-            fn drop(&mut self) {
-                // SAFETY: allocated by the matching allocator, freed exactly once.
-                unsafe { $free(self.0.as_ptr()) }
-            }
-        }
-    };
-}
-
 owner!(
     /// `rcHeightfield`.
-    Heightfield, sys::rcHeightfield, sys::rcAllocHeightfield, sys::rcFreeHeightField
+    pub(crate) Heightfield(sys::rcHeightfield),
+    free: sys::rcFreeHeightField,
+    alloc: sys::rcAllocHeightfield
 );
 owner!(
     /// `rcCompactHeightfield`.
-    CompactHeightfield,
-    sys::rcCompactHeightfield,
-    sys::rcAllocCompactHeightfield,
-    sys::rcFreeCompactHeightfield
+    pub(crate) CompactHeightfield(sys::rcCompactHeightfield),
+    free: sys::rcFreeCompactHeightfield,
+    alloc: sys::rcAllocCompactHeightfield
 );
 owner!(
     /// `rcContourSet`.
-    ContourSet, sys::rcContourSet, sys::rcAllocContourSet, sys::rcFreeContourSet
+    pub(crate) ContourSet(sys::rcContourSet),
+    free: sys::rcFreeContourSet,
+    alloc: sys::rcAllocContourSet
 );
 owner!(
     /// `rcPolyMesh`.
-    PolyMesh, sys::rcPolyMesh, sys::rcAllocPolyMesh, sys::rcFreePolyMesh
+    pub(crate) PolyMesh(sys::rcPolyMesh),
+    free: sys::rcFreePolyMesh,
+    alloc: sys::rcAllocPolyMesh
 );
 owner!(
     /// `rcPolyMeshDetail`.
-    PolyMeshDetail,
-    sys::rcPolyMeshDetail,
-    sys::rcAllocPolyMeshDetail,
-    sys::rcFreePolyMeshDetail
+    pub(crate) PolyMeshDetail(sys::rcPolyMeshDetail),
+    free: sys::rcFreePolyMeshDetail,
+    alloc: sys::rcAllocPolyMeshDetail
 );
 
 /// Slice over a Recast-owned array, empty for null pointers, borrowed for as long as `_owner`.
@@ -97,13 +70,9 @@ owner!(
 /// `_owner` (an object Recast filled, which frees them only when it is dropped) and are not
 /// written while the returned borrow of `_owner` lasts.
 unsafe fn slice<T, O: ?Sized>(_owner: &O, ptr: *const T, len: usize) -> &[T] {
-    if ptr.is_null() || len == 0 {
-        &[]
-    } else {
-        // SAFETY: the caller passes a pointer and element count Recast filled together, owned by
-        // `_owner`, whose shared borrow bounds the slice's life.
-        unsafe { std::slice::from_raw_parts(ptr, len) }
-    }
+    // SAFETY: the caller passes a pointer and element count Recast filled together, owned by
+    // `_owner`, whose shared borrow bounds the slice's life.
+    unsafe { c_slice(ptr, len) }
 }
 
 /// Mutable slice over a Recast-owned array, empty for null pointers, borrowed for as long as
@@ -606,10 +575,9 @@ impl CompactHeightfield {
 
 owner!(
     /// `rcHeightfieldLayerSet`.
-    HeightfieldLayerSet,
-    sys::rcHeightfieldLayerSet,
-    sys::rcAllocHeightfieldLayerSet,
-    sys::rcFreeHeightfieldLayerSet
+    pub(crate) HeightfieldLayerSet(sys::rcHeightfieldLayerSet),
+    free: sys::rcFreeHeightfieldLayerSet,
+    alloc: sys::rcAllocHeightfieldLayerSet
 );
 
 /// One layer of a [`HeightfieldLayerSet`], borrowed from it.

@@ -15,6 +15,7 @@ use std::marker::PhantomData;
 use recastnavigation_sys as sys;
 
 use super::RawPolyRef;
+use super::buffers::c_slice;
 use super::detour::RawNavMesh;
 
 /// A tile of a navmesh, its sections as slices borrowed from the navmesh.
@@ -95,16 +96,10 @@ pub(crate) fn narrow<T: TryFrom<u64>>(r: u64) -> Option<T> {
 /// `len` elements at `ptr` as a slice, empty for a null pointer or a non-positive count.
 ///
 /// # Safety
-///
-/// A non-null `ptr` with `len > 0` must point to `len` initialized, aligned `T`s that stay alive
-/// and unchanged for `'a`.
+/// As [`c_slice`]'s, for a positive `len`.
 unsafe fn section<'a, T>(ptr: *const T, len: i32) -> &'a [T] {
-    if ptr.is_null() || len <= 0 {
-        return &[];
-    }
-    debug_assert!(ptr.is_aligned());
     // SAFETY: guaranteed by the caller.
-    unsafe { std::slice::from_raw_parts(ptr, len as usize) }
+    unsafe { c_slice(ptr, usize::try_from(len).unwrap_or(0)) }
 }
 
 impl RawNavMesh {

@@ -10,11 +10,11 @@
 
 use std::ffi::c_void;
 use std::os::raw::c_int;
-use std::ptr::NonNull;
 
 use recastnavigation_sys as sys;
 
 use super::detour::{OffMeshInput, RawNavMesh};
+use super::owner::{opaque, owner};
 use super::validate::ValidLayer;
 use super::validate::layer::LayerHeader;
 use crate::ffi::layer_compression::LayerCompression;
@@ -22,14 +22,28 @@ use crate::ffi::layer_compression::LayerCompression;
 type MaxSizeFn = unsafe extern "C" fn(c_int) -> c_int;
 type Lz4Fn = unsafe extern "C" fn(*const u8, c_int, *mut u8, c_int, *mut c_int) -> c_int;
 
+opaque!(
+    /// The glue's `NavkitCompressor`: a `dtTileCacheCompressor` whose work is done by Rust
+    /// callbacks.
+    NavkitCompressor
+);
+opaque!(
+    /// The glue's `NavkitMeshProcess`: a `dtTileCacheMeshProcess`.
+    NavkitMeshProcess
+);
+opaque!(
+    /// The glue's `NavkitTileCacheAlloc`: a `dtTileCacheAlloc` with the region-neighbour guard.
+    NavkitTileCacheAlloc
+);
+
 unsafe extern "C" {
     fn navkit_tc_compressor_new(
         max_fn: Option<MaxSizeFn>,
         compress_fn: Option<Lz4Fn>,
         decompress_fn: Option<Lz4Fn>,
-    ) -> *mut c_void;
-    fn navkit_tc_compressor_free(c: *mut c_void);
-    fn navkit_tc_compressor_base(c: *mut c_void) -> *mut sys::dtTileCacheCompressor;
+    ) -> *mut NavkitCompressor;
+    fn navkit_tc_compressor_free(c: *mut NavkitCompressor);
+    fn navkit_tc_compressor_base(c: *mut NavkitCompressor) -> *mut sys::dtTileCacheCompressor;
     fn navkit_tc_compressor_max_size(c: *mut sys::dtTileCacheCompressor, n: c_int) -> c_int;
     fn navkit_tc_compressor_compress(
         c: *mut sys::dtTileCacheCompressor,
@@ -47,11 +61,11 @@ unsafe extern "C" {
         cap: c_int,
         out_size: *mut c_int,
     ) -> u32;
-    fn navkit_tc_meshproc_new(flag_table: *const u16) -> *mut c_void;
-    fn navkit_tc_meshproc_free(p: *mut c_void);
-    fn navkit_tc_meshproc_base(p: *mut c_void) -> *mut sys::dtTileCacheMeshProcess;
+    fn navkit_tc_meshproc_new(flag_table: *const u16) -> *mut NavkitMeshProcess;
+    fn navkit_tc_meshproc_free(p: *mut NavkitMeshProcess);
+    fn navkit_tc_meshproc_base(p: *mut NavkitMeshProcess) -> *mut sys::dtTileCacheMeshProcess;
     fn navkit_tc_meshproc_set_offmesh(
-        p: *mut c_void,
+        p: *mut NavkitMeshProcess,
         verts: *const f32,
         rads: *const f32,
         dirs: *const u8,
@@ -60,11 +74,11 @@ unsafe extern "C" {
         ids: *const u32,
         n: c_int,
     ) -> c_int;
-    fn navkit_tc_alloc_new(walkable_climb: f32, ch: f32) -> *mut c_void;
-    fn navkit_tc_alloc_free(a: *mut c_void);
-    fn navkit_tc_alloc_base(a: *mut c_void) -> *mut sys::dtTileCacheAlloc;
+    fn navkit_tc_alloc_new(walkable_climb: f32, ch: f32) -> *mut NavkitTileCacheAlloc;
+    fn navkit_tc_alloc_free(a: *mut NavkitTileCacheAlloc);
+    fn navkit_tc_alloc_base(a: *mut NavkitTileCacheAlloc) -> *mut sys::dtTileCacheAlloc;
     fn navkit_tc_alloc_stats(
-        a: *const c_void,
+        a: *const NavkitTileCacheAlloc,
         checks: *mut u64,
         refused: *mut u64,
         builds: *mut u64,
@@ -226,10 +240,16 @@ unsafe extern "C" fn fastlz_decompress(
 // ---------------------------------------------------------------------------------------------
 // The three callback objects.
 
+owner!(
+    /// A `NavkitCompressor`.
+    CompressorObj(NavkitCompressor),
+    free: navkit_tc_compressor_free,
+    base: navkit_tc_compressor_base => sys::dtTileCacheCompressor
+);
+
 /// navkit's `dtTileCacheCompressor`, FastLZ or LZ4.
 pub(crate) struct Compressor {
-    raw: NonNull<c_void>,
-    base: NonNull<sys::dtTileCacheCompressor>,
+    obj: CompressorObj,
     compression: LayerCompression,
 }
 
@@ -239,14 +259,17 @@ impl Compressor {
             LayerCompression::FastLz => (fastlz_max_size, fastlz_compress, fastlz_decompress),
             LayerCompression::Lz4 => (lz4_max_size, lz4_compress, lz4_decompress),
         };
-        // SAFETY: plain constructor; the callbacks are `'static` functions of this module.
-        let raw = unsafe { navkit_tc_compressor_new(Some(max), Some(compress), Some(decompress)) };
-        let raw = NonNull::new(raw).expect("out of memory allocating the tile cache compressor");
-        // SAFETY: `raw` is a live NavkitCompressor.
-        let base = unsafe { navkit_tc_compressor_base(raw.as_ptr()) };
+        // SAFETY: the callbacks are `'static` functions of this module; the glue returns a new
+        // compressor (freed by navkit_tc_compressor_free) or null.
+        let obj = unsafe {
+            CompressorObj::from_raw(navkit_tc_compressor_new(
+                Some(max),
+                Some(compress),
+                Some(decompress),
+            ))
+        };
         Compressor {
-            raw,
-            base: NonNull::new(base).expect("compressor upcast gave null"),
+            obj: obj.expect("out of memory allocating the tile cache compressor"),
             compression,
         }
     }
@@ -257,7 +280,7 @@ impl Compressor {
     }
 
     fn base(&self) -> *mut sys::dtTileCacheCompressor {
-        self.base.as_ptr()
+        self.obj.base()
     }
 
     /// Compresses through the C++ object's virtual `compress`, as Detour calls it.
@@ -316,31 +339,19 @@ impl Compressor {
     }
 }
 
-impl Drop for Compressor {
-    fn drop(&mut self) {
-        // SAFETY: created by navkit_tc_compressor_new, freed once; no tile cache uses it any more
-        // (RawTileCache frees its dtTileCache before its fields).
-        unsafe { navkit_tc_compressor_free(self.raw.as_ptr()) }
-    }
-}
-
-/// navkit's `dtTileCacheMeshProcess`: areas, flags and off-mesh connections per built tile.
-struct MeshProcess {
-    raw: NonNull<c_void>,
-    base: NonNull<sys::dtTileCacheMeshProcess>,
-}
+owner!(
+    /// navkit's `dtTileCacheMeshProcess`: areas, flags and off-mesh connections per built tile.
+    MeshProcess(NavkitMeshProcess),
+    free: navkit_tc_meshproc_free,
+    base: navkit_tc_meshproc_base => sys::dtTileCacheMeshProcess
+);
 
 impl MeshProcess {
-    fn new(flag_table: &[u16; 64]) -> Self {
-        // SAFETY: the glue copies the 64 entries.
-        let raw = unsafe { navkit_tc_meshproc_new(flag_table.as_ptr()) };
-        let raw = NonNull::new(raw).expect("out of memory allocating the tile cache mesh process");
-        // SAFETY: `raw` is a live NavkitMeshProcess.
-        let base = unsafe { navkit_tc_meshproc_base(raw.as_ptr()) };
-        MeshProcess {
-            raw,
-            base: NonNull::new(base).expect("mesh process upcast gave null"),
-        }
+    fn with_flags(flag_table: &[u16; 64]) -> Self {
+        // SAFETY: the glue copies the 64 entries and returns a new mesh process (freed by
+        // navkit_tc_meshproc_free) or null.
+        unsafe { Self::from_raw(navkit_tc_meshproc_new(flag_table.as_ptr())) }
+            .expect("out of memory allocating the tile cache mesh process")
     }
 
     fn set_off_mesh(&mut self, off: &OffMeshInput<'_>) -> bool {
@@ -358,7 +369,7 @@ impl MeshProcess {
         // copies them.
         unsafe {
             navkit_tc_meshproc_set_offmesh(
-                self.raw.as_ptr(),
+                self.as_ptr(),
                 off.verts.as_ptr(),
                 off.radii.as_ptr(),
                 off.dirs.as_ptr(),
@@ -371,45 +382,26 @@ impl MeshProcess {
     }
 }
 
-impl Drop for MeshProcess {
-    fn drop(&mut self) {
-        // SAFETY: created by navkit_tc_meshproc_new, freed once, after the tile cache.
-        unsafe { navkit_tc_meshproc_free(self.raw.as_ptr()) }
-    }
-}
-
-/// navkit's `dtTileCacheAlloc`, with the region-neighbour guard (see the glue).
-struct TileCacheAlloc {
-    raw: NonNull<c_void>,
-    base: NonNull<sys::dtTileCacheAlloc>,
-}
+owner!(
+    /// navkit's `dtTileCacheAlloc`, with the region-neighbour guard (see the glue).
+    TileCacheAlloc(NavkitTileCacheAlloc),
+    free: navkit_tc_alloc_free,
+    base: navkit_tc_alloc_base => sys::dtTileCacheAlloc
+);
 
 impl TileCacheAlloc {
-    fn new(walkable_climb: f32, ch: f32) -> Self {
-        // SAFETY: plain constructor.
-        let raw = unsafe { navkit_tc_alloc_new(walkable_climb, ch) };
-        let raw = NonNull::new(raw).expect("out of memory allocating the tile cache allocator");
-        // SAFETY: `raw` is a live NavkitTileCacheAlloc.
-        let base = unsafe { navkit_tc_alloc_base(raw.as_ptr()) };
-        TileCacheAlloc {
-            raw,
-            base: NonNull::new(base).expect("allocator upcast gave null"),
-        }
+    fn for_climb(walkable_climb: f32, ch: f32) -> Self {
+        // SAFETY: the glue returns a new allocator (freed by navkit_tc_alloc_free) or null.
+        unsafe { Self::from_raw(navkit_tc_alloc_new(walkable_climb, ch)) }
+            .expect("out of memory allocating the tile cache allocator")
     }
 
     /// (layers checked, layers refused, tile layer builds started).
     fn stats(&self) -> (u64, u64, u64) {
         let (mut checks, mut refused, mut builds) = (0u64, 0u64, 0u64);
         // SAFETY: live allocator; three output integers.
-        unsafe { navkit_tc_alloc_stats(self.raw.as_ptr(), &mut checks, &mut refused, &mut builds) };
+        unsafe { navkit_tc_alloc_stats(self.as_ptr(), &mut checks, &mut refused, &mut builds) };
         (checks, refused, builds)
-    }
-}
-
-impl Drop for TileCacheAlloc {
-    fn drop(&mut self) {
-        // SAFETY: created by navkit_tc_alloc_new, freed once, after the tile cache.
-        unsafe { navkit_tc_alloc_free(self.raw.as_ptr()) }
     }
 }
 
@@ -568,10 +560,32 @@ fn cache_params_ok(p: &sys::dtTileCacheParams) -> bool {
         && (1..=0xffff).contains(&p.maxObstacles)
 }
 
+/// `dtFreeTileCache`, after telling a cache whose `init` ran out of memory before it allocated
+/// its tiles that it has none: Detour's destructor walks `maxTiles` tiles even then.
+///
+/// # Safety
+/// `tc` is a live tile cache from `dtAllocTileCache`, owned by the caller, freed here.
+unsafe fn free_tile_cache(tc: *mut sys::dtTileCache) {
+    // SAFETY: live tile cache, exclusively owned (the caller's contract).
+    unsafe {
+        let t = &mut *tc;
+        if t.m_tiles.is_null() {
+            t.m_params.maxTiles = 0;
+        }
+        sys::dtFreeTileCache(tc)
+    }
+}
+
+owner!(
+    /// A `dtTileCache`, freed (with the tile data it owns) on drop.
+    TileCacheObj(sys::dtTileCache),
+    free: free_tile_cache
+);
+
 /// Owner of a `dtTileCache` and of the callback objects it points to.
 pub(crate) struct RawTileCache {
-    tc: NonNull<sys::dtTileCache>,
-    // Freed after `tc` (fields drop after `Drop::drop`).
+    tc: TileCacheObj,
+    // Freed after `tc` (fields drop in declaration order).
     alloc: TileCacheAlloc,
     comp: Compressor,
     _process: MeshProcess,
@@ -599,14 +613,14 @@ impl RawTileCache {
         if !cache_params_ok(params) {
             return Err(FAILURE | sys::DT_INVALID_PARAM);
         }
-        let alloc = TileCacheAlloc::new(params.walkableClimb, params.ch);
+        let alloc = TileCacheAlloc::for_climb(params.walkableClimb, params.ch);
         let comp = Compressor::new(compression);
-        let mut process = MeshProcess::new(flag_table);
+        let mut process = MeshProcess::with_flags(flag_table);
         if !process.set_off_mesh(off) {
             return Err(FAILURE | sys::DT_INVALID_PARAM);
         }
         // SAFETY: dtAllocTileCache returns a constructed object or null.
-        let tc = NonNull::new(unsafe { sys::dtAllocTileCache() })
+        let tc = unsafe { TileCacheObj::from_raw(sys::dtAllocTileCache()) }
             .ok_or(FAILURE | sys::DT_OUT_OF_MEMORY)?;
         let cache = RawTileCache {
             tc,
@@ -621,9 +635,9 @@ impl RawTileCache {
             sys::dtTileCache_init(
                 cache.tc.as_ptr(),
                 params,
-                cache.alloc.base.as_ptr(),
+                cache.alloc.base(),
                 cache.comp.base(),
-                cache._process.base.as_ptr(),
+                cache._process.base(),
             )
         };
         if st & FAILURE != 0 {
@@ -633,8 +647,7 @@ impl RawTileCache {
     }
 
     fn raw(&self) -> &sys::dtTileCache {
-        // SAFETY: live tile cache owned by `self`.
-        unsafe { self.tc.as_ref() }
+        self.tc.raw()
     }
 
     pub(crate) fn params(&self) -> sys::dtTileCacheParams {
@@ -926,22 +939,6 @@ impl RawTileCache {
     /// builds started (one per `buildNavMeshTile`).
     pub(crate) fn guard_stats(&self) -> (u64, u64, u64) {
         self.alloc.stats()
-    }
-}
-
-impl Drop for RawTileCache {
-    fn drop(&mut self) {
-        // SAFETY: live tile cache, exclusively owned. Detour's destructor walks `maxTiles` tiles
-        // even when `init` ran out of memory before allocating them: say there are none then.
-        unsafe {
-            let tc = &mut *self.tc.as_ptr();
-            if tc.m_tiles.is_null() {
-                tc.m_params.maxTiles = 0;
-            }
-        }
-        // SAFETY: allocated by dtAllocTileCache, freed once (with the tile data it owns); the
-        // callback objects are freed after it.
-        unsafe { sys::dtFreeTileCache(self.tc.as_ptr()) }
     }
 }
 
