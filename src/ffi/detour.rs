@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use recastnavigation_sys as sys;
 
+use super::buffers::{DetourCopy, OutBuf, take_detour_alloc};
 use super::owner::owner;
 use super::recast::{PolyMesh, PolyMeshDetail};
 use super::validate::ValidTileData;
@@ -96,16 +97,13 @@ pub(crate) fn create_nav_mesh_data(
     let mut data: *mut u8 = std::ptr::null_mut();
     let mut size: i32 = 0;
     // SAFETY: every pointer in `params` refers to a live array of the stated length (checked
-    // above); Detour allocates `data` with dtAlloc and we free it with dtFree after copying.
-    let ok = unsafe { sys::dtCreateNavMeshData(&mut params, &mut data, &mut size) };
-    if !ok || data.is_null() || size <= 0 {
-        return None;
-    }
-    // SAFETY: Detour returned `size` bytes at `data`.
-    let out = unsafe { std::slice::from_raw_parts(data, size as usize) }.to_vec();
-    // SAFETY: allocated by dtAlloc inside dtCreateNavMeshData.
-    unsafe { sys::dtFree(data as *mut _) };
-    Some(out)
+    // above). Detour leaves `data` null, or sets it to `size` bytes it allocated with dtAlloc
+    // for us, which `take_detour_alloc` copies out and frees.
+    let (ok, out) = unsafe {
+        let ok = sys::dtCreateNavMeshData(&mut params, &mut data, &mut size);
+        (ok, take_detour_alloc(data, size))
+    };
+    out.filter(|_| ok)
 }
 
 owner!(
@@ -219,32 +217,25 @@ impl RawNavMesh {
         if data.is_empty() || data.len() > i32::MAX as usize {
             return Err(sys::DT_FAILURE | sys::DT_INVALID_PARAM);
         }
-        // SAFETY: dtAlloc returns `len` writable bytes or null; ownership passes to Detour with
-        // DT_TILE_FREE_DATA on success, and is ours to free on failure.
-        let buf = unsafe { sys::dtAlloc(data.len(), sys::dtAllocHint_DT_ALLOC_PERM) } as *mut u8;
-        if buf.is_null() {
-            return Err(sys::DT_FAILURE | sys::DT_OUT_OF_MEMORY);
-        }
-        // SAFETY: `buf` has room for `data.len()` bytes and does not overlap `data`.
-        unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), buf, data.len()) };
+        // Detour takes the copy over with DT_TILE_FREE_DATA on success; it is freed on failure.
+        let copy = DetourCopy::of(data).ok_or(sys::DT_FAILURE | sys::DT_OUT_OF_MEMORY)?;
         let mut result: sys::dtTileRef = 0;
-        // SAFETY: live navmesh; `buf` holds a copy of tile data that passed `validate_tile_data`
-        // (the only way to make a `ValidTileData`).
+        // SAFETY: live navmesh; `copy` holds a copy of tile data that passed
+        // `validate_tile_data` (the only way to make a `ValidTileData`).
         let status = unsafe {
             sys::dtNavMesh_addTile(
                 self.ptr(),
-                buf,
-                data.len() as i32,
+                copy.ptr(),
+                copy.len() as i32,
                 sys::dtTileFlags_DT_TILE_FREE_DATA as i32,
                 tile_ref,
                 &mut result,
             )
         };
         if status & sys::DT_FAILURE != 0 {
-            // SAFETY: Detour did not take ownership.
-            unsafe { sys::dtFree(buf as *mut _) };
             return Err(status);
         }
+        copy.handed_over();
         Ok(result)
     }
 
@@ -600,26 +591,25 @@ impl<'nav> RawQuery<'nav> {
         max: usize,
     ) -> u32 {
         let max = max.max(1);
-        out.clear();
-        out.reserve(max);
+        let mut out = OutBuf::new(out, max);
         let mut n = 0;
-        // SAFETY: live query; `out` has capacity for `max` refs, which Detour may write.
-        let st = unsafe {
-            sys::dtNavMeshQuery_findPath(
+        // SAFETY: live query; `out` has room for `max` refs, which Detour may write, and it
+        // initialises the first `n` of them.
+        unsafe {
+            let st = sys::dtNavMeshQuery_findPath(
                 self.q(),
                 start,
                 end,
                 spos.as_ptr(),
                 epos.as_ptr(),
                 &f.0,
-                out.as_mut_ptr(),
+                out.ptr(),
                 &mut n,
                 max as i32,
-            )
-        };
-        // SAFETY: Detour initialized the first `n` (<= max <= capacity) entries.
-        unsafe { out.set_len(n.clamp(0, max as i32) as usize) };
-        st
+            );
+            out.set_written(n);
+            st
+        }
     }
 
     pub(crate) fn find_straight_path(
@@ -632,38 +622,32 @@ impl<'nav> RawQuery<'nav> {
         out: &mut StraightOut,
     ) -> u32 {
         let max = max.max(1);
-        out.points.clear();
-        out.points.reserve(max);
-        out.flags.clear();
-        out.flags.reserve(max);
-        out.refs.clear();
-        out.refs.reserve(max);
+        let mut points = OutBuf::new(&mut out.points, max);
+        let mut flags = OutBuf::new(&mut out.flags, max);
+        let mut refs = OutBuf::new(&mut out.refs, max);
         let mut n = 0;
-        // SAFETY: live query; the output arrays have capacity for `max` entries each, which
-        // Detour may write; `path` holds path.len() refs.
-        let st = unsafe {
-            sys::dtNavMeshQuery_findStraightPath(
+        // SAFETY: live query; the output arrays have room for `max` entries each (a point is 3
+        // floats), which Detour may write, and it initialises the first `n` of each; `path`
+        // holds path.len() refs.
+        unsafe {
+            let st = sys::dtNavMeshQuery_findStraightPath(
                 self.q(),
                 spos.as_ptr(),
                 epos.as_ptr(),
                 path.as_ptr(),
                 path.len() as i32,
-                out.points.as_mut_ptr() as *mut f32,
-                out.flags.as_mut_ptr(),
-                out.refs.as_mut_ptr(),
+                points.ptr() as *mut f32,
+                flags.ptr(),
+                refs.ptr(),
                 &mut n,
                 max as i32,
                 options,
-            )
-        };
-        let n = n.clamp(0, max as i32) as usize;
-        // SAFETY: Detour initialized the first `n` (<= max <= capacity) entries of each array.
-        unsafe {
-            out.points.set_len(n);
-            out.flags.set_len(n);
-            out.refs.set_len(n);
+            );
+            points.set_written(n);
+            flags.set_written(n);
+            refs.set_written(n);
+            st
         }
-        st
     }
 
     pub(crate) fn move_along_surface(
@@ -819,20 +803,20 @@ pub(crate) fn merge_corridor_start_moved(
     if cap < n {
         return;
     }
-    path.reserve(cap - n);
-    // SAFETY: `path` has capacity for `cap` refs, the first `n` initialized; Detour reads those
-    // and writes at most `cap` (`PolyRef` is `dtPolyRef`, transparently); `visited` is read only.
-    let m = unsafe {
-        sys::dtMergeCorridorStartMoved(
-            path.as_mut_ptr() as *mut RawPolyRef,
+    let mut buf = OutBuf::keeping(path, cap);
+    // SAFETY: `buf` has room for `cap` refs, the first `n` initialized; Detour reads those,
+    // writes at most `cap` and initialises the first `m` it returns (`PolyRef` is `dtPolyRef`,
+    // transparently); `visited` is read only.
+    unsafe {
+        let m = sys::dtMergeCorridorStartMoved(
+            buf.ptr() as *mut RawPolyRef,
             n as i32,
             cap as i32,
             visited.as_ptr(),
             visited.len() as i32,
-        )
-    };
-    // SAFETY: Detour initialized the first `m` (<= cap <= capacity) entries.
-    unsafe { path.set_len(m.clamp(0, cap as i32) as usize) };
+        );
+        buf.set_written(m);
+    }
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@ use std::os::raw::c_int;
 use recastnavigation_sys as sys;
 
 use super::RawPolyRef;
+use super::buffers::OutBuf;
 use super::detour::{RandomLoan, RawFilter, RawQuery, frand_trampoline};
 
 /// (ref, parent, cost) of each polygon a Dijkstra search reached.
@@ -91,22 +92,21 @@ impl RawQuery<'_> {
         max: usize,
     ) -> u32 {
         let max = max.clamp(1, i32::MAX as usize);
-        out.clear();
-        out.reserve(max);
+        let mut out = OutBuf::new(out, max);
         let mut n: c_int = 0;
-        // SAFETY: live query; `out` has capacity for `max` refs, which Detour may write.
-        let st = unsafe {
-            sys::dtNavMeshQuery_getPathFromDijkstraSearch(
+        // SAFETY: live query; `out` has room for `max` refs, which Detour may write, and it
+        // initialises the first `n` of them.
+        unsafe {
+            let st = sys::dtNavMeshQuery_getPathFromDijkstraSearch(
                 self.q(),
                 end,
-                out.as_mut_ptr(),
+                out.ptr(),
                 &mut n,
                 max as c_int,
-            )
-        };
-        // SAFETY: Detour initialized the first `n` (<= max <= capacity) entries.
-        unsafe { out.set_len((n.max(0) as usize).min(max)) };
-        st
+            );
+            out.set_written(n);
+            st
+        }
     }
 
     /// `isInClosedList`: whether the last search fully expanded `r`.

@@ -8,11 +8,11 @@
 //! gives it meaning. Detour trusts tile data, so [`RawTileCache::add_tile`] takes only a
 //! `ValidLayer` (validated, or built by [`build_layer`]).
 
-use std::ffi::c_void;
 use std::os::raw::c_int;
 
 use recastnavigation_sys as sys;
 
+use super::buffers::{DetourCopy, take_detour_alloc};
 use super::detour::{OffMeshInput, RawNavMesh};
 use super::owner::{opaque, owner};
 use super::validate::ValidLayer;
@@ -475,8 +475,7 @@ pub(crate) fn build_layer(
     let mut header = h;
     let mut data: *mut u8 = std::ptr::null_mut();
     let mut size: c_int = 0;
-    // SAFETY: the grids hold width*height bytes each (checked); Detour copies the header and
-    // allocates `data` with dtAlloc, which we free after copying.
+    // SAFETY: the grids hold width*height bytes each (checked); Detour copies the header.
     let st = super::panic::call(|| unsafe {
         sys::dtBuildTileCacheLayer(
             comp.base(),
@@ -488,18 +487,13 @@ pub(crate) fn build_layer(
             &mut size,
         )
     });
-    if st & FAILURE != 0 || data.is_null() || size <= 0 {
-        if !data.is_null() {
-            // SAFETY: allocated by dtAlloc inside dtBuildTileCacheLayer.
-            unsafe { sys::dtFree(data as *mut c_void) };
-        }
-        return Err(st | FAILURE);
+    // SAFETY: Detour left `data` null or set it to `size` bytes it allocated with dtAlloc for
+    // us, which `take_detour_alloc` copies out and frees.
+    let out = unsafe { take_detour_alloc(data, size) };
+    match out {
+        Some(out) if st & FAILURE == 0 => Ok(ValidLayer::built_by_detour(out, comp.compression())),
+        _ => Err(st | FAILURE),
     }
-    // SAFETY: Detour returned `size` bytes at `data`.
-    let out = unsafe { std::slice::from_raw_parts(data, size as usize) }.to_vec();
-    // SAFETY: allocated by dtAlloc inside dtBuildTileCacheLayer.
-    unsafe { sys::dtFree(data as *mut c_void) };
-    Ok(ValidLayer::built_by_detour(out, comp.compression()))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -673,30 +667,24 @@ impl RawTileCache {
         {
             return Err(FAILURE | sys::DT_INVALID_PARAM);
         }
-        // SAFETY: dtAlloc returns `len` writable bytes or null.
-        let buf = unsafe { sys::dtAlloc(data.len(), sys::dtAllocHint_DT_ALLOC_PERM) } as *mut u8;
-        if buf.is_null() {
-            return Err(FAILURE | sys::DT_OUT_OF_MEMORY);
-        }
-        // SAFETY: `buf` has room for `data.len()` bytes and does not overlap `data`.
-        unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), buf, data.len()) };
+        // Detour takes the copy over with DT_COMPRESSEDTILE_FREE_DATA on success (and frees it
+        // with dtFree); it is freed on failure.
+        let copy = DetourCopy::of(data).ok_or(FAILURE | sys::DT_OUT_OF_MEMORY)?;
         let mut r = 0;
-        // SAFETY: live tile cache; `buf` holds a copy of a `ValidLayer`, dtAlloc'd so
-        // that DT_COMPRESSEDTILE_FREE_DATA frees it with dtFree.
+        // SAFETY: live tile cache; `copy` holds a copy of a `ValidLayer`.
         let st = unsafe {
             sys::dtTileCache_addTile(
                 self.tc.as_ptr(),
-                buf,
-                data.len() as c_int,
+                copy.ptr(),
+                copy.len() as c_int,
                 sys::dtCompressedTileFlags_DT_COMPRESSEDTILE_FREE_DATA as u8,
                 &mut r,
             )
         };
         if st & FAILURE != 0 {
-            // SAFETY: Detour did not take ownership.
-            unsafe { sys::dtFree(buf as *mut c_void) };
             return Err(st);
         }
+        copy.handed_over();
         Ok(r)
     }
 
