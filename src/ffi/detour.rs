@@ -14,7 +14,7 @@ use super::buffers::{DetourCopy, OutBuf, take_detour_alloc};
 use super::owner::owner;
 use super::recast::{PolyMesh, PolyMeshDetail};
 use super::validate::ValidTileData;
-use super::{PolyRef, RawPolyRef};
+use super::{PolyRef, RawPolyRef, status_result};
 
 /// Inputs of `dtCreateNavMeshData` that do not come from the poly meshes.
 pub(crate) struct OffMeshInput<'a> {
@@ -25,6 +25,19 @@ pub(crate) struct OffMeshInput<'a> {
     pub areas: &'a [u8],
     pub dirs: &'a [u8],
     pub user_ids: &'a [u32],
+}
+
+impl OffMeshInput<'_> {
+    /// The number of connections, if every array holds that many (6 floats each for `verts`).
+    pub(crate) fn count(&self) -> Option<usize> {
+        let n = self.radii.len();
+        (self.verts.len() == n * 6
+            && self.flags.len() == n
+            && self.areas.len() == n
+            && self.dirs.len() == n
+            && self.user_ids.len() == n)
+            .then_some(n)
+    }
 }
 
 /// Agent dimensions stored in the tile header.
@@ -44,13 +57,8 @@ pub(crate) fn create_nav_mesh_data(
     agent: &AgentDims,
     tile: [i32; 2],
 ) -> Option<Vec<u8>> {
-    let n = off.radii.len();
-    if off.verts.len() != n * 6
-        || off.flags.len() != n
-        || off.areas.len() != n
-        || off.dirs.len() != n
-        || off.user_ids.len() != n
-        || flags.len() != pmesh.npolys()
+    let n = off.count()?;
+    if flags.len() != pmesh.npolys()
         || pmesh.nvp() > sys::DT_VERTS_PER_POLYGON as usize
         || (dmesh.nmeshes() != pmesh.npolys() && dmesh.nmeshes() != 0)
     {
@@ -385,22 +393,14 @@ impl RawNavMesh {
                 b.as_mut_ptr(),
             )
         };
-        if st & sys::DT_FAILURE != 0 {
-            Err(st)
-        } else {
-            Ok((a, b))
-        }
+        status_result(st, (a, b))
     }
 
     pub(crate) fn poly_flags(&self, r: RawPolyRef) -> Result<u16, u32> {
         let mut f = 0u16;
         // SAFETY: live navmesh; Detour validates the ref.
         let st = unsafe { sys::dtNavMesh_getPolyFlags(self.ptr(), r, &mut f) };
-        if st & sys::DT_FAILURE != 0 {
-            Err(st)
-        } else {
-            Ok(f)
-        }
+        status_result(st, f)
     }
 
     pub(crate) fn set_poly_flags(&mut self, r: RawPolyRef, flags: u16) -> u32 {
@@ -412,11 +412,7 @@ impl RawNavMesh {
         let mut a = 0u8;
         // SAFETY: live navmesh; Detour validates the ref.
         let st = unsafe { sys::dtNavMesh_getPolyArea(self.ptr(), r, &mut a) };
-        if st & sys::DT_FAILURE != 0 {
-            Err(st)
-        } else {
-            Ok(a)
-        }
+        status_result(st, a)
     }
 
     pub(crate) fn set_poly_area(&mut self, r: RawPolyRef, area: u8) -> u32 {
@@ -464,23 +460,45 @@ thread_local! {
 
 /// Lends a random source to this thread's [`RANDOM`] for as long as it lives, and puts back
 /// what was there before (also when unwinding).
-pub(super) struct RandomLoan {
+struct RandomLoan {
     previous: Option<RandomSource>,
 }
 
 impl RandomLoan {
-    pub(super) fn new(source: &mut dyn FnMut() -> f32) -> Self {
+    /// Lends `source` (its lifetime erased) until the loan drops.
+    ///
+    /// # Safety
+    /// The loan must be dropped, on this thread, before the borrow of `source` ends (not leaked
+    /// or kept past it): `frand_trampoline` calls `source` whenever Detour draws a number while
+    /// the loan lives.
+    unsafe fn new(source: &mut dyn FnMut() -> f32) -> Self {
         let ptr: NonNull<dyn FnMut() -> f32 + '_> = NonNull::from(source);
         // SAFETY: only the lifetime bound is erased (same fat pointer layout). The pointer is
-        // used only by `frand_trampoline` on this thread while the loan lives, and the loan
-        // lives inside `RawQuery::find_random_point` (or `find_random_point_around_circle`),
-        // which holds the `&mut` borrow of the source for its whole duration; drop puts the
-        // previous value back before it returns.
+        // used only by `frand_trampoline` on this thread while the loan lives, which ends
+        // before the borrow of `source` does (the caller's contract); drop puts the previous
+        // value back.
         let ptr: RandomSource = unsafe { std::mem::transmute(ptr) };
         RandomLoan {
             previous: RANDOM.with(|r| r.replace(Some(ptr))),
         }
     }
+}
+
+/// Runs `call`, a Detour call given the random callback it passes on to Detour
+/// (`findRandomPoint`, `findRandomPointAroundCircle`), with `random` as the source of that
+/// callback's numbers (values outside [0, 1) are replaced by 0.5); then raises again any panic of
+/// `random` during the call (see [`super::panic`]).
+pub(super) fn with_random<T>(
+    random: &mut dyn FnMut() -> f32,
+    call: impl FnOnce(Option<unsafe extern "C" fn() -> f32>) -> T,
+) -> T {
+    // SAFETY: the loan is dropped at the end of this function (or while unwinding out of it),
+    // on this thread, while `random` is still borrowed.
+    let loan = unsafe { RandomLoan::new(random) };
+    let result = call(Some(frand_trampoline));
+    drop(loan);
+    super::panic::raise_pending();
+    result
 }
 
 impl Drop for RandomLoan {
@@ -489,7 +507,7 @@ impl Drop for RandomLoan {
     }
 }
 
-pub(super) unsafe extern "C" fn frand_trampoline() -> f32 {
+unsafe extern "C" fn frand_trampoline() -> f32 {
     // A panic here is raised again once `findRandomPoint` returns (see `super::panic`).
     super::panic::wrap(|| {
         // Taken out for the call, so that a source that (absurdly) asks for a random point
@@ -774,19 +792,11 @@ impl<'nav> RawQuery<'nav> {
     ) -> (u32, RawPolyRef, [f32; 3]) {
         let mut r = 0;
         let mut pt = [0f32; 3];
-        let loan = RandomLoan::new(random);
-        // SAFETY: live query; the trampoline reads this thread's RANDOM, lent just above.
-        let st = unsafe {
-            sys::dtNavMeshQuery_findRandomPoint(
-                self.q(),
-                &f.0,
-                Some(frand_trampoline),
-                &mut r,
-                pt.as_mut_ptr(),
-            )
-        };
-        drop(loan);
-        super::panic::raise_pending();
+        let q = self.q();
+        let st = with_random(random, |frand| {
+            // SAFETY: live query; `frand` reads this thread's random source, lent for this call.
+            unsafe { sys::dtNavMeshQuery_findRandomPoint(q, &f.0, frand, &mut r, pt.as_mut_ptr()) }
+        });
         (st, r, pt)
     }
 }

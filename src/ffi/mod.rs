@@ -47,6 +47,15 @@ const _: () = assert!(
         && std::mem::align_of::<PolyRef>() == std::mem::align_of::<RawPolyRef>()
 );
 
+/// `Ok(value)`, or `Err(status)` if Detour's `status` has the failure bit.
+pub(crate) fn status_result<T>(status: u32, value: T) -> Result<T, u32> {
+    if status & recastnavigation_sys::DT_FAILURE != 0 {
+        Err(status)
+    } else {
+        Ok(value)
+    }
+}
+
 /// A `PolyRef` slice as Detour's `dtPolyRef` array, without copying.
 pub(crate) fn poly_refs(refs: &[PolyRef]) -> &[RawPolyRef] {
     // SAFETY: `PolyRef` is `#[repr(transparent)]` over `PolyRefBits`, which is `dtPolyRef`, so the

@@ -8,7 +8,7 @@ use recastnavigation_sys as sys;
 
 use super::RawPolyRef;
 use super::buffers::OutBuf;
-use super::detour::{RandomLoan, RawFilter, RawQuery, frand_trampoline};
+use super::detour::{RawFilter, RawQuery, with_random};
 
 /// (ref, parent, cost) of each polygon a Dijkstra search reached.
 pub(crate) type Reached = Vec<(RawPolyRef, RawPolyRef, f32)>;
@@ -127,23 +127,23 @@ impl RawQuery<'_> {
     ) -> (u32, RawPolyRef, [f32; 3]) {
         let mut r: RawPolyRef = 0;
         let mut pt = [0f32; 3];
-        let loan = RandomLoan::new(random);
-        // SAFETY: live query; the trampoline reads this thread's RANDOM, lent just above;
-        // 3-float input and output.
-        let st = unsafe {
-            sys::dtNavMeshQuery_findRandomPointAroundCircle(
-                self.q(),
-                start,
-                center.as_ptr(),
-                radius,
-                &f.0,
-                Some(frand_trampoline),
-                &mut r,
-                pt.as_mut_ptr(),
-            )
-        };
-        drop(loan);
-        super::panic::raise_pending();
+        let q = self.q();
+        let st = with_random(random, |frand| {
+            // SAFETY: live query; `frand` reads this thread's random source, lent for this call;
+            // 3-float input and output.
+            unsafe {
+                sys::dtNavMeshQuery_findRandomPointAroundCircle(
+                    q,
+                    start,
+                    center.as_ptr(),
+                    radius,
+                    &f.0,
+                    frand,
+                    &mut r,
+                    pt.as_mut_ptr(),
+                )
+            }
+        });
         (st, r, pt)
     }
 }

@@ -49,23 +49,65 @@ pub(crate) fn check_grids(
             ));
         }
     }
-    if let Some(i) = areas.iter().position(|&a| a > 63) {
-        return Err(format!("cell {i} has area {} > 63", areas[i]));
+    check_cells(w, h, heights, areas, cons, walkable_climb).map_err(|p| match p {
+        CellProblem::Regions => format!("its {p}"),
+        _ => p.to_string(),
+    })
+}
+
+/// What is wrong with a layer's cells for Detour's tile build ([`check_cells`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum CellProblem {
+    /// Cell `cell` has an area id above 63.
+    Area { cell: usize, area: u8 },
+    /// Cell (`x`, `z`) connects (bits 0..4) in direction `dir`, outside the layer.
+    Connection { x: usize, z: usize, dir: u8 },
+    /// The region partition would overflow Detour's 16 neighbours per region (upstream #452).
+    Regions,
+}
+
+impl std::fmt::Display for CellProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            CellProblem::Area { cell, area } => write!(f, "cell {cell} has area {area} > 63"),
+            CellProblem::Connection { x, z, dir } => write!(
+                f,
+                "cell ({x}, {z}) connects in direction {dir}, outside the layer"
+            ),
+            CellProblem::Regions => f.write_str(
+                "regions would overflow Detour's 16 neighbours per region (upstream issue #452)",
+            ),
+        }
+    }
+}
+
+/// The checks of a `w` x `h` layer's cells that Detour's tile build relies on, in order: area
+/// ids at most 63, connections (bits 0..4: -x, +z, +x, -z, Detour's direction order) only
+/// toward cells inside the layer, and a region partition that fits Detour's neighbour lists.
+/// The grids hold `w * h` cells each (the callers check), `w` and `h` are 1..=255.
+pub(crate) fn check_cells(
+    w: usize,
+    h: usize,
+    heights: &[u8],
+    areas: &[u8],
+    cons: &[u8],
+    walkable_climb: i32,
+) -> Result<(), CellProblem> {
+    if let Some(cell) = areas.iter().position(|&a| a > 63) {
+        return Err(CellProblem::Area {
+            cell,
+            area: areas[cell],
+        });
     }
     for (i, &c) in cons.iter().enumerate() {
         let (x, z) = (i % w, i / w);
         let outside = [x == 0, z + 1 == h, x + 1 == w, z == 0];
-        if let Some(dir) = (0..4).find(|&d| c & (1 << d) != 0 && outside[d]) {
-            return Err(format!(
-                "cell ({x}, {z}) connects in direction {dir}, outside the layer"
-            ));
+        if let Some(dir) = (0..4u8).find(|&d| c & (1 << d) != 0 && outside[usize::from(d)]) {
+            return Err(CellProblem::Connection { x, z, dir });
         }
     }
     if !layer_regions_fit(w, h, heights, areas, walkable_climb) {
-        return Err(
-            "its regions would overflow Detour's 16 neighbours per region (upstream issue #452)"
-                .into(),
-        );
+        return Err(CellProblem::Regions);
     }
     Ok(())
 }

@@ -12,15 +12,16 @@ use std::os::raw::c_int;
 
 use recastnavigation_sys as sys;
 
-use super::buffers::{DetourCopy, take_detour_alloc};
+use super::buffers::{DetourCopy, c_slice, take_detour_alloc};
 use super::detour::{OffMeshInput, RawNavMesh};
 use super::owner::{opaque, owner};
+use super::status_result;
 use super::validate::ValidLayer;
 use super::validate::layer::LayerHeader;
 use crate::ffi::layer_compression::LayerCompression;
 
 type MaxSizeFn = unsafe extern "C" fn(c_int) -> c_int;
-type Lz4Fn = unsafe extern "C" fn(*const u8, c_int, *mut u8, c_int, *mut c_int) -> c_int;
+type BufferFn = unsafe extern "C" fn(*const u8, c_int, *mut u8, c_int, *mut c_int) -> c_int;
 
 opaque!(
     /// The glue's `NavkitCompressor`: a `dtTileCacheCompressor` whose work is done by Rust
@@ -39,8 +40,8 @@ opaque!(
 unsafe extern "C" {
     fn navkit_tc_compressor_new(
         max_fn: Option<MaxSizeFn>,
-        compress_fn: Option<Lz4Fn>,
-        decompress_fn: Option<Lz4Fn>,
+        compress_fn: Option<BufferFn>,
+        decompress_fn: Option<BufferFn>,
     ) -> *mut NavkitCompressor;
     fn navkit_tc_compressor_free(c: *mut NavkitCompressor);
     fn navkit_tc_compressor_base(c: *mut NavkitCompressor) -> *mut sys::dtTileCacheCompressor;
@@ -100,7 +101,7 @@ const FAILURE: u32 = sys::DT_FAILURE;
 const GRID_LIMIT_CELLS: f32 = 1.0e9;
 
 // ---------------------------------------------------------------------------------------------
-// LZ4 callbacks (called by the C++ compressor).
+// The compressor's callbacks (called by the C++ compressor).
 
 unsafe extern "C" fn lz4_max_size(n: c_int) -> c_int {
     if n < 0 {
@@ -132,12 +133,8 @@ unsafe fn with_buffers(
     let (Ok(n), Ok(cap)) = (usize::try_from(n), usize::try_from(cap)) else {
         return 0;
     };
-    let input: &[u8] = if n == 0 {
-        &[]
-    } else {
-        // SAFETY: the caller passes `n` readable bytes at `input` (checked non-null).
-        unsafe { std::slice::from_raw_parts(input, n) }
-    };
+    // SAFETY: the caller passes `n` readable bytes at `input` (non-null unless `n` is 0).
+    let input = unsafe { c_slice(input, n) };
     let out: &mut [u8] = if cap == 0 {
         &mut []
     } else {
@@ -159,40 +156,6 @@ unsafe fn with_buffers(
     }
 }
 
-unsafe extern "C" fn lz4_compress(
-    input: *const u8,
-    n: c_int,
-    out: *mut u8,
-    cap: c_int,
-    out_size: *mut c_int,
-) -> c_int {
-    // SAFETY: Detour passes its buffers with their sizes (dtBuildTileCacheLayer).
-    unsafe {
-        with_buffers(input, n, out, cap, out_size, |i, o| {
-            lz4_flex::block::compress_into(i, o).ok()
-        })
-    }
-}
-
-unsafe extern "C" fn lz4_decompress(
-    input: *const u8,
-    n: c_int,
-    out: *mut u8,
-    cap: c_int,
-    out_size: *mut c_int,
-) -> c_int {
-    // SAFETY: Detour passes its buffers with their sizes (dtDecompressTileCacheLayer). lz4_flex's
-    // safe decoder returns an error on corrupt input and never writes past `out`.
-    unsafe {
-        with_buffers(input, n, out, cap, out_size, |i, o| {
-            lz4_flex::block::decompress_into(i, o).ok()
-        })
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// FastLZ callbacks (called by the C++ compressor).
-
 unsafe extern "C" fn fastlz_max_size(n: c_int) -> c_int {
     if n < 0 {
         return 0;
@@ -200,41 +163,61 @@ unsafe extern "C" fn fastlz_max_size(n: c_int) -> c_int {
     c_int::try_from(super::fastlz::max_compressed_size(n as usize)).unwrap_or(c_int::MAX)
 }
 
-unsafe extern "C" fn fastlz_compress(
-    input: *const u8,
-    n: c_int,
-    out: *mut u8,
-    cap: c_int,
-    out_size: *mut c_int,
-) -> c_int {
-    // SAFETY: Detour passes its buffers with their sizes (dtBuildTileCacheLayer, with
-    // `fastlz_max_size` bytes of output); compress_into refuses a smaller output.
-    unsafe {
-        with_buffers(input, n, out, cap, out_size, |i, o| {
-            super::fastlz::compress_into(i, o, None)
-        })
+/// One step of a layer codec, which the C++ compressor calls back ([`buffer_callback`]):
+/// `run(input, output)` gives the number of bytes it wrote, or `None` if it failed. Safe Rust on
+/// slices: it cannot read or write outside them.
+trait CodecStep {
+    fn run(input: &[u8], out: &mut [u8]) -> Option<usize>;
+}
+
+/// LZ4 block compression (`lz4_flex`).
+struct Lz4Compress;
+impl CodecStep for Lz4Compress {
+    fn run(input: &[u8], out: &mut [u8]) -> Option<usize> {
+        lz4_flex::block::compress_into(input, out).ok()
     }
 }
 
-unsafe extern "C" fn fastlz_decompress(
+/// LZ4 block decompression: `lz4_flex`'s safe decoder fails on corrupt input.
+struct Lz4Decompress;
+impl CodecStep for Lz4Decompress {
+    fn run(input: &[u8], out: &mut [u8]) -> Option<usize> {
+        lz4_flex::block::decompress_into(input, out).ok()
+    }
+}
+
+/// FastLZ compression by fastlz.c (Detour gives it `fastlz_max_size` bytes of output;
+/// `compress_into` refuses a smaller output).
+struct FastLzCompress;
+impl CodecStep for FastLzCompress {
+    fn run(input: &[u8], out: &mut [u8]) -> Option<usize> {
+        super::fastlz::compress_into(input, out, None)
+    }
+}
+
+/// FastLZ decompression by navkit's decoder, which fails on corrupt input. fastlz.c compresses
+/// nothing to nothing, so nothing decompresses to nothing (a FastLZ stream is never empty).
+struct FastLzDecompress;
+impl CodecStep for FastLzDecompress {
+    fn run(input: &[u8], out: &mut [u8]) -> Option<usize> {
+        if input.is_empty() {
+            return Some(0);
+        }
+        crate::ffi::fastlz::codec::decompress_into(input, out).ok()
+    }
+}
+
+/// The C++ compressor's callback for codec step `S` (its `compress` or `decompress`).
+unsafe extern "C" fn buffer_callback<S: CodecStep>(
     input: *const u8,
     n: c_int,
     out: *mut u8,
     cap: c_int,
     out_size: *mut c_int,
 ) -> c_int {
-    // SAFETY: Detour passes its buffers with their sizes (dtDecompressTileCacheLayer). navkit's
-    // FastLZ decoder returns an error on corrupt input and never reads past `input` or writes
-    // past `out`. fastlz.c compresses nothing to nothing, so nothing decompresses to nothing
-    // (a FastLZ stream is never empty).
-    unsafe {
-        with_buffers(input, n, out, cap, out_size, |i, o| {
-            if i.is_empty() {
-                return Some(0);
-            }
-            crate::ffi::fastlz::codec::decompress_into(i, o).ok()
-        })
-    }
+    // SAFETY: Detour passes its buffers with their sizes (dtBuildTileCacheLayer,
+    // dtDecompressTileCacheLayer).
+    unsafe { with_buffers(input, n, out, cap, out_size, S::run) }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -255,9 +238,17 @@ pub(crate) struct Compressor {
 
 impl Compressor {
     pub(crate) fn new(compression: LayerCompression) -> Self {
-        let (max, compress, decompress): (MaxSizeFn, Lz4Fn, Lz4Fn) = match compression {
-            LayerCompression::FastLz => (fastlz_max_size, fastlz_compress, fastlz_decompress),
-            LayerCompression::Lz4 => (lz4_max_size, lz4_compress, lz4_decompress),
+        let (max, compress, decompress): (MaxSizeFn, BufferFn, BufferFn) = match compression {
+            LayerCompression::FastLz => (
+                fastlz_max_size,
+                buffer_callback::<FastLzCompress>,
+                buffer_callback::<FastLzDecompress>,
+            ),
+            LayerCompression::Lz4 => (
+                lz4_max_size,
+                buffer_callback::<Lz4Compress>,
+                buffer_callback::<Lz4Decompress>,
+            ),
         };
         // SAFETY: the callbacks are `'static` functions of this module; the glue returns a new
         // compressor (freed by navkit_tc_compressor_free) or null.
@@ -355,16 +346,9 @@ impl MeshProcess {
     }
 
     fn set_off_mesh(&mut self, off: &OffMeshInput<'_>) -> bool {
-        let n = off.radii.len();
-        if off.verts.len() != n * 6
-            || off.flags.len() != n
-            || off.areas.len() != n
-            || off.dirs.len() != n
-            || off.user_ids.len() != n
-            || n > c_int::MAX as usize
-        {
+        let Some(n) = off.count().filter(|&n| n <= c_int::MAX as usize) else {
             return false;
-        }
+        };
         // SAFETY: every array holds `n` entries (6 floats per connection for `verts`); the glue
         // copies them.
         unsafe {
@@ -750,7 +734,7 @@ impl RawTileCache {
         let st = unsafe {
             sys::dtTileCache_addObstacle(self.tc.as_ptr(), pos.as_ptr(), radius, height, &mut r)
         };
-        if st & FAILURE != 0 { Err(st) } else { Ok(r) }
+        status_result(st, r)
     }
 
     /// Queues an axis-aligned box obstacle; fails (`DT_INVALID_PARAM`) unless it is finite and
@@ -764,7 +748,7 @@ impl RawTileCache {
         let st = unsafe {
             sys::dtTileCache_addBoxObstacle(self.tc.as_ptr(), bmin.as_ptr(), bmax.as_ptr(), &mut r)
         };
-        if st & FAILURE != 0 { Err(st) } else { Ok(r) }
+        status_result(st, r)
     }
 
     /// Queues a box obstacle rotated by `y_angle` radians about y; fails (`DT_INVALID_PARAM`)
@@ -794,7 +778,7 @@ impl RawTileCache {
                 &mut r,
             )
         };
-        if st & FAILURE != 0 { Err(st) } else { Ok(r) }
+        status_result(st, r)
     }
 
     /// Queues the removal of an obstacle (the caller checked the ref is live).

@@ -3,7 +3,7 @@
 
 use super::offsets::h;
 use super::{Header, Layout, TileInfo};
-use crate::ffi::bytes::{align4, coord_at, f32_at, i32_at, vec3_at};
+use crate::ffi::bytes::{align4, coord_at, expect_i32_at, f32_at, i32_at, vec3_at};
 use crate::poly_ref::RefWidth;
 use crate::{Error, Result};
 use recastnavigation_sys::{
@@ -37,22 +37,14 @@ pub(super) fn check(data: &[u8], width: RefWidth) -> Result<Header> {
     }
 
     // Magic and version, as addTile checks them.
-    let magic = i32_at(data, h::MAGIC)?;
-    if magic != DT_NAVMESH_MAGIC {
-        return Err(Error::data(
-            h::MAGIC,
-            format!(
-                "tile magic is 0x{magic:08x}, expected DT_NAVMESH_MAGIC 0x{DT_NAVMESH_MAGIC:08x} ('DNAV')"
-            ),
-        ));
-    }
-    let version = i32_at(data, h::VERSION)?;
-    if version != DT_NAVMESH_VERSION {
-        return Err(Error::data(
-            h::VERSION,
-            format!("tile version is {version}, expected DT_NAVMESH_VERSION {DT_NAVMESH_VERSION}"),
-        ));
-    }
+    expect_i32_at(data, h::MAGIC, DT_NAVMESH_MAGIC, |magic| {
+        format!(
+            "tile magic is 0x{magic:08x}, expected DT_NAVMESH_MAGIC 0x{DT_NAVMESH_MAGIC:08x} ('DNAV')"
+        )
+    })?;
+    expect_i32_at(data, h::VERSION, DT_NAVMESH_VERSION, |version| {
+        format!("tile version is {version}, expected DT_NAVMESH_VERSION {DT_NAVMESH_VERSION}")
+    })?;
 
     // Tile position: Detour computes x +- 1 and y +- 1 for neighbour lookups.
     let x = i32_at(data, h::X)?;
