@@ -129,6 +129,17 @@ pub(crate) fn validate_layer(
     comp: &mut Compressor,
 ) -> Result<LayerHeader> {
     check_layer_len(data)?;
+    check_identity(data)?;
+    let h = read_layer_header(data, 0)?;
+    check_position(&h)?;
+    check_bounds(&h, p)?;
+    check_cell_ranges(&h, p)?;
+    check_grids(data, &h, p, comp)?;
+    Ok(h)
+}
+
+/// Magic and version.
+fn check_identity(data: &[u8]) -> Result<()> {
     expect_i32_at(data, lh::MAGIC, sys::DT_TILECACHE_MAGIC, |magic| {
         format!(
             "layer magic is 0x{magic:08x}, expected 0x{:08x} ('DTLR')",
@@ -140,8 +151,11 @@ pub(crate) fn validate_layer(
             "layer version is {version}, expected {}",
             sys::DT_TILECACHE_VERSION
         )
-    })?;
-    let h = read_layer_header(data, 0)?;
+    })
+}
+
+/// Tile position within +-2^20 tiles, layer index within a byte.
+fn check_position(h: &LayerHeader) -> Result<()> {
     const TILE_LIMIT: i32 = 1 << 20;
     for (name, v, off) in [("tx", h.tx, lh::TX), ("ty", h.ty, lh::TY)] {
         if !(-TILE_LIMIT..=TILE_LIMIT).contains(&v) {
@@ -160,6 +174,12 @@ pub(crate) fn validate_layer(
             ),
         ));
     }
+    Ok(())
+}
+
+/// Bounds: finite and bounded coordinates, `bmin.y <= bmax.y`, and x and z where the tile grid
+/// puts this tile, one tile wide and deep (within a twentieth of a cell).
+fn check_bounds(h: &LayerHeader, p: &sys::dtTileCacheParams) -> Result<()> {
     for a in 0..3 {
         coord(h.bmin[a], lh::BMIN + 4 * a, &format!("layer bmin[{a}]"))?;
         coord(h.bmax[a], lh::BMAX + 4 * a, &format!("layer bmax[{a}]"))?;
@@ -170,7 +190,6 @@ pub(crate) fn validate_layer(
             format!("layer bmin.y {} > bmax.y {}", h.bmin[1], h.bmax[1]),
         ));
     }
-    // Where the tile grid puts this tile, and how big the layer is in world units.
     let (tw, th) = tile_world_size(p);
     let expect = [
         (lh::BMIN, h.bmin[0], p.orig[0] + h.tx as f32 * tw, "bmin.x"),
@@ -195,6 +214,11 @@ pub(crate) fn validate_layer(
             ));
         }
     }
+    Ok(())
+}
+
+/// Height range ordered, size equal to the cache's tiles, used sub-region inside the layer.
+fn check_cell_ranges(h: &LayerHeader, p: &sys::dtTileCacheParams) -> Result<()> {
     if h.hmin > h.hmax {
         return Err(Error::data(
             lh::HMIN,
@@ -228,16 +252,27 @@ pub(crate) fn validate_layer(
             ),
         ));
     }
+    Ok(())
+}
+
+/// The compressed grids: exactly 3 bytes per cell with `comp`, and cells Detour's tile build
+/// can take ([`check_cells`]).
+fn check_grids(
+    data: &[u8],
+    h: &LayerHeader,
+    p: &sys::dtTileCacheParams,
+    comp: &mut Compressor,
+) -> Result<()> {
     let (w, hh) = (h.width as usize, h.height as usize);
     let cells = w * hh;
+    let stream = &data[LAYER_HEADER_SIZE..];
     let grids = comp
-        .decompress_grids(&data[LAYER_HEADER_SIZE..], cells)
-        .map_err(|_| grids_error(&data[LAYER_HEADER_SIZE..], comp.compression(), w, hh))?;
+        .decompress_grids(stream, cells)
+        .map_err(|_| grids_error(stream, comp.compression(), w, hh))?;
     let (heights, rest) = grids.split_at(cells);
     let (areas, cons) = rest.split_at(cells);
     check_cells(w, hh, heights, areas, cons, climb_voxels(p))
-        .map_err(|problem| Error::data(LAYER_HEADER_SIZE, format!("layer {problem}")))?;
-    Ok(h)
+        .map_err(|problem| Error::data(LAYER_HEADER_SIZE, format!("layer {problem}")))
 }
 
 /// Why compressed layer grids (`stream`, at `LAYER_HEADER_SIZE` in the layer) did not
