@@ -146,18 +146,26 @@ impl<'nav, O> RawCrowd<'nav, O> {
         nav: &'nav RawNavMesh,
         owner: O,
     ) -> Option<Self> {
-        Self::init(
-            max_agents,
-            max_agent_radius,
-            nav.as_ptr(),
-            None,
-            Box::new(owner),
-        )
+        // SAFETY: `nav` is borrowed (shared) for `'nav`, the crowd's lifetime: it stays
+        // allocated and unchanged while the crowd lives.
+        unsafe {
+            Self::init(
+                max_agents,
+                max_agent_radius,
+                nav.as_ptr(),
+                None,
+                Box::new(owner),
+            )
+        }
     }
 
-    /// Allocates and initialises the crowd over the `dtNavMesh` at `nav`, which `keep_alive`
-    /// keeps allocated or which is borrowed for `'nav`.
-    fn init(
+    /// Allocates and initialises the crowd over the `dtNavMesh` at `nav`.
+    ///
+    /// # Safety
+    /// `nav` must point to a live, initialised `dtNavMesh` that stays allocated, and is not
+    /// changed while any call of the crowd runs, for as long as the crowd lives: kept alive by
+    /// `keep_alive` (and reachable only through the crowd's owner), or borrowed for `'nav`.
+    unsafe fn init(
         max_agents: i32,
         max_agent_radius: f32,
         nav: *const sys::dtNavMesh,
@@ -173,9 +181,9 @@ impl<'nav, O> RawCrowd<'nav, O> {
             owner,
             _nav: PhantomData,
         };
-        // SAFETY: live crowd; the navmesh stays allocated for the crowd's life (borrowed for
-        // `'nav`, or kept alive by `_keep_alive`) and Detour only reads it (init takes a mutable
-        // pointer but the crowd's query never writes to the navmesh).
+        // SAFETY: live crowd; the navmesh stays allocated for the crowd's life (the caller's
+        // contract) and Detour only reads it (init takes a mutable pointer but the crowd's query
+        // never writes to the navmesh).
         let ok = unsafe {
             sys::dtCrowd_init(
                 crowd.ptr.as_ptr(),
@@ -225,7 +233,11 @@ impl<O> RawCrowd<'static, O> {
         let owner = Box::new(owner);
         let nav = nav_of(&owner)?;
         let (ptr, keep_alive) = (nav.as_ptr(), nav.keep_alive());
-        Self::init(max_agents, max_agent_radius, ptr, Some(keep_alive), owner)
+        // SAFETY: `keep_alive` keeps the `dtNavMesh` at `ptr` allocated for as long as the crowd
+        // holds it (its field drops after the dtCrowd), and the navmesh's owner, boxed into the
+        // crowd, is reachable only through `owner_mut(&mut self)`, so the navmesh changes only
+        // between calls of the crowd (see the type's docs).
+        unsafe { Self::init(max_agents, max_agent_radius, ptr, Some(keep_alive), owner) }
     }
 }
 

@@ -61,6 +61,7 @@ pub(crate) fn create_nav_mesh_data(
     if flags.len() != pmesh.npolys()
         || pmesh.nvp() > sys::DT_VERTS_PER_POLYGON as usize
         || (dmesh.nmeshes() != pmesh.npolys() && dmesh.nmeshes() != 0)
+        || (dmesh.nmeshes() != 0 && !detail_fits(pmesh, dmesh))
     {
         return None;
     }
@@ -104,14 +105,31 @@ pub(crate) fn create_nav_mesh_data(
     params.buildBvTree = true;
     let mut data: *mut u8 = std::ptr::null_mut();
     let mut size: i32 = 0;
-    // SAFETY: every pointer in `params` refers to a live array of the stated length (checked
-    // above). Detour leaves `data` null, or sets it to `size` bytes it allocated with dtAlloc
+    // SAFETY: every pointer in `params` refers to a live array of the stated length, and each
+    // polygon's detail vertices lie inside the detail array (checked above). Detour leaves `data` null, or sets it to `size` bytes it allocated with dtAlloc
     // for us, which `take_detour_alloc` copies out and frees.
     let (ok, out) = unsafe {
         let ok = sys::dtCreateNavMeshData(&mut params, &mut data, &mut size);
         (ok, take_detour_alloc(data, size))
     };
     out.filter(|_| ok)
+}
+
+/// True if each polygon's detail sub-mesh lies inside the detail vertices and starts with (at
+/// least) the polygon's own vertices, as `rcBuildPolyMeshDetail` builds it from this poly mesh:
+/// `dtCreateNavMeshData` reads each polygon's detail vertices (at least the first) unchecked.
+/// (The triangles are copied whole; their ranges are checked with the tile data.)
+fn detail_fits(pmesh: &PolyMesh, dmesh: &PolyMeshDetail) -> bool {
+    let nvp = pmesh.nvp().max(1);
+    let polys = pmesh.polys().chunks_exact(2 * nvp);
+    polys.zip(dmesh.meshes().chunks_exact(4)).all(|(p, m)| {
+        let nv = p[..nvp].iter().take_while(|&&v| v != 0xffff).count();
+        let (vert_base, vert_count) = (m[0] as usize, m[1] as usize);
+        vert_count >= nv.max(1)
+            && vert_base
+                .checked_add(vert_count)
+                .is_some_and(|end| end <= dmesh.nverts())
+    })
 }
 
 owner!(

@@ -1,8 +1,9 @@
 //! Owners of Recast's intermediate structures, and the Recast calls that fill them.
 //!
 //! Each function returns Recast's own success flag; the `build` module turns failures into
-//! errors carrying the context's log. Inputs are checked here only where Recast would read out
-//! of bounds otherwise (slice lengths, index ranges).
+//! errors carrying the context's log. Inputs are checked here only where Recast would read or
+//! write out of bounds otherwise (slice lengths, index ranges, negative borders, polygons of
+//! fewer than 3 vertices).
 
 use recastnavigation_sys as sys;
 
@@ -309,10 +310,13 @@ impl CompactHeightfield {
         merge: i32,
         interrupt: &Interrupt,
     ) -> Guarded {
+        if border < 0 {
+            return Guarded::Failed;
+        }
         let chf = self.0.as_ptr();
         // SAFETY: `ctx` is a live navkit context and `chf` a live compact heightfield; the
-        // cancel pointer is null or points to an AtomicBool that `interrupt` borrows for the
-        // whole call.
+        // border is not negative; the cancel pointer is null or points to an AtomicBool that
+        // `interrupt` borrows for the whole call.
         ctx.call_guarded(interrupt, |nctx, cancel, remaining| unsafe {
             navkit_build_regions(nctx, chf, border, min, merge, cancel, remaining)
         })
@@ -325,8 +329,11 @@ impl CompactHeightfield {
         min: i32,
         merge: i32,
     ) -> bool {
-        // SAFETY: live objects.
-        ctx.call(|c| unsafe { sys::rcBuildRegionsMonotone(c, self.0.as_ptr(), border, min, merge) })
+        // SAFETY: live objects; the border is not negative (checked first).
+        border >= 0
+            && ctx.call(|c| unsafe {
+                sys::rcBuildRegionsMonotone(c, self.0.as_ptr(), border, min, merge)
+            })
     }
 
     pub(crate) fn build_layer_regions(
@@ -335,8 +342,9 @@ impl CompactHeightfield {
         border: i32,
         min: i32,
     ) -> bool {
-        // SAFETY: live objects.
-        ctx.call(|c| unsafe { sys::rcBuildLayerRegions(c, self.0.as_ptr(), border, min) })
+        // SAFETY: live objects; the border is not negative (checked first).
+        border >= 0
+            && ctx.call(|c| unsafe { sys::rcBuildLayerRegions(c, self.0.as_ptr(), border, min) })
     }
 
     /// Grid size and span count.
@@ -387,9 +395,13 @@ impl ContourSet {
 }
 
 impl PolyMesh {
+    /// `rcBuildPolyMesh` with at most `nvp` vertices per polygon; false (without calling
+    /// Recast) for `nvp` below 3, whose polygons could not hold Recast's triangles.
     pub(crate) fn build(&mut self, ctx: &mut RecastContext, cset: &ContourSet, nvp: i32) -> bool {
-        // SAFETY: live objects.
-        ctx.call(|c| unsafe { sys::rcBuildPolyMesh(c, cset.0.as_ptr(), nvp, self.0.as_ptr()) })
+        // SAFETY: live objects; `nvp >= 3` (checked first), so every triangle fits a polygon.
+        nvp >= 3
+            && ctx
+                .call(|c| unsafe { sys::rcBuildPolyMesh(c, cset.0.as_ptr(), nvp, self.0.as_ptr()) })
     }
 
     pub(crate) fn nverts(&self) -> usize {
@@ -436,6 +448,9 @@ impl PolyMesh {
 }
 
 impl PolyMeshDetail {
+    /// `rcBuildPolyMeshDetail` of `pmesh` sampling `chf`. Recast indexes `chf` by `pmesh`'s
+    /// vertices: `pmesh` must be the poly mesh built from `chf`'s contours (as the build's
+    /// stages always pass them), which is not checked here.
     pub(crate) fn build(
         &mut self,
         ctx: &mut RecastContext,
@@ -606,7 +621,11 @@ impl HeightfieldLayerSet {
         border: i32,
         walkable_height: i32,
     ) -> bool {
-        // SAFETY: live objects; Recast only reads the compact heightfield.
+        if border < 0 {
+            return false;
+        }
+        // SAFETY: live objects; Recast only reads the compact heightfield; the border is not
+        // negative.
         ctx.call(|c| unsafe {
             sys::rcBuildHeightfieldLayers(
                 c,

@@ -81,6 +81,19 @@ impl std::fmt::Display for CellProblem {
     }
 }
 
+/// Connections (bits 0..4: -x, +z, +x, -z, Detour's direction order) of a `w` x `h` layer only
+/// toward cells inside it: Detour's tile build follows them unchecked.
+pub(crate) fn check_connections(w: usize, h: usize, cons: &[u8]) -> Result<(), CellProblem> {
+    for (i, &c) in cons.iter().enumerate() {
+        let (x, z) = (i % w, i / w);
+        let outside = [x == 0, z + 1 == h, x + 1 == w, z == 0];
+        if let Some(dir) = (0..4u8).find(|&d| c & (1 << d) != 0 && outside[usize::from(d)]) {
+            return Err(CellProblem::Connection { x, z, dir });
+        }
+    }
+    Ok(())
+}
+
 /// The checks of a `w` x `h` layer's cells that Detour's tile build relies on, in order: area
 /// ids at most 63, connections (bits 0..4: -x, +z, +x, -z, Detour's direction order) only
 /// toward cells inside the layer, and a region partition that fits Detour's neighbour lists.
@@ -99,13 +112,7 @@ pub(crate) fn check_cells(
             area: areas[cell],
         });
     }
-    for (i, &c) in cons.iter().enumerate() {
-        let (x, z) = (i % w, i / w);
-        let outside = [x == 0, z + 1 == h, x + 1 == w, z == 0];
-        if let Some(dir) = (0..4u8).find(|&d| c & (1 << d) != 0 && outside[usize::from(d)]) {
-            return Err(CellProblem::Connection { x, z, dir });
-        }
-    }
+    check_connections(w, h, cons)?;
     if !layer_regions_fit(w, h, heights, areas, walkable_climb) {
         return Err(CellProblem::Regions);
     }

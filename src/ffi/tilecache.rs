@@ -16,6 +16,7 @@ use super::buffers::{DetourCopy, c_slice, take_detour_alloc};
 use super::detour::{OffMeshInput, RawNavMesh};
 use super::owner::{opaque, owner};
 use super::status_result;
+use super::tile_layer::check_connections;
 use super::validate::ValidLayer;
 use super::validate::layer::LayerHeader;
 use crate::ffi::layer_compression::LayerCompression;
@@ -423,7 +424,10 @@ pub(crate) const LAYER_HEADER_SIZE: usize =
 
 /// `dtBuildTileCacheLayer`: the header (with Detour's magic and version) followed by the
 /// compressed grids (heights, areas, connections, `width * height` bytes each), valid by
-/// construction (Detour's own output from grids of the header's size).
+/// construction: Detour's own output from grids of the header's size whose connections stay
+/// inside the layer (checked: Detour follows them unchecked when it rebuilds the tile; Recast's
+/// heightfield layers always pass). Regions that would overflow Detour's neighbour lists are
+/// refused when the tile is built, by the allocator's guard.
 pub(crate) fn build_layer(
     comp: &mut Compressor,
     header: &LayerHeader,
@@ -431,8 +435,13 @@ pub(crate) fn build_layer(
     areas: &[u8],
     cons: &[u8],
 ) -> Result<ValidLayer, u32> {
-    let cells = header.width as usize * header.height as usize;
-    if heights.len() != cells || areas.len() != cells || cons.len() != cells {
+    let (w, h) = (usize::from(header.width), usize::from(header.height));
+    let cells = w * h;
+    if heights.len() != cells
+        || areas.len() != cells
+        || cons.len() != cells
+        || check_connections(w, h, cons).is_err()
+    {
         return Err(FAILURE | sys::DT_INVALID_PARAM);
     }
     // Detour copies the whole header, padding included, into the layer (`memcpy`). A Rust copy
@@ -475,7 +484,12 @@ pub(crate) fn build_layer(
     // us, which `take_detour_alloc` copies out and frees.
     let out = unsafe { take_detour_alloc(data, size) };
     match out {
-        Some(out) if st & FAILURE == 0 => Ok(ValidLayer::built_by_detour(out, comp.compression())),
+        // SAFETY: `out` is what dtBuildTileCacheLayer returned for our header (Detour's magic
+        // and version) and grids of its size whose connections stay inside the layer (checked
+        // above), compressed by `comp`.
+        Some(out) if st & FAILURE == 0 => {
+            Ok(unsafe { ValidLayer::built_by_detour(out, comp.compression()) })
+        }
         _ => Err(st | FAILURE),
     }
 }
