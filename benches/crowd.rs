@@ -14,9 +14,9 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use glam::Vec3;
+use navkit::NavMeshBuilder;
 use navkit::agents::crowd::{AgentParams, AvoidanceParams, AvoidanceQuality, Crowd};
 use navkit::agents::steering::{Agent, Arrive, Behaviour, Leave};
-use navkit::build::build_solo;
 use navkit::tools::compare::{CompareSettings, Comparer};
 use navkit::{BuildSettings, InputGeometry};
 use recastnavigation_sys as sys;
@@ -155,10 +155,13 @@ fn main() {
         "/../shared/meshes/recastdemo/nav_test.obj"
     );
     let geom = InputGeometry::load(mesh).expect("nav_test.obj beside the repository");
-    let built = build_solo(&geom, &BuildSettings::default()).expect("build");
-    let mut cmp = Comparer::new(&built.navmesh, None, CompareSettings::default()).unwrap();
+    let built = NavMeshBuilder::new(&geom)
+        .settings(BuildSettings::default())
+        .solo()
+        .expect("build");
+    let mut cmp = Comparer::new(built.navmesh(), None, CompareSettings::default()).unwrap();
     let pairs = cmp.random_pairs(1000, 3).unwrap();
-    let mut q = navkit::query::NavMeshQuery::new(&built.navmesh, 2048).unwrap();
+    let mut q = navkit::query::NavMeshQuery::new(built.navmesh(), 2048).unwrap();
     let filter = navkit::query::QueryFilter::default();
     let dt = 1.0 / 30.0;
     println!(
@@ -168,8 +171,8 @@ fn main() {
     println!("|---:|---:|---:|---:|");
     for n in [25usize, 100, 500, 1000] {
         let params = AgentParams::default();
-        let mut crowd = Crowd::new(&built.navmesh, n, 0.6).unwrap();
-        let mut raw = RawCrowd::new(&built.tile_data, n as i32);
+        let mut crowd = Crowd::new(built.navmesh(), n, 0.6).unwrap();
+        let mut raw = RawCrowd::new(built.tile_data(), n as i32);
         for &(a, b) in &pairs[..n] {
             let h = crowd.add_agent(a, params).unwrap();
             crowd.request_move_target(h, b).unwrap();

@@ -3,7 +3,7 @@
 //! `undulating` from `../shared/meshes/recastdemo`).
 //!
 //! What it measures, in one run:
-//! 1. build time of each mesh (`build_solo` with default settings);
+//! 1. build time of each mesh (`NavMeshBuilder::solo` with default settings);
 //! 2. per mesh, 500 seeded random start/end pairs (`find_random_point` with
 //!    `Pcg32::seed_from_u64`), and for these, per query, `findPath` (from the nearest polys),
 //!    `findStraightPath` (from the corridor, 256 points) and the smooth path (navkit's
@@ -35,7 +35,8 @@ use criterion::{Criterion, SamplingMode, Throughput};
 use glam::Vec3;
 use recastnavigation_sys as sys;
 
-use navkit::build::{SoloBuild, build_solo};
+use navkit::NavMeshBuilder;
+use navkit::build::SoloBuild;
 use navkit::query::{
     Corridor, DEFAULT_HALF_EXTENTS, NavMeshQuery, PolyRef, QueryFilter, SmoothPath,
     SmoothPathOptions, StraightPath, StraightPathOptions,
@@ -573,9 +574,9 @@ impl Op {
 
 impl<'a> MeshBench<'a> {
     fn new(name: &'static str, build: &'a SoloBuild) -> MeshBench<'a> {
-        let mut q = NavMeshQuery::new(&build.navmesh, MAX_NODES as usize).expect("query");
+        let mut q = NavMeshQuery::new(build.navmesh(), MAX_NODES as usize).expect("query");
         let filter = QueryFilter::default();
-        let raw = RawNav::new(&build.tile_data);
+        let raw = RawNav::new(build.tile_data());
         let mut pairs = Vec::with_capacity(PAIRS);
         for bp in bench_pairs(name, &mut q, &filter, PAIRS) {
             let (start, end) = (bp.start, bp.end);
@@ -879,7 +880,12 @@ fn main() {
         .collect();
     let builds: Vec<SoloBuild> = geoms
         .iter()
-        .map(|g| build_solo(g, &settings).expect("build"))
+        .map(|g| {
+            NavMeshBuilder::new(g)
+                .settings(settings.clone())
+                .solo()
+                .expect("build")
+        })
         .collect();
 
     // Build times: median of a few builds per mesh, interleaved across meshes.
@@ -888,7 +894,12 @@ fn main() {
     for _ in 0..build_reps {
         for (i, g) in geoms.iter().enumerate() {
             build_t[i].push(time(|| {
-                black_box(build_solo(g, &settings).expect("build"));
+                black_box(
+                    NavMeshBuilder::new(g)
+                        .settings(settings.clone())
+                        .solo()
+                        .expect("build"),
+                );
             }));
         }
     }
@@ -898,8 +909,8 @@ fn main() {
         println!(
             "| {} | {} | {} | {:.2} |",
             MESHES[i],
-            b.report.polymesh_polys,
-            b.tile_data.len(),
+            b.report().polymesh_polys,
+            b.tile_data().len(),
             median(&mut build_t[i]) * 1e3
         );
     }
@@ -929,7 +940,12 @@ fn main() {
             g.sampling_mode(SamplingMode::Flat);
             for (i, geom) in geoms.iter().enumerate() {
                 g.bench_function(MESHES[i], |bn| {
-                    bn.iter(|| build_solo(black_box(geom), &settings).expect("build"))
+                    bn.iter(|| {
+                        NavMeshBuilder::new(black_box(geom))
+                            .settings(settings.clone())
+                            .solo()
+                            .expect("build")
+                    })
                 });
             }
             g.finish();

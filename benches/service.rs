@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 use glam::Vec3;
 use rand::SeedableRng;
 
-use navkit::build::build_solo;
+use navkit::NavMeshBuilder;
 use navkit::query::{NavMeshQuery, PathOptions, QueryFilter};
 use navkit::service::{
     AgentId, NavMeshPlanner, NavMeshRequest, PathOutcome, PathResponse, Planner, Service,
@@ -56,9 +56,11 @@ fn main() {
         .join("../shared/meshes/recastdemo/dungeon.obj");
     let geom = InputGeometry::load(&mesh).expect("../shared/meshes/recastdemo/dungeon.obj");
     let navmesh = Arc::new(
-        build_solo(&geom, &BuildSettings::default())
+        NavMeshBuilder::new(&geom)
+            .settings(BuildSettings::default())
+            .solo()
             .expect("build")
-            .navmesh,
+            .into_navmesh(),
     );
     let filter = QueryFilter::default();
     let options = PathOptions::default();

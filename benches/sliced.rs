@@ -18,7 +18,8 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, SamplingMode, Throughput};
 
-use navkit::build::{SoloBuild, build_solo};
+use navkit::NavMeshBuilder;
+use navkit::build::SoloBuild;
 use navkit::navmesh::NavMesh;
 use navkit::query::{Corridor, NavMeshQuery, QueryFilter, SliceState, SlicedOptions};
 use navkit::service::{PathQueue, PathRequest};
@@ -146,11 +147,10 @@ fn main() {
                 "{}/../shared/meshes/recastdemo/{m}.obj",
                 env!("CARGO_MANIFEST_DIR")
             );
-            build_solo(
-                &InputGeometry::load(path).expect("load mesh"),
-                &BuildSettings::default(),
-            )
-            .expect("build")
+            NavMeshBuilder::new(&InputGeometry::load(path).expect("load mesh"))
+                .settings(BuildSettings::default())
+                .solo()
+                .expect("build")
         })
         .collect();
     let filter = QueryFilter::default();
@@ -158,9 +158,9 @@ fn main() {
         .iter()
         .zip(&builds)
         .map(|(&name, b)| {
-            let mut q = NavMeshQuery::new(&b.navmesh, MAX_NODES).expect("query");
+            let mut q = NavMeshQuery::new(b.navmesh(), MAX_NODES).expect("query");
             let pairs = bench_pairs(name, &mut q, &filter, PAIRS);
-            (name, &b.navmesh, q, pairs)
+            (name, b.navmesh(), q, pairs)
         })
         .collect();
 

@@ -4,15 +4,15 @@
 //! `cargo run --release --example islands -- ../shared/meshes/recastdemo/nav_test.obj`
 use std::collections::HashMap;
 
-use navkit::{InputGeometry, build::build_solo};
+use navkit::{InputGeometry, NavMeshBuilder};
 
 fn main() -> navkit::Result<()> {
     let path = std::env::args()
         .nth(1)
         .expect("usage: islands MESH.obj|GEOM.gset");
     let geom = InputGeometry::load(&path)?;
-    let built = build_solo(&geom, &geom.settings.clone().unwrap_or_default())?;
-    let polys = built.navmesh.polys();
+    let built = NavMeshBuilder::new(&geom).solo()?;
+    let polys = built.navmesh().polys();
     let index: HashMap<_, _> = polys.iter().enumerate().map(|(i, p)| (p.poly, i)).collect();
     let mut comp = vec![usize::MAX; polys.len()];
     let mut n = 0;
@@ -23,7 +23,7 @@ fn main() -> navkit::Result<()> {
         let mut stack = vec![s];
         comp[s] = n;
         while let Some(i) = stack.pop() {
-            for nb in built.navmesh.neighbours(polys[i].poly) {
+            for nb in built.navmesh().neighbours(polys[i].poly) {
                 if let Some(&j) = index.get(&nb) {
                     if comp[j] == usize::MAX && !polys[j].off_mesh {
                         comp[j] = n;

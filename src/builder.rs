@@ -1,22 +1,25 @@
-//! [`NavMeshBuilder`]: one way to build every kind of navmesh from input geometry: a solo
-//! navmesh ([`crate::build::build_solo`]), a tiled one built on every core
-//! ([`crate::build::tiled::TiledNavMesh`]) or a tile cache for run-time obstacles
-//! ([`crate::tilecache::TileCache`]).
+//! [`NavMeshBuilder`]: the one way to build from input geometry: a solo navmesh
+//! ([`SoloBuild`]), a tiled one built on every core ([`TiledNavMesh`]), a tile cache for
+//! run-time obstacles ([`TileCache`]) or the mesh-derived grid ([`MeshGrid`]), all with the
+//! same settings.
 
 use crate::build::tiled::{TiledNavMesh, TiledOptions};
-use crate::build::{Budget, BuildEstimate, SoloBuild, build_solo_with};
+use crate::build::{Budget, BuildEstimate, SoloBuild};
+use crate::grid::mesh::MeshGrid;
 use crate::tilecache::{TileCache, TileCacheSettings};
 use crate::{BuildSettings, InputGeometry, Result};
 
 /// A progress callback: `(tiles_done, tiles_total)`, called from worker threads.
 pub type Progress<'a> = dyn Fn(usize, usize) + Sync + 'a;
 
-/// Builds navmeshes from one geometry with one set of settings.
+/// Builds navmeshes (and the mesh-derived grid) from one geometry with one set of settings.
 ///
 /// The settings start as the geometry's own (a `.gset` file's `s` line) or RecastDemo's
 /// defaults; [`settings`](Self::settings), [`tile_size`](Self::tile_size),
-/// [`threads`](Self::threads) and [`progress`](Self::progress) change them; then
-/// [`solo`](Self::solo), [`tiled`](Self::tiled) or [`tile_cache`](Self::tile_cache) builds.
+/// [`threads`](Self::threads), [`progress`](Self::progress), [`budget`](Self::budget),
+/// [`cache_settings`](Self::cache_settings) and [`capture_stages`](Self::capture_stages) change
+/// them; then [`solo`](Self::solo), [`tiled`](Self::tiled), [`tile_cache`](Self::tile_cache)
+/// or [`grid`](Self::grid) builds. A builder can build several times.
 ///
 /// ```no_run
 /// use navkit::{InputGeometry, NavMeshBuilder};
@@ -28,8 +31,12 @@ pub type Progress<'a> = dyn Fn(usize, usize) + Sync + 'a;
 ///     .progress(&|done, total| eprint!("\r{done}/{total} tiles"))
 ///     .tiled()?;                                                       // RecastDemo's Tile Mesh
 /// let cache = NavMeshBuilder::new(&geom).tile_size(48).tile_cache()?;  // Temp Obstacles
-/// println!("{} / {} / {} tiles", solo.navmesh.tile_count(), tiled.navmesh().tile_count(),
-///          cache.navmesh().tile_count());
+/// let grid = NavMeshBuilder::new(&geom).grid()?;                       // the same walkable area
+/// println!("{} / {} / {} tiles, {} cells", solo.navmesh().tile_count(),
+///          tiled.navmesh().tile_count(), cache.navmesh().tile_count(), grid.walkable_count());
+/// for issue in &solo.report().off_mesh_issues {
+///     eprintln!("{issue}");                                            // links paths cannot take
+/// }
 /// # Ok::<(), navkit::Error>(())
 /// ```
 pub struct NavMeshBuilder<'a> {
@@ -40,6 +47,7 @@ pub struct NavMeshBuilder<'a> {
     cache: TileCacheSettings,
     progress: Option<&'a Progress<'a>>,
     budget: Budget,
+    capture_stages: bool,
 }
 
 impl std::fmt::Debug for NavMeshBuilder<'_> {
@@ -51,13 +59,14 @@ impl std::fmt::Debug for NavMeshBuilder<'_> {
             .field("cache", &self.cache)
             .field("progress", &self.progress.is_some())
             .field("budget", &self.budget)
+            .field("capture_stages", &self.capture_stages)
             .finish_non_exhaustive()
     }
 }
 
 impl<'a> NavMeshBuilder<'a> {
     /// A builder for `geom`, with its own settings (from a `.gset` file) or RecastDemo's
-    /// defaults, every core, no progress callback.
+    /// defaults, every core, no progress callback, no limits, no stage copies.
     pub fn new(geom: &'a InputGeometry) -> Self {
         NavMeshBuilder {
             geom,
@@ -67,6 +76,7 @@ impl<'a> NavMeshBuilder<'a> {
             cache: TileCacheSettings::default(),
             progress: None,
             budget: Budget::default(),
+            capture_stages: false,
         }
     }
 
@@ -78,7 +88,8 @@ impl<'a> NavMeshBuilder<'a> {
     }
 
     /// Tile size in cells, for [`tiled`](Self::tiled) (default: the settings' `tile_size`,
-    /// 32) and [`tile_cache`](Self::tile_cache) (default 48). Ignored by [`solo`](Self::solo).
+    /// 32) and [`tile_cache`](Self::tile_cache) (default 48). Ignored by [`solo`](Self::solo)
+    /// and [`grid`](Self::grid).
     pub fn tile_size(mut self, cells: u32) -> Self {
         self.tile_size = Some(cells);
         self
@@ -106,9 +117,37 @@ impl<'a> NavMeshBuilder<'a> {
     }
 
     /// Limits for the builds: a cancellation token, a time limit, limits on grid cells and
-    /// estimated memory, the stray-vertex check (see [`Budget`]).
+    /// estimated memory, the stray-vertex check (see [`Budget`]). A tiled navmesh keeps it for
+    /// its later rebuilds.
     pub fn budget(mut self, budget: Budget) -> Self {
         self.budget = budget;
+        self
+    }
+
+    /// Whether [`solo`](Self::solo) also keeps owned copies of Recast's intermediate stages
+    /// (the heightfield after the filters, the partitioned compact heightfield, the contours,
+    /// the poly mesh and the detail mesh: [`SoloBuild::stages`]), for looking at them, for
+    /// example with `navkit::debug_draw::stages`. Copying costs time and memory in proportion
+    /// to the heightfield; off by default. (One tile's stages of a tiled build:
+    /// [`TiledNavMesh::tile_stages`].)
+    ///
+    /// ```
+    /// # fn main() -> navkit::Result<()> {
+    /// let floor = navkit::TriMesh::new(
+    ///     vec![0.0, 0.0, 0.0, 0.0, 0.0, 10.0, 10.0, 0.0, 10.0, 10.0, 0.0, 0.0],
+    ///     vec![0, 1, 2, 0, 2, 3],
+    /// )?;
+    /// let geom = navkit::InputGeometry::from_mesh(floor);
+    /// let built = navkit::NavMeshBuilder::new(&geom).capture_stages(true).solo()?;
+    /// let stages = built.stages().unwrap();
+    /// let walkable = stages.heightfield.spans.iter().filter(|s| s.area != 0).count();
+    /// assert_eq!(walkable, built.report().spans as usize);
+    /// assert_eq!(stages.contours.contours.len(), built.report().contours as usize);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn capture_stages(mut self, capture: bool) -> Self {
+        self.capture_stages = capture;
         self
     }
 
@@ -127,9 +166,11 @@ impl<'a> NavMeshBuilder<'a> {
         s
     }
 
-    /// One navmesh tile over the whole level: RecastDemo's Solo Mesh.
+    /// One navmesh tile over the whole level: RecastDemo's Solo Mesh, within the
+    /// [`budget`](Self::budget), with its stages if [`capture_stages`](Self::capture_stages).
+    /// The report lists the off-mesh links paths can never take.
     pub fn solo(&self) -> Result<SoloBuild> {
-        build_solo_with(self.geom, &self.settings, &self.budget)
+        crate::build::build_solo(self.geom, &self.settings, &self.budget, self.capture_stages)
     }
 
     /// A tiled navmesh, its tiles built on [`threads`](Self::threads) workers: RecastDemo's
@@ -138,7 +179,7 @@ impl<'a> NavMeshBuilder<'a> {
         let options = TiledOptions {
             threads: self.threads,
         };
-        TiledNavMesh::build_with_budget(
+        TiledNavMesh::build(
             self.geom.clone(),
             &self.build_settings(),
             &options,
@@ -154,6 +195,13 @@ impl<'a> NavMeshBuilder<'a> {
         if let Some(ts) = self.tile_size {
             cache.tile_size = ts;
         }
-        TileCache::build_with_budget(self.geom, &self.settings, &cache, &self.budget)
+        TileCache::build(self.geom, &self.settings, &cache, &self.budget)
+    }
+
+    /// The mesh-derived grid: the walkable spans of the same pipeline up to erosion and convex
+    /// volumes, with the same settings as the navmesh builds (so a grid and a navmesh of one
+    /// builder cover the same walkable area), and the geometry's off-mesh links.
+    pub fn grid(&self) -> Result<MeshGrid> {
+        MeshGrid::build(self.geom, &self.settings)
     }
 }

@@ -283,19 +283,14 @@ impl Error {
         }
     }
 
-    /// This error with `path` as the file of [`Error::NavMeshData`] (other errors unchanged).
-    pub(crate) fn in_file(self, path: &std::path::Path) -> Self {
-        match self {
-            Error::NavMeshData {
-                path: None,
-                offset,
-                message,
-            } => Error::NavMeshData {
-                path: Some(path.to_path_buf()),
-                offset,
-                message,
-            },
-            other => other,
+    /// This error with `file` as the file of [`Error::NavMeshData`] and
+    /// [`Error::VersionMismatch`] (other errors, and those that name a file, unchanged).
+    pub(crate) fn in_file(mut self, file: &std::path::Path) -> Self {
+        if let Error::NavMeshData { path, .. } | Error::VersionMismatch { path, .. } = &mut self
+            && path.is_none()
+        {
+            *path = Some(file.to_path_buf());
         }
+        self
     }
 }

@@ -31,7 +31,7 @@
 //!
 //! let geom = InputGeometry::load("level.obj")?;                 // or a RecastDemo .gset
 //! let built = NavMeshBuilder::new(&geom).solo()?;                // or .tiled(), .tile_cache()
-//! let mut query = built.navmesh.query()?;
+//! let mut query = built.navmesh().query()?;
 //! let p = query.path(Vec3::new(1.0, 0.0, 1.0), Vec3::new(20.0, 0.0, 5.0),
 //!                    &QueryFilter::default(), &PathOptions::default())?;
 //! println!("{:?}: {} polys", p.status(), p.corridor.polys.len());

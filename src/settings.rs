@@ -382,6 +382,19 @@ impl BuildSettings {
     /// Checks every value for sanity. Absurd values (non-finite, zero or negative sizes,
     /// slopes outside 0..90, more than 6 vertices per polygon ...) are errors naming the setting.
     pub fn validate(&self) -> Result<()> {
+        self.check_sizes()?;
+        self.check_ranges()?;
+        self.check_voxel_limits()?;
+        if let Some(b) = self.bounds {
+            if !b.is_valid() {
+                return Err(setting_err("bounds", b, "must be finite with min <= max"));
+            }
+        }
+        Ok(())
+    }
+
+    /// The cell and agent sizes: finite, above 0, cells at least 0.001.
+    fn check_sizes(&self) -> Result<()> {
         let positive = [
             ("cell_size", self.cell_size),
             ("cell_height", self.cell_height),
@@ -403,6 +416,12 @@ impl BuildSettings {
                 "must be at least 0.001",
             ));
         }
+        Ok(())
+    }
+
+    /// The other numbers: finite and not negative, the slope in 0..=90 degrees, 3..=6
+    /// vertices per polygon.
+    fn check_ranges(&self) -> Result<()> {
         let non_negative = [
             ("agent_radius", self.agent_radius),
             ("agent_max_climb", self.agent_max_climb),
@@ -432,85 +451,58 @@ impl BuildSettings {
                 "must be between 3 and 6 (Detour's DT_VERTS_PER_POLYGON)",
             ));
         }
-        // Voxel quantities are stored in 16 bits or fewer inside Recast: (name, value, value in
-        // voxel units, its unit, the most supported).
+        Ok(())
+    }
+
+    /// Voxel quantities are stored in 16 bits or fewer inside Recast: each within the most
+    /// supported, in voxel units.
+    fn check_voxel_limits(&self) -> Result<()> {
+        let (cs, ch) = (self.cell_size, self.cell_height);
+        // (name, value, the size of its voxel unit, that unit, the most supported in it)
         let limits = [
-            (
-                "agent_height",
-                self.agent_height,
-                self.agent_height / self.cell_height,
-                "cell heights",
-                255.0,
-            ),
+            ("agent_height", self.agent_height, ch, "cell heights", 255.0),
             (
                 "agent_max_climb",
                 self.agent_max_climb,
-                self.agent_max_climb / self.cell_height,
+                ch,
                 "cell heights",
                 255.0,
             ),
-            (
-                "agent_radius",
-                self.agent_radius,
-                self.agent_radius / self.cell_size,
-                "cell sizes",
-                255.0,
-            ),
-            (
-                "region_min_size",
-                self.region_min_size,
-                self.region_min_size,
-                "cells",
-                1.0e4,
-            ),
+            ("agent_radius", self.agent_radius, cs, "cell sizes", 255.0),
+            ("region_min_size", self.region_min_size, 1.0, "cells", 1.0e4),
             (
                 "region_merge_size",
                 self.region_merge_size,
-                self.region_merge_size,
+                1.0,
                 "cells",
                 1.0e4,
             ),
-            (
-                "edge_max_len",
-                self.edge_max_len,
-                self.edge_max_len / self.cell_size,
-                "cell sizes",
-                1.0e6,
-            ),
-            (
-                "edge_max_error",
-                self.edge_max_error,
-                self.edge_max_error,
-                "cells",
-                1.0e4,
-            ),
+            ("edge_max_len", self.edge_max_len, cs, "cell sizes", 1.0e6),
+            ("edge_max_error", self.edge_max_error, 1.0, "cells", 1.0e4),
             (
                 "detail_sample_dist",
                 self.detail_sample_dist,
-                self.detail_sample_dist,
+                1.0,
                 "cell sizes",
                 1.0e4,
             ),
             (
                 "detail_sample_max_error",
                 self.detail_sample_max_error,
-                self.detail_sample_max_error,
+                1.0,
                 "cell heights",
                 1.0e4,
             ),
         ];
-        for (name, value, voxels, unit, max) in limits {
+        for (name, value, unit_size, unit, max) in limits {
+            // (Dividing by 1.0 gives the value itself, bit for bit.)
+            let voxels = value / unit_size;
             if voxels > max {
                 return Err(setting_err(
                     name,
                     value,
                     &format!("is {voxels} {unit}; at most {max} is supported"),
                 ));
-            }
-        }
-        if let Some(b) = self.bounds {
-            if !b.is_valid() {
-                return Err(setting_err("bounds", b, "must be finite with min <= max"));
             }
         }
         Ok(())

@@ -4,7 +4,6 @@
 mod common;
 
 use glam::Vec3;
-use navkit::build::tiled::TiledNavMesh;
 use navkit::query::{
     DEFAULT_HALF_EXTENTS, DEFAULT_MAX_PATH, NavMeshQuery, NavPath, PathOptions, QueryFilter,
     SmoothPathOptions, StraightPathOptions,
@@ -17,7 +16,7 @@ fn builder_gives_the_same_navmeshes_as_the_long_hand_builds() {
     let geom = InputGeometry::load(common::mesh("dungeon.obj")).unwrap();
     // Solo: RecastDemo's published counts.
     let solo = NavMeshBuilder::new(&geom).solo().unwrap();
-    let r = &solo.report;
+    let r = solo.report();
     assert_eq!(
         (
             r.polymesh_verts,
@@ -27,14 +26,17 @@ fn builder_gives_the_same_navmeshes_as_the_long_hand_builds() {
         ),
         (223, 118, 513, 291)
     );
-    assert_eq!(solo.tile_data, common::build("dungeon.obj").tile_data);
+    assert_eq!(solo.tile_data(), common::build("dungeon.obj").tile_data());
 
     // Tiled: the same bytes as TiledNavMesh::build for 1 and 2 threads, with progress.
     let settings = BuildSettings {
         tile_size: 48,
         ..BuildSettings::default()
     };
-    let reference = TiledNavMesh::build(geom.clone(), &settings).unwrap();
+    let reference = NavMeshBuilder::new(&geom)
+        .settings(settings.clone())
+        .tiled()
+        .unwrap();
     let calls = std::sync::atomic::AtomicUsize::new(0);
     let progress = |done: usize, total: usize| {
         assert!(done <= total);
@@ -71,8 +73,8 @@ fn builder_gives_the_same_navmeshes_as_the_long_hand_builds() {
 fn query_path_is_the_long_hand_path_and_corridor_options_cut_it() {
     let case = TestCase::load(common::mesh("nav_mesh_test.txt")).unwrap();
     let b = common::build("nav_test.obj");
-    let mut long_hand = NavMeshQuery::new(&b.navmesh, 2048).unwrap();
-    let mut q = b.navmesh.query().unwrap();
+    let mut long_hand = NavMeshQuery::new(b.navmesh(), 2048).unwrap();
+    let mut q = b.navmesh().query().unwrap();
     for t in &case.queries {
         let filter = QueryFilter::default().with_include_exclude(t.include, t.exclude);
         let p = q
@@ -170,7 +172,7 @@ fn bounds_are_aabbs() {
 fn errors_are_typed_and_name_the_file() {
     // A corrupt navmesh file: the byte offset and the file.
     let b = common::build("dungeon.obj");
-    let mut bytes = b.navmesh.to_mset_bytes();
+    let mut bytes = b.navmesh().to_mset_bytes();
     bytes[40] ^= 0xff;
     bytes.truncate(bytes.len() - 7);
     let path = common::temp("corrupt.navmesh");
@@ -211,7 +213,7 @@ fn errors_are_typed_and_name_the_file() {
 fn random_points_from_any_random_source() {
     use rand::SeedableRng;
     let b = common::build("dungeon.obj");
-    let mut q = b.navmesh.query().unwrap();
+    let mut q = b.navmesh().query().unwrap();
     let f = QueryFilter::default();
     // Any rand::Rng, also as a trait object; the same seed gives the same points.
     let mut a = rand_pcg::Pcg32::seed_from_u64(9);
@@ -220,7 +222,7 @@ fn random_points_from_any_random_source() {
     for _ in 0..20 {
         let p = q.find_random_point(&f, &mut a).unwrap();
         assert_eq!(p, q.find_random_point(&f, dyn_rng).unwrap());
-        assert!(b.navmesh.is_valid(p.0));
+        assert!(b.navmesh().is_valid(p.0));
     }
     let mut std_rng = rand_pcg::Pcg64::seed_from_u64(1);
     q.find_random_point(&f, &mut std_rng).unwrap();
@@ -232,10 +234,10 @@ fn random_points_from_any_random_source() {
             (n % 7) as f32 / 7.0
         })
         .unwrap();
-    assert!(n > 0 && b.navmesh.is_valid(p.0));
+    assert!(n > 0 && b.navmesh().is_valid(p.0));
     for bad in [f32::NAN, -1.0, 1.0, f32::INFINITY] {
         let p = q.find_random_point_with(&f, || bad).unwrap();
-        assert!(b.navmesh.is_valid(p.0), "{bad}");
+        assert!(b.navmesh().is_valid(p.0), "{bad}");
     }
     // A panic in the source reaches the caller after Detour returns; the query still works.
     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -252,7 +254,11 @@ fn random_points_from_any_random_source() {
 #[test]
 fn build_report_counts_the_distance_field_and_regions() {
     let geom = common::two_floors();
-    let r = navkit::NavMeshBuilder::new(&geom).solo().unwrap().report;
+    let r = navkit::NavMeshBuilder::new(&geom)
+        .solo()
+        .unwrap()
+        .report()
+        .clone();
     assert_eq!(r.spans, 2 * 65 * 65);
     assert_eq!(r.compact_spans, r.spans);
     assert_eq!(r.max_distance, 60);
@@ -267,6 +273,7 @@ fn build_report_counts_the_distance_field_and_regions() {
         .settings(s)
         .solo()
         .unwrap()
-        .report;
+        .report()
+        .clone();
     assert_eq!((r.max_distance, r.max_regions, r.contours), (0, 3, 2));
 }

@@ -163,8 +163,8 @@ fn the_span_estimate_bounds_the_real_spans_from_above() {
         let g = InputGeometry::load(common::mesh(name)).unwrap();
         let s = BuildSettings::default();
         let e = estimate(&g, &s).unwrap();
-        let b = navkit::build::build_solo(&g, &s).unwrap();
-        let real = b.report.spans as u64;
+        let b = NavMeshBuilder::new(&g).settings(s.clone()).solo().unwrap();
+        let real = b.report().spans as u64;
         assert!(
             real <= e.spans && e.spans <= real * 16,
             "{name}: estimated {} spans, built {real}",
@@ -172,7 +172,7 @@ fn the_span_estimate_bounds_the_real_spans_from_above() {
         );
         assert_eq!(
             (e.width, e.depth),
-            (b.report.grid_width as u64, b.report.grid_height as u64)
+            (b.report().grid_width as u64, b.report().grid_height as u64)
         );
         assert!(e.memory_bytes > e.cells * 12);
     }
@@ -199,7 +199,7 @@ fn time_limits_falling_anywhere_in_a_build_stop_it_cleanly() {
     // stopping inside Recast leaks nothing.)
     let (geom, _) = generate(&WorldSpec::new(20_000, 3)).unwrap();
     let full = NavMeshBuilder::new(&geom).solo().unwrap();
-    let total = full.report.total_ms;
+    let total = full.report().total_ms;
     let mut stopped = 0;
     for k in 1..=12 {
         let limit = Duration::from_secs_f64(total * 1.2 * k as f64 / 12.0 / 1e3);
@@ -207,7 +207,7 @@ fn time_limits_falling_anywhere_in_a_build_stop_it_cleanly() {
             .budget(Budget::new().time_limit(limit))
             .solo()
         {
-            Ok(b) => assert_eq!(b.tile_data, full.tile_data),
+            Ok(b) => assert_eq!(b.tile_data(), full.tile_data()),
             Err(Error::TimedOut { limit: l, .. }) => {
                 assert_eq!(l, limit);
                 stopped += 1;

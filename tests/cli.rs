@@ -562,7 +562,7 @@ fn simulate_json_trajectories_and_picture() {
 fn simulate_a_scenario_file_with_behaviours() {
     use navkit::tools::compare::{CompareSettings, Comparer};
     let b = common::build("dungeon.obj");
-    let pairs = Comparer::new(&b.navmesh, None, CompareSettings::default())
+    let pairs = Comparer::new(b.navmesh(), None, CompareSettings::default())
         .unwrap()
         .random_pairs(4, 21)
         .unwrap();
@@ -910,6 +910,32 @@ fn exit_codes_and_errors_as_json() {
     assert_eq!(code, 1);
     let v: Value = serde_json::from_str(stdout.trim()).unwrap();
     assert_eq!(v["error"]["kind"], "parse", "{v}");
+    // A navmesh file of another version: a version mismatch naming the file.
+    let saved = common::temp("cli-version-9.navmesh");
+    assert!(navkit(&["build", &mesh, "-o", &s(&saved)]).0);
+    let mut bytes = std::fs::read(&saved).unwrap();
+    bytes[4..8].copy_from_slice(&9i32.to_le_bytes());
+    std::fs::write(&saved, bytes).unwrap();
+    let (code, stdout, _) = navkit_code(&[
+        "path",
+        &s(&saved),
+        "--from",
+        "0,0,0",
+        "--to",
+        "1,1,1",
+        "--json",
+    ]);
+    assert_eq!(code, 1);
+    let v: Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(v["error"]["kind"], "version_mismatch", "{v}");
+    assert_eq!(
+        v["error"]["message"],
+        format!(
+            "{}: MSET file version 9: this navkit reads version 1",
+            saved.display()
+        ),
+        "{v}"
+    );
 
     // 2: usage errors, as JSON with --json.
     let (code, stdout, stderr) =
@@ -1504,4 +1530,43 @@ fn build_saves_either_ref_width() {
     assert_eq!(navmeshes[1], navmeshes[3]);
     let (ok, _, stderr) = navkit(&["build", &mesh, "--refs", "48"]);
     assert!(!ok && stderr.contains("32 or 64"), "{stderr}");
+}
+
+/// `navkit build` lists the off-mesh links paths cannot take: a `.gset` link without area and
+/// flags (the 8-value `c` line) has flags 0.
+#[test]
+fn build_lists_the_links_no_path_can_take() {
+    let gset = common::temp("cli-flagless-link.gset");
+    std::fs::write(
+        &gset,
+        format!(
+            "f {}\nc -0.6 -2.27 -15.5  -0.63 8.33 -11.0  0.6 1\n",
+            common::mesh("nav_test.obj").display()
+        ),
+    )
+    .unwrap();
+    let (ok, stdout, stderr) = navkit(&["build", &s(&gset)]);
+    assert!(ok, "{stderr}");
+    assert!(
+        stdout.contains("Unusable link: off-mesh link 0 (user id 1000): flags 0"),
+        "{stdout}"
+    );
+    for tiled in [false, true] {
+        let mut args = vec!["build", gset.to_str().unwrap(), "--json"];
+        if tiled {
+            args.push("--tiled");
+        }
+        let (ok, stdout, stderr) = navkit(&args);
+        assert!(ok, "{stderr}");
+        let v: Value = serde_json::from_str(stdout.trim()).unwrap();
+        let issues = v["off_mesh_issues"].as_array().unwrap();
+        assert_eq!(issues.len(), 1, "{v}");
+        assert_eq!(issues[0]["index"], 0);
+        assert_eq!(issues[0]["user_id"], 1000);
+        assert_eq!(issues[0]["problem"]["kind"], "no_flags");
+        assert!(
+            issues[0]["message"].as_str().unwrap().contains("flags 0"),
+            "{v}"
+        );
+    }
 }

@@ -14,19 +14,19 @@ use common::off_mesh;
 /// distance off the navmesh).
 fn cross(mesh: &str) -> (f32, f32) {
     let b = common::build(mesh);
-    let pairs = Comparer::new(&b.navmesh, None, CompareSettings::default())
+    let pairs = Comparer::new(b.navmesh(), None, CompareSettings::default())
         .unwrap()
         .random_pairs(100, 11)
         .unwrap();
     assert_eq!(pairs.len(), 100);
-    let mut crowd = Crowd::new(&b.navmesh, 100, 0.6).unwrap();
+    let mut crowd = Crowd::new(b.navmesh(), 100, 0.6).unwrap();
     let mut agents = Vec::new();
     for &(start, goal) in &pairs {
         let h = crowd.add_agent(start, AgentParams::default()).unwrap();
         crowd.request_move_target(h, goal).unwrap();
         agents.push((h, goal));
     }
-    let mut q = NavMeshQuery::new(&b.navmesh, 2048).unwrap();
+    let mut q = NavMeshQuery::new(b.navmesh(), 2048).unwrap();
     let f = QueryFilter::default();
     let mut worst: f32 = 0.0;
     for step in 0..(90 * 30) {
@@ -70,8 +70,8 @@ fn a_hundred_agents_cross_nav_test_and_dungeon() {
 #[test]
 fn bad_input_is_an_error_and_stale_handles_are_rejected() {
     let b = common::build("dungeon.obj");
-    let mut crowd = Crowd::new(&b.navmesh, 2, 0.6).unwrap();
-    let pairs = Comparer::new(&b.navmesh, None, CompareSettings::default())
+    let mut crowd = Crowd::new(b.navmesh(), 2, 0.6).unwrap();
+    let pairs = Comparer::new(b.navmesh(), None, CompareSettings::default())
         .unwrap()
         .random_pairs(3, 1)
         .unwrap();
@@ -146,8 +146,8 @@ fn bad_input_is_an_error_and_stale_handles_are_rejected() {
     assert!(crowd.agent(a).is_err() && crowd.request_move_target(a, pairs[0].1).is_err());
     assert!(crowd.agent(c).is_ok() && crowd.agent(b2).is_ok());
     assert_eq!(crowd.len(), 2);
-    assert!(Crowd::new(&b.navmesh, 0, 0.6).is_err());
-    assert!(Crowd::new(&b.navmesh, 10, f32::NAN).is_err());
+    assert!(Crowd::new(b.navmesh(), 0, 0.6).is_err());
+    assert!(Crowd::new(b.navmesh(), 10, f32::NAN).is_err());
     // Velocity requests and resets.
     crowd
         .request_move_velocity(c, Vec3::new(1.0, 0.0, 0.0))

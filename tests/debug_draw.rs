@@ -4,7 +4,8 @@
 mod common;
 
 use glam::Vec3;
-use navkit::build::{SoloBuild, build_solo};
+use navkit::NavMeshBuilder;
+use navkit::build::SoloBuild;
 use navkit::debug_draw::navmesh::{self as dnav, NavMeshDrawOptions, Outlines, PolyColoring};
 use navkit::debug_draw::paths::{self, PathKind};
 use navkit::debug_draw::{
@@ -33,7 +34,10 @@ fn nav_test() -> (InputGeometry, SoloBuild) {
     let geom = InputGeometry::load(&path).unwrap();
     assert_eq!(geom.off_mesh_connections.len(), 1);
     assert_eq!(geom.convex_volumes.len(), 1);
-    let built = build_solo(&geom, &BuildSettings::default()).unwrap();
+    let built = NavMeshBuilder::new(&geom)
+        .settings(BuildSettings::default())
+        .solo()
+        .unwrap();
     (geom, built)
 }
 
@@ -82,13 +86,13 @@ fn colours_follow_upstream_formulas() {
 #[test]
 fn polys_layer_is_the_detail_triangles_in_area_colours() {
     let (_, built) = nav_test();
-    let nav = &built.navmesh;
+    let nav = &built.navmesh();
     let layer = dnav::polys(nav, PolyColoring::Area);
     let header_tris: usize = nav.tiles().map(|t| t.header().detail_tri_count).sum();
     assert!(header_tris > 0);
     assert_eq!(layer.count(PrimitiveKind::Triangles), header_tris);
     assert_eq!(layer.primitives.len(), header_tris);
-    assert_eq!(header_tris, built.report.detail_tris);
+    assert_eq!(header_tris, built.report().detail_tris);
     // Triangle by triangle, in the tile's detail order, each in its poly's area colour at 64.
     let mut expect = Vec::new();
     for p in ground_polys(nav) {
@@ -108,7 +112,7 @@ fn polys_layer_is_the_detail_triangles_in_area_colours() {
 #[test]
 fn every_poly_has_its_outline_with_walls_thicker() {
     let (_, built) = nav_test();
-    let nav = &built.navmesh;
+    let nav = &built.navmesh();
     let straight = dnav::outlines(nav, Outlines::Straight);
     let edges: usize = ground_polys(nav).iter().map(|p| p.vertex_count()).sum();
     let walls: Vec<(Vec3, Vec3)> = ground_polys(nav)
@@ -147,7 +151,7 @@ fn every_poly_has_its_outline_with_walls_thicker() {
 #[test]
 fn off_mesh_links_bv_tree_tiles_and_vertices() {
     let (geom, built) = nav_test();
-    let nav = &built.navmesh;
+    let nav = &built.navmesh();
     let links: usize = nav.tiles().map(|t| t.header().off_mesh_con_count).sum();
     assert_eq!(links, 1);
     let off = dnav::off_mesh_links(nav);
@@ -214,7 +218,10 @@ fn tile_colouring_gives_each_tile_its_colour() {
         tile_size: 32,
         ..Default::default()
     };
-    let tiled = navkit::build::tiled::TiledNavMesh::build(geom, &settings).unwrap();
+    let tiled = NavMeshBuilder::new(&geom)
+        .settings(settings.clone())
+        .tiled()
+        .unwrap();
     let nav = tiled.navmesh();
     let layer = dnav::polys(nav, PolyColoring::Tile);
     let mut expect = Vec::new();
@@ -326,7 +333,7 @@ fn obstacles_of_every_shape() {
 #[test]
 fn path_layers_have_one_segment_per_pair_of_points() {
     let (_, built) = nav_test();
-    let nav = &built.navmesh;
+    let nav = &built.navmesh();
     let mut q = NavMeshQuery::new(nav, 2048).unwrap();
     let p = q
         .path(
@@ -408,7 +415,7 @@ impl DebugDrawSink for Counter {
 fn sinks_get_every_vertex_in_batches_and_a_recorder_gets_the_layers_back() {
     let (_, built) = nav_test();
     let draw = dnav::navmesh(
-        &built.navmesh,
+        built.navmesh(),
         &NavMeshDrawOptions {
             bv_tree: true,
             ..Default::default()
@@ -455,10 +462,16 @@ fn sinks_get_every_vertex_in_batches_and_a_recorder_gets_the_layers_back() {
 fn stage_layers_match_the_build_report() {
     use navkit::debug_draw::stages;
     let (geom, plain) = nav_test();
-    let (built, st) = navkit::build::build_solo_stages(&geom, &BuildSettings::default()).unwrap();
+    let built = NavMeshBuilder::new(&geom)
+        .settings(BuildSettings::default())
+        .capture_stages(true)
+        .solo()
+        .unwrap();
+    let st = built.stages().unwrap();
     // Capturing changes nothing in the navmesh.
-    assert_eq!(built.tile_data, plain.tile_data);
-    let r = &built.report;
+    assert_eq!(built.tile_data(), plain.tile_data());
+    assert!(plain.stages().is_none());
+    let r = built.report();
     // The report counts walkable spans (rcGetHeightFieldSpanCount); the heightfield holds
     // the unwalkable ones too.
     let walkable = st.heightfield.spans.iter().filter(|s| s.area != 0).count();
@@ -510,7 +523,7 @@ fn stage_layers_match_the_build_report() {
     assert_eq!(layer.count(PrimitiveKind::Lines), sides);
     assert_eq!(layer.count(PrimitiveKind::Points), r.polymesh_verts);
     // The same polys as the navmesh's ground polys, vertex counts and areas alike.
-    let ground = ground_polys(&built.navmesh);
+    let ground = ground_polys(built.navmesh());
     assert_eq!(
         ground
             .iter()
@@ -525,7 +538,7 @@ fn stage_layers_match_the_build_report() {
     let dm = stages::detail_mesh(&st.detail_mesh);
     assert_eq!(dm.count(PrimitiveKind::Triangles), r.detail_tris);
     assert_eq!(st.detail_mesh.meshes.len(), r.detail_meshes);
-    assert_eq!(stages::all(&st).layers.len(), 8);
+    assert_eq!(stages::all(st).layers.len(), 8);
 }
 
 #[test]
@@ -533,7 +546,7 @@ fn crowd_agents_corners_and_velocities() {
     use navkit::agents::crowd::{AgentParams, Crowd};
     use navkit::debug_draw::agents;
     let (_, built) = nav_test();
-    let mut crowd = Crowd::new(&built.navmesh, 8, 0.6).unwrap();
+    let mut crowd = Crowd::new(built.navmesh(), 8, 0.6).unwrap();
     let a = crowd
         .add_agent(Vec3::new(20.161, -2.27, -18.1), AgentParams::default())
         .unwrap();

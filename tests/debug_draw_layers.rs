@@ -7,9 +7,9 @@ mod common;
 use std::collections::{BinaryHeap, HashMap};
 
 use glam::{UVec2, Vec3};
+use navkit::NavMeshBuilder;
 use navkit::debug_draw::grid::{self as dgrid, GridPlacement};
 use navkit::debug_draw::{Color, PrimitiveKind};
-use navkit::grid::mesh::MeshGrid;
 use navkit::grid::{Grid, SearchContext, SearchGraph, SearchOptions, Terrain, astar, jps};
 use navkit::{BuildSettings, InputGeometry};
 
@@ -197,7 +197,10 @@ fn grid_search_nodes_are_the_expanded_and_open_nodes_with_optimal_costs() {
 #[test]
 fn mesh_grid_cells_are_its_walkable_spans_on_their_floors() {
     let geom = InputGeometry::load(common::mesh("nav_test.obj")).unwrap();
-    let grid = MeshGrid::build(&geom, &BuildSettings::default()).unwrap();
+    let grid = NavMeshBuilder::new(&geom)
+        .settings(BuildSettings::default())
+        .grid()
+        .unwrap();
     let cells = dgrid::mesh_cells(&grid);
     let blocked = dgrid::mesh_blocked(&grid);
     let spans = &grid.spans().spans;
@@ -408,7 +411,7 @@ fn detour_search_nodes_are_the_node_pool_after_a_search() {
     use navkit::debug_draw::paths;
     use navkit::query::{NavMeshQuery, PathOptions, QueryFilter, SlicedOptions};
     let b = common::build("nav_test.obj");
-    let mut q = NavMeshQuery::new(&b.navmesh, 2048).unwrap();
+    let mut q = NavMeshQuery::new(b.navmesh(), 2048).unwrap();
     let f = QueryFilter::default();
     assert!(q.search_nodes().is_empty(), "no search yet");
     let mut total_nodes = 0;
@@ -502,16 +505,13 @@ fn detour_search_nodes_are_the_node_pool_after_a_search() {
 #[test]
 fn tile_cache_layers_decode_and_draw_as_recastdemo() {
     use navkit::debug_draw::tilecache as dtc;
-    use navkit::tilecache::{
-        NO_HEIGHT, NO_REGION, TileCache, TileCacheSettings, compress_layer_grids,
-    };
+    use navkit::tilecache::{NO_HEIGHT, NO_REGION, TileCacheSettings, compress_layer_grids};
     let geom = InputGeometry::load(common::mesh("nav_test.obj")).unwrap();
-    let cache = TileCache::build(
-        &geom,
-        &BuildSettings::default(),
-        &TileCacheSettings::default(),
-    )
-    .unwrap();
+    let cache = NavMeshBuilder::new(&geom)
+        .settings(BuildSettings::default())
+        .cache_settings(TileCacheSettings::default())
+        .tile_cache()
+        .unwrap();
     let set = cache.to_tile_cache_set();
     let layers = cache.decode_layers().unwrap();
     assert_eq!(layers.len(), set.tiles.len());
@@ -643,14 +643,13 @@ fn tile_cache_layers_decode_and_draw_as_recastdemo() {
 #[test]
 fn tile_cache_layer_contours_and_poly_mesh_are_what_detour_builds_the_tiles_from() {
     use navkit::debug_draw::tilecache as dtc;
-    use navkit::tilecache::{TileCache, TileCacheSettings};
+    use navkit::tilecache::TileCacheSettings;
     let geom = InputGeometry::load(common::mesh("nav_test.obj")).unwrap();
-    let cache = TileCache::build(
-        &geom,
-        &BuildSettings::default(),
-        &TileCacheSettings::default(),
-    )
-    .unwrap();
+    let cache = NavMeshBuilder::new(&geom)
+        .settings(BuildSettings::default())
+        .cache_settings(TileCacheSettings::default())
+        .tile_cache()
+        .unwrap();
     let layers = cache.decode_layers().unwrap();
     let builds: Vec<_> = layers.iter().map(|l| l.build().unwrap()).collect();
     let nav = cache.navmesh();

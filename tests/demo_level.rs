@@ -1,8 +1,7 @@
 //! navkit's own demo level (meshes/demo_level.gset): the jump, the water volume, the doorway.
 
 use glam::Vec3;
-use navkit::build::build_solo;
-
+use navkit::NavMeshBuilder;
 use navkit::query::{NavMeshQuery, PathOptions, QueryFilter};
 use navkit::{InputGeometry, Partition, area};
 
@@ -28,11 +27,14 @@ fn the_demo_level_loads_with_its_settings_jump_and_pond() {
 #[test]
 fn the_demo_path_jumps_onto_the_block_and_avoids_the_pond() {
     let g = level();
-    let b = build_solo(&g, &g.settings.clone().unwrap()).unwrap();
-    let polys = b.navmesh.polys();
+    let b = NavMeshBuilder::new(&g)
+        .settings(g.settings.clone().unwrap())
+        .solo()
+        .unwrap();
+    let polys = b.navmesh().polys();
     assert!(polys.iter().any(|p| p.area == area::WATER));
     assert_eq!(polys.iter().filter(|p| p.off_mesh).count(), 1);
-    let mut q = NavMeshQuery::new(&b.navmesh, 2048).unwrap();
+    let mut q = NavMeshQuery::new(b.navmesh(), 2048).unwrap();
     let f = QueryFilter::default();
     let fp = q
         .path(
@@ -47,7 +49,7 @@ fn the_demo_path_jumps_onto_the_block_and_avoids_the_pond() {
     assert!(fp.smooth.reached_end && !fp.smooth.stuck);
     for p in &fp.corridor.polys {
         assert_ne!(
-            b.navmesh.poly_area(*p).unwrap(),
+            b.navmesh().poly_area(*p).unwrap(),
             area::WATER,
             "the path crosses the pond"
         );

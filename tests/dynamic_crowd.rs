@@ -7,6 +7,7 @@ mod common;
 use std::time::Duration;
 
 use glam::Vec3;
+use navkit::NavMeshBuilder;
 use navkit::agents::crowd::{AgentHandle, AgentParams, Crowd};
 use navkit::query::{
     DEFAULT_HALF_EXTENTS, NavMeshQuery, PathOptions, QueryFilter, RaycastOptions,
@@ -54,7 +55,11 @@ fn xz_distance(p: Vec3, c: Vec3) -> f32 {
 fn an_obstacle_added_ahead_of_a_walking_agent_is_walked_around() {
     let (geom, a, b) = setup();
     let settings = BuildSettings::default();
-    let cache = TileCache::build(&geom, &settings, &TileCacheSettings::default()).unwrap();
+    let cache = NavMeshBuilder::new(&geom)
+        .settings(settings.clone())
+        .cache_settings(TileCacheSettings::default())
+        .tile_cache()
+        .unwrap();
     let centre = longest_leg_middle(&cache, a, b);
     let radius = 1.0 + 0.6;
     let cylinder = ObstacleShape::Cylinder {
@@ -128,7 +133,11 @@ fn an_obstacle_added_ahead_of_a_walking_agent_is_walked_around() {
 fn scenario_events_add_and_remove_obstacles_during_a_simulation() {
     let (geom, a, b) = setup();
     let settings = BuildSettings::default();
-    let cache = TileCache::build(&geom, &settings, &TileCacheSettings::default()).unwrap();
+    let cache = NavMeshBuilder::new(&geom)
+        .settings(settings.clone())
+        .cache_settings(TileCacheSettings::default())
+        .tile_cache()
+        .unwrap();
     let centre = longest_leg_middle(&cache, a, b);
     let radius = 1.6;
     let agent = AgentSpec {
@@ -267,7 +276,11 @@ fn scenario_event_files_and_many_events_at_once() {
     // once: the later ones wait a few frames), and an event after the end of the run.
     let (geom, a, b) = setup();
     let settings = BuildSettings::default();
-    let cache = TileCache::build(&geom, &settings, &TileCacheSettings::default()).unwrap();
+    let cache = NavMeshBuilder::new(&geom)
+        .settings(settings.clone())
+        .cache_settings(TileCacheSettings::default())
+        .tile_cache()
+        .unwrap();
     let mut q = NavMeshQuery::new(cache.navmesh(), 2048).unwrap();
     let mut rng = rand_pcg::Pcg32::seed_from_u64(3);
     let mut events = Vec::new();
@@ -508,12 +521,11 @@ fn path_length(points: &[(f32, Vec3)]) -> f32 {
 /// route walks straight through where the box stood, the shorter way.
 fn box_closes_a_corridor(mesh: &str, a: Vec3, b: Vec3, want_partial: bool) {
     let geom = InputGeometry::load(common::mesh(mesh)).unwrap();
-    let mut cache = TileCache::build(
-        &geom,
-        &BuildSettings::default(),
-        &TileCacheSettings::default(),
-    )
-    .unwrap();
+    let mut cache = NavMeshBuilder::new(&geom)
+        .settings(BuildSettings::default())
+        .cache_settings(TileCacheSettings::default())
+        .tile_cache()
+        .unwrap();
     let free = route(&cache, a, b);
     assert!(free.complete);
     let (shape, centre, with) = find_blocking_box(&mut cache, a, b, want_partial, 18.0)
@@ -659,12 +671,11 @@ fn a_box_closing_the_only_way_stops_the_agent_short_until_it_is_removed() {
     // nav_test.obj has a loop round every corridor; dungeon.obj has rooms with one door. Of
     // seeded random routes of 25 to 60 m, the first that one box shuts.
     let geom = InputGeometry::load(common::mesh("dungeon.obj")).unwrap();
-    let mut cache = TileCache::build(
-        &geom,
-        &BuildSettings::default(),
-        &TileCacheSettings::default(),
-    )
-    .unwrap();
+    let mut cache = NavMeshBuilder::new(&geom)
+        .settings(BuildSettings::default())
+        .cache_settings(TileCacheSettings::default())
+        .tile_cache()
+        .unwrap();
     let f = QueryFilter::default();
     let mut rng = rand_pcg::Pcg32::seed_from_u64(7);
     let mut pairs = Vec::new();

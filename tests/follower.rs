@@ -4,9 +4,9 @@
 mod common;
 
 use glam::Vec3;
+use navkit::NavMeshBuilder;
 use navkit::agents::follower::{Follower, FollowerSettings, navmesh_ground};
-use navkit::grid::{SearchContext, SearchOptions, mesh::MeshGrid};
-
+use navkit::grid::{SearchContext, SearchOptions};
 use navkit::query::{NavMeshQuery, PathOptions, QueryFilter};
 use navkit::tools::testcase::TestCase;
 
@@ -47,11 +47,14 @@ fn the_follower_reaches_every_goal_and_stays_on_the_navmesh() {
     let case =
         TestCase::load(common::shared().join("meshes/recastdemo/nav_mesh_test.txt")).unwrap();
     let b = common::build("nav_test.obj");
-    let mut q = NavMeshQuery::new(&b.navmesh, 2048).unwrap();
+    let mut q = NavMeshQuery::new(b.navmesh(), 2048).unwrap();
     let f = QueryFilter::default();
     let radius = 0.6;
     let geom = navkit::InputGeometry::load(common::mesh("nav_test.obj")).unwrap();
-    let grid = MeshGrid::build(&geom, &navkit::BuildSettings::default()).unwrap();
+    let grid = NavMeshBuilder::new(&geom)
+        .settings(navkit::BuildSettings::default())
+        .grid()
+        .unwrap();
     let mut ctx = SearchContext::new();
     let (mut worst_smooth, mut worst_straight, mut worst_grid): (f32, f32, f32) = (0.0, 0.0, 0.0);
     for t in &case.queries {
@@ -104,7 +107,7 @@ fn the_follower_chases_a_moving_target_by_repathing() {
     let case =
         TestCase::load(common::shared().join("meshes/recastdemo/nav_mesh_test.txt")).unwrap();
     let b = common::build("nav_test.obj");
-    let mut q = NavMeshQuery::new(&b.navmesh, 2048).unwrap();
+    let mut q = NavMeshQuery::new(b.navmesh(), 2048).unwrap();
     let f = QueryFilter::default();
     let (walk, chaser) = (&case.queries[0], &case.queries[1]);
     let route = q

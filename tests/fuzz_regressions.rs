@@ -17,7 +17,7 @@ fn floor() -> InputGeometry {
 /// `find_path_between`) on the fixture level, crashed in `dtNodePool::getNode` (the node pool's hash table had no buckets).
 #[test]
 fn query_with_fewer_than_four_nodes_is_refused() {
-    let nav = NavMeshBuilder::new(&floor()).solo().unwrap().navmesh;
+    let nav = NavMeshBuilder::new(&floor()).solo().unwrap().into_navmesh();
     for n in [0, 1, 2, 3] {
         let Err(e) = NavMeshQuery::new(&nav, n) else {
             panic!("max_nodes {n} accepted")
@@ -87,17 +87,17 @@ fn no_detail_sampling_gives_polygon_triangulation() {
         let geom = floor();
         let b = NavMeshBuilder::new(&geom).settings(settings);
         let solo = b.solo().unwrap();
-        assert_eq!(solo.report.detail_verts, 0, "{d}");
-        assert_eq!(solo.report.detail_tris, 0, "{d}");
+        assert_eq!(solo.report().detail_verts, 0, "{d}");
+        assert_eq!(solo.report().detail_tris, 0, "{d}");
         let sampled = NavMeshBuilder::new(&geom).solo().unwrap();
-        assert!(sampled.report.detail_tris > 0);
+        assert!(sampled.report().detail_tris > 0);
         // The same polygons either way: only the height detail differs.
         assert_eq!(
-            solo.navmesh.polys().len(),
-            sampled.navmesh.polys().len(),
+            solo.navmesh().polys().len(),
+            sampled.navmesh().polys().len(),
             "{d}"
         );
-        let mut q = solo.navmesh.query().unwrap();
+        let mut q = solo.navmesh().query().unwrap();
         let start = Vec3::new(-8.0, 0.0, -8.0);
         let goal = Vec3::new(8.0, 0.0, 8.0);
         let p = q
@@ -136,7 +136,7 @@ fn no_detail_sampling_gives_polygon_triangulation() {
 #[test]
 fn smooth_path_limits_are_checked() {
     use navkit::query::{MAX_BUFFER, SmoothPathOptions};
-    let nav = NavMeshBuilder::new(&floor()).solo().unwrap().navmesh;
+    let nav = NavMeshBuilder::new(&floor()).solo().unwrap().into_navmesh();
     let mut q = nav.query().unwrap();
     let (a, b) = (Vec3::new(-8.0, 0.0, -8.0), Vec3::new(8.0, 0.0, 8.0));
     let tiny = f32::MIN_POSITIVE;
@@ -182,7 +182,7 @@ fn smooth_path_limits_are_checked() {
 #[test]
 fn avoidance_with_even_or_too_many_divisions_is_refused() {
     use navkit::agents::crowd::{AvoidanceParams, AvoidanceQuality, Crowd};
-    let nav = NavMeshBuilder::new(&floor()).solo().unwrap().navmesh;
+    let nav = NavMeshBuilder::new(&floor()).solo().unwrap().into_navmesh();
     let mut crowd = Crowd::new(&nav, 8, 0.6).unwrap();
     let good = AvoidanceParams::preset(AvoidanceQuality::High);
     for (divs, rings, depth) in [

@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 
 use glam::Vec3;
-use navkit::build::build_solo;
+use navkit::NavMeshBuilder;
 use navkit::query::{NavMeshQuery, PathOptions, QueryFilter, StraightPathOptions, straight_flags};
 use navkit::tools::worldgen::{
     FeatureKind, MAX_TRIS, MIN_TRIS, WorldSpec, generate, gset_path, write_world,
@@ -137,8 +137,11 @@ fn many_worlds_have_the_features() {
 /// Builds the world and checks every feature on its navmesh.
 fn check_features(spec: &WorldSpec) {
     let (geom, stats) = generate(spec).unwrap();
-    let built = build_solo(&geom, &geom.settings.clone().unwrap()).unwrap();
-    let nav = &built.navmesh;
+    let built = NavMeshBuilder::new(&geom)
+        .settings(geom.settings.clone().unwrap())
+        .solo()
+        .unwrap();
+    let nav = &built.navmesh();
     let mut q = NavMeshQuery::new(nav, 4096).unwrap();
     let f = QueryFilter::default();
     let count = |k| stats.features_of(k).count();

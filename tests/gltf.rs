@@ -6,8 +6,7 @@
 mod common;
 
 use base64::Engine as _;
-use navkit::build::build_solo;
-use navkit::build::tiled::TiledNavMesh;
+use navkit::NavMeshBuilder;
 use navkit::geometry::gltf::{GltfOptions, GltfScene};
 use navkit::tools::worldgen::{WorldSpec, generate};
 use navkit::{BuildSettings, Error, InputGeometry, TriMesh};
@@ -43,34 +42,39 @@ fn recastdemo_meshes_round_trip_and_build_the_same_navmesh() {
     let dir = temp_dir("recastdemo");
     for name in ["dungeon.obj", "nav_test.obj", "undulating.obj"] {
         let obj = InputGeometry::load(common::mesh(name)).unwrap();
-        let reference = build_solo(&obj, &BuildSettings::default()).unwrap();
+        let reference = NavMeshBuilder::new(&obj)
+            .settings(BuildSettings::default())
+            .solo()
+            .unwrap();
         for path in export_all(&obj.mesh, &dir, name.trim_end_matches(".obj")) {
             let geom = InputGeometry::load(&path).unwrap();
             assert_eq!(geom.source.as_deref(), Some(path.as_path()));
             assert_eq!(bits(&geom.mesh.verts), bits(&obj.mesh.verts), "{path:?}");
             assert_eq!(geom.mesh.tris, obj.mesh.tris, "{path:?}");
-            let b = build_solo(&geom, &BuildSettings::default()).unwrap();
+            let b = NavMeshBuilder::new(&geom)
+                .settings(BuildSettings::default())
+                .solo()
+                .unwrap();
             assert_eq!(
-                (b.report.polymesh_polys, b.report.polymesh_verts),
+                (b.report().polymesh_polys, b.report().polymesh_verts),
                 (
-                    reference.report.polymesh_polys,
-                    reference.report.polymesh_verts
+                    reference.report().polymesh_polys,
+                    reference.report().polymesh_verts
                 )
             );
             assert!(
-                b.tile_data == reference.tile_data,
+                b.tile_data() == reference.tile_data(),
                 "{path:?}: navmesh differs"
             );
         }
     }
     // RecastDemo's published dungeon counts (tests/api.rs), through the GLB.
-    let b = build_solo(
-        &InputGeometry::load(dir.join("dungeon.glb")).unwrap(),
-        &BuildSettings::default(),
-    )
-    .unwrap();
+    let b = NavMeshBuilder::new(&InputGeometry::load(dir.join("dungeon.glb")).unwrap())
+        .settings(BuildSettings::default())
+        .solo()
+        .unwrap();
     assert_eq!(
-        (b.report.polymesh_verts, b.report.polymesh_polys),
+        (b.report().polymesh_verts, b.report().polymesh_polys),
         (223, 118)
     );
 }
@@ -80,7 +84,10 @@ fn the_demo_level_as_glb_in_its_gset_builds_the_same_navmesh() {
     let gset = Path::new(env!("CARGO_MANIFEST_DIR")).join("meshes/demo_level.gset");
     let obj = InputGeometry::load(&gset).unwrap();
     let settings = obj.settings.clone().unwrap();
-    let reference = build_solo(&obj, &settings).unwrap();
+    let reference = NavMeshBuilder::new(&obj)
+        .settings(settings.clone())
+        .solo()
+        .unwrap();
     let dir = temp_dir("demo");
     obj.mesh.write_gltf(dir.join("level.glb")).unwrap();
     let text = std::fs::read_to_string(&gset).unwrap();
@@ -93,9 +100,12 @@ fn the_demo_level_as_glb_in_its_gset_builds_the_same_navmesh() {
     assert_eq!(g.settings, obj.settings);
     assert_eq!(g.off_mesh_connections, obj.off_mesh_connections);
     assert_eq!(g.convex_volumes, obj.convex_volumes);
-    let b = build_solo(&g, &settings).unwrap();
-    assert_eq!(b.report.polymesh_polys, reference.report.polymesh_polys);
-    assert!(b.tile_data == reference.tile_data);
+    let b = NavMeshBuilder::new(&g)
+        .settings(settings.clone())
+        .solo()
+        .unwrap();
+    assert_eq!(b.report().polymesh_polys, reference.report().polymesh_polys);
+    assert!(b.tile_data() == reference.tile_data());
 }
 
 #[test]
@@ -106,14 +116,20 @@ fn a_generated_world_as_gltf_builds_the_same_tiled_navmesh() {
         tile_size: 64,
         ..BuildSettings::default()
     };
-    let reference = TiledNavMesh::build(world.clone(), &settings).unwrap();
+    let reference = NavMeshBuilder::new(&world)
+        .settings(settings.clone())
+        .tiled()
+        .unwrap();
     for path in export_all(&world.mesh, &dir, "world") {
         let mesh = TriMesh::load(&path).unwrap();
         assert_eq!(bits(&mesh.verts), bits(&world.mesh.verts));
         assert_eq!(mesh.tris, world.mesh.tris);
         let mut geom = world.clone();
         geom.mesh = mesh;
-        let tiled = TiledNavMesh::build(geom, &settings).unwrap();
+        let tiled = NavMeshBuilder::new(&geom)
+            .settings(settings.clone())
+            .tiled()
+            .unwrap();
         assert_eq!(tiled.report().tile_count, reference.report().tile_count);
         assert_eq!(tiled.report().data_hash, reference.report().data_hash);
     }

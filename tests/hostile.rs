@@ -10,7 +10,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use glam::Vec3;
-use navkit::build::{MAX_SOLO_CELLS_PER_AXIS, build_solo};
+use navkit::build::MAX_SOLO_CELLS_PER_AXIS;
 use navkit::{Aabb, BuildSettings, Error, InputGeometry, NavMeshBuilder, TriMesh};
 
 fn hostile(name: &str) -> InputGeometry {
@@ -20,7 +20,7 @@ fn hostile(name: &str) -> InputGeometry {
 /// Builds solo and expects the per-axis refusal, within a second.
 fn refused(geom: &InputGeometry, settings: &BuildSettings) -> String {
     let t = Instant::now();
-    let Err(e) = build_solo(geom, settings) else {
+    let Err(e) = NavMeshBuilder::new(geom).settings(settings.clone()).solo() else {
         panic!("built, not refused")
     };
     assert!(t.elapsed() < Duration::from_secs(1), "{:?}", t.elapsed());
@@ -45,7 +45,7 @@ fn the_shared_reproducers_are_refused_at_once_naming_the_stray_vertex() {
     assert!(m.contains("along x") && m.contains("(65536,"), "{m}");
     // The mesh-derived grid (walkable spans) and the builder refuse the same.
     let g = hostile("sliver.obj");
-    assert!(navkit::build::build_walkable_spans(&g, &s).is_err());
+    assert!(NavMeshBuilder::new(&g).settings(s.clone()).grid().is_err());
     assert!(NavMeshBuilder::new(&g).solo().is_err());
 }
 
@@ -78,7 +78,10 @@ fn a_stray_vertex_along_either_axis_and_either_side_is_refused() {
     }
     // Far along both: the grid's total cell limit refuses it first, as promptly.
     let t = Instant::now();
-    let e = build_solo(&quad_with(Vec3::new(far, 0.0, far)), &s).unwrap_err();
+    let e = NavMeshBuilder::new(&quad_with(Vec3::new(far, 0.0, far)))
+        .settings(s.clone())
+        .solo()
+        .unwrap_err();
     assert!(
         matches!(
             e,
@@ -98,7 +101,7 @@ fn a_stray_vertex_along_either_axis_and_either_side_is_refused() {
         partition: navkit::Partition::Monotone,
         ..BuildSettings::default()
     };
-    if let Err(e) = build_solo(&g, &coarse) {
+    if let Err(e) = NavMeshBuilder::new(&g).settings(coarse.clone()).solo() {
         assert!(!e.to_string().contains("16-bit"), "{e}");
     }
     // Following the advice works: a coarser cell size is accepted.
@@ -115,7 +118,7 @@ fn a_stray_vertex_along_either_axis_and_either_side_is_refused() {
         partition: navkit::Partition::Monotone,
         ..BuildSettings::default()
     };
-    if let Err(e) = build_solo(&g, &ok) {
+    if let Err(e) = NavMeshBuilder::new(&g).settings(ok.clone()).solo() {
         assert!(!e.to_string().contains("16-bit"), "{e}");
     }
 }
@@ -149,7 +152,10 @@ fn moved(name: &str, from: &str, to: &str) -> InputGeometry {
 /// Builds solo with the default budget and expects the stray-vertex refusal naming `vertex`.
 fn stray_refused(geom: &InputGeometry, vertex: usize, axis: &str) {
     let t = Instant::now();
-    let e = build_solo(geom, &BuildSettings::default()).expect_err("built, not refused");
+    let e = NavMeshBuilder::new(geom)
+        .settings(BuildSettings::default())
+        .solo()
+        .expect_err("built, not refused");
     assert!(t.elapsed() < Duration::from_secs(1), "{:?}", t.elapsed());
     let m = e.to_string();
     assert!(matches!(e, Error::Geometry(_)), "{e:?}");
@@ -240,7 +246,9 @@ fn stray_vertices_at_both_ends_are_found_together() {
         ('z', vec![3, 9], 2)
     );
     assert!(stray.refused());
-    let m = build_solo(&g, &BuildSettings::default())
+    let m = NavMeshBuilder::new(&g)
+        .settings(BuildSettings::default())
+        .solo()
         .unwrap_err()
         .to_string();
     assert!(m.starts_with("invalid geometry: 2 vertices lie far"), "{m}");
@@ -253,7 +261,7 @@ fn allowed_stray_vertices_build_and_bounds_in_the_settings_skip_the_check() {
         .budget(navkit::build::Budget::new().allow_stray_vertices(true))
         .solo()
         .expect("allowed");
-    assert_eq!(b.report.grid_width, 8333);
+    assert_eq!(b.report().grid_width, 8333);
     // Bounds given in the settings are the user's choice: no stray check.
     let s = BuildSettings {
         bounds: Some(Aabb::new(
@@ -264,7 +272,7 @@ fn allowed_stray_vertices_build_and_bounds_in_the_settings_skip_the_check() {
     };
     let e = navkit::build::estimate(&g, &s).unwrap();
     assert_eq!(e.stray, None);
-    assert!(build_solo(&g, &s).is_ok());
+    assert!(NavMeshBuilder::new(&g).settings(s.clone()).solo().is_ok());
 }
 
 #[test]
@@ -304,7 +312,10 @@ fn floors(w: f32, ys: impl Iterator<Item = f32>) -> InputGeometry {
 fn heights_beyond_recasts_13_bits_and_the_bv_trees_16_bits_are_refused() {
     // 2000 m of rise is 10,000 cells of 0.2 m: spans above 8191 cells would be clamped.
     let g = floors(10.0, [0.0, 2000.0].into_iter());
-    let e = build_solo(&g, &BuildSettings::default()).unwrap_err();
+    let e = NavMeshBuilder::new(&g)
+        .settings(BuildSettings::default())
+        .solo()
+        .unwrap_err();
     let m = e.to_string();
     assert!(matches!(e, Error::Geometry(_)), "{e:?}");
     assert!(
@@ -325,7 +336,7 @@ fn heights_beyond_recasts_13_bits_and_the_bv_trees_16_bits_are_refused() {
         cell_height: 0.245,
         ..BuildSettings::default()
     };
-    assert!(build_solo(&g, &s).is_ok());
+    assert!(NavMeshBuilder::new(&g).settings(s.clone()).solo().is_ok());
     // Tall cells and thin ones: 6600 m is 6600 cells of 1 m (fine for Recast) but 66,000 cell
     // sizes of 0.1 m plus the agent: past the BV tree's 16 bits.
     let g = floors(3.0, [0.0, 6600.0].into_iter());
@@ -337,7 +348,10 @@ fn heights_beyond_recasts_13_bits_and_the_bv_trees_16_bits_are_refused() {
         agent_max_climb: 1.0,
         ..BuildSettings::default()
     };
-    let e = build_solo(&g, &s).unwrap_err();
+    let e = NavMeshBuilder::new(&g)
+        .settings(s.clone())
+        .solo()
+        .unwrap_err();
     assert!(e.to_string().contains("16 bits"), "{e}");
 }
 
@@ -345,7 +359,10 @@ fn heights_beyond_recasts_13_bits_and_the_bv_trees_16_bits_are_refused() {
 fn more_walkable_floors_in_a_column_than_the_8_bit_count_holds_are_refused() {
     // 300 floors 2.5 m apart, all walkable: 300 spans in every column.
     let g = floors(8.0, (0..300).map(|k| k as f32 * 2.5));
-    let e = build_solo(&g, &BuildSettings::default()).unwrap_err();
+    let e = NavMeshBuilder::new(&g)
+        .settings(BuildSettings::default())
+        .solo()
+        .unwrap_err();
     match &e {
         Error::Build {
             stage: navkit::build::Stage::CompactHeightfield,
@@ -368,14 +385,17 @@ fn more_walkable_floors_in_a_column_than_the_8_bit_count_holds_are_refused() {
     // layer index, so only the lowest 62 floors connect to their neighbours (the rest are
     // eroded away), and Recast's warning about it is in the report.
     let g = floors(8.0, (0..255).map(|k| k as f32 * 2.5));
-    let b = build_solo(&g, &BuildSettings::default()).expect("255 floors");
-    assert_eq!(b.report.polymesh_polys, 63);
+    let b = NavMeshBuilder::new(&g)
+        .settings(BuildSettings::default())
+        .solo()
+        .expect("255 floors");
+    assert_eq!(b.report().polymesh_polys, 63);
     assert!(
-        b.report
+        b.report()
             .warnings
             .iter()
             .any(|w| w.contains("too many layers")),
         "{:?}",
-        b.report.warnings
+        b.report().warnings
     );
 }

@@ -8,8 +8,9 @@ mod common;
 use std::collections::HashSet;
 
 use glam::Vec3;
-use navkit::build::tiled::{TiledNavMesh, TiledOptions};
-use navkit::build::{StageCounts, build_solo};
+use navkit::NavMeshBuilder;
+use navkit::build::StageCounts;
+use navkit::build::tiled::TiledNavMesh;
 use navkit::navmesh::NavMesh;
 use navkit::navmesh::view::{EdgeNeighbour, PolyType};
 use navkit::{BuildSettings, InputGeometry, OffMeshConnection};
@@ -21,7 +22,11 @@ fn tiled(geom: InputGeometry, tile_size: u32) -> TiledNavMesh {
         tile_size,
         ..BuildSettings::default()
     };
-    TiledNavMesh::build_with(geom, &settings, &TiledOptions { threads: 1 }, &|_, _| {}).unwrap()
+    NavMeshBuilder::new(&geom)
+        .settings(settings.clone())
+        .threads(1)
+        .tiled()
+        .unwrap()
 }
 
 /// Every view of `nav` against what the navmesh says otherwise.
@@ -160,8 +165,11 @@ fn sum_and_max(counts: impl Iterator<Item = StageCounts>) -> (StageCounts, Stage
 
 #[test]
 fn solo_counts_on_two_floors() {
-    let b = build_solo(&two_floors(), &BuildSettings::default()).unwrap();
-    let r = &b.report;
+    let b = NavMeshBuilder::new(&two_floors())
+        .settings(BuildSettings::default())
+        .solo()
+        .unwrap();
+    let r = b.report();
     let c = r.counts();
     // A solo build rasterizes every triangle.
     assert_eq!((c.rasterized_tris, r.input_tris), (4, 4));
@@ -175,12 +183,12 @@ fn solo_counts_on_two_floors() {
     assert_eq!(c.polymesh_verts, 16);
     assert!(c.polymesh_polys >= 4);
     assert_eq!(c.detail_meshes, c.polymesh_polys);
-    assert_eq!(c.navmesh_bytes, b.navmesh.data_size());
+    assert_eq!(c.navmesh_bytes, b.navmesh().data_size());
     assert_eq!(
-        header_sums(&b.navmesh),
+        header_sums(b.navmesh()),
         (c.polymesh_polys, c.polymesh_verts, c.detail_tris)
     );
-    check_views(&b.navmesh);
+    check_views(b.navmesh());
 }
 
 #[test]
@@ -255,18 +263,21 @@ fn tiled_counts_on_two_floors() {
 fn counts_and_views_on_recastdemo_meshes() {
     for name in ["dungeon.obj", "nav_test.obj"] {
         let geom = InputGeometry::load(common::mesh(name)).unwrap();
-        let solo = build_solo(&geom, &BuildSettings::default()).unwrap();
-        let c = solo.report.counts();
+        let solo = NavMeshBuilder::new(&geom)
+            .settings(BuildSettings::default())
+            .solo()
+            .unwrap();
+        let c = solo.report().counts();
         assert_eq!(c.rasterized_tris, geom.mesh.tri_count(), "{name}");
         assert!(c.spans >= c.compact_spans && c.compact_spans > 0);
         assert!(c.max_regions as usize > c.contours.min(1));
         assert_eq!(c.detail_meshes, c.polymesh_polys);
         assert_eq!(
-            header_sums(&solo.navmesh),
+            header_sums(solo.navmesh()),
             (c.polymesh_polys, c.polymesh_verts, c.detail_tris),
             "{name}"
         );
-        check_views(&solo.navmesh);
+        check_views(solo.navmesh());
 
         let t = tiled(geom, 32);
         let r = t.report();
@@ -313,8 +324,11 @@ fn off_mesh_connection_views_match_the_input() {
             user_id: 42,
         },
     ];
-    let b = build_solo(&geom, &BuildSettings::default()).unwrap();
-    let tile = b.navmesh.tiles().next().unwrap();
+    let b = NavMeshBuilder::new(&geom)
+        .settings(BuildSettings::default())
+        .solo()
+        .unwrap();
+    let tile = b.navmesh().tiles().next().unwrap();
     let cons: Vec<_> = tile.off_mesh_connections().collect();
     assert_eq!(cons.len(), 2);
     for (c, input) in cons.iter().zip(&geom.off_mesh_connections) {
@@ -335,7 +349,7 @@ fn off_mesh_connection_views_match_the_input() {
             .map(|l| {
                 (
                     l.edge,
-                    b.navmesh
+                    b.navmesh()
                         .poly(l.target)
                         .unwrap()
                         .vertices()
@@ -355,7 +369,7 @@ fn off_mesh_connection_views_match_the_input() {
             .any(|q| q.links().any(|l| l.target == c.poly_ref));
         assert_eq!(entered_from_end, input.bidirectional);
     }
-    check_views(&b.navmesh);
+    check_views(b.navmesh());
 }
 
 #[test]
@@ -365,15 +379,14 @@ fn tile_cache_counts_on_two_floors() {
         tile_size: 32,
         ..BuildSettings::default()
     };
-    let cache = navkit::tilecache::TileCache::build(
-        &geom,
-        &settings,
-        &navkit::tilecache::TileCacheSettings {
+    let cache = NavMeshBuilder::new(&geom)
+        .settings(settings.clone())
+        .cache_settings(navkit::tilecache::TileCacheSettings {
             tile_size: 32,
             ..Default::default()
-        },
-    )
-    .unwrap();
+        })
+        .tile_cache()
+        .unwrap();
     let c = cache.counts();
     let t = tiled(geom, 32).report().totals;
     // The same tiles rasterized the same way as the tiled build: every tile all four

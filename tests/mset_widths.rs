@@ -6,7 +6,7 @@ mod common;
 
 use std::collections::BTreeSet;
 
-use navkit::build::tiled::TiledNavMesh;
+use navkit::NavMeshBuilder;
 use navkit::navmesh::NavMesh;
 use navkit::navmesh::mset::{self, RefLayout, RefWidth};
 use navkit::query::{NavMeshQuery, PathOptions, QueryFilter, StraightPathOptions};
@@ -267,7 +267,10 @@ fn recastdemo_navmesh_answers_like_navkits_build() {
         tile_size: 32,
         ..BuildSettings::default()
     };
-    let tiled = TiledNavMesh::build(geom, &settings).unwrap();
+    let tiled = NavMeshBuilder::new(&geom)
+        .settings(settings.clone())
+        .tiled()
+        .unwrap();
     let ours = tiled.navmesh();
     assert_eq!(ours.params(), theirs.params());
     assert_eq!(ours.tile_count(), theirs.tile_count());
@@ -332,7 +335,10 @@ fn navkit_tiles_have_recastdemos_polygons() {
         tile_size: 32,
         ..BuildSettings::default()
     };
-    let tiled = TiledNavMesh::build(geom, &settings).unwrap();
+    let tiled = NavMeshBuilder::new(&geom)
+        .settings(settings.clone())
+        .tiled()
+        .unwrap();
     let ours = tiled
         .navmesh()
         .to_mset_bytes_with(RefWidth::Bits64)

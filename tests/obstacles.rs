@@ -3,6 +3,7 @@
 mod common;
 
 use glam::Vec3;
+use navkit::NavMeshBuilder;
 use navkit::query::{NavMeshQuery, PathOptions, QueryFilter, StraightPathOptions};
 use navkit::tilecache::ObstacleShape;
 use navkit::tools::simulation::{
@@ -147,7 +148,7 @@ fn paths_and_crowd_agents_go_around_a_cylinder() {
 
 #[test]
 fn layers_touched_counts_what_an_obstacle_would_carve_and_never_walks_a_huge_box() {
-    use navkit::tilecache::{ObstacleState, TileCache, TileCacheSettings};
+    use navkit::tilecache::{ObstacleState, TileCacheSettings};
     // A flat 20 x 20 floor at y = 0, 48-cell tiles of 0.3 m (14.4 m): 2 x 2 tiles, 1 layer each.
     let floor = navkit::TriMesh::new(
         vec![
@@ -157,12 +158,11 @@ fn layers_touched_counts_what_an_obstacle_would_carve_and_never_walks_a_huge_box
     )
     .unwrap();
     let geom = InputGeometry::from_mesh(floor);
-    let mut tc = TileCache::build(
-        &geom,
-        &BuildSettings::default(),
-        &TileCacheSettings::default(),
-    )
-    .unwrap();
+    let mut tc = NavMeshBuilder::new(&geom)
+        .settings(BuildSettings::default())
+        .cache_settings(TileCacheSettings::default())
+        .tile_cache()
+        .unwrap();
     let cyl = |x: f32, y: f32, z: f32, r: f32| ObstacleShape::Cylinder {
         pos: Vec3::new(x, y, z),
         radius: r,

@@ -5,10 +5,11 @@
 //! navmeshes are hashed as 32-bit-ref MSET bytes, which a `large-refs` build (64-bit refs) writes
 //! too, so the hashes also check that both ref widths build the same navmesh.
 
-use navkit::build::tiled::{TiledNavMesh, TiledOptions, data_hash};
+use navkit::NavMeshBuilder;
+use navkit::build::tiled::data_hash;
 use navkit::geometry::spatial::ChunkyTriMesh;
 use navkit::navmesh::mset::RefWidth;
-use navkit::tilecache::{TileCache, TileCacheSettings};
+use navkit::tilecache::TileCacheSettings;
 use navkit::{BuildSettings, InputGeometry, TriMesh};
 
 /// `data_hash` over the 32-bit-ref MSET bytes of the tiled build of [`terrain`] (32-cell tiles).
@@ -53,13 +54,11 @@ fn tiled_build_gives_the_same_bytes_with_and_without_parallel() {
         ..BuildSettings::default()
     };
     for threads in [1, 3] {
-        let t = TiledNavMesh::build_with(
-            InputGeometry::from_mesh(terrain()),
-            &settings,
-            &TiledOptions { threads },
-            &|_, _| {},
-        )
-        .unwrap();
+        let t = NavMeshBuilder::new(&InputGeometry::from_mesh(terrain()))
+            .settings(settings.clone())
+            .threads(threads)
+            .tiled()
+            .unwrap();
         assert!(t.report().tile_count > 100);
         assert_eq!(
             hash(&t.navmesh().to_mset_bytes_with(RefWidth::Bits32).unwrap()),
@@ -72,12 +71,11 @@ fn tiled_build_gives_the_same_bytes_with_and_without_parallel() {
 
 #[test]
 fn tile_cache_gives_the_same_bytes_with_and_without_parallel() {
-    let tc = TileCache::build(
-        &InputGeometry::from_mesh(terrain()),
-        &BuildSettings::default(),
-        &TileCacheSettings::default(),
-    )
-    .unwrap();
+    let tc = NavMeshBuilder::new(&InputGeometry::from_mesh(terrain()))
+        .settings(BuildSettings::default())
+        .cache_settings(TileCacheSettings::default())
+        .tile_cache()
+        .unwrap();
     assert_eq!(
         hash(&tc.navmesh().to_mset_bytes_with(RefWidth::Bits32).unwrap()),
         TILECACHE_HASH,

@@ -55,10 +55,10 @@ fn cases(nav: &navkit::navmesh::NavMesh, mesh: &str, n: usize) -> Vec<Case> {
 fn queued_searches_equal_find_path_whatever_the_budget_and_never_exceed_it() {
     for mesh in ["dungeon", "nav_test"] {
         let build = common::build(&format!("{mesh}.obj"));
-        let cases = cases(&build.navmesh, mesh, 200);
+        let cases = cases(build.navmesh(), mesh, 200);
         let total: usize = cases.iter().map(|c| c.iterations).sum();
         for budget in [1, 13, 100, 5000] {
-            let mut queue = PathQueue::new(&build.navmesh, MAX_NODES, MAX_POLYS).unwrap();
+            let mut queue = PathQueue::new(build.navmesh(), MAX_NODES, MAX_POLYS).unwrap();
             let handles: Vec<PathHandle> = cases
                 .iter()
                 .map(|c| queue.submit(c.request.clone()).unwrap())
@@ -118,11 +118,11 @@ fn queued_searches_equal_find_path_whatever_the_budget_and_never_exceed_it() {
 #[test]
 fn requests_can_be_cancelled_waiting_in_progress_or_done() {
     let build = common::build("dungeon.obj");
-    let mut cases = cases(&build.navmesh, "dungeon", 40);
+    let mut cases = cases(build.navmesh(), "dungeon", 40);
     // Long searches first, so that the first is still running after a small frame.
     cases.sort_by_key(|c| std::cmp::Reverse(c.iterations));
     assert!(cases[0].iterations > 20);
-    let mut queue = PathQueue::new(&build.navmesh, MAX_NODES, MAX_POLYS).unwrap();
+    let mut queue = PathQueue::new(build.navmesh(), MAX_NODES, MAX_POLYS).unwrap();
     let h: Vec<PathHandle> = cases
         .iter()
         .map(|c| queue.submit(c.request.clone()).unwrap())
@@ -170,13 +170,13 @@ fn requests_can_be_cancelled_waiting_in_progress_or_done() {
 #[test]
 fn bad_requests_and_budgets_are_typed_errors() {
     let build = common::build("dungeon.obj");
-    let cases = cases(&build.navmesh, "dungeon", 2);
+    let cases = cases(build.navmesh(), "dungeon", 2);
     let invalid = |r: navkit::Result<_>| matches!(r, Err(Error::InvalidArgument(_)));
     assert!(invalid(
-        PathQueue::new(&build.navmesh, MAX_NODES, 0).map(|_| ())
+        PathQueue::new(build.navmesh(), MAX_NODES, 0).map(|_| ())
     ));
-    assert!(invalid(PathQueue::new(&build.navmesh, 2, 16).map(|_| ())));
-    let mut queue = PathQueue::new(&build.navmesh, MAX_NODES, MAX_POLYS).unwrap();
+    assert!(invalid(PathQueue::new(build.navmesh(), 2, 16).map(|_| ())));
+    let mut queue = PathQueue::new(build.navmesh(), MAX_NODES, MAX_POLYS).unwrap();
     let mut r = cases[0].request.clone();
     r.start_pos.x = f32::NAN;
     assert!(matches!(

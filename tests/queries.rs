@@ -14,7 +14,7 @@ use navkit::query::{NavMeshQuery, PolyRef, PolyRefBits, QueryFilter, RaycastOpti
 use rand::{Rng, SeedableRng};
 
 fn dungeon() -> NavMesh {
-    common::build("dungeon.obj").navmesh
+    common::build("dungeon.obj").into_navmesh()
 }
 
 fn polys(nav: &NavMesh) -> HashMap<PolyRef, PolyInfo> {

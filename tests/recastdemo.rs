@@ -3,7 +3,7 @@
 mod common;
 
 use glam::Vec3;
-use navkit::build::build_solo;
+use navkit::NavMeshBuilder;
 use navkit::query::{
     DEFAULT_HALF_EXTENTS, NavMeshQuery, PathOptions, QueryFilter, RaycastOptions,
     StraightPathOptions,
@@ -19,7 +19,7 @@ fn default_builds_give_the_published_counts() {
         ("nav_test.obj", 349, 155, 812, 561),
     ] {
         let b = common::build(name);
-        let r = &b.report;
+        let r = b.report();
         assert_eq!(
             (
                 r.polymesh_verts,
@@ -31,8 +31,8 @@ fn default_builds_give_the_published_counts() {
             "{name}"
         );
         assert!(r.warnings.is_empty(), "{name}: {:?}", r.warnings);
-        assert_eq!(r.navmesh_bytes, b.tile_data.len());
-        assert_eq!(b.navmesh.tile_count(), 1);
+        assert_eq!(r.navmesh_bytes, b.tile_data().len());
+        assert_eq!(b.navmesh().tile_count(), 1);
     }
 }
 
@@ -40,9 +40,9 @@ fn default_builds_give_the_published_counts() {
 fn grid_sizes_match_recastdemo() {
     // rcCalcGridSize over the mesh bounds with cell size 0.3.
     let b = common::build("dungeon.obj");
-    assert_eq!((b.report.grid_width, b.report.grid_height), (248, 330));
+    assert_eq!((b.report().grid_width, b.report().grid_height), (248, 330));
     let b = common::build("nav_test.obj");
-    assert_eq!((b.report.grid_width, b.report.grid_height), (305, 258));
+    assert_eq!((b.report().grid_width, b.report().grid_height), (305, 258));
 }
 
 #[test]
@@ -54,19 +54,26 @@ fn every_partition_builds_every_mesh() {
                 partition,
                 ..BuildSettings::default()
             };
-            let b = build_solo(&geom, &settings)
+            let b = NavMeshBuilder::new(&geom)
+                .settings(settings.clone())
+                .solo()
                 .unwrap_or_else(|e| panic!("{name} {partition:?}: {e}"));
             assert!(
-                b.report.polymesh_polys > 50,
+                b.report().polymesh_polys > 50,
                 "{name} {partition:?}: {} polys",
-                b.report.polymesh_polys
+                b.report().polymesh_polys
             );
             assert!(
-                b.report.detail_tris >= b.report.polymesh_polys,
+                b.report().detail_tris >= b.report().polymesh_polys,
                 "{name} {partition:?}"
             );
             // Every stage is reported, in pipeline order.
-            let names: Vec<_> = b.report.timings_ms.iter().map(|(s, _)| s.name()).collect();
+            let names: Vec<_> = b
+                .report()
+                .timings_ms
+                .iter()
+                .map(|(s, _)| s.name())
+                .collect();
             assert_eq!(names.len(), 12);
             assert_eq!(names[0], "rasterize");
             assert_eq!(names[11], "detour_data");
@@ -88,7 +95,7 @@ fn every_nav_mesh_test_query_is_complete_and_smooth_reaches_the_goal() {
     assert!(pf.len() >= 18, "{} queries", pf.len());
 
     let b = common::build("nav_test.obj");
-    let mut q = NavMeshQuery::new(&b.navmesh, 2048).unwrap();
+    let mut q = NavMeshQuery::new(b.navmesh(), 2048).unwrap();
 
     // As RecastDemo's TestCase runs them.
     let results = testcase::run(&case, &mut q).unwrap();
@@ -148,8 +155,11 @@ fn every_nav_mesh_test_query_is_complete_and_smooth_reaches_the_goal() {
 fn raycast_test_cases_run() {
     let case = TestCase::load(common::shared().join("meshes/recastdemo/raycast_test.txt")).unwrap();
     let geom = InputGeometry::load(&case.mesh).unwrap();
-    let b = build_solo(&geom, &BuildSettings::default()).unwrap();
-    let mut q = NavMeshQuery::new(&b.navmesh, 2048).unwrap();
+    let b = NavMeshBuilder::new(&geom)
+        .settings(BuildSettings::default())
+        .solo()
+        .unwrap();
+    let mut q = NavMeshQuery::new(b.navmesh(), 2048).unwrap();
     let results = testcase::run(&case, &mut q).unwrap();
     assert_eq!(results.len(), case.queries.len());
     let with_polys = results.iter().filter(|r| r.start_ref != 0).count();
@@ -168,7 +178,7 @@ fn raycast_test_cases_run() {
 #[test]
 fn straight_path_options_add_crossings() {
     let b = common::build("nav_test.obj");
-    let mut q = NavMeshQuery::new(&b.navmesh, 2048).unwrap();
+    let mut q = NavMeshQuery::new(b.navmesh(), 2048).unwrap();
     let f = QueryFilter::default();
     let (a, z) = (
         Vec3::new(18.13855, -2.370003, -21.319118),
@@ -209,7 +219,7 @@ fn straight_path_options_add_crossings() {
 fn other_queries_give_sensible_answers() {
     use rand::SeedableRng;
     let b = common::build("dungeon.obj");
-    let mut q = NavMeshQuery::new(&b.navmesh, 2048).unwrap();
+    let mut q = NavMeshQuery::new(b.navmesh(), 2048).unwrap();
     let f = QueryFilter::default();
 
     // Seeded random points are reproducible and on the mesh.
@@ -275,7 +285,7 @@ fn other_queries_give_sensible_answers() {
 #[test]
 fn a_stuck_smooth_path_stops_and_says_so() {
     let b = common::build("nav_test.obj");
-    let mut q = NavMeshQuery::new(&b.navmesh, 2048).unwrap();
+    let mut q = NavMeshQuery::new(b.navmesh(), 2048).unwrap();
     let (a, z) = (
         Vec3::new(8.914809, -2.2695167, -0.036701746),
         Vec3::new(6.359668, 9.613342, 18.188297),

@@ -7,6 +7,7 @@ mod common;
 use std::process::Command;
 
 use glam::Vec3;
+use navkit::NavMeshBuilder;
 use navkit::debug_draw::paths::PathKind;
 use navkit::debug_draw::{Color, Dash};
 use navkit::navmesh::NavMesh;
@@ -28,9 +29,11 @@ fn quads(qs: &[(f32, f32, f32, f32, f32)]) -> InputGeometry {
 }
 
 fn navmesh(geom: &InputGeometry) -> NavMesh {
-    navkit::build::build_solo(geom, &BuildSettings::default())
+    NavMeshBuilder::new(geom)
+        .settings(BuildSettings::default())
+        .solo()
         .unwrap()
-        .navmesh
+        .into_navmesh()
 }
 
 /// A 20 x 20 floor at y = 0.
@@ -216,7 +219,11 @@ fn the_legend_lists_only_what_is_drawn() {
     // Off-mesh links are listed where there are some: the demo level has one jump.
     let demo = navkit::InputGeometry::load("meshes/demo_level.gset").unwrap();
     let settings = demo.settings.clone().unwrap_or_default();
-    let demo_nav = navkit::build::build_solo(&demo, &settings).unwrap().navmesh;
+    let demo_nav = NavMeshBuilder::new(&demo)
+        .settings(settings.clone())
+        .solo()
+        .unwrap()
+        .into_navmesh();
     let svg = navkit::render::render_svg(
         &Scene::with_navmesh(&demo_nav, "demo"),
         &RenderOptions::default(),
@@ -613,7 +620,7 @@ fn zoom_frames_the_paths_not_the_tile_bounds() {
 fn compare_draws_grid_cells_and_turn_boundaries_from_debug_draw() {
     use navkit::debug_draw::paths::GRID_TRAJECTORY_COLOR;
     use navkit::debug_draw::{follower as dfol, grid as dgrid};
-    use navkit::grid::mesh::MeshGrid;
+
     use navkit::render::{ComparisonPaths, comparison_scene};
     use navkit::tools::compare::{CompareSettings, Comparer};
 
@@ -634,8 +641,15 @@ fn compare_draws_grid_cells_and_turn_boundaries_from_debug_draw() {
     }
     let geom = InputGeometry::load("meshes/demo_level.gset").unwrap();
     let settings = geom.settings.clone().unwrap_or_default();
-    let nav = navkit::build::build_solo(&geom, &settings).unwrap().navmesh;
-    let grid = MeshGrid::build(&geom, &settings).unwrap();
+    let nav = NavMeshBuilder::new(&geom)
+        .settings(settings.clone())
+        .solo()
+        .unwrap()
+        .into_navmesh();
+    let grid = NavMeshBuilder::new(&geom)
+        .settings(settings.clone())
+        .grid()
+        .unwrap();
     let mut cmp = Comparer::new(&nav, Some(&grid), CompareSettings::default()).unwrap();
     let c = cmp
         .compare(Vec3::new(2.0, 0.0, 2.0), Vec3::new(33.0, 2.5, 6.0))

@@ -4,7 +4,7 @@
 mod common;
 
 use glam::Vec3;
-use navkit::build::build_solo;
+use navkit::NavMeshBuilder;
 use navkit::navmesh::NavMesh;
 use navkit::query::{DEFAULT_HALF_EXTENTS, NavMeshQuery, PathOptions, QueryFilter};
 use navkit::{BuildSettings, Error, InputGeometry, TriMesh};
@@ -13,11 +13,11 @@ use navkit::{BuildSettings, Error, InputGeometry, TriMesh};
 fn save_load_gives_the_same_paths() {
     let b = common::build("nav_test.obj");
     let path = common::temp("nav_test.navmesh");
-    b.navmesh.save(&path).unwrap();
+    b.navmesh().save(&path).unwrap();
     let loaded = NavMesh::load(&path).unwrap();
-    assert_eq!(loaded.to_mset_bytes(), b.navmesh.to_mset_bytes());
-    assert_eq!(loaded.params(), b.navmesh.params());
-    assert_eq!(loaded.polys(), b.navmesh.polys());
+    assert_eq!(loaded.to_mset_bytes(), b.navmesh().to_mset_bytes());
+    assert_eq!(loaded.params(), b.navmesh().params());
+    assert_eq!(loaded.polys(), b.navmesh().polys());
 
     let f = QueryFilter::default();
     let opts = PathOptions::default();
@@ -25,7 +25,7 @@ fn save_load_gives_the_same_paths() {
         common::shared().join("meshes/recastdemo/nav_mesh_test.txt"),
     )
     .unwrap();
-    let mut q0 = NavMeshQuery::new(&b.navmesh, 2048).unwrap();
+    let mut q0 = NavMeshQuery::new(b.navmesh(), 2048).unwrap();
     let mut q1 = NavMeshQuery::new(&loaded, 2048).unwrap();
     for t in &case.queries {
         let p0 = q0.path(t.start, t.end, &f, &opts).unwrap();
@@ -44,7 +44,7 @@ fn save_load_gives_the_same_paths() {
 
 #[test]
 fn truncated_and_wrong_magic_files_are_errors() {
-    let bytes = common::build("dungeon.obj").navmesh.to_mset_bytes();
+    let bytes = common::build("dungeon.obj").into_navmesh().to_mset_bytes();
     for len in (0..bytes.len()).step_by(7).chain([bytes.len() - 1]) {
         match NavMesh::from_mset_bytes(&bytes[..len]) {
             Err(Error::NavMeshData { .. }) => {}
@@ -58,6 +58,20 @@ fn truncated_and_wrong_magic_files_are_errors() {
     let mut extra = bytes.clone();
     extra.push(0);
     assert!(NavMesh::from_mset_bytes(&extra).is_err());
+    // A file of another version: its version, the one navkit reads, and the file.
+    let mut version_7 = bytes.clone();
+    version_7[4..8].copy_from_slice(&7i32.to_le_bytes());
+    let path = common::temp("version-7.navmesh");
+    std::fs::write(&path, &version_7).unwrap();
+    match NavMesh::load(&path) {
+        Err(Error::VersionMismatch {
+            path: Some(p),
+            what: "MSET file",
+            found: 7,
+            supported: [1],
+        }) => assert_eq!(p, path),
+        other => panic!("{other:?}"),
+    }
     assert!(matches!(
         NavMesh::load(common::temp("does-not-exist.navmesh")),
         Err(Error::Io { .. })
@@ -69,7 +83,7 @@ fn truncated_and_wrong_magic_files_are_errors() {
 #[test]
 fn bit_flips_across_a_saved_file_never_crash() {
     use rand::{Rng, SeedableRng};
-    let bytes = common::build("dungeon.obj").navmesh.to_mset_bytes();
+    let bytes = common::build("dungeon.obj").into_navmesh().to_mset_bytes();
     let mut rng = rand_pcg::Pcg32::seed_from_u64(2026);
     let f = QueryFilter::default();
     let (mut rejected, mut loaded) = (0, 0);
@@ -120,7 +134,7 @@ fn bit_flips_across_a_saved_file_never_crash() {
 #[test]
 fn nan_and_far_coordinates_are_invalid_arguments() {
     let b = common::build("dungeon.obj");
-    let mut q = NavMeshQuery::new(&b.navmesh, 2048).unwrap();
+    let mut q = NavMeshQuery::new(b.navmesh(), 2048).unwrap();
     let f = QueryFilter::default();
     for bad in [
         Vec3::NAN,
@@ -175,8 +189,8 @@ fn nan_and_far_coordinates_are_invalid_arguments() {
         q.find_path(bogus, bogus, Vec3::ZERO, Vec3::ZERO, &f, 16)
             .is_err()
     );
-    assert!(NavMeshQuery::new(&b.navmesh, 0).is_err());
-    assert!(NavMeshQuery::new(&b.navmesh, 70_000).is_err());
+    assert!(NavMeshQuery::new(b.navmesh(), 0).is_err());
+    assert!(NavMeshQuery::new(b.navmesh(), 70_000).is_err());
 }
 
 fn write(name: &str, text: &str) -> std::path::PathBuf {
@@ -237,7 +251,10 @@ fn empty_and_degenerate_meshes_are_errors() {
         vec![0, 1, 2],
     )
     .unwrap();
-    let e = build_solo(&InputGeometry::from_mesh(tiny), &BuildSettings::default()).unwrap_err();
+    let e = NavMeshBuilder::new(&InputGeometry::from_mesh(tiny))
+        .settings(BuildSettings::default())
+        .solo()
+        .unwrap_err();
     assert!(matches!(e, Error::Build { .. } | Error::Geometry(_)), "{e}");
     // A vertical wall only: nothing walkable.
     let wall = TriMesh::new(
@@ -247,7 +264,12 @@ fn empty_and_degenerate_meshes_are_errors() {
         vec![0, 1, 2, 0, 2, 3],
     )
     .unwrap();
-    assert!(build_solo(&InputGeometry::from_mesh(wall), &BuildSettings::default()).is_err());
+    assert!(
+        NavMeshBuilder::new(&InputGeometry::from_mesh(wall))
+            .settings(BuildSettings::default())
+            .solo()
+            .is_err()
+    );
 }
 
 #[test]
@@ -309,9 +331,9 @@ fn absurd_settings_are_errors() {
         },
     ];
     for s in bad {
-        match build_solo(&geom, &s) {
+        match NavMeshBuilder::new(&geom).settings(s.clone()).solo() {
             Err(Error::Setting { .. }) => {}
-            other => panic!("{s:?}: {:?}", other.map(|b| b.report.polymesh_polys)),
+            other => panic!("{s:?}: {:?}", other.map(|b| b.report().polymesh_polys)),
         }
     }
 }
@@ -327,7 +349,7 @@ fn thread_safety_is_as_documented() {
     sync::<QueryFilter>();
     // A navmesh shared by queries on several threads, each with its own query.
     let b = common::build("dungeon.obj");
-    let nav = &b.navmesh;
+    let nav = &b.navmesh();
     let results: Vec<usize> = std::thread::scope(|s| {
         let hs: Vec<_> = (0..2)
             .map(|_| {

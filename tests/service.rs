@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::sync::mpsc::channel;
 
 use glam::Vec3;
+use navkit::NavMeshBuilder;
 use navkit::query::{PathOptions, QueryFilter};
 use navkit::service::{AgentId, PathOutcome, PathService};
 use navkit::tools::testcase::TestCase;
@@ -15,7 +16,7 @@ fn many_agents_get_the_same_paths_as_a_direct_query() {
     let case =
         TestCase::load(common::shared().join("meshes/recastdemo/nav_mesh_test.txt")).unwrap();
     let b = common::build("nav_test.obj");
-    let nav = Arc::new(b.navmesh);
+    let nav = Arc::new(b.into_navmesh());
     let service = PathService::new(nav.clone(), 2, PathOptions::default());
     let tickets: Vec<_> = case
         .queries
@@ -43,7 +44,7 @@ fn many_agents_get_the_same_paths_as_a_direct_query() {
 #[test]
 fn newer_requests_supersede_older_ones_and_cancel_drops_them() {
     let b = common::build("nav_test.obj");
-    let service = PathService::new(Arc::new(b.navmesh), 1, PathOptions::default());
+    let service = PathService::new(Arc::new(b.into_navmesh()), 1, PathOptions::default());
     // Hold the only worker inside a callback until the queue is set up.
     let (release_tx, release_rx) = channel::<()>();
     let (held_tx, held_rx) = channel::<()>();
@@ -77,12 +78,17 @@ fn newer_requests_supersede_older_ones_and_cancel_drops_them() {
 
 #[test]
 fn grid_path_service_answers_like_a_direct_search() {
-    use navkit::grid::{SearchContext, SearchOptions, mesh::MeshGrid};
+    use navkit::grid::{SearchContext, SearchOptions};
     use navkit::service::GridPathService;
     let case =
         TestCase::load(common::shared().join("meshes/recastdemo/nav_mesh_test.txt")).unwrap();
     let geom = navkit::InputGeometry::load(common::mesh("nav_test.obj")).unwrap();
-    let grid = Arc::new(MeshGrid::build(&geom, &navkit::BuildSettings::default()).unwrap());
+    let grid = Arc::new(
+        NavMeshBuilder::new(&geom)
+            .settings(navkit::BuildSettings::default())
+            .grid()
+            .unwrap(),
+    );
     let service = GridPathService::grid(grid.clone(), 2);
     let tickets: Vec<_> = case
         .queries

@@ -185,7 +185,7 @@ fn the_service_answers_a_million_requests_exactly_once_under_load() {
     quiet_injected_panics();
 
     // Real navmesh work: dungeon.obj, 200 seeded random pairs, each solved directly first.
-    let nav = Arc::new(common::build("dungeon.obj").navmesh);
+    let nav = Arc::new(common::build("dungeon.obj").into_navmesh());
     let options = PathOptions::default();
     let pairs = {
         let mut q = NavMeshQuery::new(&nav, 2048).unwrap();

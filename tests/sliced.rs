@@ -8,7 +8,7 @@ mod common;
 mod pairs;
 
 use glam::Vec3;
-use navkit::build::tiled::TiledNavMesh;
+use navkit::NavMeshBuilder;
 use navkit::navmesh::NavMesh;
 use navkit::query::{
     DEFAULT_HALF_EXTENTS, NavMeshQuery, PolyRef, QueryFilter, SliceState, SlicedOptions,
@@ -25,7 +25,7 @@ fn sliced_search_equals_find_path_on_the_benchmark_pairs() {
     let mut total_pairs = 0;
     for mesh in pairs::MESHES {
         let build = common::build(&format!("{mesh}.obj"));
-        let mut q = NavMeshQuery::new(&build.navmesh, MAX_NODES).unwrap();
+        let mut q = NavMeshQuery::new(build.navmesh(), MAX_NODES).unwrap();
         let ps = pairs::bench_pairs(mesh, &mut q, &filter, pairs::PAIRS);
         let (mut partial, mut multi_slice) = (0, 0);
         for (i, p) in ps.iter().enumerate() {
@@ -102,7 +102,11 @@ fn strip(tiles: usize) -> NavMesh {
         tile_size: 16,
         ..BuildSettings::default()
     };
-    TiledNavMesh::build(geom, &settings).unwrap().into_navmesh()
+    NavMeshBuilder::new(&geom)
+        .settings(settings.clone())
+        .tiled()
+        .unwrap()
+        .into_navmesh()
 }
 
 /// The strip's polygons in order along x (one per tile, found at each tile's middle).
@@ -376,7 +380,7 @@ fn bad_inputs_are_typed_errors() {
 fn any_angle_finalize_stays_inside_small_buffers() {
     let filter = QueryFilter::default();
     let build = common::build("dungeon.obj");
-    let mut q = NavMeshQuery::new(&build.navmesh, MAX_NODES).unwrap();
+    let mut q = NavMeshQuery::new(build.navmesh(), MAX_NODES).unwrap();
     let ps = pairs::bench_pairs("dungeon", &mut q, &filter, 120);
     let (mut cut, mut finished) = (0, 0);
     for (i, p) in ps.iter().enumerate() {

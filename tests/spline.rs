@@ -22,7 +22,7 @@ fn splines_through_recastdemo_straight_paths() {
     let built = common::build("nav_test.obj");
     let case = TestCase::load(common::shared().join("meshes/recastdemo/nav_mesh_test.txt"))
         .expect("load test case");
-    let mut q = NavMeshQuery::new(&built.navmesh, 2048).expect("query");
+    let mut q = NavMeshQuery::new(built.navmesh(), 2048).expect("query");
     let filter = QueryFilter::default();
 
     let (mut queries, mut samples_total, mut slid) = (0, 0, 0);
@@ -128,7 +128,7 @@ fn splines_through_recastdemo_straight_paths() {
 #[test]
 fn projection_errors_name_the_sample() {
     let built = common::build("nav_test.obj");
-    let mut q = NavMeshQuery::new(&built.navmesh, 2048).expect("query");
+    let mut q = NavMeshQuery::new(built.navmesh(), 2048).expect("query");
     let filter = QueryFilter::default();
     let far = [Vec3::new(1000.0, 1000.0, 1000.0)];
     let e = project_onto_navmesh(&mut q, &filter, &far).unwrap_err();

@@ -15,7 +15,7 @@ fn steered_agents_stay_on_the_navmesh_and_arrive() {
     let case =
         TestCase::load(common::shared().join("meshes/recastdemo/nav_mesh_test.txt")).unwrap();
     let b = common::build("nav_test.obj");
-    let mut q = NavMeshQuery::new(&b.navmesh, 2048).unwrap();
+    let mut q = NavMeshQuery::new(b.navmesh(), 2048).unwrap();
     let f = QueryFilter::default();
     let dt = 1.0 / 30.0;
     let mut worst: f32 = 0.0;

@@ -5,8 +5,9 @@
 
 mod common;
 
+use navkit::NavMeshBuilder;
 use navkit::build::Budget;
-use navkit::build::tiled::{TileStages, TiledNavMesh, TiledOptions, build_tile_stages};
+use navkit::build::tiled::{TileStages, TiledNavMesh};
 use navkit::navmesh::view::PolyType;
 use navkit::{BuildSettings, Error, InputGeometry, TileCoord};
 
@@ -110,9 +111,10 @@ fn every_tile_of_the_demo_levels_ends_in_the_tiled_builds_tile() {
             tile_size,
             ..BuildSettings::default()
         };
-        let tiled =
-            TiledNavMesh::build_with(geom(name), &settings, &TiledOptions::default(), &|_, _| {})
-                .unwrap();
+        let tiled = NavMeshBuilder::new(&geom(name))
+            .settings(settings.clone())
+            .tiled()
+            .unwrap();
         let grid = *tiled.grid();
         let mut non_empty = 0;
         for tile in grid.all_tiles() {
@@ -125,9 +127,15 @@ fn every_tile_of_the_demo_levels_ends_in_the_tiled_builds_tile() {
         assert_eq!(non_empty, tiled.report().tiles.non_empty, "{name}");
         assert!(non_empty > 10, "{name}: {non_empty} tiles with polys");
 
-        // The free function builds the same tile from the geometry alone.
+        // Another build of the same geometry (on one thread) gives the same tile.
         let middle = TileCoord::new(grid.tiles_x / 2, grid.tiles_z / 2);
-        let alone = build_tile_stages(&geom(name), &settings, middle, &Budget::default()).unwrap();
+        let alone = NavMeshBuilder::new(&geom(name))
+            .settings(settings.clone())
+            .threads(1)
+            .tiled()
+            .unwrap()
+            .tile_stages(middle, &Budget::default())
+            .unwrap();
         let from_tiled = tiled.tile_stages(middle, &Budget::default()).unwrap();
         assert!(alone.data.is_some(), "{name}: the middle tile is empty");
         assert_eq!(alone.data, from_tiled.data, "{name}");
@@ -143,7 +151,10 @@ fn tiles_outside_the_grid_and_over_budget_are_errors() {
         tile_size: 32,
         ..BuildSettings::default()
     };
-    let tiled = TiledNavMesh::build(g.clone(), &settings).unwrap();
+    let tiled = NavMeshBuilder::new(&g)
+        .settings(settings.clone())
+        .tiled()
+        .unwrap();
     let (nx, nz) = (tiled.grid().tiles_x, tiled.grid().tiles_z);
     for tile in [
         TileCoord::new(-1, 0),
@@ -154,11 +165,8 @@ fn tiles_outside_the_grid_and_over_budget_are_errors() {
         TileCoord::new(i32::MIN, i32::MAX),
         TileCoord::new(0, 0).with_layer(1),
     ] {
-        for r in [
-            tiled.tile_stages(tile, &Budget::default()),
-            build_tile_stages(&g, &settings, tile, &Budget::default()),
-        ] {
-            match r {
+        {
+            match tiled.tile_stages(tile, &Budget::default()) {
                 Err(Error::InvalidArgument(m)) => {
                     assert!(m.contains(&format!("{nx} x {nz} tile grid")), "{m}")
                 }
@@ -168,11 +176,8 @@ fn tiles_outside_the_grid_and_over_budget_are_errors() {
     }
     // One tile's grid (32 + 2 * (2 + 3) = 42 cells a side: 1764 cells) against a cell limit.
     let small = Budget::default().max_cells(1000);
-    for r in [
-        tiled.tile_stages(TileCoord::new(0, 0), &small),
-        build_tile_stages(&g, &settings, TileCoord::new(0, 0), &small),
-    ] {
-        match r {
+    {
+        match tiled.tile_stages(TileCoord::new(0, 0), &small) {
             Err(Error::OverBudget {
                 estimate, limit, ..
             }) => assert_eq!((estimate, limit), (42 * 42, 1000)),
@@ -180,13 +185,9 @@ fn tiles_outside_the_grid_and_over_budget_are_errors() {
         }
     }
     assert!(
-        build_tile_stages(
-            &g,
-            &settings,
-            TileCoord::new(0, 0),
-            &Budget::default().max_cells(42 * 42)
-        )
-        .is_ok()
+        tiled
+            .tile_stages(TileCoord::new(0, 0), &Budget::default().max_cells(42 * 42))
+            .is_ok()
     );
     // A bad tile size is the grid's error.
     let bad = BuildSettings {
@@ -194,7 +195,7 @@ fn tiles_outside_the_grid_and_over_budget_are_errors() {
         ..settings
     };
     assert!(matches!(
-        build_tile_stages(&g, &bad, TileCoord::new(0, 0), &Budget::default()),
+        NavMeshBuilder::new(&g).settings(bad).tiled(),
         Err(Error::Setting {
             name: "tile_size",
             ..

@@ -4,7 +4,7 @@
 mod common;
 
 use glam::Vec3;
-use navkit::build::build_solo;
+use navkit::NavMeshBuilder;
 use navkit::build::tiled::{TileChange, TiledNavMesh, TiledOptions};
 use navkit::navmesh::NavMesh;
 use navkit::query::{
@@ -26,7 +26,10 @@ fn tiled(name: &str, tile_size: u32, threads: usize) -> TiledNavMesh {
         tile_size,
         ..BuildSettings::default()
     };
-    TiledNavMesh::build_with(geom(name), &settings, &TiledOptions { threads }, &|_, _| {})
+    NavMeshBuilder::new(&geom(name))
+        .settings(settings.clone())
+        .threads(threads)
+        .tiled()
         .unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
@@ -63,10 +66,13 @@ fn every_nav_mesh_test_query_is_complete_on_tiled_builds() {
 #[test]
 fn tiled_dungeon_and_undulating_connect_what_solo_connects() {
     for name in ["dungeon.obj", "undulating.obj", "nav_test.obj"] {
-        let solo = build_solo(&geom(name), &BuildSettings::default()).unwrap();
+        let solo = NavMeshBuilder::new(&geom(name))
+            .settings(BuildSettings::default())
+            .solo()
+            .unwrap();
         let t = tiled(name, 32, 0);
         let f = QueryFilter::default();
-        let mut sq = NavMeshQuery::new(&solo.navmesh, 4096).unwrap();
+        let mut sq = NavMeshQuery::new(solo.navmesh(), 4096).unwrap();
         let mut tq = NavMeshQuery::new(t.navmesh(), 4096).unwrap();
         let mut rng = rand_pcg::Pcg32::seed_from_u64(17);
         let (mut tried, mut ok) = (0, 0);
@@ -133,25 +139,22 @@ fn parallel_builds_equal_sequential_builds_byte_for_byte() {
         ("nav_test", geom("nav_test.obj")),
         ("undulating", geom("undulating.obj")),
     ] {
-        let seq = TiledNavMesh::build_with(
-            g.clone(),
-            &settings,
-            &TiledOptions { threads: 1 },
-            &|_, _| {},
-        )
-        .unwrap();
+        let seq = NavMeshBuilder::new(&g)
+            .settings(settings.clone())
+            .threads(1)
+            .tiled()
+            .unwrap();
         for threads in [2, 3, 8] {
             let done = std::sync::atomic::AtomicUsize::new(0);
-            let par = TiledNavMesh::build_with(
-                g.clone(),
-                &settings,
-                &TiledOptions { threads },
-                &|d, total| {
+            let par = NavMeshBuilder::new(&g)
+                .settings(settings.clone())
+                .threads(threads)
+                .progress(&|d, total| {
                     assert!(d <= total);
                     done.fetch_max(d, std::sync::atomic::Ordering::Relaxed);
-                },
-            )
-            .unwrap();
+                })
+                .tiled()
+                .unwrap();
             assert_eq!(
                 done.into_inner(),
                 seq.grid().tile_count(),
@@ -166,7 +169,10 @@ fn parallel_builds_equal_sequential_builds_byte_for_byte() {
         }
     }
     // The extras made it in: a water poly and an off-mesh connection.
-    let t = TiledNavMesh::build(dungeon_with_extras(), &settings).unwrap();
+    let t = NavMeshBuilder::new(&dungeon_with_extras())
+        .settings(settings.clone())
+        .tiled()
+        .unwrap();
     let polys = t.navmesh().polys();
     assert!(polys.iter().any(|p| p.area == area::WATER && !p.off_mesh));
     assert_eq!(polys.iter().filter(|p| p.off_mesh).count(), 1);
@@ -219,7 +225,10 @@ fn incremental_rebuild_add_and_remove() {
     let q0 = &case.queries[0];
     let (a, b) = (q0.start, q0.end);
     let original = geom("nav_test.obj");
-    let mut t = TiledNavMesh::build(original.clone(), &BuildSettings::default()).unwrap();
+    let mut t = NavMeshBuilder::new(&original)
+        .settings(BuildSettings::default())
+        .tiled()
+        .unwrap();
     let hash0 = t.data_hash();
     assert_eq!(hash0, t.report().data_hash);
     let (complete0, path0) = path_between(t.navmesh(), a, b);
@@ -336,14 +345,15 @@ fn generated_world_builds_tiled_and_its_features_are_reachable() {
     use navkit::tools::worldgen::{FeatureKind, WorldSpec, generate};
     let (geom, stats) = generate(&WorldSpec::new(60_000, 3)).unwrap();
     let settings = geom.settings.clone().unwrap();
-    let seq = TiledNavMesh::build_with(
-        geom.clone(),
-        &settings,
-        &TiledOptions { threads: 1 },
-        &|_, _| {},
-    )
-    .unwrap();
-    let par = TiledNavMesh::build_with(geom, &settings, &TiledOptions { threads: 2 }, &|_, _| {})
+    let seq = NavMeshBuilder::new(&geom)
+        .settings(settings.clone())
+        .threads(1)
+        .tiled()
+        .unwrap();
+    let par = NavMeshBuilder::new(&geom)
+        .settings(settings.clone())
+        .threads(2)
+        .tiled()
         .unwrap();
     assert_eq!(seq.report().data_hash, par.report().data_hash);
     assert!(seq.tiles() == par.tiles());
@@ -438,7 +448,11 @@ fn absurd_tiled_settings_and_empty_input_are_errors() {
             tile_size,
             ..BuildSettings::default()
         };
-        let e = TiledNavMesh::build(g.clone(), &s).unwrap_err().to_string();
+        let e = NavMeshBuilder::new(&g)
+            .settings(s.clone())
+            .tiled()
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("tile_size"), "{tile_size}: {e}");
     }
     // 2 km square of two triangles with 8-cell tiles: more tiles than a navmesh holds, refused
@@ -458,7 +472,11 @@ fn absurd_tiled_settings_and_empty_input_are_errors() {
         ..BuildSettings::default()
     };
     let t = std::time::Instant::now();
-    let e = TiledNavMesh::build(big, &s).unwrap_err().to_string();
+    let e = NavMeshBuilder::new(&big)
+        .settings(s.clone())
+        .tiled()
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("tiles"), "{e}");
     assert!(t.elapsed().as_secs() < 5);
     // A mesh with nothing walkable: no tiles, not a crash.
@@ -469,7 +487,10 @@ fn absurd_tiled_settings_and_empty_input_are_errors() {
         )
         .unwrap(),
     );
-    match TiledNavMesh::build(wall, &BuildSettings::default()) {
+    match NavMeshBuilder::new(&wall)
+        .settings(BuildSettings::default())
+        .tiled()
+    {
         Ok(t) => assert_eq!(t.navmesh().tile_count(), 0),
         Err(e) => assert!(!e.to_string().is_empty()),
     }

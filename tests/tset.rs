@@ -10,6 +10,7 @@ mod common;
 use std::collections::{HashMap, HashSet};
 
 use glam::Vec3;
+use navkit::NavMeshBuilder;
 use navkit::query::{
     DEFAULT_HALF_EXTENTS, NavMeshQuery, PolyRef, QueryFilter, StraightPathOptions,
 };
@@ -38,7 +39,11 @@ fn build(name: &str, compression: LayerCompression) -> (InputGeometry, TileCache
         layer_compression: compression,
         ..TileCacheSettings::default()
     };
-    let c = TileCache::build(&g, &BuildSettings::default(), &settings).unwrap();
+    let c = NavMeshBuilder::new(&g)
+        .settings(BuildSettings::default())
+        .cache_settings(settings.clone())
+        .tile_cache()
+        .unwrap();
     (g, c)
 }
 
@@ -373,13 +378,29 @@ fn lz4_files_round_trip_and_old_version_1_lz4_files_still_load() {
     let mut other = bytes.clone();
     other[4..8].copy_from_slice(&2i32.to_le_bytes());
     match read_tset(&other) {
-        Err(Error::NavMeshData {
-            offset: 4, message, ..
-        }) => {
+        Err(Error::VersionMismatch {
+            path: None,
+            what: "TSET file",
+            found: 2,
+            supported,
+        }) => assert_eq!(supported, [TSET_VERSION, TSET_VERSION_LZ4]),
+        o => panic!("{o:?}"),
+    }
+    // Loaded from a file, the error names it.
+    let path = common::temp("version-2.tset");
+    std::fs::write(&path, &other).unwrap();
+    match TileCache::load(&path, &[]) {
+        Err(e @ Error::VersionMismatch { .. }) => {
             assert!(
-                message.contains("version is 2") && message.contains("LZ4"),
-                "{message}"
-            )
+                matches!(&e, Error::VersionMismatch { path: Some(p), found: 2, .. } if *p == path)
+            );
+            assert_eq!(
+                e.to_string(),
+                format!(
+                    "{}: TSET file version 2: this navkit reads version 1 or {TSET_VERSION_LZ4}",
+                    path.display()
+                )
+            );
         }
         o => panic!("{o:?}"),
     }

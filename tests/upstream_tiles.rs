@@ -24,7 +24,7 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use glam::Vec3;
-use navkit::build::tiled::{TiledNavMesh, TiledOptions};
+use navkit::NavMeshBuilder;
 use navkit::navmesh::NavMesh;
 use navkit::navmesh::mset::{NavMeshSet, RefWidth, read_mset, validate_tile_data, write_mset};
 use navkit::{BuildSettings, Error, InputGeometry, OffMeshConnection, area, flags};
@@ -302,13 +302,11 @@ impl Fixture {
 }
 
 fn tiled(geom: InputGeometry) -> NavMeshSet {
-    let nav = TiledNavMesh::build_with(
-        geom,
-        &BuildSettings::default(),
-        &TiledOptions { threads: 1 },
-        &|_, _| {},
-    )
-    .unwrap();
+    let nav = NavMeshBuilder::new(&geom)
+        .settings(BuildSettings::default())
+        .threads(1)
+        .tiled()
+        .unwrap();
     read_mset(&nav.navmesh().to_mset_bytes()).unwrap()
 }
 

@@ -5,6 +5,7 @@ mod common;
 #[path = "common/viewer.rs"]
 mod viewer;
 
+use navkit::NavMeshBuilder;
 use std::io::Write;
 use std::net::TcpStream;
 use std::process::Command;
@@ -587,7 +588,7 @@ fn rebuilds_report_stage_timings_and_counts_solo_and_tiled() {
 #[test]
 fn the_stages_of_a_tiled_navmesh_are_those_of_the_tile_asked_for() {
     use navkit::build::Budget;
-    use navkit::build::tiled::{TileGrid, build_tile_stages};
+    use navkit::build::tiled::TileGrid;
     use navkit::{BuildSettings, InputGeometry, TileCoord};
 
     let v = dungeon();
@@ -621,7 +622,11 @@ fn the_stages_of_a_tiled_navmesh_are_those_of_the_tile_asked_for() {
     );
 
     // Each of a few tiles with polygons: the counts and layers of the library's snapshot.
-    let lib = |t: TileCoord| build_tile_stages(&geom, &settings, t, &Budget::default()).unwrap();
+    let tiled = NavMeshBuilder::new(&geom)
+        .settings(settings.clone())
+        .tiled()
+        .unwrap();
+    let lib = |t: TileCoord| tiled.tile_stages(t, &Budget::default()).unwrap();
     let tiles: Vec<TileCoord> = grid
         .all_tiles()
         .into_iter()
@@ -896,7 +901,7 @@ fn a_saved_navmesh_is_shown_and_queried_but_not_rebuilt() {
 #[test]
 fn how_a_path_was_found_search_nodes_grid_search_turn_boundaries_and_grid_cells() {
     use glam::Vec3;
-    use navkit::grid::mesh::MeshGrid;
+
     use navkit::grid::{SearchContext, SearchOptions};
     use navkit::query::{NavMeshQuery, PathOptions, QueryFilter};
     use navkit::tools::compare::{CompareSettings, Comparer};
@@ -912,7 +917,11 @@ fn how_a_path_was_found_search_nodes_grid_search_turn_boundaries_and_grid_cells(
     // The same level, built and searched here with the library.
     let geom = navkit::InputGeometry::load(common::mesh("dungeon.obj")).unwrap();
     let settings = geom.settings.clone().unwrap_or_default();
-    let nav = navkit::build::build_solo(&geom, &settings).unwrap().navmesh;
+    let nav = NavMeshBuilder::new(&geom)
+        .settings(settings.clone())
+        .solo()
+        .unwrap()
+        .into_navmesh();
     let filter = QueryFilter::default();
 
     // Detour's search nodes after findPath: a point per node, 0.5 above where the search
@@ -951,7 +960,10 @@ fn how_a_path_was_found_search_nodes_grid_search_turn_boundaries_and_grid_cells(
     }
 
     // The grid A*'s search: a point per cell it reached, a line to each one's parent.
-    let mut grid = MeshGrid::build(&geom, &settings).unwrap();
+    let mut grid = NavMeshBuilder::new(&geom)
+        .settings(settings.clone())
+        .grid()
+        .unwrap();
     grid.set_area_costs(&filter);
     let mut ctx = SearchContext::new();
     let gp = grid

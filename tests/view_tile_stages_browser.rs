@@ -10,8 +10,8 @@ mod common;
 mod viewer;
 
 use navkit::build::Budget;
-use navkit::build::tiled::{TileGrid, TileStages, build_tile_stages};
-use navkit::{BuildSettings, InputGeometry, TileCoord};
+use navkit::build::tiled::{TileGrid, TileStages};
+use navkit::{BuildSettings, InputGeometry, NavMeshBuilder, TileCoord};
 use serde_json::Value;
 use viewer::{Screenshot, Viewer, view_artifacts};
 
@@ -47,9 +47,11 @@ fn the_stages_shown_are_those_of_the_tile_asked_for_or_picked() {
     };
     let (bmin, bmax) = geom.mesh.bounds().into();
     let grid = TileGrid::new(bmin, bmax, &settings).unwrap();
-    let lib = |t: TileCoord| -> TileStages {
-        build_tile_stages(&geom, &settings, t, &Budget::default()).unwrap()
-    };
+    let tiled = NavMeshBuilder::new(&geom)
+        .settings(settings.clone())
+        .tiled()
+        .unwrap();
+    let lib = |t: TileCoord| -> TileStages { tiled.tile_stages(t, &Budget::default()).unwrap() };
     // The tile with the most polygons, and the centre tile (what shows without a choice).
     let (busiest, stages) = grid
         .all_tiles()

@@ -6,7 +6,8 @@ mod common;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use navkit::build::{WalkableSpans, build_walkable_spans};
+use navkit::NavMeshBuilder;
+use navkit::build::WalkableSpans;
 use navkit::tools::testcase::TestCase;
 use navkit::{BuildSettings, InputGeometry};
 
@@ -38,7 +39,11 @@ fn grid_distance(g: &WalkableSpans, a: u32, b: u32) -> Option<f32> {
 #[test]
 fn nav_test_spans_have_stacked_floors_and_connect_every_test_query() {
     let geom = InputGeometry::load(common::mesh("nav_test.obj")).unwrap();
-    let g = build_walkable_spans(&geom, &BuildSettings::default()).unwrap();
+    let grid = NavMeshBuilder::new(&geom)
+        .settings(BuildSettings::default())
+        .grid()
+        .unwrap();
+    let g = grid.spans();
     assert_eq!((g.width, g.height), (305, 258));
     let walkable = (0..g.spans.len() as u32).filter(|&i| g.walkable(i)).count();
     assert!(walkable > 10_000, "{walkable} walkable spans");
@@ -64,7 +69,7 @@ fn nav_test_spans_have_stacked_floors_and_connect_every_test_query() {
     for t in &case.queries {
         let a = g.span_at(t.start).expect("start span");
         let b = g.span_at(t.end).expect("end span");
-        let d = grid_distance(&g, a, b).unwrap_or_else(|| panic!("line {}: not connected", t.line));
+        let d = grid_distance(g, a, b).unwrap_or_else(|| panic!("line {}: not connected", t.line));
         let straight = t.start.distance(t.end) / g.cell_size;
         assert!(
             d + 2.0 >= straight * 0.99,
@@ -80,14 +85,18 @@ fn nav_test_spans_have_stacked_floors_and_connect_every_test_query() {
 /// Euclidean one, plus the snapping of the ends to cell centres).
 #[test]
 fn mesh_grid_astar_is_optimal_on_every_test_query() {
+    use navkit::NavMeshBuilder;
     use navkit::PathStatus;
-    use navkit::grid::{CornerCutting, SearchContext, SearchOptions, mesh::MeshGrid};
+    use navkit::grid::{CornerCutting, SearchContext, SearchOptions};
     use navkit::query::{NavMeshQuery, PathOptions, QueryFilter};
 
     let geom = InputGeometry::load(common::mesh("nav_test.obj")).unwrap();
-    let grid = MeshGrid::build(&geom, &BuildSettings::default()).unwrap();
+    let grid = NavMeshBuilder::new(&geom)
+        .settings(BuildSettings::default())
+        .grid()
+        .unwrap();
     let built = common::build("nav_test.obj");
-    let mut q = NavMeshQuery::new(&built.navmesh, 2048).unwrap();
+    let mut q = NavMeshQuery::new(built.navmesh(), 2048).unwrap();
     let case =
         TestCase::load(common::shared().join("meshes/recastdemo/nav_mesh_test.txt")).unwrap();
     let mut ctx = SearchContext::new();
@@ -146,9 +155,12 @@ fn mesh_grid_astar_is_optimal_on_every_test_query() {
 #[test]
 fn mesh_grid_bad_points_are_errors_and_area_costs_are_checked() {
     use glam::Vec3;
-    use navkit::grid::{SearchContext, SearchOptions, mesh::MeshGrid};
+    use navkit::grid::{SearchContext, SearchOptions};
     let geom = InputGeometry::load(common::mesh("nav_test.obj")).unwrap();
-    let mut grid = MeshGrid::build(&geom, &BuildSettings::default()).unwrap();
+    let mut grid = NavMeshBuilder::new(&geom)
+        .settings(BuildSettings::default())
+        .grid()
+        .unwrap();
     let mut ctx = SearchContext::new();
     let o = SearchOptions::default();
     let on = Vec3::new(-2.0, -2.3, 0.0);
@@ -175,10 +187,13 @@ fn mesh_grid_bad_points_are_errors_and_area_costs_are_checked() {
 fn mesh_grid_connects_what_the_navmesh_connects() {
     use glam::Vec3;
     use navkit::PathStatus;
-    use navkit::grid::{SearchContext, SearchOptions, mesh::MeshGrid};
+    use navkit::grid::{SearchContext, SearchOptions};
     use navkit::tools::compare::{CompareSettings, Comparer};
     let geom = InputGeometry::load(common::mesh("nav_test.obj")).unwrap();
-    let grid = MeshGrid::build(&geom, &BuildSettings::default()).unwrap();
+    let grid = NavMeshBuilder::new(&geom)
+        .settings(BuildSettings::default())
+        .grid()
+        .unwrap();
     let built = common::build("nav_test.obj");
 
     let under_walkway = Vec3::new(2.594042, -2.2695167, 0.39161032);
@@ -201,7 +216,7 @@ fn mesh_grid_connects_what_the_navmesh_connects() {
         .unwrap();
     assert_eq!(p.result.status, PathStatus::Complete);
 
-    let mut cmp = Comparer::new(&built.navmesh, Some(&grid), CompareSettings::default()).unwrap();
+    let mut cmp = Comparer::new(built.navmesh(), Some(&grid), CompareSettings::default()).unwrap();
     let pairs = cmp.random_pairs(150, 7).unwrap();
     assert_eq!(pairs.len(), 150);
     for (a, b) in pairs {

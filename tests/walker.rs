@@ -12,7 +12,7 @@ fn the_walker_reaches_every_test_goal_on_the_navmesh() {
     let case =
         TestCase::load(common::shared().join("meshes/recastdemo/nav_mesh_test.txt")).unwrap();
     let b = common::build("nav_test.obj");
-    let mut q = NavMeshQuery::new(&b.navmesh, 2048).unwrap();
+    let mut q = NavMeshQuery::new(b.navmesh(), 2048).unwrap();
     let f = QueryFilter::default();
     let (mut total_points, mut most) = (0, 0);
     for t in case.queries.iter().filter(|t| t.kind == TestKind::Pathfind) {

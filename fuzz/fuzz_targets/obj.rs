@@ -119,7 +119,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     }
     if let Ok(b) = NavMeshBuilder::new(&geom).solo() {
-        let _ = b.navmesh.query().map(|mut q| {
+        let _ = b.navmesh().query().map(|mut q| {
             let c = geom.mesh.bounds().center();
             q.find_nearest_poly(c, glam::Vec3::splat(4.0), &Default::default())
         });

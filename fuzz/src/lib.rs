@@ -103,7 +103,7 @@ pub fn level_navmesh() -> &'static navkit::navmesh::NavMesh {
             .settings(BuildSettings::default())
             .solo()
             .expect("the fixture level builds")
-            .navmesh
+            .into_navmesh()
     })
 }
 

@@ -3,13 +3,22 @@
 
 pub mod budget;
 mod counts;
+mod offmesh;
+mod pipeline;
 mod snapshot;
 mod solo;
 mod spans;
+mod stages;
 pub mod tiled;
 
 pub use crate::settings::{MAX_GRID_CELLS, MAX_SPAN_HEIGHT, SettingField, VoxelConfig};
 pub use budget::{Budget, BuildEstimate, CancelToken, StrayVertices, estimate};
 pub use counts::{StageCounts, TileBuildCounts};
+pub(crate) use offmesh::off_mesh_issues;
+pub use offmesh::{LinkEnd, OffMeshIssue, OffMeshProblem};
+pub(crate) use pipeline::{detour_tile, stage_timings, tile_walkable_area};
 pub use solo::*;
-pub use spans::{SPAN_DIRS, WalkableSpan, WalkableSpans, build_walkable_spans};
+pub(crate) use spans::build_walkable_spans;
+pub use spans::{SPAN_DIRS, WalkableSpan, WalkableSpans};
+pub(crate) use stages::OffMeshArrays;
+pub use stages::{MAX_COMPACT_SPANS, MAX_SPANS_PER_COLUMN};

@@ -1,5 +1,5 @@
 //! [`SoloStages`]: owned copies of Recast's intermediate structures from one solo build
-//! ([`super::build_solo_stages`]), for looking at each stage (see [`crate::debug_draw::stages`]).
+//! ([`super::SoloBuild::stages`], [`super::tiled::TiledNavMesh::tile_stages`]), for looking at each stage (see [`crate::debug_draw::stages`]).
 
 use glam::Vec3;
 

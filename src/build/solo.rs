@@ -1,25 +1,13 @@
 //! Building a solo navmesh: RecastDemo's Solo Mesh pipeline as named, documented [`Stage`]s.
 //!
-//! | stage | Recast call | what it does |
-//! |---|---|---|
-//! | `rasterize` | `rcMarkWalkableTriangles`, `rcRasterizeTriangles` | marks triangles no steeper than the max slope walkable and voxelizes them into a heightfield of spans |
-//! | `filter_low_hanging_obstacles` | `rcFilterLowHangingWalkableObstacles` | lets agents step over curbs and stairs: spans within climb of a walkable span below become walkable |
-//! | `filter_ledge_spans` | `rcFilterLedgeSpans` | removes walkable spans at ledges, where a neighbour drops more than the climb |
-//! | `filter_walkable_low_height_spans` | `rcFilterWalkableLowHeightSpans` | removes walkable spans with less headroom than the agent's height |
-//! | `compact_heightfield` | `rcBuildCompactHeightfield` | keeps only the open space above walkable spans, with neighbour links |
-//! | `erode` | `rcErodeWalkableArea` | shrinks the walkable area by the agent radius |
-//! | `mark_convex_volumes` | `rcMarkConvexPolyArea` | stamps the area ids of the input's convex volumes |
-//! | `partition` | `rcBuildDistanceField` + `rcBuildRegions`, or `rcBuildRegionsMonotone`, or `rcBuildLayerRegions` | splits the walkable area into simple regions |
-//! | `contours` | `rcBuildContours` | traces and simplifies region outlines |
-//! | `poly_mesh` | `rcBuildPolyMesh` | triangulates the contours and merges triangles into convex polygons |
-//! | `detail_mesh` | `rcBuildPolyMeshDetail` | adds height detail to every polygon |
-//! | `detour_data` | `dtCreateNavMeshData` | sets RecastDemo's areas and flags and packs the tile with off-mesh connections |
+//! The stages are the functions of `build/stages/` (one file per Recast stage), strung
+//! together by `build/pipeline.rs`; [`Stage`] names them in reports and errors.
 //!
 //! ```no_run
-//! use navkit::{InputGeometry, BuildSettings, build::build_solo};
+//! use navkit::{InputGeometry, NavMeshBuilder};
 //! let geom = InputGeometry::load("dungeon.obj")?;
-//! let built = build_solo(&geom, &BuildSettings::default())?;
-//! println!("{} polys in {:.1} ms", built.report.polymesh_polys, built.report.total_ms);
+//! let built = NavMeshBuilder::new(&geom).solo()?;
+//! println!("{} polys in {:.1} ms", built.report().polymesh_polys, built.report().total_ms);
 //! # Ok::<(), navkit::Error>(())
 //! ```
 
@@ -27,16 +15,13 @@ use std::time::Instant;
 
 use recastnavigation_sys as sys;
 
-use super::budget::{Budget, Guard, estimate_validated};
-use crate::ffi::context::{Guarded, RecastContext};
-use crate::ffi::detour::{AgentDims, OffMeshInput, create_nav_mesh_data};
-use crate::ffi::recast::{
-    CompactHeightfield, ContourSet, Heightfield, PolyMesh, PolyMeshDetail, mark_walkable_triangles,
-};
+use super::budget::{Budget, estimate_validated};
+use super::offmesh::{OffMeshIssue, off_mesh_issues};
+use super::pipeline::{TileProducts, detour_tile, stage_timings, walkable_area};
+use crate::ffi::context::RecastContext;
 use crate::geometry::InputGeometry;
-use crate::geometry::spatial::ChunkyTriMesh;
 use crate::navmesh::NavMesh;
-use crate::settings::{BuildSettings, Partition, VoxelConfig, area, flags};
+use crate::settings::{BuildSettings, VoxelConfig};
 use crate::{Error, Result};
 
 pub use super::snapshot::*;
@@ -80,8 +65,10 @@ pub struct BuildReport {
     pub detail_verts: usize,
     /// Detail mesh triangles.
     pub detail_tris: usize,
-    /// Off-mesh connections stored.
+    /// Off-mesh connections in the input.
     pub off_mesh_connections: usize,
+    /// The off-mesh links paths can never take (no usable flags, or an end on no polygon).
+    pub off_mesh_issues: Vec<OffMeshIssue>,
     /// Size of the Detour tile data in bytes.
     pub navmesh_bytes: usize,
     /// Milliseconds per stage, in pipeline order (Recast's own timers for Recast stages).
@@ -116,440 +103,53 @@ impl BuildReport {
     }
 }
 
-/// A built solo navmesh and its report.
+/// A built solo navmesh (RecastDemo's Solo Mesh), from [`crate::NavMeshBuilder::solo`]: the
+/// navmesh, the Detour tile data it was made from, the report and, if the builder was asked to
+/// [`capture_stages`](crate::NavMeshBuilder::capture_stages), Recast's intermediate stages.
 #[derive(Debug)]
 pub struct SoloBuild {
+    navmesh: NavMesh,
+    tile_data: Vec<u8>,
+    report: BuildReport,
+    stages: Option<SoloStages>,
+}
+
+impl SoloBuild {
     /// The navmesh, ready for queries.
-    pub navmesh: NavMesh,
+    pub fn navmesh(&self) -> &NavMesh {
+        &self.navmesh
+    }
+
+    /// Gives up the rest and keeps the navmesh.
+    pub fn into_navmesh(self) -> NavMesh {
+        self.navmesh
+    }
+
     /// The Detour tile data the navmesh was made from.
-    pub tile_data: Vec<u8>,
-    /// Counts, timings, warnings.
-    pub report: BuildReport,
+    pub fn tile_data(&self) -> &[u8] {
+        &self.tile_data
+    }
+
+    /// Counts, timings, warnings, off-mesh links paths cannot take.
+    pub fn report(&self) -> &BuildReport {
+        &self.report
+    }
+
+    /// Recast's intermediate stages (the heightfield after the filters, the partitioned compact
+    /// heightfield, the contours, the poly mesh and the detail mesh), if the builder was asked
+    /// to [`capture_stages`](crate::NavMeshBuilder::capture_stages); `None` otherwise.
+    pub fn stages(&self) -> Option<&SoloStages> {
+        self.stages.as_ref()
+    }
+
+    /// The navmesh, the report and the stages (if captured), owned.
+    pub fn into_parts(self) -> (NavMesh, BuildReport, Option<SoloStages>) {
+        (self.navmesh, self.report, self.stages)
+    }
 }
 
-// Recast timer labels (`rcTimerLabel`).
+/// Recast's timer of the whole build (`rcTimerLabel`).
 const T_TOTAL: u32 = sys::rcTimerLabel_RC_TIMER_TOTAL;
-const T_RASTERIZE: u32 = sys::rcTimerLabel_RC_TIMER_RASTERIZE_TRIANGLES;
-const T_COMPACT: u32 = sys::rcTimerLabel_RC_TIMER_BUILD_COMPACTHEIGHTFIELD;
-const T_CONTOURS: u32 = sys::rcTimerLabel_RC_TIMER_BUILD_CONTOURS;
-const T_FILTER_BORDER: u32 = sys::rcTimerLabel_RC_TIMER_FILTER_BORDER;
-const T_FILTER_WALKABLE: u32 = sys::rcTimerLabel_RC_TIMER_FILTER_WALKABLE;
-const T_FILTER_LOW: u32 = sys::rcTimerLabel_RC_TIMER_FILTER_LOW_OBSTACLES;
-const T_POLYMESH: u32 = sys::rcTimerLabel_RC_TIMER_BUILD_POLYMESH;
-const T_ERODE: u32 = sys::rcTimerLabel_RC_TIMER_ERODE_AREA;
-const T_MARK_CONVEX: u32 = sys::rcTimerLabel_RC_TIMER_MARK_CONVEXPOLY_AREA;
-const T_DISTANCEFIELD: u32 = sys::rcTimerLabel_RC_TIMER_BUILD_DISTANCEFIELD;
-const T_REGIONS: u32 = sys::rcTimerLabel_RC_TIMER_BUILD_REGIONS;
-const T_DETAIL: u32 = sys::rcTimerLabel_RC_TIMER_BUILD_POLYMESHDETAIL;
-
-/// A Recast call that cannot be interrupted, as a [`Guarded`] outcome.
-fn guarded(ok: bool) -> Guarded {
-    if ok { Guarded::Done } else { Guarded::Failed }
-}
-
-fn fail(ctx: &mut RecastContext, stage: Stage, what: &str) -> Error {
-    let logs = ctx.take_logs();
-    let mut message = what.to_string();
-    for l in logs.iter().filter(|l| l.category != LogCategory::Progress) {
-        message.push_str("; ");
-        message.push_str(&l.text);
-    }
-    Error::Build { stage, message }
-}
-
-/// The stages shared by every build: rasterize the triangles `chunks` yields (each a slice of
-/// vertex index triples into the geometry's mesh), the span filters, compact heightfield, erode
-/// and convex volumes, over the grid `cfg`. Returns the eroded compact heightfield, the
-/// heightfield's span count and the number of triangles rasterized.
-pub(super) fn walkable_area<'a>(
-    ctx: &mut RecastContext,
-    guard: &Guard,
-    geom: &InputGeometry,
-    settings: &BuildSettings,
-    cfg: &VoxelConfig,
-    chunks: impl Iterator<Item = &'a [i32]>,
-    capture: Option<&mut SoloStages>,
-) -> Result<(CompactHeightfield, i32, usize)> {
-    let mesh = &geom.mesh;
-    let mut rasterized = 0usize;
-    // Stage: rasterize.
-    guard.check(Stage::Rasterize)?;
-    let mut solid = Heightfield::new();
-    if !solid.create(
-        ctx, cfg.width, cfg.height, cfg.bmin, cfg.bmax, cfg.cs, cfg.ch,
-    ) {
-        return Err(fail(
-            ctx,
-            Stage::Rasterize,
-            "could not create the heightfield",
-        ));
-    }
-    for tris in chunks {
-        guard.check(Stage::Rasterize)?;
-        rasterized += tris.len() / 3;
-        let areas = mark_walkable_triangles(ctx, cfg.walkable_slope_angle, &mesh.verts, tris)
-            .ok_or_else(|| Error::Geometry("triangle indices out of range".into()))?;
-        if !solid.rasterize(ctx, &mesh.verts, tris, &areas, cfg.walkable_climb) {
-            return Err(fail(
-                ctx,
-                Stage::Rasterize,
-                "could not rasterize the triangles",
-            ));
-        }
-    }
-
-    // Stages: the three span filters, in RecastDemo's order.
-    if settings.filter_low_hanging_obstacles {
-        guard.check(Stage::FilterLowHangingObstacles)?;
-        solid.filter_low_hanging_obstacles(ctx, cfg.walkable_climb);
-    }
-    if settings.filter_ledge_spans {
-        guard.check(Stage::FilterLedgeSpans)?;
-        solid.filter_ledge_spans(ctx, cfg.walkable_height, cfg.walkable_climb);
-    }
-    if settings.filter_walkable_low_height_spans {
-        guard.check(Stage::FilterWalkableLowHeightSpans)?;
-        solid.filter_walkable_low_height_spans(ctx, cfg.walkable_height);
-    }
-    let spans = solid.span_count(ctx);
-    check_compact_limits(&solid, spans, cfg)?;
-    if let Some(c) = capture {
-        c.take_heightfield(&solid);
-    }
-
-    // Stage: compact heightfield.
-    guard.check(Stage::CompactHeightfield)?;
-    let mut chf = CompactHeightfield::new();
-    if !chf.build(ctx, cfg.walkable_height, cfg.walkable_climb, &solid) {
-        return Err(fail(
-            ctx,
-            Stage::CompactHeightfield,
-            "could not build the compact heightfield",
-        ));
-    }
-    drop(solid);
-
-    // Stage: erode.
-    guard.check(Stage::Erode)?;
-    if !chf.erode(ctx, cfg.walkable_radius) {
-        return Err(fail(ctx, Stage::Erode, "could not erode the walkable area"));
-    }
-
-    // Stage: convex volumes.
-    for v in &geom.convex_volumes {
-        guard.check(Stage::MarkConvexVolumes)?;
-        let verts: Vec<f32> = v.verts.iter().flat_map(|p| p.to_array()).collect();
-        chf.mark_convex_poly_area(ctx, &verts, v.hmin, v.hmax, v.area);
-    }
-    Ok((chf, spans, rasterized))
-}
-
-/// The walkable area of one tile: the stages of [`walkable_area`] over the triangles of the
-/// chunks of `index` that overlap the tile's border-expanded grid `cfg`, with the heightfield's
-/// span count and the number of triangles rasterized. `None` if no triangle is near the tile.
-pub(crate) fn tile_walkable_area(
-    ctx: &mut RecastContext,
-    guard: &Guard,
-    geom: &InputGeometry,
-    index: &ChunkyTriMesh,
-    cfg: &VoxelConfig,
-    settings: &BuildSettings,
-) -> Result<Option<(CompactHeightfield, i32, usize)>> {
-    tile_walkable_area_capturing(ctx, guard, geom, index, cfg, settings, None)
-}
-
-/// [`tile_walkable_area`], copying the filtered heightfield into `capture` when given.
-pub(crate) fn tile_walkable_area_capturing(
-    ctx: &mut RecastContext,
-    guard: &Guard,
-    geom: &InputGeometry,
-    index: &ChunkyTriMesh,
-    cfg: &VoxelConfig,
-    settings: &BuildSettings,
-    capture: Option<&mut SoloStages>,
-) -> Result<Option<(CompactHeightfield, i32, usize)>> {
-    let mut chunks = Vec::new();
-    index.chunks_overlapping(
-        [cfg.bmin[0], cfg.bmin[2]],
-        [cfg.bmax[0], cfg.bmax[2]],
-        &mut chunks,
-    );
-    if chunks.is_empty() {
-        return Ok(None);
-    }
-    walkable_area(
-        ctx,
-        guard,
-        geom,
-        settings,
-        cfg,
-        chunks.iter().map(|&c| index.chunk_tris(c)),
-        capture,
-    )
-    .map(Some)
-}
-
-/// The most walkable spans a compact heightfield can index: `rcCompactCell::index` has 24 bits.
-pub const MAX_COMPACT_SPANS: i32 = (1 << 24) - 1;
-/// The most walkable spans one column of a compact heightfield can hold:
-/// `rcCompactCell::count` has 8 bits.
-pub const MAX_SPANS_PER_COLUMN: usize = 255;
-
-/// Refuses a heightfield whose walkable spans would not fit the compact heightfield's cells
-/// (Recast truncates both fields silently, and later stages then read the wrong spans).
-fn check_compact_limits(solid: &Heightfield, spans: i32, cfg: &VoxelConfig) -> Result<()> {
-    if spans > MAX_COMPACT_SPANS {
-        return Err(Error::Build {
-            stage: Stage::CompactHeightfield,
-            message: format!(
-                "{spans} walkable spans; a compact heightfield indexes at most {MAX_COMPACT_SPANS} \
-                 (24-bit cell index): build tiled, or use a bigger cell size"
-            ),
-        });
-    }
-    let (most, (x, z)) = solid.max_walkable_column();
-    if most > MAX_SPANS_PER_COLUMN {
-        return Err(Error::Build {
-            stage: Stage::CompactHeightfield,
-            message: format!(
-                "{most} walkable spans stacked in the column at cell ({x}, {z}) (world x {:.2}, \
-                 z {:.2}); a compact heightfield holds at most {MAX_SPANS_PER_COLUMN} per column \
-                 (8-bit count): the level stacks more walkable floors over this spot than Recast \
-                 can hold; remove floors there or build the level in parts",
-                cfg.bmin[0] + (x as f32 + 0.5) * cfg.cs,
-                cfg.bmin[2] + (z as f32 + 0.5) * cfg.cs,
-            ),
-        });
-    }
-    Ok(())
-}
-
-/// What the stages after the walkable area made of one tile.
-pub(crate) struct TileProducts {
-    /// The Detour tile data; `None` if the tile has no polygons.
-    pub data: Option<Vec<u8>>,
-    pub contours: i32,
-    pub compact_spans: i32,
-    pub max_distance: u16,
-    pub max_regions: u16,
-    pub polymesh_verts: usize,
-    pub polymesh_polys: usize,
-    pub detail_meshes: usize,
-    pub detail_verts: usize,
-    pub detail_tris: usize,
-    pub detour_ms: f64,
-}
-
-impl TileProducts {
-    /// These products' counts (the caller adds the spans and triangles rasterized).
-    pub(crate) fn counts(&self) -> super::StageCounts {
-        super::StageCounts {
-            compact_spans: self.compact_spans.max(0) as usize,
-            max_distance: self.max_distance,
-            max_regions: self.max_regions,
-            contours: self.contours.max(0) as usize,
-            polymesh_verts: self.polymesh_verts,
-            polymesh_polys: self.polymesh_polys,
-            detail_meshes: self.detail_meshes,
-            detail_verts: self.detail_verts,
-            detail_tris: self.detail_tris,
-            navmesh_bytes: self.data.as_ref().map_or(0, Vec::len),
-            ..Default::default()
-        }
-    }
-}
-
-/// Partition, contours, poly mesh, detail mesh and Detour data for the tile at `tile` whose
-/// walkable area is `chf` (grid `cfg`, with `cfg.border_size` cells of border), copying the
-/// compact heightfield, contours, poly mesh and detail mesh into `capture` when given. The
-/// products' `data` is `None` if the tile has no polygons (the counts of the stages that ran
-/// are kept).
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn detour_tile_capturing(
-    ctx: &mut RecastContext,
-    guard: &Guard,
-    geom: &InputGeometry,
-    settings: &BuildSettings,
-    cfg: &VoxelConfig,
-    mut chf: CompactHeightfield,
-    tile: [i32; 2],
-    mut capture: Option<&mut SoloStages>,
-) -> Result<TileProducts> {
-    let border = cfg.border_size;
-    let (_, _, compact_spans) = chf.dims();
-    // Stage: partition.
-    guard.check(Stage::Partition)?;
-    let ok = match settings.partition {
-        Partition::Watershed => {
-            if !chf.build_distance_field(ctx) {
-                return Err(fail(
-                    ctx,
-                    Stage::Partition,
-                    "could not build the distance field",
-                ));
-            }
-            chf.build_regions(
-                ctx,
-                border,
-                cfg.min_region_area,
-                cfg.merge_region_area,
-                &guard.interrupt(),
-            )
-        }
-        Partition::Monotone => guarded(chf.build_regions_monotone(
-            ctx,
-            border,
-            cfg.min_region_area,
-            cfg.merge_region_area,
-        )),
-        Partition::Layers => guarded(chf.build_layer_regions(ctx, border, cfg.min_region_area)),
-    };
-    match ok {
-        Guarded::Done => {}
-        Guarded::Failed => return Err(fail(ctx, Stage::Partition, "could not build regions")),
-        Guarded::Interrupted => return Err(guard.stopped(Stage::Partition)),
-    }
-
-    // Stage: contours.
-    guard.check(Stage::Contours)?;
-    let mut cset = ContourSet::new();
-    match cset.build(
-        ctx,
-        &chf,
-        cfg.max_simplification_error,
-        cfg.max_edge_len,
-        &guard.interrupt(),
-    ) {
-        Guarded::Done => {}
-        Guarded::Failed => return Err(fail(ctx, Stage::Contours, "could not build contours")),
-        Guarded::Interrupted => return Err(guard.stopped(Stage::Contours)),
-    }
-    let contours = cset.count();
-    if let Some(c) = capture.as_deref_mut() {
-        c.take_compact(&chf);
-        c.take_contours(&cset);
-    }
-    let mut products = TileProducts {
-        data: None,
-        contours,
-        compact_spans,
-        max_distance: 0,
-        max_regions: 0,
-        polymesh_verts: 0,
-        polymesh_polys: 0,
-        detail_meshes: 0,
-        detail_verts: 0,
-        detail_tris: 0,
-        detour_ms: 0.0,
-    };
-    (products.max_distance, products.max_regions) = chf.distance_and_regions();
-    if contours == 0 {
-        return Ok(products);
-    }
-
-    // Stage: poly mesh.
-    guard.check(Stage::PolyMesh)?;
-    let mut pmesh = PolyMesh::new();
-    if !pmesh.build(ctx, &cset, cfg.max_verts_per_poly) {
-        return Err(fail(ctx, Stage::PolyMesh, "could not triangulate contours"));
-    }
-
-    // Stage: detail mesh.
-    guard.check(Stage::DetailMesh)?;
-    let mut dmesh = PolyMeshDetail::new();
-    if !dmesh.build(
-        ctx,
-        &pmesh,
-        &chf,
-        cfg.detail_sample_dist,
-        cfg.detail_sample_max_error,
-    ) {
-        return Err(fail(
-            ctx,
-            Stage::DetailMesh,
-            "could not build the detail mesh",
-        ));
-    }
-    drop(chf);
-    drop(cset);
-    products.polymesh_verts = pmesh.nverts();
-    products.polymesh_polys = pmesh.npolys();
-    products.detail_meshes = dmesh.nmeshes();
-    products.detail_verts = dmesh.nverts();
-    products.detail_tris = dmesh.ntris();
-    if pmesh.npolys() == 0 {
-        if let Some(c) = capture.as_deref_mut() {
-            c.take_meshes(&pmesh, &dmesh);
-        }
-        return Ok(products);
-    }
-
-    // Stage: Detour data. Areas and flags as RecastDemo.
-    guard.check(Stage::DetourData)?;
-    let detour_started = Instant::now();
-    for a in pmesh.areas_mut() {
-        if *a == area::WALKABLE {
-            *a = area::GROUND;
-        }
-    }
-    let poly_flags: Vec<u16> = pmesh.areas().iter().map(|&a| flags::for_area(a)).collect();
-    pmesh.flags_mut().copy_from_slice(&poly_flags);
-    if let Some(c) = capture {
-        c.take_meshes(&pmesh, &dmesh);
-    }
-    if pmesh.nverts() >= 0xffff {
-        return Err(Error::Build {
-            stage: Stage::DetourData,
-            message: format!(
-                "tile {tile:?} has {} vertices; Detour allows at most 65534 per tile (use smaller tiles)",
-                pmesh.nverts()
-            ),
-        });
-    }
-    let cons = &geom.off_mesh_connections;
-    let off_verts: Vec<f32> = cons
-        .iter()
-        .flat_map(|c| [c.start.to_array(), c.end.to_array()].concat())
-        .collect();
-    let radii: Vec<f32> = cons.iter().map(|c| c.radius).collect();
-    let off_flags: Vec<u16> = cons.iter().map(|c| c.flags).collect();
-    let off_areas: Vec<u8> = cons.iter().map(|c| c.area).collect();
-    let dirs: Vec<u8> = cons
-        .iter()
-        .map(|c| if c.bidirectional { 1 } else { 0 })
-        .collect();
-    let ids: Vec<u32> = cons.iter().map(|c| c.user_id).collect();
-    let data = create_nav_mesh_data(
-        &pmesh,
-        &dmesh,
-        &poly_flags,
-        &OffMeshInput {
-            verts: &off_verts,
-            radii: &radii,
-            flags: &off_flags,
-            areas: &off_areas,
-            dirs: &dirs,
-            user_ids: &ids,
-        },
-        &AgentDims {
-            height: settings.agent_height,
-            radius: settings.agent_radius,
-            climb: settings.agent_max_climb,
-        },
-        tile,
-    )
-    .ok_or_else(|| Error::Build {
-        stage: Stage::DetourData,
-        message: format!(
-            "dtCreateNavMeshData refused tile {tile:?} ({} verts, {} polys)",
-            pmesh.nverts(),
-            pmesh.npolys()
-        ),
-    })?;
-    products.data = Some(data);
-    products.detour_ms = detour_started.elapsed().as_secs_f64() * 1e3;
-    Ok(products)
-}
 
 /// Validates the geometry and derives the whole-build voxel grid.
 pub(super) fn solo_config(geom: &InputGeometry, settings: &BuildSettings) -> Result<VoxelConfig> {
@@ -619,109 +219,29 @@ fn check_solo_axes(
     Ok(())
 }
 
-/// Milliseconds per stage from a context's Recast timers (plus the Detour stage's own time).
-pub(crate) fn stage_timings(ctx: &RecastContext, detour_ms: f64) -> Vec<(Stage, f64)> {
-    let ms = |labels: &[u32]| {
-        labels
-            .iter()
-            .map(|&l| ctx.timer(l).as_secs_f64() * 1e3)
-            .sum::<f64>()
-    };
-    vec![
-        (Stage::Rasterize, ms(&[T_RASTERIZE])),
-        (Stage::FilterLowHangingObstacles, ms(&[T_FILTER_LOW])),
-        (Stage::FilterLedgeSpans, ms(&[T_FILTER_BORDER])),
-        (
-            Stage::FilterWalkableLowHeightSpans,
-            ms(&[T_FILTER_WALKABLE]),
-        ),
-        (Stage::CompactHeightfield, ms(&[T_COMPACT])),
-        (Stage::Erode, ms(&[T_ERODE])),
-        (Stage::MarkConvexVolumes, ms(&[T_MARK_CONVEX])),
-        (Stage::Partition, ms(&[T_DISTANCEFIELD, T_REGIONS])),
-        (Stage::Contours, ms(&[T_CONTOURS])),
-        (Stage::PolyMesh, ms(&[T_POLYMESH])),
-        (Stage::DetailMesh, ms(&[T_DETAIL])),
-        (Stage::DetourData, detour_ms),
-    ]
-}
-
-/// Builds a single-tile navmesh from `geom` with `settings`, as RecastDemo's Solo Mesh sample.
-///
-/// The geometry's convex volumes and off-mesh connections are used; `geom.settings` (from a
-/// `.gset`) is not: pass the settings you want (for example `geom.settings.clone().unwrap_or_default()`).
-/// Bounds come from `settings.bounds`, else from the mesh.
-pub fn build_solo(geom: &InputGeometry, settings: &BuildSettings) -> Result<SoloBuild> {
-    build_solo_with(geom, settings, &Budget::default())
-}
-
 /// Triangles rasterized between two checks of a build's [`Budget`].
 const TRIS_PER_CHECK: usize = 1 << 16;
 
-/// [`build_solo`] within `budget`: refused before building if the
-/// [`estimate`](crate::build::estimate) is over the
-/// budget's limits (or shows stray vertices), stopped at the first check after its token is
-/// cancelled or its time runs out (see [`super::budget`]).
-pub fn build_solo_with(
+/// Builds a single-tile navmesh from `geom` with `settings`, as RecastDemo's Solo Mesh sample
+/// (see [`crate::NavMeshBuilder::solo`]), copying Recast's intermediate stages into the result
+/// if `capture_stages`. The geometry's convex volumes and off-mesh connections are used; bounds
+/// come from `settings.bounds`, else from the mesh. Within `budget`: refused before building
+/// if the [`estimate`](crate::build::estimate) is over the budget's limits (or shows stray
+/// vertices), stopped at the first check after its token is cancelled or its time runs out
+/// (see [`super::budget`]).
+pub(crate) fn build_solo(
     geom: &InputGeometry,
     settings: &BuildSettings,
     budget: &Budget,
-) -> Result<SoloBuild> {
-    build_solo_capturing(geom, settings, budget, None)
-}
-
-/// [`build_solo`], also returning owned copies of Recast's intermediate stages (the
-/// heightfield after the filters, the partitioned compact heightfield, the contours, the poly
-/// mesh and the detail mesh) for looking at them, for example with
-/// [`crate::debug_draw::stages`]. Copying costs time and memory in proportion to the
-/// heightfield; [`build_solo`] copies nothing.
-///
-/// ```
-/// # fn main() -> navkit::Result<()> {
-/// let floor = navkit::TriMesh::new(
-///     vec![0.0, 0.0, 0.0, 0.0, 0.0, 10.0, 10.0, 0.0, 10.0, 10.0, 0.0, 0.0],
-///     vec![0, 1, 2, 0, 2, 3],
-/// )?;
-/// let geom = navkit::InputGeometry::from_mesh(floor);
-/// let (built, stages) = navkit::build::build_solo_stages(&geom, &Default::default())?;
-/// let walkable = stages.heightfield.spans.iter().filter(|s| s.area != 0).count();
-/// assert_eq!(walkable, built.report.spans as usize);
-/// assert_eq!(stages.contours.contours.len(), built.report.contours as usize);
-/// # Ok(())
-/// # }
-/// ```
-pub fn build_solo_stages(
-    geom: &InputGeometry,
-    settings: &BuildSettings,
-) -> Result<(SoloBuild, SoloStages)> {
-    build_solo_stages_with(geom, settings, &Budget::default())
-}
-
-/// [`build_solo_stages`] within `budget`, as [`build_solo_with`] (refused before building if
-/// over the budget's limits, stopped once its time runs out or its token is cancelled).
-pub fn build_solo_stages_with(
-    geom: &InputGeometry,
-    settings: &BuildSettings,
-    budget: &Budget,
-) -> Result<(SoloBuild, SoloStages)> {
-    let mut stages = SoloStages::default();
-    let built = build_solo_capturing(geom, settings, budget, Some(&mut stages))?;
-    Ok((built, stages))
-}
-
-fn build_solo_capturing(
-    geom: &InputGeometry,
-    settings: &BuildSettings,
-    budget: &Budget,
-    mut capture: Option<&mut SoloStages>,
+    capture_stages: bool,
 ) -> Result<SoloBuild> {
     let started = Instant::now();
     let guard = budget.start();
-    let mesh = &geom.mesh;
     let cfg = solo_config(geom, settings)?;
     // `solo_config` validated the geometry.
     let estimated = estimate_validated(geom, settings)?;
     budget.check_estimate(&estimated)?;
+    let mut stages = capture_stages.then(SoloStages::default);
     let mut ctx = RecastContext::new();
     ctx.reset_timers();
     ctx.start_timer(T_TOTAL);
@@ -731,12 +251,20 @@ fn build_solo_capturing(
         geom,
         settings,
         &cfg,
-        mesh.tris.chunks(TRIS_PER_CHECK * 3),
-        capture.as_deref_mut(),
+        geom.mesh.tris.chunks(TRIS_PER_CHECK * 3),
+        stages.as_mut(),
     )?;
-    let products =
-        detour_tile_capturing(&mut ctx, &guard, geom, settings, &cfg, chf, [0, 0], capture)?;
-    let Some(data) = products.data else {
+    let products = detour_tile(
+        &mut ctx,
+        &guard,
+        geom,
+        settings,
+        &cfg,
+        chf,
+        [0, 0],
+        stages.as_mut(),
+    )?;
+    let Some(data) = products.data.as_deref() else {
         return Err(Error::Build {
             stage: Stage::PolyMesh,
             message: "no walkable polygons: nothing in the mesh is walkable with these settings"
@@ -744,14 +272,47 @@ fn build_solo_capturing(
         });
     };
     let detour_started = Instant::now();
-    let navmesh = NavMesh::from_tile_data(&data)?;
+    let navmesh = NavMesh::from_tile_data(data)?;
     let detour_ms = products.detour_ms + detour_started.elapsed().as_secs_f64() * 1e3;
     ctx.stop_timer(T_TOTAL);
+    let mut report = solo_report(
+        geom,
+        cfg,
+        &mut ctx,
+        detour_ms,
+        &products,
+        &estimated.warnings,
+    );
+    report.rasterized_tris = rasterized_tris;
+    report.spans = spans;
+    report.off_mesh_issues = off_mesh_issues(
+        &navmesh,
+        &geom.off_mesh_connections,
+        settings.agent_max_climb,
+    );
+    report.total_ms = started.elapsed().as_secs_f64() * 1e3;
+    Ok(SoloBuild {
+        navmesh,
+        tile_data: products.data.unwrap_or_default(),
+        report,
+        stages,
+    })
+}
 
-    let timings_ms = stage_timings(&ctx, detour_ms);
+/// The report of a solo build over the grid `cfg` whose last stages made `products` (its
+/// rasterized triangles, spans, off-mesh issues and total time left for the caller), with
+/// Recast's timings and log from `ctx` after the estimate's `warnings`.
+fn solo_report(
+    geom: &InputGeometry,
+    cfg: VoxelConfig,
+    ctx: &mut RecastContext,
+    detour_ms: f64,
+    products: &TileProducts,
+    warnings: &[String],
+) -> BuildReport {
+    let timings_ms = stage_timings(ctx, detour_ms);
     let log = ctx.take_logs();
-    let warnings = estimated
-        .warnings
+    let warnings = warnings
         .iter()
         .cloned()
         .chain(
@@ -760,13 +321,13 @@ fn build_solo_capturing(
                 .map(|l| l.text.clone()),
         )
         .collect();
-    let report = BuildReport {
+    BuildReport {
         grid_width: cfg.width,
         grid_height: cfg.height,
-        input_verts: mesh.vert_count(),
-        input_tris: mesh.tri_count(),
-        rasterized_tris,
-        spans,
+        input_verts: geom.mesh.vert_count(),
+        input_tris: geom.mesh.tri_count(),
+        rasterized_tris: 0,
+        spans: 0,
         compact_spans: products.compact_spans,
         max_distance: products.max_distance,
         max_regions: products.max_regions,
@@ -777,16 +338,12 @@ fn build_solo_capturing(
         detail_verts: products.detail_verts,
         detail_tris: products.detail_tris,
         off_mesh_connections: geom.off_mesh_connections.len(),
-        navmesh_bytes: data.len(),
+        off_mesh_issues: Vec::new(),
+        navmesh_bytes: products.data.as_ref().map_or(0, Vec::len),
         timings_ms,
-        total_ms: started.elapsed().as_secs_f64() * 1e3,
+        total_ms: 0.0,
         warnings,
         log,
         config: cfg,
-    };
-    Ok(SoloBuild {
-        navmesh,
-        tile_data: data,
-        report,
-    })
+    }
 }

@@ -2,7 +2,8 @@
 //! [`crate::grid::mesh::MeshGrid`] (stacked floors, 8-neighbours without corner cutting), built
 //! by the solo pipeline's stages up to erosion and convex volumes.
 
-use super::solo::{Stage, solo_config, walkable_area};
+use super::pipeline::walkable_area;
+use super::solo::{Stage, solo_config};
 use crate::ffi::context::RecastContext;
 use crate::geometry::InputGeometry;
 use crate::settings::{BuildSettings, area};
@@ -112,7 +113,7 @@ impl WalkableSpans {
 
 /// Runs the build up to erosion and convex volumes and returns the walkable spans, for grid
 /// pathfinding on the same geometry and agent settings as the navmesh.
-pub fn build_walkable_spans(
+pub(crate) fn build_walkable_spans(
     geom: &InputGeometry,
     settings: &BuildSettings,
 ) -> Result<WalkableSpans> {

@@ -165,13 +165,12 @@ pub fn mesh_cells(grid: &MeshGrid) -> Layer {
 /// 0.6; 1 is RecastDemo's solid view).
 ///
 /// ```
-/// use navkit::BuildSettings;
 /// use navkit::debug_draw::grid::mesh_cells_scaled;
-/// use navkit::grid::mesh::MeshGrid;
-/// use navkit::{InputGeometry, TriMesh};
+/// use navkit::{InputGeometry, NavMeshBuilder, TriMesh};
 /// let verts = vec![0.0, 0.0, 0.0, 8.0, 0.0, 0.0, 8.0, 0.0, 8.0, 0.0, 0.0, 8.0];
 /// let floor = TriMesh::new(verts, vec![0, 2, 1, 0, 3, 2]).unwrap();
-/// let grid = MeshGrid::build(&InputGeometry::from_mesh(floor), &BuildSettings::default()).unwrap();
+/// let geom = InputGeometry::from_mesh(floor);
+/// let grid = NavMeshBuilder::new(&geom).grid().unwrap();
 /// let l = mesh_cells_scaled(&grid, 0.6);
 /// assert!(grid.walkable_count() > 0);
 /// assert_eq!(l.triangles().count(), 2 * grid.walkable_count());

@@ -6,7 +6,7 @@
 //! - [`navmesh`]: polys by area, flags or tile, detail triangles, outlines, vertices, tile
 //!   bounds, off-mesh links, BV tree (`duDebugDrawNavMesh*`);
 //! - [`geometry`]: the input mesh shaded by slope, convex volumes, tile-cache obstacles;
-//! - [`stages`]: Recast's intermediate stages, from [`crate::build::build_solo_stages`]
+//! - [`stages`]: Recast's intermediate stages, from [`crate::build::SoloBuild::stages`]
 //!   (heightfield, compact heightfield, distance field, regions, raw and simplified contours,
 //!   poly mesh, detail mesh);
 //! - [`paths`]: the corridor, straight, smooth and spline paths, trajectories, grid paths, start
@@ -83,7 +83,7 @@
 //!     vec![0, 1, 2, 0, 2, 3],
 //! )?;
 //! let geom = navkit::InputGeometry::from_mesh(floor);
-//! let nav = navkit::build::build_solo(&geom, &navkit::BuildSettings::default())?.navmesh;
+//! let nav = navkit::NavMeshBuilder::new(&geom).solo()?.into_navmesh();
 //! let mut query = nav.query()?;
 //! let (a, b) = (Vec3::new(1.0, 0.0, 1.0), Vec3::new(9.0, 0.0, 9.0));
 //! let path = query.path(a, b, &QueryFilter::default(), &Default::default())?;

@@ -1,4 +1,4 @@
-//! Recast's intermediate stages, from [`crate::build::build_solo_stages`], as RecastDemo's
+//! Recast's intermediate stages, from [`crate::build::SoloBuild::stages`], as RecastDemo's
 //! "Voxels", "Compact", "Distance field", "Regions", "Raw contours", "Contours", "Poly mesh"
 //! and "Poly mesh detail" views (upstream's `RecastDebugDraw.cpp`).
 

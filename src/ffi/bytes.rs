@@ -44,6 +44,21 @@ pub(crate) fn f32_at(data: &[u8], off: usize) -> Result<f32> {
     Ok(f32::from_le_bytes(bytes_at(data, off)?))
 }
 
+/// Reads the `i32` at `off`, which must be `want` (a magic number or version): otherwise an
+/// error at `off` with `message(value)`.
+pub(crate) fn expect_i32_at(
+    data: &[u8],
+    off: usize,
+    want: i32,
+    message: impl FnOnce(i32) -> String,
+) -> Result<()> {
+    let v = i32_at(data, off)?;
+    if v != want {
+        return Err(Error::data(off, message(v)));
+    }
+    Ok(())
+}
+
 /// Checks that `v` (found at `off`) is finite and within [`MAX_COORDINATE`].
 pub(crate) fn check_coord(v: f32, off: usize, what: impl FnOnce() -> String) -> Result<f32> {
     if !v.is_finite() {

@@ -3,24 +3,37 @@
 use std::cell::RefCell;
 use std::ffi::c_void;
 use std::os::raw::{c_char, c_int};
-use std::ptr::NonNull;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use recastnavigation_sys::rcContext;
 
+use super::owner::{opaque, owner};
+
+opaque!(
+    /// The glue's `NavkitContext`, an `rcContext` that logs to Rust and keeps stage timers.
+    NavkitContext
+);
+
 unsafe extern "C" {
     fn navkit_context_new(
         log: Option<unsafe extern "C" fn(*mut c_void, c_int, *const c_char, c_int)>,
         user: *mut c_void,
-    ) -> *mut c_void;
-    fn navkit_context_free(ctx: *mut c_void);
-    fn navkit_context_base(ctx: *mut c_void) -> *mut rcContext;
-    fn navkit_context_reset_timers(ctx: *mut c_void);
-    fn navkit_context_start_timer(ctx: *mut c_void, label: c_int);
-    fn navkit_context_stop_timer(ctx: *mut c_void, label: c_int);
-    fn navkit_context_timer_ns(ctx: *const c_void, label: c_int) -> i64;
+    ) -> *mut NavkitContext;
+    fn navkit_context_free(ctx: *mut NavkitContext);
+    fn navkit_context_base(ctx: *mut NavkitContext) -> *mut rcContext;
+    fn navkit_context_reset_timers(ctx: *mut NavkitContext);
+    fn navkit_context_start_timer(ctx: *mut NavkitContext, label: c_int);
+    fn navkit_context_stop_timer(ctx: *mut NavkitContext, label: c_int);
+    fn navkit_context_timer_ns(ctx: *const NavkitContext, label: c_int) -> i64;
 }
+
+owner!(
+    /// A `NavkitContext`, freed on drop.
+    ContextObj(NavkitContext),
+    free: navkit_context_free,
+    base: navkit_context_base => rcContext
+);
 
 /// What stops an interruptible Recast call (see [`RecastContext::call_guarded`]): a flag another
 /// thread may set, and a deadline.
@@ -100,31 +113,30 @@ unsafe extern "C" fn log_callback(
     });
 }
 
-/// Owner of a navkit rcContext: pass [`RecastContext::as_ptr`] to Recast calls.
+/// Owner of a navkit rcContext: Recast calls get it through [`RecastContext::call`].
+///
+/// `RecastContext` is `Send` (the C++ context has no thread affinity) and not `Sync` (its log
+/// sink is a `RefCell`), so it is used by one thread at a time.
 pub(crate) struct RecastContext {
-    raw: NonNull<c_void>,
-    base: NonNull<rcContext>,
+    // Fields drop in declaration order: the context before the sink its callback writes to.
+    ctx: ContextObj,
     sink: Box<LogSink>,
 }
-
-// SAFETY: the C++ context has no thread affinity; `RecastContext` is not `Sync`, so it is used
-// by one thread at a time.
-unsafe impl Send for RecastContext {}
 
 impl RecastContext {
     pub(crate) fn new() -> Self {
         let sink: Box<LogSink> = Box::new(RefCell::new(Vec::new()));
         // SAFETY: the callback and the sink pointer stay valid for the context's life (the sink
-        // box is a field of `Self` and is freed after the context in `Drop`).
-        let raw = unsafe {
-            navkit_context_new(Some(log_callback), &*sink as *const LogSink as *mut c_void)
+        // box is a field of `Self`, dropped after the context); the glue returns a new context
+        // (which navkit_context_free frees) or null.
+        let ctx = unsafe {
+            ContextObj::from_raw(navkit_context_new(
+                Some(log_callback),
+                &*sink as *const LogSink as *mut c_void,
+            ))
         };
-        let raw = NonNull::new(raw).expect("out of memory allocating rcContext");
-        // SAFETY: `raw` is a live NavkitContext.
-        let base = unsafe { navkit_context_base(raw.as_ptr()) };
         RecastContext {
-            raw,
-            base: NonNull::new(base).expect("rcContext upcast gave null"),
+            ctx: ctx.expect("out of memory allocating rcContext"),
             sink,
         }
     }
@@ -132,7 +144,7 @@ impl RecastContext {
     /// Runs a Recast call with this context's `rcContext*`, then raises again any panic of the
     /// log callback during the call (see [`super::panic`]).
     pub(crate) fn call<T>(&mut self, f: impl FnOnce(*mut rcContext) -> T) -> T {
-        let ctx = self.base.as_ptr();
+        let ctx = self.ctx.base();
         super::panic::call(|| f(ctx))
     }
 
@@ -145,7 +157,7 @@ impl RecastContext {
         interrupt: &Interrupt,
         f: impl FnOnce(*mut c_void, *const u8, i64) -> c_int,
     ) -> Guarded {
-        let raw = self.raw.as_ptr();
+        let raw = self.ctx.as_ptr() as *mut c_void;
         let cancel = interrupt
             .cancel
             .map_or(std::ptr::null(), |c| c.as_ptr() as *const u8);
@@ -162,36 +174,29 @@ impl RecastContext {
 
     pub(crate) fn reset_timers(&mut self) {
         // SAFETY: live context.
-        unsafe { navkit_context_reset_timers(self.raw.as_ptr()) }
+        unsafe { navkit_context_reset_timers(self.ctx.as_ptr()) }
     }
 
     pub(crate) fn start_timer(&mut self, label: u32) {
         // SAFETY: live context; the glue ignores labels out of range.
-        unsafe { navkit_context_start_timer(self.raw.as_ptr(), label as c_int) }
+        unsafe { navkit_context_start_timer(self.ctx.as_ptr(), label as c_int) }
     }
 
     pub(crate) fn stop_timer(&mut self, label: u32) {
         // SAFETY: live context; the glue ignores labels out of range.
-        unsafe { navkit_context_stop_timer(self.raw.as_ptr(), label as c_int) }
+        unsafe { navkit_context_stop_timer(self.ctx.as_ptr(), label as c_int) }
     }
 
     /// Accumulated time of Recast timer `label` (an `rcTimerLabel`).
     pub(crate) fn timer(&self, label: u32) -> Duration {
         // SAFETY: live context; the glue returns -1 for labels out of range.
-        let ns = unsafe { navkit_context_timer_ns(self.raw.as_ptr(), label as c_int) };
+        let ns = unsafe { navkit_context_timer_ns(self.ctx.as_ptr(), label as c_int) };
         Duration::from_nanos(ns.max(0) as u64)
     }
 
     /// Takes the messages logged so far.
     pub(crate) fn take_logs(&mut self) -> Vec<LogMessage> {
         std::mem::take(&mut *self.sink.borrow_mut())
-    }
-}
-
-impl Drop for RecastContext {
-    fn drop(&mut self) {
-        // SAFETY: `raw` came from navkit_context_new and is freed once, here, before `sink`.
-        unsafe { navkit_context_free(self.raw.as_ptr()) }
     }
 }
 

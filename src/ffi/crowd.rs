@@ -1,12 +1,12 @@
 //! Owner of a `dtCrowd` and the calls over it.
 
 use std::marker::PhantomData;
-use std::ptr::NonNull;
 
 use recastnavigation_sys as sys;
 
 use super::RawPolyRef;
 use super::detour::{NavKeepAlive, RawFilter, RawNavMesh};
+use super::owner::owner;
 
 // The parameter types are plain data defined here, at the bottom of the crate, so that this
 // layer imports nothing from above it; `crate::agents::crowd` re-exports them and adds their
@@ -115,49 +115,41 @@ pub(crate) struct RawAgentState {
 /// bounds (a wrong one, replanned from), never freed memory.
 pub(crate) struct RawCrowd<'nav, O = ()> {
     // Fields drop in declaration order: the dtCrowd first, then what keeps its navmesh alive.
-    ptr: CrowdPtr,
+    ptr: CrowdObj,
     max_agents: i32,
     _keep_alive: Option<NavKeepAlive>,
     owner: Box<O>,
     _nav: PhantomData<&'nav RawNavMesh>,
 }
 
-/// The `dtCrowd` allocation, freed on drop.
-struct CrowdPtr(NonNull<sys::dtCrowd>);
+owner!(
+    /// The `dtCrowd` allocation, freed on drop: before the navmesh it points to (see
+    /// `RawCrowd`'s field order and `into_owner`).
+    CrowdObj(sys::dtCrowd),
+    free: sys::dtFreeCrowd
+);
 
-impl CrowdPtr {
-    fn as_ptr(&self) -> *mut sys::dtCrowd {
-        self.0.as_ptr()
-    }
-}
-
-impl Drop for CrowdPtr {
-    fn drop(&mut self) {
-        // SAFETY: allocated by dtAllocCrowd, freed once, before the navmesh it points to (see
-        // `RawCrowd`'s field order and `into_owner`).
-        unsafe { sys::dtFreeCrowd(self.0.as_ptr()) }
-    }
-}
-
-// SAFETY: the crowd is heap data owned by this value; every call takes `&self` for reads of
-// plain agent data or `&mut self` for anything that changes it, and the navmesh it reads is
-// `Sync` and only read (borrowed shared, or reachable only through this value). Moving the
-// crowd (with its owner, which must be `Send`) to another thread is fine; sharing is not
-// offered.
-unsafe impl<O: Send> Send for RawCrowd<'_, O> {}
+// `RawCrowd` is `Send` when its owner `O` is, and not `Sync`: the dtCrowd is heap data owned by
+// this value (`CrowdObj` is `Send`); every call takes `&self` for reads of plain agent data or
+// `&mut self` for anything that changes it; and the navmesh it reads is `Sync` and only read
+// (borrowed shared, or reachable only through this value).
 
 impl<'nav, O> RawCrowd<'nav, O> {
-    /// Allocates and initialises the crowd over the `dtNavMesh` at `nav`, which `keep_alive`
-    /// keeps allocated or which is borrowed for `'nav`.
-    fn init(
+    /// Allocates and initialises the crowd over the `dtNavMesh` at `nav`.
+    ///
+    /// # Safety
+    /// `nav` must point to a live, initialised `dtNavMesh` that stays allocated, and is not
+    /// changed while any call of the crowd runs, for as long as the crowd lives: kept alive by
+    /// `keep_alive` (and reachable only through the crowd's owner), or borrowed for `'nav`.
+    unsafe fn init(
         max_agents: i32,
         max_agent_radius: f32,
         nav: *const sys::dtNavMesh,
         keep_alive: Option<NavKeepAlive>,
         owner: Box<O>,
     ) -> Option<Self> {
-        // SAFETY: plain allocation; null is checked.
-        let ptr = CrowdPtr(NonNull::new(unsafe { sys::dtAllocCrowd() })?);
+        // SAFETY: dtAllocCrowd returns a new crowd (freed by dtFreeCrowd) or null.
+        let ptr = unsafe { CrowdObj::from_raw(sys::dtAllocCrowd()) }?;
         let crowd = RawCrowd {
             ptr,
             max_agents,
@@ -165,9 +157,9 @@ impl<'nav, O> RawCrowd<'nav, O> {
             owner,
             _nav: PhantomData,
         };
-        // SAFETY: live crowd; the navmesh stays allocated for the crowd's life (borrowed for
-        // `'nav`, or kept alive by `_keep_alive`) and Detour only reads it (init takes a mutable
-        // pointer but the crowd's query never writes to the navmesh).
+        // SAFETY: live crowd; the navmesh stays allocated for the crowd's life (the caller's
+        // contract) and Detour only reads it (init takes a mutable pointer but the crowd's query
+        // never writes to the navmesh).
         let ok = unsafe {
             sys::dtCrowd_init(
                 crowd.ptr.as_ptr(),
@@ -217,7 +209,11 @@ impl<O> RawCrowd<'static, O> {
         let owner = Box::new(owner);
         let nav = nav_of(&owner)?;
         let (ptr, keep_alive) = (nav.as_ptr(), nav.keep_alive());
-        Self::init(max_agents, max_agent_radius, ptr, Some(keep_alive), owner)
+        // SAFETY: `keep_alive` keeps the `dtNavMesh` at `ptr` allocated for as long as the crowd
+        // holds it (its field drops after the dtCrowd), and the navmesh's owner, boxed into the
+        // crowd, is reachable only through `owner_mut(&mut self)`, so the navmesh changes only
+        // between calls of the crowd (see the type's docs).
+        unsafe { Self::init(max_agents, max_agent_radius, ptr, Some(keep_alive), owner) }
     }
 }
 

@@ -10,9 +10,11 @@ use std::sync::Arc;
 
 use recastnavigation_sys as sys;
 
+use super::buffers::{DetourCopy, OutBuf, take_detour_alloc};
+use super::owner::owner;
 use super::recast::{PolyMesh, PolyMeshDetail};
 use super::validate::ValidTileData;
-use super::{PolyRef, RawPolyRef};
+use super::{PolyRef, RawPolyRef, status_result};
 
 /// Inputs of `dtCreateNavMeshData` that do not come from the poly meshes.
 pub(crate) struct OffMeshInput<'a> {
@@ -23,6 +25,19 @@ pub(crate) struct OffMeshInput<'a> {
     pub areas: &'a [u8],
     pub dirs: &'a [u8],
     pub user_ids: &'a [u32],
+}
+
+impl OffMeshInput<'_> {
+    /// The number of connections, if every array holds that many (6 floats each for `verts`).
+    pub(crate) fn count(&self) -> Option<usize> {
+        let n = self.radii.len();
+        (self.verts.len() == n * 6
+            && self.flags.len() == n
+            && self.areas.len() == n
+            && self.dirs.len() == n
+            && self.user_ids.len() == n)
+            .then_some(n)
+    }
 }
 
 /// Agent dimensions stored in the tile header.
@@ -42,15 +57,11 @@ pub(crate) fn create_nav_mesh_data(
     agent: &AgentDims,
     tile: [i32; 2],
 ) -> Option<Vec<u8>> {
-    let n = off.radii.len();
-    if off.verts.len() != n * 6
-        || off.flags.len() != n
-        || off.areas.len() != n
-        || off.dirs.len() != n
-        || off.user_ids.len() != n
-        || flags.len() != pmesh.npolys()
+    let n = off.count()?;
+    if flags.len() != pmesh.npolys()
         || pmesh.nvp() > sys::DT_VERTS_PER_POLYGON as usize
         || (dmesh.nmeshes() != pmesh.npolys() && dmesh.nmeshes() != 0)
+        || (dmesh.nmeshes() != 0 && !detail_fits(pmesh, dmesh))
     {
         return None;
     }
@@ -94,36 +105,44 @@ pub(crate) fn create_nav_mesh_data(
     params.buildBvTree = true;
     let mut data: *mut u8 = std::ptr::null_mut();
     let mut size: i32 = 0;
-    // SAFETY: every pointer in `params` refers to a live array of the stated length (checked
-    // above); Detour allocates `data` with dtAlloc and we free it with dtFree after copying.
-    let ok = unsafe { sys::dtCreateNavMeshData(&mut params, &mut data, &mut size) };
-    if !ok || data.is_null() || size <= 0 {
-        return None;
-    }
-    // SAFETY: Detour returned `size` bytes at `data`.
-    let out = unsafe { std::slice::from_raw_parts(data, size as usize) }.to_vec();
-    // SAFETY: allocated by dtAlloc inside dtCreateNavMeshData.
-    unsafe { sys::dtFree(data as *mut _) };
-    Some(out)
+    // SAFETY: every pointer in `params` refers to a live array of the stated length, and each
+    // polygon's detail vertices lie inside the detail array (checked above). Detour leaves `data` null, or sets it to `size` bytes it allocated with dtAlloc
+    // for us, which `take_detour_alloc` copies out and frees.
+    let (ok, out) = unsafe {
+        let ok = sys::dtCreateNavMeshData(&mut params, &mut data, &mut size);
+        (ok, take_detour_alloc(data, size))
+    };
+    out.filter(|_| ok)
 }
 
-/// The `dtNavMesh` allocation itself, freed when the last handle to it goes.
-struct NavBox(NonNull<sys::dtNavMesh>);
+/// True if each polygon's detail sub-mesh lies inside the detail vertices and starts with (at
+/// least) the polygon's own vertices, as `rcBuildPolyMeshDetail` builds it from this poly mesh:
+/// `dtCreateNavMeshData` reads each polygon's detail vertices (at least the first) unchecked.
+/// (The triangles are copied whole; their ranges are checked with the tile data.)
+fn detail_fits(pmesh: &PolyMesh, dmesh: &PolyMeshDetail) -> bool {
+    let nvp = pmesh.nvp().max(1);
+    let polys = pmesh.polys().chunks_exact(2 * nvp);
+    polys.zip(dmesh.meshes().chunks_exact(4)).all(|(p, m)| {
+        let nv = p[..nvp].iter().take_while(|&&v| v != 0xffff).count();
+        let (vert_base, vert_count) = (m[0] as usize, m[1] as usize);
+        vert_count >= nv.max(1)
+            && vert_base
+                .checked_add(vert_count)
+                .is_some_and(|end| end <= dmesh.nverts())
+    })
+}
 
-// SAFETY: the navmesh is heap data with no thread affinity. Detour's `const` methods only read
-// it; writes go through `&mut RawNavMesh` (its unique owner) and, for a crowd that owns the
-// navmesh's owner, only while that crowd is exclusively borrowed (see `RawCrowd::owning`).
-unsafe impl Send for NavBox {}
-// SAFETY: see above: shared handles give read-only access only.
+owner!(
+    /// The `dtNavMesh` allocation itself, freed when the last handle to it goes: when the owner
+    /// and every keep-alive handle (crowds over it) are gone; queries borrowing it are gone too.
+    NavBox(sys::dtNavMesh),
+    free: sys::dtFreeNavMesh
+);
+
+// SAFETY: Detour's `const` methods only read the navmesh; writes go through `&mut RawNavMesh`
+// (its unique owner) and, for a crowd that owns the navmesh's owner, only while that crowd is
+// exclusively borrowed (see `RawCrowd::owning`). Shared handles give read-only access only.
 unsafe impl Sync for NavBox {}
-
-impl Drop for NavBox {
-    fn drop(&mut self) {
-        // SAFETY: allocated by dtAllocNavMesh, freed once, when the owner and every keep-alive
-        // handle (crowds over it) are gone; queries borrowing it are gone too.
-        unsafe { sys::dtFreeNavMesh(self.0.as_ptr()) }
-    }
-}
 
 /// Owner of a `dtNavMesh`. `Send` and `Sync`: Detour's `const` methods only read it, and every
 /// mutating call here takes `&mut self`.
@@ -182,10 +201,10 @@ impl RawNavMesh {
         if !params_ok(p) {
             return Err(sys::DT_FAILURE | sys::DT_INVALID_PARAM);
         }
-        // SAFETY: dtAllocNavMesh returns a constructed object or null.
-        let nav = NonNull::new(unsafe { sys::dtAllocNavMesh() })
+        // SAFETY: dtAllocNavMesh returns a constructed object (freed by dtFreeNavMesh) or null.
+        let nav = unsafe { NavBox::from_raw(sys::dtAllocNavMesh()) }
             .ok_or(sys::DT_FAILURE | sys::DT_OUT_OF_MEMORY)?;
-        let nav = RawNavMesh(Arc::new(NavBox(nav)));
+        let nav = RawNavMesh(Arc::new(nav));
         let params = sys::dtNavMeshParams {
             orig: p.orig,
             tileWidth: p.tile_width,
@@ -224,32 +243,25 @@ impl RawNavMesh {
         if data.is_empty() || data.len() > i32::MAX as usize {
             return Err(sys::DT_FAILURE | sys::DT_INVALID_PARAM);
         }
-        // SAFETY: dtAlloc returns `len` writable bytes or null; ownership passes to Detour with
-        // DT_TILE_FREE_DATA on success, and is ours to free on failure.
-        let buf = unsafe { sys::dtAlloc(data.len(), sys::dtAllocHint_DT_ALLOC_PERM) } as *mut u8;
-        if buf.is_null() {
-            return Err(sys::DT_FAILURE | sys::DT_OUT_OF_MEMORY);
-        }
-        // SAFETY: `buf` has room for `data.len()` bytes and does not overlap `data`.
-        unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), buf, data.len()) };
+        // Detour takes the copy over with DT_TILE_FREE_DATA on success; it is freed on failure.
+        let copy = DetourCopy::of(data).ok_or(sys::DT_FAILURE | sys::DT_OUT_OF_MEMORY)?;
         let mut result: sys::dtTileRef = 0;
-        // SAFETY: live navmesh; `buf` holds a copy of tile data that passed `validate_tile_data`
-        // (the only way to make a `ValidTileData`).
+        // SAFETY: live navmesh; `copy` holds a copy of tile data that passed
+        // `validate_tile_data` (the only way to make a `ValidTileData`).
         let status = unsafe {
             sys::dtNavMesh_addTile(
                 self.ptr(),
-                buf,
-                data.len() as i32,
+                copy.ptr(),
+                copy.len() as i32,
                 sys::dtTileFlags_DT_TILE_FREE_DATA as i32,
                 tile_ref,
                 &mut result,
             )
         };
         if status & sys::DT_FAILURE != 0 {
-            // SAFETY: Detour did not take ownership.
-            unsafe { sys::dtFree(buf as *mut _) };
             return Err(status);
         }
+        copy.handed_over();
         Ok(result)
     }
 
@@ -399,22 +411,14 @@ impl RawNavMesh {
                 b.as_mut_ptr(),
             )
         };
-        if st & sys::DT_FAILURE != 0 {
-            Err(st)
-        } else {
-            Ok((a, b))
-        }
+        status_result(st, (a, b))
     }
 
     pub(crate) fn poly_flags(&self, r: RawPolyRef) -> Result<u16, u32> {
         let mut f = 0u16;
         // SAFETY: live navmesh; Detour validates the ref.
         let st = unsafe { sys::dtNavMesh_getPolyFlags(self.ptr(), r, &mut f) };
-        if st & sys::DT_FAILURE != 0 {
-            Err(st)
-        } else {
-            Ok(f)
-        }
+        status_result(st, f)
     }
 
     pub(crate) fn set_poly_flags(&mut self, r: RawPolyRef, flags: u16) -> u32 {
@@ -426,11 +430,7 @@ impl RawNavMesh {
         let mut a = 0u8;
         // SAFETY: live navmesh; Detour validates the ref.
         let st = unsafe { sys::dtNavMesh_getPolyArea(self.ptr(), r, &mut a) };
-        if st & sys::DT_FAILURE != 0 {
-            Err(st)
-        } else {
-            Ok(a)
-        }
+        status_result(st, a)
     }
 
     pub(crate) fn set_poly_area(&mut self, r: RawPolyRef, area: u8) -> u32 {
@@ -478,23 +478,45 @@ thread_local! {
 
 /// Lends a random source to this thread's [`RANDOM`] for as long as it lives, and puts back
 /// what was there before (also when unwinding).
-pub(super) struct RandomLoan {
+struct RandomLoan {
     previous: Option<RandomSource>,
 }
 
 impl RandomLoan {
-    pub(super) fn new(source: &mut dyn FnMut() -> f32) -> Self {
+    /// Lends `source` (its lifetime erased) until the loan drops.
+    ///
+    /// # Safety
+    /// The loan must be dropped, on this thread, before the borrow of `source` ends (not leaked
+    /// or kept past it): `frand_trampoline` calls `source` whenever Detour draws a number while
+    /// the loan lives.
+    unsafe fn new(source: &mut dyn FnMut() -> f32) -> Self {
         let ptr: NonNull<dyn FnMut() -> f32 + '_> = NonNull::from(source);
         // SAFETY: only the lifetime bound is erased (same fat pointer layout). The pointer is
-        // used only by `frand_trampoline` on this thread while the loan lives, and the loan
-        // lives inside `RawQuery::find_random_point` (or `find_random_point_around_circle`),
-        // which holds the `&mut` borrow of the source for its whole duration; drop puts the
-        // previous value back before it returns.
+        // used only by `frand_trampoline` on this thread while the loan lives, which ends
+        // before the borrow of `source` does (the caller's contract); drop puts the previous
+        // value back.
         let ptr: RandomSource = unsafe { std::mem::transmute(ptr) };
         RandomLoan {
             previous: RANDOM.with(|r| r.replace(Some(ptr))),
         }
     }
+}
+
+/// Runs `call`, a Detour call given the random callback it passes on to Detour
+/// (`findRandomPoint`, `findRandomPointAroundCircle`), with `random` as the source of that
+/// callback's numbers (values outside [0, 1) are replaced by 0.5); then raises again any panic of
+/// `random` during the call (see [`super::panic`]).
+pub(super) fn with_random<T>(
+    random: &mut dyn FnMut() -> f32,
+    call: impl FnOnce(Option<unsafe extern "C" fn() -> f32>) -> T,
+) -> T {
+    // SAFETY: the loan is dropped at the end of this function (or while unwinding out of it),
+    // on this thread, while `random` is still borrowed.
+    let loan = unsafe { RandomLoan::new(random) };
+    let result = call(Some(frand_trampoline));
+    drop(loan);
+    super::panic::raise_pending();
+    result
 }
 
 impl Drop for RandomLoan {
@@ -503,7 +525,7 @@ impl Drop for RandomLoan {
     }
 }
 
-pub(super) unsafe extern "C" fn frand_trampoline() -> f32 {
+unsafe extern "C" fn frand_trampoline() -> f32 {
     // A panic here is raised again once `findRandomPoint` returns (see `super::panic`).
     super::panic::wrap(|| {
         // Taken out for the call, so that a source that (absurdly) asks for a random point
@@ -521,13 +543,17 @@ pub(super) unsafe extern "C" fn frand_trampoline() -> f32 {
     .unwrap_or(0.5)
 }
 
-/// Owner of a `dtNavMeshQuery` over a `RawNavMesh` it borrows for `'nav`: the navmesh cannot be
-/// dropped or changed (its `&mut` methods cannot be called) while the query lives.
-pub(crate) struct RawQuery<'nav>(NonNull<sys::dtNavMeshQuery>, PhantomData<&'nav RawNavMesh>);
+owner!(
+    /// A `dtNavMeshQuery`, freed on drop.
+    QueryObj(sys::dtNavMeshQuery),
+    free: sys::dtFreeNavMeshQuery
+);
 
-// SAFETY: the query object has no thread affinity; it is used through `&mut self` only, and the
-// navmesh it reads is `Sync` and borrowed shared for `'nav`.
-unsafe impl Send for RawQuery<'_> {}
+/// Owner of a `dtNavMeshQuery` over a `RawNavMesh` it borrows for `'nav`: the navmesh cannot be
+/// dropped or changed (its `&mut` methods cannot be called) while the query lives. `Send` (the
+/// query object has no thread affinity, and the navmesh it reads is `Sync` and borrowed shared),
+/// not `Sync`.
+pub(crate) struct RawQuery<'nav>(QueryObj, PhantomData<&'nav RawNavMesh>);
 
 /// The outputs of findStraightPath.
 #[derive(Default, Clone)]
@@ -547,8 +573,9 @@ impl<'nav> RawQuery<'nav> {
     /// `dtAllocNavMeshQuery` + `init` over `nav`, which stays borrowed (shared, so unchanged and
     /// alive) for as long as the query.
     pub(crate) fn new(nav: &'nav RawNavMesh, max_nodes: i32) -> Result<Self, u32> {
-        // SAFETY: dtAllocNavMeshQuery returns a constructed object or null.
-        let q = NonNull::new(unsafe { sys::dtAllocNavMeshQuery() })
+        // SAFETY: dtAllocNavMeshQuery returns a constructed object (freed by
+        // dtFreeNavMeshQuery) or null.
+        let q = unsafe { QueryObj::from_raw(sys::dtAllocNavMeshQuery()) }
             .ok_or(sys::DT_FAILURE | sys::DT_OUT_OF_MEMORY)?;
         let q = RawQuery(q, PhantomData);
         // SAFETY: live query and navmesh; the navmesh outlives the query and is not mutated
@@ -600,26 +627,25 @@ impl<'nav> RawQuery<'nav> {
         max: usize,
     ) -> u32 {
         let max = max.max(1);
-        out.clear();
-        out.reserve(max);
+        let mut out = OutBuf::new(out, max);
         let mut n = 0;
-        // SAFETY: live query; `out` has capacity for `max` refs, which Detour may write.
-        let st = unsafe {
-            sys::dtNavMeshQuery_findPath(
+        // SAFETY: live query; `out` has room for `max` refs, which Detour may write, and it
+        // initialises the first `n` of them.
+        unsafe {
+            let st = sys::dtNavMeshQuery_findPath(
                 self.q(),
                 start,
                 end,
                 spos.as_ptr(),
                 epos.as_ptr(),
                 &f.0,
-                out.as_mut_ptr(),
+                out.ptr(),
                 &mut n,
                 max as i32,
-            )
-        };
-        // SAFETY: Detour initialized the first `n` (<= max <= capacity) entries.
-        unsafe { out.set_len(n.clamp(0, max as i32) as usize) };
-        st
+            );
+            out.set_written(n);
+            st
+        }
     }
 
     pub(crate) fn find_straight_path(
@@ -632,38 +658,32 @@ impl<'nav> RawQuery<'nav> {
         out: &mut StraightOut,
     ) -> u32 {
         let max = max.max(1);
-        out.points.clear();
-        out.points.reserve(max);
-        out.flags.clear();
-        out.flags.reserve(max);
-        out.refs.clear();
-        out.refs.reserve(max);
+        let mut points = OutBuf::new(&mut out.points, max);
+        let mut flags = OutBuf::new(&mut out.flags, max);
+        let mut refs = OutBuf::new(&mut out.refs, max);
         let mut n = 0;
-        // SAFETY: live query; the output arrays have capacity for `max` entries each, which
-        // Detour may write; `path` holds path.len() refs.
-        let st = unsafe {
-            sys::dtNavMeshQuery_findStraightPath(
+        // SAFETY: live query; the output arrays have room for `max` entries each (a point is 3
+        // floats), which Detour may write, and it initialises the first `n` of each; `path`
+        // holds path.len() refs.
+        unsafe {
+            let st = sys::dtNavMeshQuery_findStraightPath(
                 self.q(),
                 spos.as_ptr(),
                 epos.as_ptr(),
                 path.as_ptr(),
                 path.len() as i32,
-                out.points.as_mut_ptr() as *mut f32,
-                out.flags.as_mut_ptr(),
-                out.refs.as_mut_ptr(),
+                points.ptr() as *mut f32,
+                flags.ptr(),
+                refs.ptr(),
                 &mut n,
                 max as i32,
                 options,
-            )
-        };
-        let n = n.clamp(0, max as i32) as usize;
-        // SAFETY: Detour initialized the first `n` (<= max <= capacity) entries of each array.
-        unsafe {
-            out.points.set_len(n);
-            out.flags.set_len(n);
-            out.refs.set_len(n);
+            );
+            points.set_written(n);
+            flags.set_written(n);
+            refs.set_written(n);
+            st
         }
-        st
     }
 
     pub(crate) fn move_along_surface(
@@ -790,27 +810,12 @@ impl<'nav> RawQuery<'nav> {
     ) -> (u32, RawPolyRef, [f32; 3]) {
         let mut r = 0;
         let mut pt = [0f32; 3];
-        let loan = RandomLoan::new(random);
-        // SAFETY: live query; the trampoline reads this thread's RANDOM, lent just above.
-        let st = unsafe {
-            sys::dtNavMeshQuery_findRandomPoint(
-                self.q(),
-                &f.0,
-                Some(frand_trampoline),
-                &mut r,
-                pt.as_mut_ptr(),
-            )
-        };
-        drop(loan);
-        super::panic::raise_pending();
+        let q = self.q();
+        let st = with_random(random, |frand| {
+            // SAFETY: live query; `frand` reads this thread's random source, lent for this call.
+            unsafe { sys::dtNavMeshQuery_findRandomPoint(q, &f.0, frand, &mut r, pt.as_mut_ptr()) }
+        });
         (st, r, pt)
-    }
-}
-
-impl Drop for RawQuery<'_> {
-    fn drop(&mut self) {
-        // SAFETY: allocated by dtAllocNavMeshQuery, freed once.
-        unsafe { sys::dtFreeNavMeshQuery(self.0.as_ptr()) }
     }
 }
 
@@ -826,20 +831,20 @@ pub(crate) fn merge_corridor_start_moved(
     if cap < n {
         return;
     }
-    path.reserve(cap - n);
-    // SAFETY: `path` has capacity for `cap` refs, the first `n` initialized; Detour reads those
-    // and writes at most `cap` (`PolyRef` is `dtPolyRef`, transparently); `visited` is read only.
-    let m = unsafe {
-        sys::dtMergeCorridorStartMoved(
-            path.as_mut_ptr() as *mut RawPolyRef,
+    let mut buf = OutBuf::keeping(path, cap);
+    // SAFETY: `buf` has room for `cap` refs, the first `n` initialized; Detour reads those,
+    // writes at most `cap` and initialises the first `m` it returns (`PolyRef` is `dtPolyRef`,
+    // transparently); `visited` is read only.
+    unsafe {
+        let m = sys::dtMergeCorridorStartMoved(
+            buf.ptr() as *mut RawPolyRef,
             n as i32,
             cap as i32,
             visited.as_ptr(),
             visited.len() as i32,
-        )
-    };
-    // SAFETY: Detour initialized the first `m` (<= cap <= capacity) entries.
-    unsafe { path.set_len(m.clamp(0, cap as i32) as usize) };
+        );
+        buf.set_written(m);
+    }
 }
 
 #[cfg(test)]

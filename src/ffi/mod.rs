@@ -5,6 +5,7 @@
 //! Rust (`#![deny(unsafe_code)]` at the crate root, allowed only here).
 #![allow(unsafe_code)]
 
+mod buffers;
 pub(crate) mod bytes;
 pub(crate) mod context;
 pub(crate) mod crowd;
@@ -12,6 +13,7 @@ pub(crate) mod detour;
 pub(crate) mod fastlz;
 pub(crate) mod layer_compression;
 pub(crate) mod nodes;
+mod owner;
 pub(crate) mod panic;
 pub(crate) mod poly_query;
 pub(crate) mod raycast;
@@ -44,6 +46,15 @@ const _: () = assert!(
     std::mem::size_of::<PolyRef>() == std::mem::size_of::<RawPolyRef>()
         && std::mem::align_of::<PolyRef>() == std::mem::align_of::<RawPolyRef>()
 );
+
+/// `Ok(value)`, or `Err(status)` if Detour's `status` has the failure bit.
+pub(crate) fn status_result<T>(status: u32, value: T) -> Result<T, u32> {
+    if status & recastnavigation_sys::DT_FAILURE != 0 {
+        Err(status)
+    } else {
+        Ok(value)
+    }
+}
 
 /// A `PolyRef` slice as Detour's `dtPolyRef` array, without copying.
 pub(crate) fn poly_refs(refs: &[PolyRef]) -> &[RawPolyRef] {

@@ -7,6 +7,7 @@ use std::os::raw::{c_int, c_void};
 use recastnavigation_sys as sys;
 
 use super::RawPolyRef;
+use super::buffers::OutBuf;
 use super::detour::{RawFilter, RawQuery};
 
 /// A boundary segment: start, end, neighbour ref (0: wall).
@@ -59,25 +60,23 @@ impl RawQuery<'_> {
         max: usize,
     ) -> u32 {
         let max = max.clamp(1, i32::MAX as usize);
-        out.clear();
-        out.reserve(max);
+        let mut out = OutBuf::new(out, max);
         let mut n: c_int = 0;
-        // SAFETY: live query; `out` has capacity for `max` refs, which Detour may write; 3-float
-        // inputs.
-        let st = unsafe {
-            sys::dtNavMeshQuery_queryPolygons(
+        // SAFETY: live query; `out` has room for `max` refs, which Detour may write, and it
+        // initialises the first `n` of them; 3-float inputs.
+        unsafe {
+            let st = sys::dtNavMeshQuery_queryPolygons(
                 self.q(),
                 center.as_ptr(),
                 half.as_ptr(),
                 &f.0,
-                out.as_mut_ptr(),
+                out.ptr(),
                 &mut n,
                 max as c_int,
-            )
-        };
-        // SAFETY: Detour initialized the first `n` (<= max <= capacity) entries.
-        unsafe { out.set_len((n.max(0) as usize).min(max)) };
-        st
+            );
+            out.set_written(n);
+            st
+        }
     }
 
     /// `queryPolygons` with a collector: `each` gets every batch of refs. A panic in `each` is

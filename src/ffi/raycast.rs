@@ -7,6 +7,7 @@ use std::os::raw::c_int;
 use recastnavigation_sys as sys;
 
 use super::RawPolyRef;
+use super::buffers::OutBuf;
 use super::detour::{RawFilter, RawQuery};
 
 unsafe extern "C" {
@@ -65,47 +66,25 @@ impl RawQuery<'_> {
         max: usize,
         max_steps: usize,
     ) -> RawRayHit {
-        let max = max.min(i32::MAX as usize);
-        path.clear();
-        path.reserve(max);
-        let mut hit = sys::dtRaycastHit {
-            t: 0.0,
-            hitNormal: [0.0; 3],
-            hitEdgeIndex: -1,
-            path: if max > 0 {
-                path.as_mut_ptr()
-            } else {
-                std::ptr::null_mut()
-            },
-            pathCount: 0,
-            maxPath: max as c_int,
-            pathCost: 0.0,
-        };
-        // SAFETY: live query (its navmesh borrowed for the query's lifetime); `hit.path` has
-        // capacity for `max` refs, which the glue may write (null with `max` 0, which the glue
-        // then never writes); points are 3 floats; the filter is plain data.
-        let st = unsafe {
-            navkit_raycast(
-                self.q(),
-                start,
-                spos.as_ptr(),
-                epos.as_ptr(),
-                &f.0,
-                options,
-                &mut hit,
-                prev,
-                max_steps.clamp(1, i32::MAX as usize) as c_int,
-            )
-        };
-        let n = (hit.pathCount.max(0) as usize).min(max);
-        // SAFETY: the glue initialized the first `pathCount` (<= max <= capacity) entries.
-        unsafe { path.set_len(n) };
-        RawRayHit {
-            status: st,
-            t: hit.t,
-            normal: hit.hitNormal,
-            edge: hit.hitEdgeIndex,
-            cost: hit.pathCost,
+        let q = self.q();
+        let max_steps = max_steps.clamp(1, i32::MAX as usize) as c_int;
+        // SAFETY: live query (its navmesh borrowed for the query's lifetime); the glue's walk
+        // writes at most `maxPath` refs at `hit.path` and counts them in `pathCount`, as
+        // Detour's; points are 3 floats; the filter is plain data.
+        unsafe {
+            raycast_into(path, max.min(i32::MAX as usize), |hit| {
+                navkit_raycast(
+                    q,
+                    start,
+                    spos.as_ptr(),
+                    epos.as_ptr(),
+                    &f.0,
+                    options,
+                    hit,
+                    prev,
+                    max_steps,
+                )
+            })
         }
     }
 
@@ -124,39 +103,62 @@ impl RawQuery<'_> {
         path: &mut Vec<RawPolyRef>,
         max: usize,
     ) -> RawRayHit {
-        path.clear();
-        path.reserve(max);
-        let mut hit = sys::dtRaycastHit {
-            t: 0.0,
-            hitNormal: [0.0; 3],
-            hitEdgeIndex: -1,
-            path: path.as_mut_ptr(),
-            pathCount: 0,
-            maxPath: max as c_int,
-            pathCost: 0.0,
-        };
-        // SAFETY: as in `raycast_hit`; the caller's data must not make Detour's walk cycle.
-        let st = unsafe {
-            sys::dtNavMeshQuery_raycast1(
-                self.q(),
-                start,
-                spos.as_ptr(),
-                epos.as_ptr(),
-                &f.0,
-                options,
-                &mut hit,
-                prev,
-            )
-        };
-        // SAFETY: Detour initialized the first `pathCount` (<= max <= capacity) entries.
-        unsafe { path.set_len((hit.pathCount.max(0) as usize).min(max)) };
-        RawRayHit {
-            status: st,
-            t: hit.t,
-            normal: hit.hitNormal,
-            edge: hit.hitEdgeIndex,
-            cost: hit.pathCost,
+        let q = self.q();
+        // SAFETY: as in `raycast_hit` (Detour's walk keeps to `maxPath` refs the same way); the
+        // caller's data must not make Detour's walk cycle.
+        unsafe {
+            raycast_into(path, max, |hit| {
+                sys::dtNavMeshQuery_raycast1(
+                    q,
+                    start,
+                    spos.as_ptr(),
+                    epos.as_ptr(),
+                    &f.0,
+                    options,
+                    hit,
+                    prev,
+                )
+            })
         }
+    }
+}
+
+/// Runs a raycast that records the polygons it visits in `path` (at most `max`; none, with a
+/// null buffer, for `max` 0) and reports the rest in a `dtRaycastHit`: `call` gets that hit and
+/// returns the raycast's status.
+///
+/// # Safety
+/// `call` must run a raycast that writes at most `hit.maxPath` refs at `hit.path` and sets
+/// `hit.pathCount` to the number of refs it initialised there (Detour's contract).
+unsafe fn raycast_into(
+    path: &mut Vec<RawPolyRef>,
+    max: usize,
+    call: impl FnOnce(&mut sys::dtRaycastHit) -> u32,
+) -> RawRayHit {
+    let mut out = OutBuf::new(path, max);
+    let mut hit = sys::dtRaycastHit {
+        t: 0.0,
+        hitNormal: [0.0; 3],
+        hitEdgeIndex: -1,
+        path: if max > 0 {
+            out.ptr()
+        } else {
+            std::ptr::null_mut()
+        },
+        pathCount: 0,
+        maxPath: max as c_int,
+        pathCost: 0.0,
+    };
+    let status = call(&mut hit);
+    // SAFETY: the raycast initialised the first `pathCount` refs at `hit.path`, the buffer of
+    // `out` (the caller's contract).
+    unsafe { out.set_written(hit.pathCount) };
+    RawRayHit {
+        status,
+        t: hit.t,
+        normal: hit.hitNormal,
+        edge: hit.hitEdgeIndex,
+        cost: hit.pathCost,
     }
 }
 
@@ -276,11 +278,17 @@ mod tests {
             let tiled_mesh;
             let solo;
             let nav = if tiled {
-                tiled_mesh = crate::build::tiled::TiledNavMesh::build(geom, &settings).unwrap();
+                tiled_mesh = crate::NavMeshBuilder::new(&geom)
+                    .settings(settings)
+                    .tiled()
+                    .unwrap();
                 tiled_mesh.navmesh()
             } else {
-                solo = crate::build::build_solo(&geom, &settings).unwrap();
-                &solo.navmesh
+                solo = crate::NavMeshBuilder::new(&geom)
+                    .settings(settings)
+                    .solo()
+                    .unwrap();
+                solo.navmesh()
             };
             let t = compare(nav, 3000, 7);
             eprintln!("{name} tiled {tiled}: rays, hits, ends, detour buffer full: {t:?}");

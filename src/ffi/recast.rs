@@ -1,14 +1,15 @@
 //! Owners of Recast's intermediate structures, and the Recast calls that fill them.
 //!
 //! Each function returns Recast's own success flag; the `build` module turns failures into
-//! errors carrying the context's log. Inputs are checked here only where Recast would read out
-//! of bounds otherwise (slice lengths, index ranges).
-
-use std::ptr::NonNull;
+//! errors carrying the context's log. Inputs are checked here only where Recast would read or
+//! write out of bounds otherwise (slice lengths, index ranges, negative borders, polygons of
+//! fewer than 3 vertices).
 
 use recastnavigation_sys as sys;
 
+use super::buffers::c_slice;
 use super::context::{Guarded, Interrupt, RecastContext};
+use super::owner::owner;
 
 unsafe extern "C" {
     fn navkit_build_regions(
@@ -32,62 +33,35 @@ unsafe extern "C" {
     ) -> i32;
 }
 
-macro_rules! owner {
-    ($(#[$doc:meta])* $name:ident, $raw:ty, $alloc:path, $free:path) => {
-        $(#[$doc])*
-        pub(crate) struct $name(NonNull<$raw>);
-
-        // SAFETY: plain heap data owned exclusively by this value; no thread affinity.
-        unsafe impl Send for $name {}
-
-        impl $name {
-            pub(crate) fn new() -> Self {
-                // SAFETY: the allocator returns a fresh, default-constructed object or null.
-                let p = unsafe { $alloc() };
-                $name(NonNull::new(p).expect(concat!("out of memory allocating ", stringify!($raw))))
-            }
-
-            #[allow(dead_code)]
-            fn raw(&self) -> &$raw {
-                // SAFETY: `self.0` is live and owned by `self`.
-                unsafe { self.0.as_ref() }
-            }
-        }
-
-        impl Drop for $name {
-            fn drop(&mut self) {
-                // SAFETY: allocated by the matching allocator, freed exactly once.
-                unsafe { $free(self.0.as_ptr()) }
-            }
-        }
-    };
-}
-
 owner!(
     /// `rcHeightfield`.
-    Heightfield, sys::rcHeightfield, sys::rcAllocHeightfield, sys::rcFreeHeightField
+    pub(crate) Heightfield(sys::rcHeightfield),
+    free: sys::rcFreeHeightField,
+    alloc: sys::rcAllocHeightfield
 );
 owner!(
     /// `rcCompactHeightfield`.
-    CompactHeightfield,
-    sys::rcCompactHeightfield,
-    sys::rcAllocCompactHeightfield,
-    sys::rcFreeCompactHeightfield
+    pub(crate) CompactHeightfield(sys::rcCompactHeightfield),
+    free: sys::rcFreeCompactHeightfield,
+    alloc: sys::rcAllocCompactHeightfield
 );
 owner!(
     /// `rcContourSet`.
-    ContourSet, sys::rcContourSet, sys::rcAllocContourSet, sys::rcFreeContourSet
+    pub(crate) ContourSet(sys::rcContourSet),
+    free: sys::rcFreeContourSet,
+    alloc: sys::rcAllocContourSet
 );
 owner!(
     /// `rcPolyMesh`.
-    PolyMesh, sys::rcPolyMesh, sys::rcAllocPolyMesh, sys::rcFreePolyMesh
+    pub(crate) PolyMesh(sys::rcPolyMesh),
+    free: sys::rcFreePolyMesh,
+    alloc: sys::rcAllocPolyMesh
 );
 owner!(
     /// `rcPolyMeshDetail`.
-    PolyMeshDetail,
-    sys::rcPolyMeshDetail,
-    sys::rcAllocPolyMeshDetail,
-    sys::rcFreePolyMeshDetail
+    pub(crate) PolyMeshDetail(sys::rcPolyMeshDetail),
+    free: sys::rcFreePolyMeshDetail,
+    alloc: sys::rcAllocPolyMeshDetail
 );
 
 /// Slice over a Recast-owned array, empty for null pointers, borrowed for as long as `_owner`.
@@ -97,13 +71,9 @@ owner!(
 /// `_owner` (an object Recast filled, which frees them only when it is dropped) and are not
 /// written while the returned borrow of `_owner` lasts.
 unsafe fn slice<T, O: ?Sized>(_owner: &O, ptr: *const T, len: usize) -> &[T] {
-    if ptr.is_null() || len == 0 {
-        &[]
-    } else {
-        // SAFETY: the caller passes a pointer and element count Recast filled together, owned by
-        // `_owner`, whose shared borrow bounds the slice's life.
-        unsafe { std::slice::from_raw_parts(ptr, len) }
-    }
+    // SAFETY: the caller passes a pointer and element count Recast filled together, owned by
+    // `_owner`, whose shared borrow bounds the slice's life.
+    unsafe { c_slice(ptr, len) }
 }
 
 /// Mutable slice over a Recast-owned array, empty for null pointers, borrowed for as long as
@@ -340,10 +310,13 @@ impl CompactHeightfield {
         merge: i32,
         interrupt: &Interrupt,
     ) -> Guarded {
+        if border < 0 {
+            return Guarded::Failed;
+        }
         let chf = self.0.as_ptr();
         // SAFETY: `ctx` is a live navkit context and `chf` a live compact heightfield; the
-        // cancel pointer is null or points to an AtomicBool that `interrupt` borrows for the
-        // whole call.
+        // border is not negative; the cancel pointer is null or points to an AtomicBool that
+        // `interrupt` borrows for the whole call.
         ctx.call_guarded(interrupt, |nctx, cancel, remaining| unsafe {
             navkit_build_regions(nctx, chf, border, min, merge, cancel, remaining)
         })
@@ -356,8 +329,11 @@ impl CompactHeightfield {
         min: i32,
         merge: i32,
     ) -> bool {
-        // SAFETY: live objects.
-        ctx.call(|c| unsafe { sys::rcBuildRegionsMonotone(c, self.0.as_ptr(), border, min, merge) })
+        // SAFETY: live objects; the border is not negative (checked first).
+        border >= 0
+            && ctx.call(|c| unsafe {
+                sys::rcBuildRegionsMonotone(c, self.0.as_ptr(), border, min, merge)
+            })
     }
 
     pub(crate) fn build_layer_regions(
@@ -366,8 +342,9 @@ impl CompactHeightfield {
         border: i32,
         min: i32,
     ) -> bool {
-        // SAFETY: live objects.
-        ctx.call(|c| unsafe { sys::rcBuildLayerRegions(c, self.0.as_ptr(), border, min) })
+        // SAFETY: live objects; the border is not negative (checked first).
+        border >= 0
+            && ctx.call(|c| unsafe { sys::rcBuildLayerRegions(c, self.0.as_ptr(), border, min) })
     }
 
     /// Grid size and span count.
@@ -418,9 +395,13 @@ impl ContourSet {
 }
 
 impl PolyMesh {
+    /// `rcBuildPolyMesh` with at most `nvp` vertices per polygon; false (without calling
+    /// Recast) for `nvp` below 3, whose polygons could not hold Recast's triangles.
     pub(crate) fn build(&mut self, ctx: &mut RecastContext, cset: &ContourSet, nvp: i32) -> bool {
-        // SAFETY: live objects.
-        ctx.call(|c| unsafe { sys::rcBuildPolyMesh(c, cset.0.as_ptr(), nvp, self.0.as_ptr()) })
+        // SAFETY: live objects; `nvp >= 3` (checked first), so every triangle fits a polygon.
+        nvp >= 3
+            && ctx
+                .call(|c| unsafe { sys::rcBuildPolyMesh(c, cset.0.as_ptr(), nvp, self.0.as_ptr()) })
     }
 
     pub(crate) fn nverts(&self) -> usize {
@@ -467,6 +448,9 @@ impl PolyMesh {
 }
 
 impl PolyMeshDetail {
+    /// `rcBuildPolyMeshDetail` of `pmesh` sampling `chf`. Recast indexes `chf` by `pmesh`'s
+    /// vertices: `pmesh` must be the poly mesh built from `chf`'s contours (as the build's
+    /// stages always pass them), which is not checked here.
     pub(crate) fn build(
         &mut self,
         ctx: &mut RecastContext,
@@ -606,10 +590,9 @@ impl CompactHeightfield {
 
 owner!(
     /// `rcHeightfieldLayerSet`.
-    HeightfieldLayerSet,
-    sys::rcHeightfieldLayerSet,
-    sys::rcAllocHeightfieldLayerSet,
-    sys::rcFreeHeightfieldLayerSet
+    pub(crate) HeightfieldLayerSet(sys::rcHeightfieldLayerSet),
+    free: sys::rcFreeHeightfieldLayerSet,
+    alloc: sys::rcAllocHeightfieldLayerSet
 );
 
 /// One layer of a [`HeightfieldLayerSet`], borrowed from it.
@@ -638,7 +621,11 @@ impl HeightfieldLayerSet {
         border: i32,
         walkable_height: i32,
     ) -> bool {
-        // SAFETY: live objects; Recast only reads the compact heightfield.
+        if border < 0 {
+            return false;
+        }
+        // SAFETY: live objects; Recast only reads the compact heightfield; the border is not
+        // negative.
         ctx.call(|c| unsafe {
             sys::rcBuildHeightfieldLayers(
                 c,
@@ -743,7 +730,7 @@ mod interrupt_tests {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Copies of the intermediate stages, for debug drawing (`build_solo_stages`).
+// Copies of the intermediate stages, for debug drawing (`SoloBuild::stages`).
 
 /// One heightfield span copied out of Recast: its column and extent in voxels, and its area.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -7,7 +7,8 @@ use std::os::raw::c_int;
 use recastnavigation_sys as sys;
 
 use super::RawPolyRef;
-use super::detour::{RandomLoan, RawFilter, RawQuery, frand_trampoline};
+use super::buffers::OutBuf;
+use super::detour::{RawFilter, RawQuery, with_random};
 
 /// (ref, parent, cost) of each polygon a Dijkstra search reached.
 pub(crate) type Reached = Vec<(RawPolyRef, RawPolyRef, f32)>;
@@ -91,22 +92,21 @@ impl RawQuery<'_> {
         max: usize,
     ) -> u32 {
         let max = max.clamp(1, i32::MAX as usize);
-        out.clear();
-        out.reserve(max);
+        let mut out = OutBuf::new(out, max);
         let mut n: c_int = 0;
-        // SAFETY: live query; `out` has capacity for `max` refs, which Detour may write.
-        let st = unsafe {
-            sys::dtNavMeshQuery_getPathFromDijkstraSearch(
+        // SAFETY: live query; `out` has room for `max` refs, which Detour may write, and it
+        // initialises the first `n` of them.
+        unsafe {
+            let st = sys::dtNavMeshQuery_getPathFromDijkstraSearch(
                 self.q(),
                 end,
-                out.as_mut_ptr(),
+                out.ptr(),
                 &mut n,
                 max as c_int,
-            )
-        };
-        // SAFETY: Detour initialized the first `n` (<= max <= capacity) entries.
-        unsafe { out.set_len((n.max(0) as usize).min(max)) };
-        st
+            );
+            out.set_written(n);
+            st
+        }
     }
 
     /// `isInClosedList`: whether the last search fully expanded `r`.
@@ -127,23 +127,23 @@ impl RawQuery<'_> {
     ) -> (u32, RawPolyRef, [f32; 3]) {
         let mut r: RawPolyRef = 0;
         let mut pt = [0f32; 3];
-        let loan = RandomLoan::new(random);
-        // SAFETY: live query; the trampoline reads this thread's RANDOM, lent just above;
-        // 3-float input and output.
-        let st = unsafe {
-            sys::dtNavMeshQuery_findRandomPointAroundCircle(
-                self.q(),
-                start,
-                center.as_ptr(),
-                radius,
-                &f.0,
-                Some(frand_trampoline),
-                &mut r,
-                pt.as_mut_ptr(),
-            )
-        };
-        drop(loan);
-        super::panic::raise_pending();
+        let q = self.q();
+        let st = with_random(random, |frand| {
+            // SAFETY: live query; `frand` reads this thread's random source, lent for this call;
+            // 3-float input and output.
+            unsafe {
+                sys::dtNavMeshQuery_findRandomPointAroundCircle(
+                    q,
+                    start,
+                    center.as_ptr(),
+                    radius,
+                    &f.0,
+                    frand,
+                    &mut r,
+                    pt.as_mut_ptr(),
+                )
+            }
+        });
         (st, r, pt)
     }
 }

@@ -3,6 +3,8 @@
 
 use std::os::raw::c_int;
 
+use super::buffers::c_slice;
+use super::owner::{opaque, owner};
 use super::tilecache::layer_regions_fit;
 
 unsafe extern "C" {
@@ -47,23 +49,72 @@ pub(crate) fn check_grids(
             ));
         }
     }
-    if let Some(i) = areas.iter().position(|&a| a > 63) {
-        return Err(format!("cell {i} has area {} > 63", areas[i]));
+    check_cells(w, h, heights, areas, cons, walkable_climb).map_err(|p| match p {
+        CellProblem::Regions => format!("its {p}"),
+        _ => p.to_string(),
+    })
+}
+
+/// What is wrong with a layer's cells for Detour's tile build ([`check_cells`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum CellProblem {
+    /// Cell `cell` has an area id above 63.
+    Area { cell: usize, area: u8 },
+    /// Cell (`x`, `z`) connects (bits 0..4) in direction `dir`, outside the layer.
+    Connection { x: usize, z: usize, dir: u8 },
+    /// The region partition would overflow Detour's 16 neighbours per region (upstream #452).
+    Regions,
+}
+
+impl std::fmt::Display for CellProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            CellProblem::Area { cell, area } => write!(f, "cell {cell} has area {area} > 63"),
+            CellProblem::Connection { x, z, dir } => write!(
+                f,
+                "cell ({x}, {z}) connects in direction {dir}, outside the layer"
+            ),
+            CellProblem::Regions => f.write_str(
+                "regions would overflow Detour's 16 neighbours per region (upstream issue #452)",
+            ),
+        }
     }
+}
+
+/// Connections (bits 0..4: -x, +z, +x, -z, Detour's direction order) of a `w` x `h` layer only
+/// toward cells inside it: Detour's tile build follows them unchecked.
+pub(crate) fn check_connections(w: usize, h: usize, cons: &[u8]) -> Result<(), CellProblem> {
     for (i, &c) in cons.iter().enumerate() {
         let (x, z) = (i % w, i / w);
         let outside = [x == 0, z + 1 == h, x + 1 == w, z == 0];
-        if let Some(dir) = (0..4).find(|&d| c & (1 << d) != 0 && outside[d]) {
-            return Err(format!(
-                "cell ({x}, {z}) connects in direction {dir}, outside the layer"
-            ));
+        if let Some(dir) = (0..4u8).find(|&d| c & (1 << d) != 0 && outside[usize::from(d)]) {
+            return Err(CellProblem::Connection { x, z, dir });
         }
     }
+    Ok(())
+}
+
+/// The checks of a `w` x `h` layer's cells that Detour's tile build relies on, in order: area
+/// ids at most 63, connections (bits 0..4: -x, +z, +x, -z, Detour's direction order) only
+/// toward cells inside the layer, and a region partition that fits Detour's neighbour lists.
+/// The grids hold `w * h` cells each (the callers check), `w` and `h` are 1..=255.
+pub(crate) fn check_cells(
+    w: usize,
+    h: usize,
+    heights: &[u8],
+    areas: &[u8],
+    cons: &[u8],
+    walkable_climb: i32,
+) -> Result<(), CellProblem> {
+    if let Some(cell) = areas.iter().position(|&a| a > 63) {
+        return Err(CellProblem::Area {
+            cell,
+            area: areas[cell],
+        });
+    }
+    check_connections(w, h, cons)?;
     if !layer_regions_fit(w, h, heights, areas, walkable_climb) {
-        return Err(
-            "its regions would overflow Detour's 16 neighbours per region (upstream issue #452)"
-                .into(),
-        );
+        return Err(CellProblem::Regions);
     }
     Ok(())
 }
@@ -105,11 +156,10 @@ pub(crate) fn layer_regions(
     Some((regs, usize::try_from(count).ok()?))
 }
 
-/// Opaque `NavkitLayerMesh` of the glue.
-#[repr(C)]
-struct NavkitLayerMesh {
-    _private: [u8; 0],
-}
+opaque!(
+    /// The glue's `NavkitLayerMesh`: a layer's contours and poly mesh.
+    NavkitLayerMesh
+);
 
 unsafe extern "C" {
     fn navkit_tc_layer_mesh_new(
@@ -159,13 +209,118 @@ pub(crate) struct RawLayerPolyMesh {
     pub areas: Vec<u8>,
 }
 
-/// Frees the glue's result on every path out.
-struct MeshGuard(*mut NavkitLayerMesh);
+owner!(
+    /// The glue's result, freed on every path out.
+    LayerMesh(NavkitLayerMesh),
+    free: navkit_tc_layer_mesh_free
+);
 
-impl Drop for MeshGuard {
-    fn drop(&mut self) {
-        // SAFETY: made by navkit_tc_layer_mesh_new, freed once here.
-        unsafe { navkit_tc_layer_mesh_free(self.0) }
+impl LayerMesh {
+    /// The glue's regions, contours (simplified with `max_error`) and poly mesh of a `w` x `h`
+    /// layer, or Detour's status.
+    ///
+    /// # Safety
+    /// The grids must have passed [`check_grids`] for `w`, `h` and `walkable_climb`: Detour's
+    /// builder trusts them.
+    unsafe fn build(
+        w: usize,
+        h: usize,
+        (heights, areas, cons): (&[u8], &[u8], &[u8]),
+        walkable_climb: i32,
+        max_error: f32,
+    ) -> Result<Self, u32> {
+        let mut status = 0u32;
+        // SAFETY: the three grids hold w*h bytes and are only read; w and h are in 1..=255;
+        // areas, connections and region neighbours are as Detour's builder assumes (the
+        // caller's contract). The glue returns a result (freed by navkit_tc_layer_mesh_free) or
+        // null.
+        let mesh = unsafe {
+            Self::from_raw(navkit_tc_layer_mesh_new(
+                w as c_int,
+                h as c_int,
+                heights.as_ptr(),
+                areas.as_ptr(),
+                cons.as_ptr(),
+                walkable_climb,
+                max_error,
+                &mut status,
+            ))
+        };
+        mesh.ok_or(status | recastnavigation_sys::DT_FAILURE)
+    }
+
+    /// Contour `i`, if the result has it.
+    fn contour(&self, i: c_int) -> RawLayerContour {
+        let (mut vp, mut nv, mut reg, mut area) = (std::ptr::null(), 0, 0u8, 0u8);
+        // SAFETY: live result, four outputs; the glue checks the index.
+        let ok = unsafe {
+            navkit_tc_layer_mesh_contour(self.as_ptr(), i, &mut vp, &mut nv, &mut reg, &mut area)
+        };
+        let nv = if ok != 0 {
+            usize::try_from(nv).unwrap_or(0)
+        } else {
+            0
+        };
+        // SAFETY: the result holds `nv` vertices of 4 bytes at `vp` (null or valid when the
+        // glue succeeds), alive while `self` is borrowed.
+        let verts = unsafe { c_slice(vp as *const [u8; 4], nv) }.to_vec();
+        RawLayerContour { verts, reg, area }
+    }
+
+    /// Every contour.
+    fn contours(&self) -> Vec<RawLayerContour> {
+        // SAFETY: live result.
+        let n = unsafe { navkit_tc_layer_mesh_contour_count(self.as_ptr()) }.max(0);
+        (0..n).map(|i| self.contour(i)).collect()
+    }
+
+    /// The poly mesh, copied out; `None` if its counts or vertex indices do not add up.
+    fn poly_mesh(&self) -> Option<RawLayerPolyMesh> {
+        let (mut nvp, mut vp, mut nv, mut pp, mut ap, mut np) = (
+            0,
+            std::ptr::null(),
+            0,
+            std::ptr::null(),
+            std::ptr::null(),
+            0,
+        );
+        // SAFETY: live result, six outputs.
+        unsafe {
+            navkit_tc_layer_mesh_polys(
+                self.as_ptr(),
+                &mut nvp,
+                &mut vp,
+                &mut nv,
+                &mut pp,
+                &mut ap,
+                &mut np,
+            )
+        };
+        let count = |n: c_int| usize::try_from(n).unwrap_or(0);
+        let (nvp, nv, np) = (count(nvp), count(nv), count(np));
+        // SAFETY: the result holds `nv` vertices of 3 u16 at `vp`, `np * nvp * 2` u16 at `pp` and
+        // `np` area bytes at `ap` (each null when empty), alive while `self` is borrowed.
+        let (verts, polys, areas) = unsafe {
+            (
+                c_slice(vp as *const [u16; 3], nv).to_vec(),
+                c_slice(pp, np * nvp * 2).to_vec(),
+                c_slice(ap, np).to_vec(),
+            )
+        };
+        let nvp_ok = (3..=6).contains(&nvp) || np == 0;
+        let in_range = polys.chunks(2 * nvp.max(1)).all(|p| {
+            p[..nvp.min(p.len())]
+                .iter()
+                .all(|&v| v == 0xffff || (v as usize) < verts.len())
+        });
+        (nvp_ok && polys.len() == np * nvp * 2 && areas.len() == np && in_range).then_some(
+            RawLayerPolyMesh {
+                nvp,
+                verts,
+                polys,
+                areas,
+            },
+        )
     }
 }
 
@@ -189,106 +344,18 @@ pub(crate) fn layer_contours_and_mesh(
     walkable_climb: i32,
     max_error: f32,
 ) -> Result<(Vec<RawLayerContour>, RawLayerPolyMesh), LayerBuildError> {
-    use recastnavigation_sys as sys;
     check_grids(w, h, heights, areas, cons, walkable_climb).map_err(LayerBuildError::Refused)?;
     if !max_error.is_finite() || max_error < 0.0 {
         return Err(LayerBuildError::Refused(format!(
             "simplification error {max_error} is not a finite, non-negative number"
         )));
     }
-    let mut status = 0u32;
-    // SAFETY: the three grids hold w*h bytes and are only read; w and h are in 1..=255; areas,
-    // connections and region neighbours are as Detour's builder assumes (check_grids).
-    let m = unsafe {
-        navkit_tc_layer_mesh_new(
-            w as c_int,
-            h as c_int,
-            heights.as_ptr(),
-            areas.as_ptr(),
-            cons.as_ptr(),
-            walkable_climb,
-            max_error,
-            &mut status,
-        )
-    };
-    if m.is_null() {
-        return Err(LayerBuildError::Detour(status | sys::DT_FAILURE));
-    }
-    let guard = MeshGuard(m);
-    // SAFETY: live result.
-    let n = unsafe { navkit_tc_layer_mesh_contour_count(guard.0) }.max(0);
-    let mut contours = Vec::with_capacity(n as usize);
-    for i in 0..n {
-        let (mut vp, mut nv, mut reg, mut area) = (std::ptr::null(), 0, 0u8, 0u8);
-        // SAFETY: live result, index in range, four outputs.
-        let ok = unsafe {
-            navkit_tc_layer_mesh_contour(guard.0, i, &mut vp, &mut nv, &mut reg, &mut area)
-        };
-        let nv = usize::try_from(nv).unwrap_or(0);
-        let verts = if ok != 0 && !vp.is_null() && nv > 0 {
-            // SAFETY: the result holds `nv` vertices of 4 bytes at `vp`, alive until freed.
-            let bytes = unsafe { std::slice::from_raw_parts(vp, nv * 4) };
-            bytes
-                .chunks_exact(4)
-                .map(|c| [c[0], c[1], c[2], c[3]])
-                .collect()
-        } else {
-            Vec::new()
-        };
-        contours.push(RawLayerContour { verts, reg, area });
-    }
-    let (mut nvp, mut vp, mut nv, mut pp, mut ap, mut np) = (
-        0,
-        std::ptr::null(),
-        0,
-        std::ptr::null(),
-        std::ptr::null(),
-        0,
-    );
-    // SAFETY: live result, six outputs.
-    unsafe {
-        navkit_tc_layer_mesh_polys(
-            guard.0, &mut nvp, &mut vp, &mut nv, &mut pp, &mut ap, &mut np,
-        )
-    };
-    let (nvp, nv, np) = (
-        usize::try_from(nvp).unwrap_or(0),
-        usize::try_from(nv).unwrap_or(0),
-        usize::try_from(np).unwrap_or(0),
-    );
-    let read = |p: *const u16, n: usize| -> Vec<u16> {
-        if p.is_null() || n == 0 {
-            return Vec::new();
-        }
-        // SAFETY: the result holds `n` u16 at `p`, alive until freed.
-        unsafe { std::slice::from_raw_parts(p, n) }.to_vec()
-    };
-    let flat = read(vp, nv * 3);
-    let verts: Vec<[u16; 3]> = flat.chunks_exact(3).map(|c| [c[0], c[1], c[2]]).collect();
-    let polys = read(pp, np * nvp * 2);
-    let areas = if ap.is_null() || np == 0 {
-        Vec::new()
-    } else {
-        // SAFETY: the result holds `np` area bytes at `ap`, alive until freed.
-        unsafe { std::slice::from_raw_parts(ap, np) }.to_vec()
-    };
-    drop(guard);
-    let nvp_ok = (3..=6).contains(&nvp) || np == 0;
-    let in_range = polys.chunks(2 * nvp.max(1)).all(|p| {
-        p[..nvp.min(p.len())]
-            .iter()
-            .all(|&v| v == 0xffff || (v as usize) < verts.len())
-    });
-    if !nvp_ok || polys.len() != np * nvp * 2 || areas.len() != np || !in_range {
-        return Err(LayerBuildError::Detour(sys::DT_FAILURE));
-    }
-    Ok((
-        contours,
-        RawLayerPolyMesh {
-            nvp,
-            verts,
-            polys,
-            areas,
-        },
-    ))
+    // SAFETY: the grids passed `check_grids` just above.
+    let mesh = unsafe { LayerMesh::build(w, h, (heights, areas, cons), walkable_climb, max_error) }
+        .map_err(LayerBuildError::Detour)?;
+    let contours = mesh.contours();
+    let poly_mesh = mesh
+        .poly_mesh()
+        .ok_or(LayerBuildError::Detour(recastnavigation_sys::DT_FAILURE))?;
+    Ok((contours, poly_mesh))
 }

@@ -15,6 +15,7 @@ use std::marker::PhantomData;
 use recastnavigation_sys as sys;
 
 use super::RawPolyRef;
+use super::buffers::c_slice;
 use super::detour::RawNavMesh;
 
 /// A tile of a navmesh, its sections as slices borrowed from the navmesh.
@@ -95,16 +96,10 @@ pub(crate) fn narrow<T: TryFrom<u64>>(r: u64) -> Option<T> {
 /// `len` elements at `ptr` as a slice, empty for a null pointer or a non-positive count.
 ///
 /// # Safety
-///
-/// A non-null `ptr` with `len > 0` must point to `len` initialized, aligned `T`s that stay alive
-/// and unchanged for `'a`.
+/// As [`c_slice`]'s, for a positive `len`.
 unsafe fn section<'a, T>(ptr: *const T, len: i32) -> &'a [T] {
-    if ptr.is_null() || len <= 0 {
-        return &[];
-    }
-    debug_assert!(ptr.is_aligned());
     // SAFETY: guaranteed by the caller.
-    unsafe { std::slice::from_raw_parts(ptr, len as usize) }
+    unsafe { c_slice(ptr, usize::try_from(len).unwrap_or(0)) }
 }
 
 impl RawNavMesh {
@@ -136,16 +131,16 @@ impl RawNavMesh {
             return None;
         }
         // SAFETY: live navmesh; `index < getMaxTiles()`, so getTile returns a pointer into the
-        // tile array, valid while `self` is borrowed.
-        let t = unsafe { sys::dtNavMesh_getTile(self.as_ptr(), index as i32).as_ref()? };
-        self.view_of(t)
+        // tile array, valid while `self` is borrowed: a tile of this navmesh.
+        unsafe { self.view_of(sys::dtNavMesh_getTile(self.as_ptr(), index as i32).as_ref()?) }
     }
 
     /// The index in the tile array of the tile at grid position (x, y, layer), if there is one.
     pub(crate) fn tile_index_at(&self, x: i32, y: i32, layer: i32) -> Option<usize> {
-        // SAFETY: live navmesh; a lookup returning null or a tile of this navmesh.
-        let t = unsafe { sys::dtNavMesh_getTileAt(self.as_ptr(), x, y, layer).as_ref()? };
-        self.view_of(t).map(|v| v.index)
+        // SAFETY: live navmesh; a lookup returning null or a tile of this navmesh, valid while
+        // `self` is borrowed.
+        unsafe { self.view_of(sys::dtNavMesh_getTileAt(self.as_ptr(), x, y, layer).as_ref()?) }
+            .map(|v| v.index)
     }
 
     /// The indices of every tile at grid position (x, y), all layers, in Detour's order.
@@ -168,9 +163,10 @@ impl RawNavMesh {
             if n < cap || cap >= self.max_tiles() {
                 return buf[..n.min(cap)]
                     .iter()
-                    // SAFETY: Detour wrote the first `n` entries: tiles of this navmesh.
-                    .filter_map(|&t| unsafe { t.as_ref() })
-                    .filter_map(|t| self.view_of(t).map(|v| v.index))
+                    // SAFETY: Detour wrote the first `n` entries: null or tiles of this navmesh,
+                    // valid while `self` is borrowed.
+                    .filter_map(|&t| unsafe { self.view_of(t.as_ref()?) })
+                    .map(|v| v.index)
                     .collect();
             }
             cap *= 2;
@@ -184,13 +180,18 @@ impl RawNavMesh {
             return None;
         }
         // SAFETY: live navmesh; getTileByRef checks the ref's tile index and salt and returns
-        // null or a tile of this navmesh.
-        let t = unsafe { sys::dtNavMesh_getTileByRef(self.as_ptr(), r).as_ref()? };
-        self.view_of(t).map(|v| v.index)
+        // null or a tile of this navmesh, valid while `self` is borrowed.
+        unsafe { self.view_of(sys::dtNavMesh_getTileByRef(self.as_ptr(), r).as_ref()?) }
+            .map(|v| v.index)
     }
 
     /// Slices over a tile of this navmesh, or `None` if the tile slot is free.
-    fn view_of<'a>(&'a self, t: &'a sys::dtMeshTile) -> Option<RawTile<'a>> {
+    ///
+    /// # Safety
+    /// `t` must be a slot of this navmesh's tile array (as Detour's tile lookups return them):
+    /// a tile in use then points into tile data that `addTile` laid out from its header (see
+    /// the module's docs), alive and unchanged while `self` is borrowed.
+    unsafe fn view_of<'a>(&'a self, t: &'a sys::dtMeshTile) -> Option<RawTile<'a>> {
         if t.header.is_null() || t.data.is_null() || t.dataSize <= 0 {
             return None;
         }

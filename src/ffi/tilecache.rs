@@ -8,28 +8,44 @@
 //! gives it meaning. Detour trusts tile data, so [`RawTileCache::add_tile`] takes only a
 //! `ValidLayer` (validated, or built by [`build_layer`]).
 
-use std::ffi::c_void;
 use std::os::raw::c_int;
-use std::ptr::NonNull;
 
 use recastnavigation_sys as sys;
 
+use super::buffers::{DetourCopy, c_slice, take_detour_alloc};
 use super::detour::{OffMeshInput, RawNavMesh};
+use super::owner::{opaque, owner};
+use super::status_result;
+use super::tile_layer::check_connections;
 use super::validate::ValidLayer;
 use super::validate::layer::LayerHeader;
 use crate::ffi::layer_compression::LayerCompression;
 
 type MaxSizeFn = unsafe extern "C" fn(c_int) -> c_int;
-type Lz4Fn = unsafe extern "C" fn(*const u8, c_int, *mut u8, c_int, *mut c_int) -> c_int;
+type BufferFn = unsafe extern "C" fn(*const u8, c_int, *mut u8, c_int, *mut c_int) -> c_int;
+
+opaque!(
+    /// The glue's `NavkitCompressor`: a `dtTileCacheCompressor` whose work is done by Rust
+    /// callbacks.
+    NavkitCompressor
+);
+opaque!(
+    /// The glue's `NavkitMeshProcess`: a `dtTileCacheMeshProcess`.
+    NavkitMeshProcess
+);
+opaque!(
+    /// The glue's `NavkitTileCacheAlloc`: a `dtTileCacheAlloc` with the region-neighbour guard.
+    NavkitTileCacheAlloc
+);
 
 unsafe extern "C" {
     fn navkit_tc_compressor_new(
         max_fn: Option<MaxSizeFn>,
-        compress_fn: Option<Lz4Fn>,
-        decompress_fn: Option<Lz4Fn>,
-    ) -> *mut c_void;
-    fn navkit_tc_compressor_free(c: *mut c_void);
-    fn navkit_tc_compressor_base(c: *mut c_void) -> *mut sys::dtTileCacheCompressor;
+        compress_fn: Option<BufferFn>,
+        decompress_fn: Option<BufferFn>,
+    ) -> *mut NavkitCompressor;
+    fn navkit_tc_compressor_free(c: *mut NavkitCompressor);
+    fn navkit_tc_compressor_base(c: *mut NavkitCompressor) -> *mut sys::dtTileCacheCompressor;
     fn navkit_tc_compressor_max_size(c: *mut sys::dtTileCacheCompressor, n: c_int) -> c_int;
     fn navkit_tc_compressor_compress(
         c: *mut sys::dtTileCacheCompressor,
@@ -47,11 +63,11 @@ unsafe extern "C" {
         cap: c_int,
         out_size: *mut c_int,
     ) -> u32;
-    fn navkit_tc_meshproc_new(flag_table: *const u16) -> *mut c_void;
-    fn navkit_tc_meshproc_free(p: *mut c_void);
-    fn navkit_tc_meshproc_base(p: *mut c_void) -> *mut sys::dtTileCacheMeshProcess;
+    fn navkit_tc_meshproc_new(flag_table: *const u16) -> *mut NavkitMeshProcess;
+    fn navkit_tc_meshproc_free(p: *mut NavkitMeshProcess);
+    fn navkit_tc_meshproc_base(p: *mut NavkitMeshProcess) -> *mut sys::dtTileCacheMeshProcess;
     fn navkit_tc_meshproc_set_offmesh(
-        p: *mut c_void,
+        p: *mut NavkitMeshProcess,
         verts: *const f32,
         rads: *const f32,
         dirs: *const u8,
@@ -60,11 +76,11 @@ unsafe extern "C" {
         ids: *const u32,
         n: c_int,
     ) -> c_int;
-    fn navkit_tc_alloc_new(walkable_climb: f32, ch: f32) -> *mut c_void;
-    fn navkit_tc_alloc_free(a: *mut c_void);
-    fn navkit_tc_alloc_base(a: *mut c_void) -> *mut sys::dtTileCacheAlloc;
+    fn navkit_tc_alloc_new(walkable_climb: f32, ch: f32) -> *mut NavkitTileCacheAlloc;
+    fn navkit_tc_alloc_free(a: *mut NavkitTileCacheAlloc);
+    fn navkit_tc_alloc_base(a: *mut NavkitTileCacheAlloc) -> *mut sys::dtTileCacheAlloc;
     fn navkit_tc_alloc_stats(
-        a: *const c_void,
+        a: *const NavkitTileCacheAlloc,
         checks: *mut u64,
         refused: *mut u64,
         builds: *mut u64,
@@ -86,7 +102,7 @@ const FAILURE: u32 = sys::DT_FAILURE;
 const GRID_LIMIT_CELLS: f32 = 1.0e9;
 
 // ---------------------------------------------------------------------------------------------
-// LZ4 callbacks (called by the C++ compressor).
+// The compressor's callbacks (called by the C++ compressor).
 
 unsafe extern "C" fn lz4_max_size(n: c_int) -> c_int {
     if n < 0 {
@@ -118,12 +134,8 @@ unsafe fn with_buffers(
     let (Ok(n), Ok(cap)) = (usize::try_from(n), usize::try_from(cap)) else {
         return 0;
     };
-    let input: &[u8] = if n == 0 {
-        &[]
-    } else {
-        // SAFETY: the caller passes `n` readable bytes at `input` (checked non-null).
-        unsafe { std::slice::from_raw_parts(input, n) }
-    };
+    // SAFETY: the caller passes `n` readable bytes at `input` (non-null unless `n` is 0).
+    let input = unsafe { c_slice(input, n) };
     let out: &mut [u8] = if cap == 0 {
         &mut []
     } else {
@@ -145,40 +157,6 @@ unsafe fn with_buffers(
     }
 }
 
-unsafe extern "C" fn lz4_compress(
-    input: *const u8,
-    n: c_int,
-    out: *mut u8,
-    cap: c_int,
-    out_size: *mut c_int,
-) -> c_int {
-    // SAFETY: Detour passes its buffers with their sizes (dtBuildTileCacheLayer).
-    unsafe {
-        with_buffers(input, n, out, cap, out_size, |i, o| {
-            lz4_flex::block::compress_into(i, o).ok()
-        })
-    }
-}
-
-unsafe extern "C" fn lz4_decompress(
-    input: *const u8,
-    n: c_int,
-    out: *mut u8,
-    cap: c_int,
-    out_size: *mut c_int,
-) -> c_int {
-    // SAFETY: Detour passes its buffers with their sizes (dtDecompressTileCacheLayer). lz4_flex's
-    // safe decoder returns an error on corrupt input and never writes past `out`.
-    unsafe {
-        with_buffers(input, n, out, cap, out_size, |i, o| {
-            lz4_flex::block::decompress_into(i, o).ok()
-        })
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// FastLZ callbacks (called by the C++ compressor).
-
 unsafe extern "C" fn fastlz_max_size(n: c_int) -> c_int {
     if n < 0 {
         return 0;
@@ -186,67 +164,104 @@ unsafe extern "C" fn fastlz_max_size(n: c_int) -> c_int {
     c_int::try_from(super::fastlz::max_compressed_size(n as usize)).unwrap_or(c_int::MAX)
 }
 
-unsafe extern "C" fn fastlz_compress(
-    input: *const u8,
-    n: c_int,
-    out: *mut u8,
-    cap: c_int,
-    out_size: *mut c_int,
-) -> c_int {
-    // SAFETY: Detour passes its buffers with their sizes (dtBuildTileCacheLayer, with
-    // `fastlz_max_size` bytes of output); compress_into refuses a smaller output.
-    unsafe {
-        with_buffers(input, n, out, cap, out_size, |i, o| {
-            super::fastlz::compress_into(i, o, None)
-        })
+/// One step of a layer codec, which the C++ compressor calls back ([`buffer_callback`]):
+/// `run(input, output)` gives the number of bytes it wrote, or `None` if it failed. Safe Rust on
+/// slices: it cannot read or write outside them.
+trait CodecStep {
+    fn run(input: &[u8], out: &mut [u8]) -> Option<usize>;
+}
+
+/// LZ4 block compression (`lz4_flex`).
+struct Lz4Compress;
+impl CodecStep for Lz4Compress {
+    fn run(input: &[u8], out: &mut [u8]) -> Option<usize> {
+        lz4_flex::block::compress_into(input, out).ok()
     }
 }
 
-unsafe extern "C" fn fastlz_decompress(
+/// LZ4 block decompression: `lz4_flex`'s safe decoder fails on corrupt input.
+struct Lz4Decompress;
+impl CodecStep for Lz4Decompress {
+    fn run(input: &[u8], out: &mut [u8]) -> Option<usize> {
+        lz4_flex::block::decompress_into(input, out).ok()
+    }
+}
+
+/// FastLZ compression by fastlz.c (Detour gives it `fastlz_max_size` bytes of output;
+/// `compress_into` refuses a smaller output).
+struct FastLzCompress;
+impl CodecStep for FastLzCompress {
+    fn run(input: &[u8], out: &mut [u8]) -> Option<usize> {
+        super::fastlz::compress_into(input, out, None)
+    }
+}
+
+/// FastLZ decompression by navkit's decoder, which fails on corrupt input. fastlz.c compresses
+/// nothing to nothing, so nothing decompresses to nothing (a FastLZ stream is never empty).
+struct FastLzDecompress;
+impl CodecStep for FastLzDecompress {
+    fn run(input: &[u8], out: &mut [u8]) -> Option<usize> {
+        if input.is_empty() {
+            return Some(0);
+        }
+        crate::ffi::fastlz::codec::decompress_into(input, out).ok()
+    }
+}
+
+/// The C++ compressor's callback for codec step `S` (its `compress` or `decompress`).
+unsafe extern "C" fn buffer_callback<S: CodecStep>(
     input: *const u8,
     n: c_int,
     out: *mut u8,
     cap: c_int,
     out_size: *mut c_int,
 ) -> c_int {
-    // SAFETY: Detour passes its buffers with their sizes (dtDecompressTileCacheLayer). navkit's
-    // FastLZ decoder returns an error on corrupt input and never reads past `input` or writes
-    // past `out`. fastlz.c compresses nothing to nothing, so nothing decompresses to nothing
-    // (a FastLZ stream is never empty).
-    unsafe {
-        with_buffers(input, n, out, cap, out_size, |i, o| {
-            if i.is_empty() {
-                return Some(0);
-            }
-            crate::ffi::fastlz::codec::decompress_into(i, o).ok()
-        })
-    }
+    // SAFETY: Detour passes its buffers with their sizes (dtBuildTileCacheLayer,
+    // dtDecompressTileCacheLayer).
+    unsafe { with_buffers(input, n, out, cap, out_size, S::run) }
 }
 
 // ---------------------------------------------------------------------------------------------
 // The three callback objects.
 
+owner!(
+    /// A `NavkitCompressor`.
+    CompressorObj(NavkitCompressor),
+    free: navkit_tc_compressor_free,
+    base: navkit_tc_compressor_base => sys::dtTileCacheCompressor
+);
+
 /// navkit's `dtTileCacheCompressor`, FastLZ or LZ4.
 pub(crate) struct Compressor {
-    raw: NonNull<c_void>,
-    base: NonNull<sys::dtTileCacheCompressor>,
+    obj: CompressorObj,
     compression: LayerCompression,
 }
 
 impl Compressor {
     pub(crate) fn new(compression: LayerCompression) -> Self {
-        let (max, compress, decompress): (MaxSizeFn, Lz4Fn, Lz4Fn) = match compression {
-            LayerCompression::FastLz => (fastlz_max_size, fastlz_compress, fastlz_decompress),
-            LayerCompression::Lz4 => (lz4_max_size, lz4_compress, lz4_decompress),
+        let (max, compress, decompress): (MaxSizeFn, BufferFn, BufferFn) = match compression {
+            LayerCompression::FastLz => (
+                fastlz_max_size,
+                buffer_callback::<FastLzCompress>,
+                buffer_callback::<FastLzDecompress>,
+            ),
+            LayerCompression::Lz4 => (
+                lz4_max_size,
+                buffer_callback::<Lz4Compress>,
+                buffer_callback::<Lz4Decompress>,
+            ),
         };
-        // SAFETY: plain constructor; the callbacks are `'static` functions of this module.
-        let raw = unsafe { navkit_tc_compressor_new(Some(max), Some(compress), Some(decompress)) };
-        let raw = NonNull::new(raw).expect("out of memory allocating the tile cache compressor");
-        // SAFETY: `raw` is a live NavkitCompressor.
-        let base = unsafe { navkit_tc_compressor_base(raw.as_ptr()) };
+        // SAFETY: the callbacks are `'static` functions of this module; the glue returns a new
+        // compressor (freed by navkit_tc_compressor_free) or null.
+        let obj = unsafe {
+            CompressorObj::from_raw(navkit_tc_compressor_new(
+                Some(max),
+                Some(compress),
+                Some(decompress),
+            ))
+        };
         Compressor {
-            raw,
-            base: NonNull::new(base).expect("compressor upcast gave null"),
+            obj: obj.expect("out of memory allocating the tile cache compressor"),
             compression,
         }
     }
@@ -257,7 +272,7 @@ impl Compressor {
     }
 
     fn base(&self) -> *mut sys::dtTileCacheCompressor {
-        self.base.as_ptr()
+        self.obj.base()
     }
 
     /// Compresses through the C++ object's virtual `compress`, as Detour calls it.
@@ -316,49 +331,30 @@ impl Compressor {
     }
 }
 
-impl Drop for Compressor {
-    fn drop(&mut self) {
-        // SAFETY: created by navkit_tc_compressor_new, freed once; no tile cache uses it any more
-        // (RawTileCache frees its dtTileCache before its fields).
-        unsafe { navkit_tc_compressor_free(self.raw.as_ptr()) }
-    }
-}
-
-/// navkit's `dtTileCacheMeshProcess`: areas, flags and off-mesh connections per built tile.
-struct MeshProcess {
-    raw: NonNull<c_void>,
-    base: NonNull<sys::dtTileCacheMeshProcess>,
-}
+owner!(
+    /// navkit's `dtTileCacheMeshProcess`: areas, flags and off-mesh connections per built tile.
+    MeshProcess(NavkitMeshProcess),
+    free: navkit_tc_meshproc_free,
+    base: navkit_tc_meshproc_base => sys::dtTileCacheMeshProcess
+);
 
 impl MeshProcess {
-    fn new(flag_table: &[u16; 64]) -> Self {
-        // SAFETY: the glue copies the 64 entries.
-        let raw = unsafe { navkit_tc_meshproc_new(flag_table.as_ptr()) };
-        let raw = NonNull::new(raw).expect("out of memory allocating the tile cache mesh process");
-        // SAFETY: `raw` is a live NavkitMeshProcess.
-        let base = unsafe { navkit_tc_meshproc_base(raw.as_ptr()) };
-        MeshProcess {
-            raw,
-            base: NonNull::new(base).expect("mesh process upcast gave null"),
-        }
+    fn with_flags(flag_table: &[u16; 64]) -> Self {
+        // SAFETY: the glue copies the 64 entries and returns a new mesh process (freed by
+        // navkit_tc_meshproc_free) or null.
+        unsafe { Self::from_raw(navkit_tc_meshproc_new(flag_table.as_ptr())) }
+            .expect("out of memory allocating the tile cache mesh process")
     }
 
     fn set_off_mesh(&mut self, off: &OffMeshInput<'_>) -> bool {
-        let n = off.radii.len();
-        if off.verts.len() != n * 6
-            || off.flags.len() != n
-            || off.areas.len() != n
-            || off.dirs.len() != n
-            || off.user_ids.len() != n
-            || n > c_int::MAX as usize
-        {
+        let Some(n) = off.count().filter(|&n| n <= c_int::MAX as usize) else {
             return false;
-        }
+        };
         // SAFETY: every array holds `n` entries (6 floats per connection for `verts`); the glue
         // copies them.
         unsafe {
             navkit_tc_meshproc_set_offmesh(
-                self.raw.as_ptr(),
+                self.as_ptr(),
                 off.verts.as_ptr(),
                 off.radii.as_ptr(),
                 off.dirs.as_ptr(),
@@ -371,45 +367,26 @@ impl MeshProcess {
     }
 }
 
-impl Drop for MeshProcess {
-    fn drop(&mut self) {
-        // SAFETY: created by navkit_tc_meshproc_new, freed once, after the tile cache.
-        unsafe { navkit_tc_meshproc_free(self.raw.as_ptr()) }
-    }
-}
-
-/// navkit's `dtTileCacheAlloc`, with the region-neighbour guard (see the glue).
-struct TileCacheAlloc {
-    raw: NonNull<c_void>,
-    base: NonNull<sys::dtTileCacheAlloc>,
-}
+owner!(
+    /// navkit's `dtTileCacheAlloc`, with the region-neighbour guard (see the glue).
+    TileCacheAlloc(NavkitTileCacheAlloc),
+    free: navkit_tc_alloc_free,
+    base: navkit_tc_alloc_base => sys::dtTileCacheAlloc
+);
 
 impl TileCacheAlloc {
-    fn new(walkable_climb: f32, ch: f32) -> Self {
-        // SAFETY: plain constructor.
-        let raw = unsafe { navkit_tc_alloc_new(walkable_climb, ch) };
-        let raw = NonNull::new(raw).expect("out of memory allocating the tile cache allocator");
-        // SAFETY: `raw` is a live NavkitTileCacheAlloc.
-        let base = unsafe { navkit_tc_alloc_base(raw.as_ptr()) };
-        TileCacheAlloc {
-            raw,
-            base: NonNull::new(base).expect("allocator upcast gave null"),
-        }
+    fn for_climb(walkable_climb: f32, ch: f32) -> Self {
+        // SAFETY: the glue returns a new allocator (freed by navkit_tc_alloc_free) or null.
+        unsafe { Self::from_raw(navkit_tc_alloc_new(walkable_climb, ch)) }
+            .expect("out of memory allocating the tile cache allocator")
     }
 
     /// (layers checked, layers refused, tile layer builds started).
     fn stats(&self) -> (u64, u64, u64) {
         let (mut checks, mut refused, mut builds) = (0u64, 0u64, 0u64);
         // SAFETY: live allocator; three output integers.
-        unsafe { navkit_tc_alloc_stats(self.raw.as_ptr(), &mut checks, &mut refused, &mut builds) };
+        unsafe { navkit_tc_alloc_stats(self.as_ptr(), &mut checks, &mut refused, &mut builds) };
         (checks, refused, builds)
-    }
-}
-
-impl Drop for TileCacheAlloc {
-    fn drop(&mut self) {
-        // SAFETY: created by navkit_tc_alloc_new, freed once, after the tile cache.
-        unsafe { navkit_tc_alloc_free(self.raw.as_ptr()) }
     }
 }
 
@@ -447,7 +424,10 @@ pub(crate) const LAYER_HEADER_SIZE: usize =
 
 /// `dtBuildTileCacheLayer`: the header (with Detour's magic and version) followed by the
 /// compressed grids (heights, areas, connections, `width * height` bytes each), valid by
-/// construction (Detour's own output from grids of the header's size).
+/// construction: Detour's own output from grids of the header's size whose connections stay
+/// inside the layer (checked: Detour follows them unchecked when it rebuilds the tile; Recast's
+/// heightfield layers always pass). Regions that would overflow Detour's neighbour lists are
+/// refused when the tile is built, by the allocator's guard.
 pub(crate) fn build_layer(
     comp: &mut Compressor,
     header: &LayerHeader,
@@ -455,8 +435,13 @@ pub(crate) fn build_layer(
     areas: &[u8],
     cons: &[u8],
 ) -> Result<ValidLayer, u32> {
-    let cells = header.width as usize * header.height as usize;
-    if heights.len() != cells || areas.len() != cells || cons.len() != cells {
+    let (w, h) = (usize::from(header.width), usize::from(header.height));
+    let cells = w * h;
+    if heights.len() != cells
+        || areas.len() != cells
+        || cons.len() != cells
+        || check_connections(w, h, cons).is_err()
+    {
         return Err(FAILURE | sys::DT_INVALID_PARAM);
     }
     // Detour copies the whole header, padding included, into the layer (`memcpy`). A Rust copy
@@ -483,8 +468,7 @@ pub(crate) fn build_layer(
     let mut header = h;
     let mut data: *mut u8 = std::ptr::null_mut();
     let mut size: c_int = 0;
-    // SAFETY: the grids hold width*height bytes each (checked); Detour copies the header and
-    // allocates `data` with dtAlloc, which we free after copying.
+    // SAFETY: the grids hold width*height bytes each (checked); Detour copies the header.
     let st = super::panic::call(|| unsafe {
         sys::dtBuildTileCacheLayer(
             comp.base(),
@@ -496,18 +480,18 @@ pub(crate) fn build_layer(
             &mut size,
         )
     });
-    if st & FAILURE != 0 || data.is_null() || size <= 0 {
-        if !data.is_null() {
-            // SAFETY: allocated by dtAlloc inside dtBuildTileCacheLayer.
-            unsafe { sys::dtFree(data as *mut c_void) };
+    // SAFETY: Detour left `data` null or set it to `size` bytes it allocated with dtAlloc for
+    // us, which `take_detour_alloc` copies out and frees.
+    let out = unsafe { take_detour_alloc(data, size) };
+    match out {
+        // SAFETY: `out` is what dtBuildTileCacheLayer returned for our header (Detour's magic
+        // and version) and grids of its size whose connections stay inside the layer (checked
+        // above), compressed by `comp`.
+        Some(out) if st & FAILURE == 0 => {
+            Ok(unsafe { ValidLayer::built_by_detour(out, comp.compression()) })
         }
-        return Err(st | FAILURE);
+        _ => Err(st | FAILURE),
     }
-    // SAFETY: Detour returned `size` bytes at `data`.
-    let out = unsafe { std::slice::from_raw_parts(data, size as usize) }.to_vec();
-    // SAFETY: allocated by dtAlloc inside dtBuildTileCacheLayer.
-    unsafe { sys::dtFree(data as *mut c_void) };
-    Ok(ValidLayer::built_by_detour(out, comp.compression()))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -568,10 +552,32 @@ fn cache_params_ok(p: &sys::dtTileCacheParams) -> bool {
         && (1..=0xffff).contains(&p.maxObstacles)
 }
 
+/// `dtFreeTileCache`, after telling a cache whose `init` ran out of memory before it allocated
+/// its tiles that it has none: Detour's destructor walks `maxTiles` tiles even then.
+///
+/// # Safety
+/// `tc` is a live tile cache from `dtAllocTileCache`, owned by the caller, freed here.
+unsafe fn free_tile_cache(tc: *mut sys::dtTileCache) {
+    // SAFETY: live tile cache, exclusively owned (the caller's contract).
+    unsafe {
+        let t = &mut *tc;
+        if t.m_tiles.is_null() {
+            t.m_params.maxTiles = 0;
+        }
+        sys::dtFreeTileCache(tc)
+    }
+}
+
+owner!(
+    /// A `dtTileCache`, freed (with the tile data it owns) on drop.
+    TileCacheObj(sys::dtTileCache),
+    free: free_tile_cache
+);
+
 /// Owner of a `dtTileCache` and of the callback objects it points to.
 pub(crate) struct RawTileCache {
-    tc: NonNull<sys::dtTileCache>,
-    // Freed after `tc` (fields drop after `Drop::drop`).
+    tc: TileCacheObj,
+    // Freed after `tc` (fields drop in declaration order).
     alloc: TileCacheAlloc,
     comp: Compressor,
     _process: MeshProcess,
@@ -599,14 +605,14 @@ impl RawTileCache {
         if !cache_params_ok(params) {
             return Err(FAILURE | sys::DT_INVALID_PARAM);
         }
-        let alloc = TileCacheAlloc::new(params.walkableClimb, params.ch);
+        let alloc = TileCacheAlloc::for_climb(params.walkableClimb, params.ch);
         let comp = Compressor::new(compression);
-        let mut process = MeshProcess::new(flag_table);
+        let mut process = MeshProcess::with_flags(flag_table);
         if !process.set_off_mesh(off) {
             return Err(FAILURE | sys::DT_INVALID_PARAM);
         }
         // SAFETY: dtAllocTileCache returns a constructed object or null.
-        let tc = NonNull::new(unsafe { sys::dtAllocTileCache() })
+        let tc = unsafe { TileCacheObj::from_raw(sys::dtAllocTileCache()) }
             .ok_or(FAILURE | sys::DT_OUT_OF_MEMORY)?;
         let cache = RawTileCache {
             tc,
@@ -621,9 +627,9 @@ impl RawTileCache {
             sys::dtTileCache_init(
                 cache.tc.as_ptr(),
                 params,
-                cache.alloc.base.as_ptr(),
+                cache.alloc.base(),
                 cache.comp.base(),
-                cache._process.base.as_ptr(),
+                cache._process.base(),
             )
         };
         if st & FAILURE != 0 {
@@ -633,8 +639,7 @@ impl RawTileCache {
     }
 
     fn raw(&self) -> &sys::dtTileCache {
-        // SAFETY: live tile cache owned by `self`.
-        unsafe { self.tc.as_ref() }
+        self.tc.raw()
     }
 
     pub(crate) fn params(&self) -> sys::dtTileCacheParams {
@@ -660,30 +665,24 @@ impl RawTileCache {
         {
             return Err(FAILURE | sys::DT_INVALID_PARAM);
         }
-        // SAFETY: dtAlloc returns `len` writable bytes or null.
-        let buf = unsafe { sys::dtAlloc(data.len(), sys::dtAllocHint_DT_ALLOC_PERM) } as *mut u8;
-        if buf.is_null() {
-            return Err(FAILURE | sys::DT_OUT_OF_MEMORY);
-        }
-        // SAFETY: `buf` has room for `data.len()` bytes and does not overlap `data`.
-        unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), buf, data.len()) };
+        // Detour takes the copy over with DT_COMPRESSEDTILE_FREE_DATA on success (and frees it
+        // with dtFree); it is freed on failure.
+        let copy = DetourCopy::of(data).ok_or(FAILURE | sys::DT_OUT_OF_MEMORY)?;
         let mut r = 0;
-        // SAFETY: live tile cache; `buf` holds a copy of a `ValidLayer`, dtAlloc'd so
-        // that DT_COMPRESSEDTILE_FREE_DATA frees it with dtFree.
+        // SAFETY: live tile cache; `copy` holds a copy of a `ValidLayer`.
         let st = unsafe {
             sys::dtTileCache_addTile(
                 self.tc.as_ptr(),
-                buf,
-                data.len() as c_int,
+                copy.ptr(),
+                copy.len() as c_int,
                 sys::dtCompressedTileFlags_DT_COMPRESSEDTILE_FREE_DATA as u8,
                 &mut r,
             )
         };
         if st & FAILURE != 0 {
-            // SAFETY: Detour did not take ownership.
-            unsafe { sys::dtFree(buf as *mut c_void) };
             return Err(st);
         }
+        copy.handed_over();
         Ok(r)
     }
 
@@ -749,7 +748,7 @@ impl RawTileCache {
         let st = unsafe {
             sys::dtTileCache_addObstacle(self.tc.as_ptr(), pos.as_ptr(), radius, height, &mut r)
         };
-        if st & FAILURE != 0 { Err(st) } else { Ok(r) }
+        status_result(st, r)
     }
 
     /// Queues an axis-aligned box obstacle; fails (`DT_INVALID_PARAM`) unless it is finite and
@@ -763,7 +762,7 @@ impl RawTileCache {
         let st = unsafe {
             sys::dtTileCache_addBoxObstacle(self.tc.as_ptr(), bmin.as_ptr(), bmax.as_ptr(), &mut r)
         };
-        if st & FAILURE != 0 { Err(st) } else { Ok(r) }
+        status_result(st, r)
     }
 
     /// Queues a box obstacle rotated by `y_angle` radians about y; fails (`DT_INVALID_PARAM`)
@@ -793,7 +792,7 @@ impl RawTileCache {
                 &mut r,
             )
         };
-        if st & FAILURE != 0 { Err(st) } else { Ok(r) }
+        status_result(st, r)
     }
 
     /// Queues the removal of an obstacle (the caller checked the ref is live).
@@ -926,22 +925,6 @@ impl RawTileCache {
     /// builds started (one per `buildNavMeshTile`).
     pub(crate) fn guard_stats(&self) -> (u64, u64, u64) {
         self.alloc.stats()
-    }
-}
-
-impl Drop for RawTileCache {
-    fn drop(&mut self) {
-        // SAFETY: live tile cache, exclusively owned. Detour's destructor walks `maxTiles` tiles
-        // even when `init` ran out of memory before allocating them: say there are none then.
-        unsafe {
-            let tc = &mut *self.tc.as_ptr();
-            if tc.m_tiles.is_null() {
-                tc.m_params.maxTiles = 0;
-            }
-        }
-        // SAFETY: allocated by dtAllocTileCache, freed once (with the tile data it owns); the
-        // callback objects are freed after it.
-        unsafe { sys::dtFreeTileCache(self.tc.as_ptr()) }
     }
 }
 

@@ -29,8 +29,28 @@ pub const MAX_CONVEX_VOLUME_VERTS: usize = 12;
 /// Largest area id (`RC_WALKABLE_AREA`; Detour keeps 6 bits of area).
 const MAX_AREA: i64 = 63;
 
-/// An off-mesh connection (a jump, ladder, teleport ...), as RecastDemo's off-mesh link tool
-/// makes them.
+/// An off-mesh connection (a jump, ladder, teleport ...): a link between two points of the
+/// navmesh that paths may take although no polygon joins them.
+///
+/// [`OffMeshConnection::new`] makes one as RecastDemo's off-mesh link tool does; the `with_`
+/// methods change what differs. Detour connects each end to the nearest polygon within
+/// `radius` in x and z and the agent's climb in y; a link whose end finds none, or that no
+/// query filter includes (flags 0, the `.gset` default, or only [`crate::flags::DISABLED`]), is
+/// built but never used: the build reports list such links (`off_mesh_issues`, see
+/// [`crate::build::OffMeshIssue`]).
+///
+/// ```
+/// use glam::Vec3;
+/// use navkit::{OffMeshConnection, area, flags};
+/// let ladder = OffMeshConnection::new(Vec3::new(1.0, 0.0, 2.0), Vec3::new(1.0, 4.0, 2.5), 0.6)
+///     .one_way()
+///     .with_area(area::DOOR)           // the area's flags too: WALK | DOOR
+///     .with_user_id(7);                // Detour hands it back: which ladder the agent is on
+/// assert_eq!(ladder.flags, flags::WALK | flags::DOOR);
+/// let jump = OffMeshConnection::new(Vec3::ZERO, Vec3::new(0.0, 2.0, 3.0), 0.6);
+/// assert!(jump.bidirectional);
+/// assert_eq!((jump.area, jump.flags), (area::JUMP, flags::JUMP));
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct OffMeshConnection {
@@ -38,16 +58,81 @@ pub struct OffMeshConnection {
     pub start: Vec3,
     /// End point.
     pub end: Vec3,
-    /// Radius within which the end points snap to the navmesh.
+    /// Radius within which the end points snap to the navmesh (in x and z; in y they snap
+    /// within the agent's climb). RecastDemo uses the agent radius.
     pub radius: f32,
-    /// Whether the link can be taken both ways.
+    /// Whether the link can be taken both ways (else only from `start` to `end`).
     pub bidirectional: bool,
-    /// Area id (0..=63), see [`crate::area`].
+    /// Area id (0..=63), see [`crate::area`]: the cost of taking the link, per query filter.
     pub area: u8,
-    /// Poly flags, see [`crate::flags`].
+    /// Poly flags, see [`crate::flags`]: a query filter takes the link only if these share a
+    /// bit with its include flags and none with its exclude flags (0: never).
     pub flags: u16,
-    /// User id; RecastDemo gives the `i`-th link `1000 + i`.
+    /// The caller's own number for the link. Detour stores it with the connection and gives it
+    /// back (`navkit::navmesh::view::TileOffMeshConnection::user_id`), e.g. to tell which door
+    /// or ladder an agent is taking and play the right animation. RecastDemo (and the `.gset`
+    /// reader) gives the `i`-th link `1000 + i`; [`OffMeshConnection::new`] gives 0.
     pub user_id: u32,
+}
+
+impl OffMeshConnection {
+    /// A link from `start` to `end` as RecastDemo's off-mesh link tool makes it: ends snapping
+    /// within `radius` (RecastDemo passes the agent radius), both ways, the jump area with its
+    /// flags ([`crate::area::JUMP`], [`crate::flags::JUMP`]), user id 0.
+    pub fn new(start: Vec3, end: Vec3, radius: f32) -> Self {
+        OffMeshConnection {
+            start,
+            end,
+            radius,
+            bidirectional: true,
+            area: crate::area::JUMP,
+            flags: Self::flags_for_area(crate::area::JUMP),
+            user_id: 0,
+        }
+    }
+
+    /// The flags RecastDemo gives a link of `area`: [`crate::flags::JUMP`] for the jump area
+    /// (its off-mesh link tool's), else those its sample gives a polygon of that area
+    /// ([`crate::flags::for_area`]: walk for ground, grass and road, swim for water, walk and
+    /// door for doors, none for other areas).
+    pub fn flags_for_area(area: u8) -> u16 {
+        if area == crate::area::JUMP {
+            crate::flags::JUMP
+        } else {
+            crate::flags::for_area(area)
+        }
+    }
+
+    /// Only from `start` to `end`.
+    pub fn one_way(self) -> Self {
+        self.with_bidirectional(false)
+    }
+
+    /// Both ways (`true`, the default) or only from `start` to `end`.
+    pub fn with_bidirectional(mut self, bidirectional: bool) -> Self {
+        self.bidirectional = bidirectional;
+        self
+    }
+
+    /// The area id, and that area's flags ([`flags_for_area`](Self::flags_for_area); call
+    /// [`with_flags`](Self::with_flags) after this for others).
+    pub fn with_area(mut self, area: u8) -> Self {
+        self.area = area;
+        self.flags = Self::flags_for_area(area);
+        self
+    }
+
+    /// The poly flags.
+    pub fn with_flags(mut self, flags: u16) -> Self {
+        self.flags = flags;
+        self
+    }
+
+    /// The user id Detour hands back for the link.
+    pub fn with_user_id(mut self, user_id: u32) -> Self {
+        self.user_id = user_id;
+        self
+    }
 }
 
 /// A convex prism that re-marks the area of the walkable surface inside it.

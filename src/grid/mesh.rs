@@ -25,12 +25,12 @@
 //! [`MeshGrid::set_area_costs`].
 //!
 //! ```no_run
-//! use navkit::grid::{mesh::MeshGrid, SearchContext, SearchOptions};
-//! use navkit::{BuildSettings, InputGeometry};
+//! use navkit::grid::{SearchContext, SearchOptions};
+//! use navkit::{InputGeometry, NavMeshBuilder};
 //! use glam::Vec3;
 //!
 //! let geom = InputGeometry::load("nav_test.obj")?;
-//! let grid = MeshGrid::build(&geom, &BuildSettings::default())?;
+//! let grid = NavMeshBuilder::new(&geom).grid()?;
 //! let mut ctx = SearchContext::new();
 //! let path = grid.find_path(&mut ctx, Vec3::new(-2.0, -2.0, 0.0), Vec3::new(40.0, 10.0, 5.0), &SearchOptions::default())?;
 //! println!("{} cells, {} waypoints, {:.2} long", path.points.len(), path.waypoints.len(), path.length);
@@ -102,7 +102,7 @@ impl MeshGrid {
     /// walkable spans. Convex volumes mark their areas as in the navmesh build.
     /// The input's off-mesh connections become links ([`MeshGrid::add_link`]); one whose ends
     /// have no walkable span within its radius is left out, as Detour leaves it unconnected.
-    pub fn build(geom: &InputGeometry, settings: &BuildSettings) -> Result<MeshGrid> {
+    pub(crate) fn build(geom: &InputGeometry, settings: &BuildSettings) -> Result<MeshGrid> {
         let mut grid = Self::from_spans(build_walkable_spans(geom, settings)?);
         for c in &geom.off_mesh_connections {
             grid.add_link(

@@ -26,7 +26,7 @@ use validate::{convert_tile_data, validate_tile_data};
 
 /// A Detour navigation mesh (`dtNavMesh`), owned.
 ///
-/// Build one with [`crate::build::build_solo`], or load one with [`NavMesh::load`]. Query it
+/// Build one with [`crate::NavMeshBuilder`], or load one with [`NavMesh::load`]. Query it
 /// through a [`crate::query::NavMeshQuery`], which borrows it: the navmesh cannot be changed or
 /// dropped while a query is alive.
 ///
@@ -227,8 +227,9 @@ impl NavMesh {
     /// Loads a navmesh saved in RecastDemo's `MSET` format (`Sample::saveAll`), with 32-bit or
     /// 64-bit poly refs.
     ///
-    /// Corrupt files give [`Error::NavMeshData`] naming the byte offset; Detour never sees
-    /// unvalidated data.
+    /// Corrupt files give [`Error::NavMeshData`] naming the byte offset, files of another
+    /// version [`Error::VersionMismatch`] (both naming the file); Detour never sees unvalidated
+    /// data.
     pub fn load(path: impl AsRef<Path>) -> Result<NavMesh> {
         let path = path.as_ref();
         let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;

@@ -127,15 +127,40 @@ fn in_tile(err: Error, tile: usize, base: usize) -> Error {
 // ---------------------------------------------------------------------------------------
 // MSET files.
 
-/// Reads the `magic, version, numTiles` start of an `MSET` or `TSET` file (`name`) whose header
-/// is `header_size` bytes, checking the length, magic and version; returns `numTiles` as stored.
-pub(crate) fn read_set_header(
-    bytes: &[u8],
-    header_size: usize,
-    magic: i32,
-    version: i32,
-    name: &str,
-) -> Result<i32> {
+/// The fixed start of a set file format (`MSET` or `TSET`): what [`read_set_header`] checks.
+pub(crate) struct SetFormat {
+    /// The magic's four letters, as error messages name the format (`MSET`).
+    pub(crate) name: &'static str,
+    /// What [`Error::VersionMismatch`] calls such a file (`MSET file`).
+    pub(crate) what: &'static str,
+    /// The file magic.
+    pub(crate) magic: i32,
+    /// The versions navkit reads.
+    pub(crate) versions: &'static [i32],
+    /// The size of the whole header (the `magic, version, numTiles` start and the parameters).
+    pub(crate) header_size: usize,
+}
+
+/// The `MSET` format.
+const MSET_FORMAT: SetFormat = SetFormat {
+    name: "MSET",
+    what: "MSET file",
+    magic: MSET_MAGIC,
+    versions: &[MSET_VERSION],
+    header_size: SET_HEADER_SIZE,
+};
+
+/// Reads the `magic, version, numTiles` start of a file of `format`, checking the length, the
+/// magic and the version ([`Error::VersionMismatch`] if it is not one of `format.versions`);
+/// returns the version and `numTiles` as stored.
+pub(crate) fn read_set_header(bytes: &[u8], format: &SetFormat) -> Result<(i32, i32)> {
+    let SetFormat {
+        name,
+        what,
+        magic,
+        versions,
+        header_size,
+    } = *format;
     if bytes.len() < header_size {
         return Err(Error::data(
             bytes.len(),
@@ -152,14 +177,16 @@ pub(crate) fn read_set_header(
             format!("file magic is 0x{found:08x}, expected 0x{magic:08x} ('{name}')"),
         ));
     }
-    let found = i32_at(bytes, 4)?;
-    if found != version {
-        return Err(Error::data(
-            4,
-            format!("{name} version is {found}, expected {version}"),
-        ));
+    let version = i32_at(bytes, 4)?;
+    if !versions.contains(&version) {
+        return Err(Error::VersionMismatch {
+            path: None,
+            what,
+            found: version,
+            supported: versions,
+        });
     }
-    i32_at(bytes, 8)
+    Ok((version, i32_at(bytes, 8)?))
 }
 
 /// Reads `dtNavMeshParams` at `base` and validates them ([`validate_params`]); error offsets
@@ -272,6 +299,10 @@ fn detect_ref_width(bytes: &[u8], pos: usize, num_tiles: usize) -> RefWidth {
 
 /// Parses and validates an `MSET` file.
 ///
+/// # Errors
+/// [`Error::VersionMismatch`] if the file's version is not [`MSET_VERSION`];
+/// [`Error::NavMeshData`], naming the byte offset, if anything else is wrong.
+///
 /// Checks the header (magic, version, tile count against `max_tiles` and the file length),
 /// the parameters ([`validate_params`]), each tile header (ref non-zero and decoding to a
 /// free tile index below `max_tiles` with a non-zero salt, data size non-zero and within the
@@ -279,7 +310,7 @@ fn detect_ref_width(bytes: &[u8], pos: usize, num_tiles: usize) -> RefWidth {
 /// poly bits of the parameters, that no two tiles share a location `(x, y, layer)` or a tile
 /// index, and that nothing follows the last tile.
 pub fn read_mset(bytes: &[u8]) -> Result<NavMeshSet> {
-    let num_tiles = read_set_header(bytes, SET_HEADER_SIZE, MSET_MAGIC, MSET_VERSION, "MSET")?;
+    let (_, num_tiles) = read_set_header(bytes, &MSET_FORMAT)?;
     // Checked below, for the width of the file's refs.
     let params = read_params(bytes, SET_PARAMS_OFFSET)?;
     let num_tiles = usize::try_from(num_tiles)

@@ -56,7 +56,7 @@ impl NavMeshQuery<'_> {
     ///     vec![0, 1, 2, 0, 2, 3],
     /// )?;
     /// let geom = navkit::InputGeometry::from_mesh(floor);
-    /// let nav = navkit::build::build_solo(&geom, &navkit::BuildSettings::default())?.navmesh;
+    /// let nav = navkit::NavMeshBuilder::new(&geom).solo()?.into_navmesh();
     /// let mut q = NavMeshQuery::new(&nav, 2048)?;
     /// assert!(q.search_nodes().is_empty());
     /// let f = QueryFilter::default();

@@ -300,9 +300,8 @@ impl<'a> NavMeshQuery<'a> {
 /// let path = search.finalize(256)?;
 /// println!("{} polys in {frames} frames ({:?})", path.polys.len(), path.status);
 /// # Ok(()) }
-/// # let mesh = navkit::build::build_solo(
-/// #     &navkit::InputGeometry::load(concat!(env!("CARGO_MANIFEST_DIR"), "/meshes/demo_level.gset")).unwrap(),
-/// #     &Default::default()).unwrap().navmesh;
+/// # let geom = navkit::InputGeometry::load(concat!(env!("CARGO_MANIFEST_DIR"), "/meshes/demo_level.gset")).unwrap();
+/// # let mesh = navkit::NavMeshBuilder::new(&geom).settings(Default::default()).solo().unwrap().into_navmesh();
 /// # f(&mesh).unwrap();
 /// ```
 ///

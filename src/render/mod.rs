@@ -20,7 +20,7 @@
 //!     vec![0, 1, 2, 0, 2, 3],
 //! )?;
 //! let geom = navkit::InputGeometry::from_mesh(floor);
-//! let nav = navkit::build::build_solo(&geom, &navkit::BuildSettings::default())?.navmesh;
+//! let nav = navkit::NavMeshBuilder::new(&geom).solo()?.into_navmesh();
 //! let mut scene = Scene::with_navmesh(&nav, "a floor");
 //! scene.add_path(PathKind::Straight, &[Vec3::new(1.0, 0.0, 1.0), Vec3::new(9.0, 0.0, 9.0)], "a path");
 //! let svg = navkit::render::render_svg(&scene, &RenderOptions::default())?;

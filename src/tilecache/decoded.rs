@@ -8,7 +8,7 @@ use glam::Vec3;
 use super::{LayerCompression, TileCache, TileCacheParams, TileCacheSet};
 use crate::ffi::tile_layer::{LayerBuildError, layer_contours_and_mesh, layer_regions};
 use crate::ffi::tilecache::{Compressor, LAYER_HEADER_SIZE};
-use crate::ffi::validate::layer::read_layer_header;
+use crate::ffi::validate::layer::{check_layer_len, read_layer_header};
 use crate::{Error, Result};
 
 /// The height of a cell with no walkable floor in [`DecodedLayer::heights`]
@@ -90,15 +90,7 @@ impl DecodedLayer {
         params: &TileCacheParams,
         compression: LayerCompression,
     ) -> Result<DecodedLayer> {
-        if data.len() <= LAYER_HEADER_SIZE {
-            return Err(Error::data(
-                data.len(),
-                format!(
-                    "tile layer is {} bytes, not more than its {LAYER_HEADER_SIZE}-byte header",
-                    data.len()
-                ),
-            ));
-        }
+        check_layer_len(data)?;
         let h = read_layer_header(data, 0)?;
         let (w, hh) = (usize::from(h.width), usize::from(h.height));
         if w as i64 != i64::from(params.width) || hh as i64 != i64::from(params.height) {

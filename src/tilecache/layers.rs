@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::build::budget::Guard;
-use crate::build::tiled::TileGrid;
+use crate::build::tiled::{TileGrid, tile_config};
 use crate::build::{StageCounts, tile_walkable_area};
 use crate::ffi::context::{LogCategory, RecastContext};
 use crate::ffi::recast::HeightfieldLayerSet;
@@ -43,25 +43,6 @@ pub fn decompress_layer_grids(
         .map_err(|s| detour_err("dtTileCacheCompressor::decompress", s))
 }
 
-/// The voxel grid of tile (x, z): the tile plus `border` cells on every side (RecastDemo's
-/// `rasterizeTileLayers`).
-pub(super) fn tile_config(base: &VoxelConfig, grid: &TileGrid, x: i32, z: i32) -> VoxelConfig {
-    let mut cfg = base.clone();
-    let ts = grid.tile_size;
-    let border = cfg.walkable_radius + 3;
-    cfg.tile_size = ts;
-    cfg.border_size = border;
-    cfg.width = ts + border * 2;
-    cfg.height = ts + border * 2;
-    let (tmin, tmax) = grid
-        .tile_bounds(crate::navmesh::TileCoord::new(x, z))
-        .into();
-    let b = border as f32 * cfg.cs;
-    cfg.bmin = [tmin.x - b, base.bmin[1], tmin.z - b];
-    cfg.bmax = [tmax.x + b, base.bmax[1], tmax.z + b];
-    cfg
-}
-
 /// A tile's compressed layers (in layer order), Recast's warnings and the counts of its
 /// rasterization (triangles, spans, compact spans).
 pub(super) type TileLayers = (Vec<ValidLayer>, Vec<String>, StageCounts);
@@ -81,10 +62,12 @@ pub(super) fn tile_layers(
     crate::navmesh::TileCoord { x, z, .. }: crate::navmesh::TileCoord,
 ) -> Result<TileLayers> {
     ctx.take_logs();
-    let cfg = tile_config(base, grid, x, z);
+    let cfg = tile_config(base, grid, crate::navmesh::TileCoord::new(x, z));
     let mut out = Vec::new();
     let mut counts = StageCounts::default();
-    if let Some((chf, spans, tris)) = tile_walkable_area(ctx, guard, geom, index, &cfg, settings)? {
+    if let Some((chf, spans, tris)) =
+        tile_walkable_area(ctx, guard, geom, index, &cfg, settings, None)?
+    {
         counts.rasterized_tris = tris;
         counts.spans = spans.max(0) as usize;
         counts.compact_spans = chf.dims().2.max(0) as usize;

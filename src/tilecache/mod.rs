@@ -47,13 +47,12 @@
 //! [`GuardStats`]); such a tile keeps its previous polygons and `update` reports an error.
 //!
 //! ```no_run
-//! use navkit::{InputGeometry, BuildSettings, ObstacleShape, PathOptions};
-//! use navkit::tilecache::{TileCache, TileCacheSettings};
+//! use navkit::{InputGeometry, NavMeshBuilder, ObstacleShape, PathOptions};
 //! use navkit::query::{NavMeshQuery, QueryFilter};
 //! use glam::Vec3;
 //!
 //! let geom = InputGeometry::load("nav_test.obj")?;
-//! let mut cache = TileCache::build(&geom, &BuildSettings::default(), &TileCacheSettings::default())?;
+//! let mut cache = NavMeshBuilder::new(&geom).tile_cache()?;
 //! let barrel = cache.add(&ObstacleShape::Cylinder {
 //!     pos: Vec3::new(10.0, 0.0, 5.0),
 //!     radius: 1.0,
@@ -102,8 +101,8 @@ use recastnavigation_sys as sys;
 
 use crate::build::budget::{Budget, Guard};
 use crate::build::tiled::{TRIS_PER_CHUNK, TileGrid};
+use crate::build::{OffMeshArrays, OffMeshIssue, off_mesh_issues};
 use crate::ffi::context::RecastContext;
-use crate::ffi::detour::OffMeshInput;
 use crate::ffi::tilecache::{Compressor, LAYER_HEADER_SIZE, RawTileCache};
 use crate::geometry::spatial::ChunkyTriMesh;
 use crate::geometry::{InputGeometry, OffMeshConnection};
@@ -168,6 +167,9 @@ pub struct TileCacheReport {
     pub navmesh_tiles: usize,
     /// Tile and poly bits of the navmesh's refs.
     pub ref_bits: (u32, u32),
+    /// The off-mesh links paths can never take (no usable flags, or an end on no polygon), as
+    /// the navmesh was built (or loaded).
+    pub off_mesh_issues: Vec<OffMeshIssue>,
     /// Wall-clock milliseconds of the build or load.
     pub total_ms: f64,
     /// Recast's warnings.
@@ -203,55 +205,23 @@ fn flag_table() -> [u16; 64] {
     t
 }
 
-/// Off-mesh connections as the mesh process wants them (validated first).
-struct OffMeshArrays {
-    verts: Vec<f32>,
-    radii: Vec<f32>,
-    flags: Vec<u16>,
-    areas: Vec<u8>,
-    dirs: Vec<u8>,
-    ids: Vec<u32>,
-}
-
-impl OffMeshArrays {
-    fn new(cons: &[OffMeshConnection]) -> Result<Self> {
-        for (i, c) in cons.iter().enumerate() {
-            let finite = c.start.is_finite()
-                && c.end.is_finite()
-                && c.start.abs().max_element() <= MAX_COORDINATE
-                && c.end.abs().max_element() <= MAX_COORDINATE
-                && c.radius.is_finite()
-                && c.radius > 0.0;
-            if !finite || c.area > 63 {
-                return Err(Error::InvalidArgument(format!(
-                    "off-mesh connection {i} needs finite end points, a finite radius > 0 and an \
-                     area <= 63"
-                )));
-            }
-        }
-        Ok(OffMeshArrays {
-            verts: cons
-                .iter()
-                .flat_map(|c| [c.start.to_array(), c.end.to_array()].concat())
-                .collect(),
-            radii: cons.iter().map(|c| c.radius).collect(),
-            flags: cons.iter().map(|c| c.flags).collect(),
-            areas: cons.iter().map(|c| c.area).collect(),
-            dirs: cons.iter().map(|c| u8::from(c.bidirectional)).collect(),
-            ids: cons.iter().map(|c| c.user_id).collect(),
-        })
-    }
-
-    fn input(&self) -> OffMeshInput<'_> {
-        OffMeshInput {
-            verts: &self.verts,
-            radii: &self.radii,
-            flags: &self.flags,
-            areas: &self.areas,
-            dirs: &self.dirs,
-            user_ids: &self.ids,
+/// Off-mesh connections as the mesh process wants them, validated first.
+fn off_mesh_arrays(cons: &[OffMeshConnection]) -> Result<OffMeshArrays> {
+    for (i, c) in cons.iter().enumerate() {
+        let finite = c.start.is_finite()
+            && c.end.is_finite()
+            && c.start.abs().max_element() <= MAX_COORDINATE
+            && c.end.abs().max_element() <= MAX_COORDINATE
+            && c.radius.is_finite()
+            && c.radius > 0.0;
+        if !finite || c.area > 63 {
+            return Err(Error::InvalidArgument(format!(
+                "off-mesh connection {i} needs finite end points, a finite radius > 0 and an \
+                 area <= 63"
+            )));
         }
     }
+    Ok(OffMeshArrays::new(cons))
 }
 
 // Byte readers that never panic.
@@ -263,24 +233,16 @@ const MESH_POLY_COUNT: usize = offset_of!(sys::dtMeshHeader, polyCount);
 impl TileCache {
     /// Builds the tile cache of `geom` with `settings` (cell sizes, agent, filters, region and
     /// contour settings; `settings.tile_size` is replaced by `cache.tile_size`) and fills its
-    /// navmesh, as RecastDemo's Temp Obstacles sample: each tile rasterizes only the triangles
-    /// near it, with a border of `agent radius + 3` cells, then its heightfield layers are
-    /// compressed into the cache and built into navmesh tiles. Tiles are rasterized in parallel;
-    /// the result does not depend on the number of threads. The geometry's convex volumes and
-    /// off-mesh connections are used.
-    pub fn build(
-        geom: &InputGeometry,
-        settings: &BuildSettings,
-        cache: &TileCacheSettings,
-    ) -> Result<TileCache> {
-        Self::build_with_budget(geom, settings, cache, &Budget::default())
-    }
-
-    /// [`build`](Self::build) within `budget`: refused before building if the
+    /// navmesh, as RecastDemo's Temp Obstacles sample (see
+    /// [`crate::NavMeshBuilder::tile_cache`]): each tile rasterizes only the triangles near it,
+    /// with a border of `agent radius + 3` cells, then its heightfield layers are compressed
+    /// into the cache and built into navmesh tiles. Tiles are rasterized in parallel; the result
+    /// does not depend on the number of threads. The geometry's convex volumes and off-mesh
+    /// connections are used. Within `budget`: refused before building if the
     /// [`estimate`](crate::build::estimate) shows stray vertices or is over the budget's cell
     /// limit, stopped at the next tile or stage after the budget's token is cancelled or its
     /// time runs out.
-    pub fn build_with_budget(
+    pub(crate) fn build(
         geom: &InputGeometry,
         settings: &BuildSettings,
         cache: &TileCacheSettings,
@@ -299,57 +261,10 @@ impl TileCache {
         let (bmin, bmax) = geom.mesh.bounds().into();
         let grid = TileGrid::new(bmin, bmax, &settings)?;
         let base = settings.to_config(bmin, bmax)?;
-        let index = ChunkyTriMesh::new(&geom.mesh, TRIS_PER_CHUNK);
         let positions = grid.all_tiles();
-        let built: Vec<Result<TileLayers>> = positions
-            .par_iter()
-            .map_init(
-                || {
-                    (
-                        RecastContext::new(),
-                        Compressor::new(cache.layer_compression),
-                    )
-                },
-                |(ctx, comp), &pos| {
-                    tile_layers(
-                        ctx, &guard, comp, geom, &index, &settings, &base, &grid, pos,
-                    )
-                },
-            )
-            .collect();
-        let mut layers = Vec::new();
-        let mut warnings = Vec::new();
-        let mut counts = crate::build::StageCounts::default();
-        for b in built {
-            let (l, w, c) = b?;
-            layers.extend(l);
-            warnings.extend(w);
-            counts.accumulate(&c);
-        }
-
-        // Sizes as RecastDemo, grown if the level has more layers than expected.
-        let expected = grid.tile_count() * cache.expected_layers_per_tile as usize;
-        let cache_tiles = expected.max(layers.len()).max(1);
-        if cache_tiles > MAX_TILES_LIMIT as usize {
-            return Err(Error::Build {
-                stage: crate::build::Stage::TileCache,
-                message: format!(
-                    "{cache_tiles} tile layers; at most {MAX_TILES_LIMIT} fit (use bigger tiles)"
-                ),
-            });
-        }
-        let tile_bits = ilog2_next_pow2(expected.max(1) as u32)
-            .min(14)
-            .max(ilog2_next_pow2(layers.len().max(1) as u32));
-        if tile_bits > 22 {
-            return Err(Error::Build {
-                stage: crate::build::Stage::TileCache,
-                message: format!(
-                    "{} tile layers need {tile_bits} tile bits; at most 22 fit in a poly ref",
-                    layers.len()
-                ),
-            });
-        }
+        let (layers, warnings, counts) =
+            every_tile_layer(geom, &settings, cache, &base, &grid, &guard)?;
+        let (tile_bits, cache_tiles) = cache_size(&grid, cache, layers.len())?;
         let nav_params = NavMeshParams {
             origin: base.bmin,
             tile_width: grid.tile_width(),
@@ -370,7 +285,7 @@ impl TileCache {
             max_tiles: cache_tiles as i32,
             max_obstacles: cache.max_obstacles as i32, // at most 0xffff: validated
         };
-        let off = OffMeshArrays::new(&geom.off_mesh_connections)?;
+        let off = off_mesh_arrays(&geom.off_mesh_connections)?;
         let mut tc = Self::empty(&nav_params, &params, &off, cache.layer_compression)?;
         for layer in &layers {
             tc.raw
@@ -389,6 +304,11 @@ impl TileCache {
                 * (LAYER_HEADER_SIZE + 4 * (grid.tile_size * grid.tile_size) as usize),
             navmesh_tiles: tc.navmesh.tile_count(),
             ref_bits: (tile_bits, 22 - tile_bits),
+            off_mesh_issues: off_mesh_issues(
+                &tc.navmesh,
+                &geom.off_mesh_connections,
+                settings.agent_max_climb,
+            ),
             total_ms: started.elapsed().as_secs_f64() * 1e3,
             warnings,
         };
@@ -420,6 +340,7 @@ impl TileCache {
                 raw_bytes: 0,
                 navmesh_tiles: 0,
                 ref_bits: (0, 0),
+                off_mesh_issues: Vec::new(),
                 total_ms: 0.0,
                 warnings: Vec::new(),
             },
@@ -488,6 +409,11 @@ impl TileCache {
     /// The navmesh, for queries (`NavMeshQuery::new(cache.navmesh(), ...)`).
     pub fn navmesh(&self) -> &NavMesh {
         &self.navmesh
+    }
+
+    /// Gives up the cache (no more obstacles) and keeps the navmesh as it is now.
+    pub fn into_navmesh(self) -> NavMesh {
+        self.navmesh
     }
 
     /// What the build or load made.
@@ -630,7 +556,7 @@ impl TileCache {
     /// Reads a cache from RecastDemo's `TSET` format, validating every byte first
     /// ([`read_tset`]), and builds its navmesh. Off-mesh connections are not part of the file:
     /// pass the level's (as RecastDemo does from its geometry), or none. Tiles are built in grid
-    /// order, as [`TileCache::build`] does, so a cache saved right after its build loads with
+    /// order, as a build does, so a cache saved right after its build loads with
     /// the same poly refs.
     pub fn from_tset_bytes(
         bytes: &[u8],
@@ -638,7 +564,7 @@ impl TileCache {
     ) -> Result<TileCache> {
         let started = Instant::now();
         let set = read_valid_tset(bytes)?;
-        let off = OffMeshArrays::new(off_mesh_connections)?;
+        let off = off_mesh_arrays(off_mesh_connections)?;
         let mut tc = Self::empty(&set.navmesh, &set.cache, &off, set.compression)?;
         let mut positions: Vec<(i32, i32)> = Vec::new();
         for (_, layer) in &set.tiles {
@@ -661,6 +587,11 @@ impl TileCache {
             raw_bytes: set.tiles.len() * (LAYER_HEADER_SIZE + 4 * cells),
             navmesh_tiles: tc.navmesh.tile_count(),
             ref_bits: (layout.tile_bits, layout.poly_bits),
+            off_mesh_issues: off_mesh_issues(
+                &tc.navmesh,
+                off_mesh_connections,
+                set.cache.walkable_climb,
+            ),
             total_ms: started.elapsed().as_secs_f64() * 1e3,
             warnings: Vec::new(),
         };
@@ -676,6 +607,71 @@ impl TileCache {
         let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
         Self::from_tset_bytes(&bytes, off_mesh_connections).map_err(|e| e.in_file(path))
     }
+}
+
+/// The compressed layers of every tile of `grid` (rasterized in parallel, in grid order),
+/// Recast's warnings and the rasterization counts summed over the tiles.
+fn every_tile_layer(
+    geom: &InputGeometry,
+    settings: &BuildSettings,
+    cache: &TileCacheSettings,
+    base: &crate::settings::VoxelConfig,
+    grid: &TileGrid,
+    guard: &Guard,
+) -> Result<TileLayers> {
+    let index = ChunkyTriMesh::new(&geom.mesh, TRIS_PER_CHUNK);
+    let built: Vec<Result<TileLayers>> = grid
+        .all_tiles()
+        .par_iter()
+        .map_init(
+            || {
+                (
+                    RecastContext::new(),
+                    Compressor::new(cache.layer_compression),
+                )
+            },
+            |(ctx, comp), &pos| {
+                tile_layers(ctx, guard, comp, geom, &index, settings, base, grid, pos)
+            },
+        )
+        .collect();
+    let mut layers = Vec::new();
+    let mut warnings = Vec::new();
+    let mut counts = crate::build::StageCounts::default();
+    for b in built {
+        let (l, w, c) = b?;
+        layers.extend(l);
+        warnings.extend(w);
+        counts.accumulate(&c);
+    }
+    Ok((layers, warnings, counts))
+}
+
+/// The tile bits of the navmesh's refs and the cache's tile count for `layers` layers over
+/// `grid`: RecastDemo's sizes, grown if the level has more layers than expected.
+fn cache_size(grid: &TileGrid, cache: &TileCacheSettings, layers: usize) -> Result<(u32, usize)> {
+    let expected = grid.tile_count() * cache.expected_layers_per_tile as usize;
+    let cache_tiles = expected.max(layers).max(1);
+    if cache_tiles > MAX_TILES_LIMIT as usize {
+        return Err(Error::Build {
+            stage: crate::build::Stage::TileCache,
+            message: format!(
+                "{cache_tiles} tile layers; at most {MAX_TILES_LIMIT} fit (use bigger tiles)"
+            ),
+        });
+    }
+    let tile_bits = ilog2_next_pow2(expected.max(1) as u32)
+        .min(14)
+        .max(ilog2_next_pow2(layers.max(1) as u32));
+    if tile_bits > 22 {
+        return Err(Error::Build {
+            stage: crate::build::Stage::TileCache,
+            message: format!(
+                "{layers} tile layers need {tile_bits} tile bits; at most 22 fit in a poly ref"
+            ),
+        });
+    }
+    Ok((tile_bits, cache_tiles))
 }
 
 impl std::fmt::Debug for TileCache {

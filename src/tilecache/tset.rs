@@ -125,6 +125,11 @@ impl TileCacheSet {
 /// neither format reads gets the error of the attempt that got further into the file (FastLZ's
 /// at a tie).
 ///
+/// # Errors
+/// [`Error::VersionMismatch`] if the file's version is neither [`TSET_VERSION`] nor
+/// [`TSET_VERSION_LZ4`]; [`Error::NavMeshData`], naming the byte offset, if anything else is
+/// wrong.
+///
 /// Checks the header (magic, version, tile count within both caches' limits and the file), the
 /// navmesh parameters ([`crate::navmesh::params::validate_params`]), the tile cache parameters
 /// ([`validate_cache_params`]) and that both describe the same tile grid, every tile header (ref
@@ -158,15 +163,22 @@ pub(super) struct ValidTileCacheSet {
     pub(super) compression: LayerCompression,
 }
 
+/// The `TSET` format: its versions are RecastDemo's (FastLZ layers) and navkit's LZ4 one.
+const TSET_FORMAT: mset::SetFormat = mset::SetFormat {
+    name: "TSET",
+    what: "TSET file",
+    magic: TSET_MAGIC,
+    versions: &[TSET_VERSION, TSET_VERSION_LZ4],
+    header_size: TSET_HEADER_SIZE,
+};
+
 /// [`read_tset`], keeping the layers as [`ValidLayer`]s.
 pub(super) fn read_valid_tset(bytes: &[u8]) -> Result<ValidTileCacheSet> {
-    let version = bytes
-        .get(4..8)
-        .map(|b| i32::from_le_bytes([b[0], b[1], b[2], b[3]]));
-    if version == Some(TSET_VERSION_LZ4) {
-        return read_valid_tset_as(bytes, TSET_VERSION_LZ4, LayerCompression::Lz4);
+    let (version, num_tiles) = mset::read_set_header(bytes, &TSET_FORMAT)?;
+    if version == TSET_VERSION_LZ4 {
+        return read_valid_tset_as(bytes, num_tiles, LayerCompression::Lz4);
     }
-    let fast = match read_valid_tset_as(bytes, TSET_VERSION, LayerCompression::FastLz) {
+    let fast = match read_valid_tset_as(bytes, num_tiles, LayerCompression::FastLz) {
         Ok(set) => return Ok(set),
         Err(e) => e,
     };
@@ -179,34 +191,41 @@ pub(super) fn read_valid_tset(bytes: &[u8]) -> Result<ValidTileCacheSet> {
     if offset(&fast).is_none_or(|o| o < TSET_HEADER_SIZE + TSET_TILE_HEADER_SIZE) {
         return Err(fast);
     }
-    match read_valid_tset_as(bytes, TSET_VERSION, LayerCompression::Lz4) {
+    match read_valid_tset_as(bytes, num_tiles, LayerCompression::Lz4) {
         Ok(set) => Ok(set),
         Err(lz4) if offset(&lz4) > offset(&fast) => Err(lz4),
         Err(_) => Err(fast),
     }
 }
 
-/// [`read_valid_tset`] for one header version and layer format.
+/// [`read_valid_tset`] for one layer format, after the header's start (`numTiles` is
+/// `num_tiles`) was read.
 fn read_valid_tset_as(
     bytes: &[u8],
-    version: i32,
+    num_tiles: i32,
     compression: LayerCompression,
 ) -> Result<ValidTileCacheSet> {
-    let num_tiles = mset::read_set_header(bytes, TSET_HEADER_SIZE, TSET_MAGIC, version, "TSET")
-        .map_err(|e| match e {
-            Error::NavMeshData {
-                offset: 4, message, ..
-            } if message.contains("version") => Error::data(
-                4,
-                format!(
-                    "{message} (RecastDemo's, FastLZ layers) or 0x{TSET_VERSION_LZ4:08x} \
-                     (navkit's LZ4 layers)"
-                ),
-            ),
-            other => other,
-        })?;
-    let n = TSET_NAV_PARAMS;
-    let navmesh = mset::read_checked_params(bytes, n)?;
+    let navmesh = mset::read_checked_params(bytes, TSET_NAV_PARAMS)?;
+    let cache = read_cache_params(bytes)?;
+    check_same_tile_grid(&navmesh, &cache)?;
+    let num_tiles = checked_tile_count(num_tiles, &navmesh, &cache, bytes.len())?;
+    let mut reader = LayerReader::new(&cache, compression, num_tiles);
+    let mut pos = TSET_HEADER_SIZE;
+    for t in 0..num_tiles {
+        pos = reader.read_tile(bytes, pos, t)?;
+    }
+    mset::check_no_trailing(bytes, pos, num_tiles)?;
+    Ok(ValidTileCacheSet {
+        navmesh,
+        cache,
+        tiles: reader.tiles,
+        compression,
+    })
+}
+
+/// Reads the header's `dtTileCacheParams` and validates them ([`validate_cache_params`]);
+/// error offsets are file offsets.
+fn read_cache_params(bytes: &[u8]) -> Result<TileCacheParams> {
     let c = TSET_CACHE_PARAMS;
     let cache = TileCacheParams {
         origin: [
@@ -231,7 +250,12 @@ fn read_valid_tset_as(
         } => Error::data(c + offset, message),
         other => other,
     })?;
-    // Both parameter sets must describe one tile grid.
+    Ok(cache)
+}
+
+/// Errors unless both parameter sets describe one tile grid (same origin, tile size).
+fn check_same_tile_grid(navmesh: &NavMeshParams, cache: &TileCacheParams) -> Result<()> {
+    let (c, n) = (TSET_CACHE_PARAMS, TSET_NAV_PARAMS);
     let (tw, th) = cache.tile_world_size();
     for a in 0..3 {
         if (navmesh.origin[a] - cache.origin[a]).abs() > 1e-3 * cache.cell_size {
@@ -257,6 +281,17 @@ fn read_valid_tset_as(
             ));
         }
     }
+    Ok(())
+}
+
+/// The header's `numTiles`, checked: not negative, within both caches' `maxTiles`, and able to
+/// fit in the `file_len - TSET_HEADER_SIZE` bytes after the header.
+fn checked_tile_count(
+    num_tiles: i32,
+    navmesh: &NavMeshParams,
+    cache: &TileCacheParams,
+    file_len: usize,
+) -> Result<usize> {
     let num_tiles = usize::try_from(num_tiles)
         .map_err(|_| Error::data(8, format!("numTiles is {num_tiles}, must be >= 0")))?;
     let limit = (cache.max_tiles.min(navmesh.max_tiles)) as usize;
@@ -269,7 +304,7 @@ fn read_valid_tset_as(
             ),
         ));
     }
-    let rest = bytes.len() - TSET_HEADER_SIZE;
+    let rest = file_len - TSET_HEADER_SIZE;
     if num_tiles > rest / (TSET_TILE_HEADER_SIZE + LAYER_HEADER_SIZE + 1) {
         return Err(Error::data(
             8,
@@ -280,39 +315,54 @@ fn read_valid_tset_as(
             ),
         ));
     }
+    Ok(num_tiles)
+}
 
-    // Tile refs as dtTileCache::init splits them.
-    let tile_bits = ilog2_next_pow2(cache.max_tiles as u32);
-    let salt_bits = 31.min(32 - tile_bits);
-    let mut comp = Compressor::new(compression);
-    let mut by_index: HashSet<u32> = HashSet::new();
-    let mut by_position: HashSet<(i32, i32, i32)> = HashSet::new();
-    let mut tiles = Vec::with_capacity(num_tiles);
-    let mut pos = TSET_HEADER_SIZE;
-    for t in 0..num_tiles {
-        let header_at = pos;
-        let (tile_ref, data) = mset::read_tile_record(bytes, pos, t, num_tiles)?;
-        pos += TSET_TILE_HEADER_SIZE;
-        let index = tile_ref & ((1u32 << tile_bits) - 1);
-        let salt = (u64::from(tile_ref) >> tile_bits) as u32;
-        if index >= cache.max_tiles as u32 || salt == 0 || u64::from(salt) >= 1u64 << salt_bits {
-            return Err(Error::data(
-                header_at,
-                format!(
-                    "tile {t} ref 0x{tile_ref:08x} is not a tile cache ref (index {index} of \
-                     maxTiles {}, salt {salt})",
-                    cache.max_tiles
-                ),
-            ));
+/// Reads a `TSET` file's tiles one after the other, checking each against the cache's
+/// parameters and the tiles before it.
+struct LayerReader {
+    /// The tile cache parameters, as Detour has them.
+    dt: sys::dtTileCacheParams,
+    /// The cache's `maxTiles`.
+    max_tiles: i32,
+    /// The bits of a tile ref that are its tile index, as `dtTileCache::init` splits them.
+    tile_bits: u32,
+    /// The bits of a tile ref's salt.
+    salt_bits: u32,
+    /// The layers' decompressor.
+    comp: Compressor,
+    /// The tile indices seen so far.
+    by_index: HashSet<u32>,
+    /// The layer positions `(x, y, layer)` seen so far.
+    by_position: HashSet<(i32, i32, i32)>,
+    /// The tiles read so far: their ref and their layer.
+    tiles: Vec<(u32, ValidLayer)>,
+    /// How many tiles the header promises.
+    num_tiles: usize,
+}
+
+impl LayerReader {
+    fn new(cache: &TileCacheParams, compression: LayerCompression, num_tiles: usize) -> Self {
+        let tile_bits = ilog2_next_pow2(cache.max_tiles as u32);
+        LayerReader {
+            dt: cache.to_dt(),
+            max_tiles: cache.max_tiles,
+            tile_bits,
+            salt_bits: 31.min(32 - tile_bits),
+            comp: Compressor::new(compression),
+            by_index: HashSet::new(),
+            by_position: HashSet::new(),
+            tiles: Vec::with_capacity(num_tiles),
+            num_tiles,
         }
-        if !by_index.insert(index) {
-            return Err(Error::data(
-                header_at,
-                format!("tile {t} ref 0x{tile_ref:08x} uses tile index {index} a second time"),
-            ));
-        }
-        let size = data.len();
-        let (layer, h) = ValidLayer::new(data, &cache.to_dt(), &mut comp).map_err(|e| match e {
+    }
+
+    /// Reads and checks tile `t`, whose record starts at `pos`; returns where the next starts.
+    fn read_tile(&mut self, bytes: &[u8], pos: usize, t: usize) -> Result<usize> {
+        let (tile_ref, data) = mset::read_tile_record(bytes, pos, t, self.num_tiles)?;
+        self.check_tile_ref(tile_ref, pos, t)?;
+        let pos = pos + TSET_TILE_HEADER_SIZE;
+        let (layer, h) = ValidLayer::new(data, &self.dt, &mut self.comp).map_err(|e| match e {
             Error::NavMeshData {
                 offset, message, ..
             } => Error::data(
@@ -321,7 +371,7 @@ fn read_valid_tset_as(
             ),
             other => other,
         })?;
-        if !by_position.insert((h.tx, h.ty, h.tlayer)) {
+        if !self.by_position.insert((h.tx, h.ty, h.tlayer)) {
             return Err(Error::data(
                 pos + lh::TX,
                 format!(
@@ -330,16 +380,34 @@ fn read_valid_tset_as(
                 ),
             ));
         }
-        tiles.push((tile_ref, layer));
-        pos += size;
+        self.tiles.push((tile_ref, layer));
+        Ok(pos + data.len())
     }
-    mset::check_no_trailing(bytes, pos, num_tiles)?;
-    Ok(ValidTileCacheSet {
-        navmesh,
-        cache,
-        tiles,
-        compression,
-    })
+
+    /// Errors unless `tile_ref` (tile `t`'s, in the record at `header_at`) is a tile cache ref
+    /// (an index below `maxTiles`, a salt that is not 0 and fits its bits) of an index no
+    /// earlier tile used.
+    fn check_tile_ref(&mut self, tile_ref: u32, header_at: usize, t: usize) -> Result<()> {
+        let index = tile_ref & ((1u32 << self.tile_bits) - 1);
+        let salt = (u64::from(tile_ref) >> self.tile_bits) as u32;
+        let max_tiles = self.max_tiles;
+        if index >= max_tiles as u32 || salt == 0 || u64::from(salt) >= 1u64 << self.salt_bits {
+            return Err(Error::data(
+                header_at,
+                format!(
+                    "tile {t} ref 0x{tile_ref:08x} is not a tile cache ref (index {index} of \
+                     maxTiles {max_tiles}, salt {salt})"
+                ),
+            ));
+        }
+        if !self.by_index.insert(index) {
+            return Err(Error::data(
+                header_at,
+                format!("tile {t} ref 0x{tile_ref:08x} uses tile index {index} a second time"),
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// Serialises a tile cache set in RecastDemo's `TSET` format (little-endian), with the version

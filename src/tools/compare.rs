@@ -12,15 +12,14 @@
 //!
 //! ```no_run
 //! use navkit::tools::compare::{Comparer, CompareSettings};
-//! use navkit::grid::mesh::MeshGrid;
-//! use navkit::{build::build_solo, BuildSettings, InputGeometry};
+//! use navkit::{InputGeometry, NavMeshBuilder};
 //! use glam::Vec3;
 //!
 //! let geom = InputGeometry::load("nav_test.obj")?;
-//! let settings = BuildSettings::default();
-//! let built = build_solo(&geom, &settings)?;
-//! let grid = MeshGrid::build(&geom, &settings)?;
-//! let mut cmp = Comparer::new(&built.navmesh, Some(&grid), CompareSettings::default())?;
+//! let builder = NavMeshBuilder::new(&geom);     // one set of settings for both
+//! let built = builder.solo()?;
+//! let grid = builder.grid()?;
+//! let mut cmp = Comparer::new(built.navmesh(), Some(&grid), CompareSettings::default())?;
 //! let c = cmp.compare(Vec3::new(-2.0, -2.3, 0.0), Vec3::new(40.0, 10.0, 5.0))?;
 //! if let (Some(g), Some(n)) = (&c.grid, &c.navmesh) {
 //!     println!("grid {:.2} vs straight {:.2}", g.length, n.straight_length);

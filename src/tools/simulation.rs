@@ -323,7 +323,12 @@ impl Scenario {
         cache_settings.max_obstacles = cache_settings
             .max_obstacles
             .max(u32::try_from(most).unwrap_or(u32::MAX));
-        let mut tc = crate::tilecache::TileCache::build(geom, settings, &cache_settings)?;
+        let mut tc = crate::tilecache::TileCache::build(
+            geom,
+            settings,
+            &cache_settings,
+            &crate::build::Budget::default(),
+        )?;
         for (i, o) in self.obstacles.iter().enumerate() {
             tc.add(o).map_err(|e| {
                 Error::InvalidArgument(format!("scenario obstacle {i} ({o:?}): {e}"))

@@ -3,7 +3,8 @@
 
 use std::path::PathBuf;
 
-use navkit::build::{SoloBuild, build_solo};
+use navkit::NavMeshBuilder;
+use navkit::build::SoloBuild;
 use navkit::{BuildSettings, InputGeometry};
 
 /// `../shared` relative to the repository root.
@@ -25,7 +26,10 @@ pub fn mesh(name: &str) -> PathBuf {
 /// Builds a RecastDemo mesh with default settings.
 pub fn build(name: &str) -> SoloBuild {
     let geom = InputGeometry::load(mesh(name)).expect("load mesh");
-    build_solo(&geom, &BuildSettings::default()).expect("build")
+    NavMeshBuilder::new(&geom)
+        .settings(BuildSettings::default())
+        .solo()
+        .expect("build")
 }
 
 /// A unique temporary path.

@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 use glam::Vec3;
 use serde_json::{Value, json};
 
-use navkit::build::tiled::{TiledNavMesh, TiledOptions, TiledReport};
-use navkit::build::{BuildReport, StageCounts};
-use navkit::{BuildSettings, Partition};
+use navkit::build::tiled::TiledReport;
+use navkit::build::{BuildReport, OffMeshIssue, StageCounts};
+use navkit::{BuildSettings, NavMeshBuilder, Partition};
 
 use crate::common::check_output_opt;
 use crate::common::{build_input, peak_rss_bytes, progress};
@@ -96,20 +96,21 @@ fn build_tiled_cmd(
     json: bool,
 ) -> navkit::Result<()> {
     let (geom, settings) = crate::common::load_geometry(input, partition, tile_size)?;
-    let options = TiledOptions {
-        threads: threads.unwrap_or(0),
-    };
     let bar = progress(
         json,
         "{spinner} tiles {pos}/{len} [{bar:40}] {elapsed} (eta {eta})",
         Some(0),
     );
-    let budget = crate::common::budget();
-    let tiled =
-        TiledNavMesh::build_with_budget(geom, &settings, &options, &budget, &|done, total| {
-            bar.set_length(total as u64);
-            bar.set_position(done as u64);
-        });
+    let show = |done: usize, total: usize| {
+        bar.set_length(total as u64);
+        bar.set_position(done as u64);
+    };
+    let tiled = NavMeshBuilder::new(&geom)
+        .settings(settings.clone())
+        .threads(threads.unwrap_or(0))
+        .budget(crate::common::budget())
+        .progress(&show)
+        .tiled();
     bar.finish_and_clear();
     let tiled = tiled?;
     if let Some(out) = &output {
@@ -119,78 +120,84 @@ fn build_tiled_cmd(
     if json {
         out!("{}", tiled_json(r, &settings, tiled.navmesh().data_size()));
     } else {
-        let g = &r.grid;
-        out!(
-            "Grid:          {} x {} tiles of {} cells ({:.2} units)",
-            g.tiles_x,
-            g.tiles_z,
-            g.tile_size,
-            g.tile_width()
-        );
-        print_bounds(g.bmin, g.bmax);
-        out!("Input:         {} tris", r.input_tris);
-        out!(
-            "Tiles:         {} with polygons of {} built; {} polys (at most {} in a tile)",
-            r.tile_count,
-            r.tiles.built,
-            r.tiles.polys,
-            r.tiles.max_polys_per_tile
-        );
-        let (c, m) = (&r.totals, &r.max);
-        out!(
-            "Rasterized:    {} tris (at most {} in a tile)",
-            c.rasterized_tris,
-            m.rasterized_tris
-        );
-        out!(
-            "Heightfield:   {} spans, {} compact (at most {} and {} in a tile); max distance {}; \
-             max regions {}; {} contours",
-            c.spans,
-            c.compact_spans,
-            m.spans,
-            m.compact_spans,
-            c.max_distance,
-            c.max_regions,
-            c.contours
-        );
-        out!(
-            "Poly mesh:     {} verts, {} polys (at most {} and {} in a tile)",
-            c.polymesh_verts,
-            c.polymesh_polys,
-            m.polymesh_verts,
-            m.polymesh_polys
-        );
-        out!(
-            "Detail mesh:   {} meshes, {} verts, {} tris",
-            c.detail_meshes,
-            c.detail_verts,
-            c.detail_tris
-        );
-        out!(
-            "Refs:          {} tile bits, {} poly bits",
-            r.tile_bits,
-            r.poly_bits
-        );
-        out!(
-            "Time:          {:.1} ms on {} threads; {:.2} ms per tile (slowest {:.1} ms)",
-            r.total_ms,
-            r.threads,
-            r.tiles.mean_ms,
-            r.tiles.max_ms
-        );
-        out!(
-            "Data:          {} bytes, hash {}",
-            tiled.navmesh().data_size(),
-            r.data_hash
-        );
-        for w in r.warnings.iter().take(10) {
-            out!("Warning:       {w}");
-        }
-        if let Some(out) = &output {
-            out!("Saved:         {}", out.display());
-        }
+        print_tiled_report(r, tiled.navmesh().data_size(), output.as_deref());
     }
     Ok(())
+}
+
+/// A tiled build's report, as text.
+fn print_tiled_report(r: &TiledReport, navmesh_bytes: usize, output: Option<&Path>) {
+    let g = &r.grid;
+    out!(
+        "Grid:          {} x {} tiles of {} cells ({:.2} units)",
+        g.tiles_x,
+        g.tiles_z,
+        g.tile_size,
+        g.tile_width()
+    );
+    print_bounds(g.bmin, g.bmax);
+    out!("Input:         {} tris", r.input_tris);
+    out!(
+        "Tiles:         {} with polygons of {} built; {} polys (at most {} in a tile)",
+        r.tile_count,
+        r.tiles.built,
+        r.tiles.polys,
+        r.tiles.max_polys_per_tile
+    );
+    let (c, m) = (&r.totals, &r.max);
+    out!(
+        "Rasterized:    {} tris (at most {} in a tile)",
+        c.rasterized_tris,
+        m.rasterized_tris
+    );
+    out!(
+        "Heightfield:   {} spans, {} compact (at most {} and {} in a tile); max distance {}; \
+         max regions {}; {} contours",
+        c.spans,
+        c.compact_spans,
+        m.spans,
+        m.compact_spans,
+        c.max_distance,
+        c.max_regions,
+        c.contours
+    );
+    out!(
+        "Poly mesh:     {} verts, {} polys (at most {} and {} in a tile)",
+        c.polymesh_verts,
+        c.polymesh_polys,
+        m.polymesh_verts,
+        m.polymesh_polys
+    );
+    out!(
+        "Detail mesh:   {} meshes, {} verts, {} tris",
+        c.detail_meshes,
+        c.detail_verts,
+        c.detail_tris
+    );
+    out!(
+        "Refs:          {} tile bits, {} poly bits",
+        r.tile_bits,
+        r.poly_bits
+    );
+    out!(
+        "Time:          {:.1} ms on {} threads; {:.2} ms per tile (slowest {:.1} ms)",
+        r.total_ms,
+        r.threads,
+        r.tiles.mean_ms,
+        r.tiles.max_ms
+    );
+    out!(
+        "Data:          {} bytes, hash {}",
+        navmesh_bytes,
+        r.data_hash
+    );
+    for w in r.warnings.iter().take(10) {
+        out!("Warning:       {w}");
+    }
+    print_off_mesh_issues(&r.off_mesh_issues);
+    if let Some(out) = output {
+        out!("Saved:         {}", out.display());
+    }
 }
 
 /// Stage timings as an object `{stage: ms, ..., "total": ms}`.
@@ -234,6 +241,7 @@ pub fn report_json(r: &BuildReport) -> Value {
         "detail_verts": r.detail_verts,
         "detail_tris": r.detail_tris,
         "off_mesh_connections": r.off_mesh_connections,
+        "off_mesh_issues": off_mesh_issues_json(&r.off_mesh_issues),
         "navmesh_bytes": r.navmesh_bytes,
         "timings_ms": timings(&r.timings_ms, Some(r.total_ms)),
         "total_ms": r.total_ms,
@@ -284,6 +292,7 @@ fn tiled_json(r: &TiledReport, settings: &BuildSettings, navmesh_bytes: usize) -
                 o
             }).collect::<Vec<_>>(),
         },
+        "off_mesh_issues": off_mesh_issues_json(&r.off_mesh_issues),
         "data_hash": r.data_hash,
         "total_ms": r.total_ms,
         "tiles_ms": r.tiles_ms,
@@ -358,4 +367,25 @@ pub fn print_report(r: &BuildReport) {
     for w in &r.warnings {
         out!("warning: {w}");
     }
+    print_off_mesh_issues(&r.off_mesh_issues);
+}
+
+/// The off-mesh links paths cannot take, one line each.
+fn print_off_mesh_issues(issues: &[OffMeshIssue]) {
+    for i in issues {
+        out!("Unusable link: {i}");
+    }
+}
+
+/// The off-mesh links paths cannot take: each issue's fields (`index`, `user_id`, `problem`
+/// with its `kind`) and its sentence (`message`).
+pub fn off_mesh_issues_json(issues: &[OffMeshIssue]) -> Value {
+    issues
+        .iter()
+        .map(|i| {
+            let mut v = to_json(i);
+            v["message"] = json!(i.to_string());
+            v
+        })
+        .collect()
 }

@@ -4,15 +4,13 @@ use std::path::Path;
 
 use glam::Vec3;
 
-use navkit::build::tiled::TiledNavMesh;
-use navkit::build::tiled::TiledOptions;
-use navkit::build::{Budget, BuildReport, build_solo_with};
+use navkit::build::{Budget, BuildReport};
 use navkit::grid::mesh::MeshGrid;
 use navkit::navmesh::NavMesh;
 use navkit::query::QueryFilter;
 use navkit::tilecache::TileCache;
 use navkit::tools::simulation::Scenario;
-use navkit::{BuildSettings, Error, InputGeometry, Partition};
+use navkit::{BuildSettings, Error, InputGeometry, NavMeshBuilder, Partition};
 
 use crate::exit::CliError;
 
@@ -71,8 +69,12 @@ pub fn build_input(
     if let Some(p) = partition {
         settings.partition = p;
     }
-    let built = build_solo_with(&geom, &settings, &budget())?;
-    Ok((built.navmesh, built.report))
+    let built = NavMeshBuilder::new(&geom)
+        .settings(settings)
+        .budget(budget())
+        .solo()?;
+    let (navmesh, report, _) = built.into_parts();
+    Ok((navmesh, report))
 }
 
 /// The process's peak resident memory (VmHWM) in bytes, where /proc tells it.
@@ -156,31 +158,24 @@ pub fn navmesh_and_grid(
         return Ok((NavMesh::load(input)?, None));
     }
     let geom = InputGeometry::load(input)?;
-    let mut settings = geom.settings.clone().unwrap_or_default();
+    let mut builder = NavMeshBuilder::new(&geom).budget(budget());
     let navmesh = match tiled {
         Some(tile_size) => {
             if let Some(ts) = tile_size {
-                settings.tile_size = ts;
+                builder = builder.tile_size(ts);
             }
-            TiledNavMesh::build_with_budget(
-                geom.clone(),
-                &settings,
-                &TiledOptions::default(),
-                &budget(),
-                &|_, _| {},
-            )?
-            .into_navmesh()
+            builder.tiled()?.into_navmesh()
         }
-        None => build_solo_with(&geom, &settings, &budget())?.navmesh,
+        None => builder.solo()?.into_navmesh(),
     };
     let grid = if no_grid {
         None
     } else {
-        let mut grid_settings = settings.clone();
+        let mut grid_settings = builder.build_settings();
         if let Some(cs) = grid_cell_size {
             grid_settings.cell_size = cs;
         }
-        Some(MeshGrid::build(&geom, &grid_settings)?)
+        Some(builder.settings(grid_settings).grid()?)
     };
     Ok((navmesh, grid))
 }

@@ -7,9 +7,7 @@ use std::path::{Path, PathBuf};
 use glam::Vec3;
 
 use navkit::InputGeometry;
-use navkit::build::build_solo;
-use navkit::build::tiled::{TiledNavMesh, TiledOptions};
-use navkit::grid::mesh::MeshGrid;
+use navkit::NavMeshBuilder;
 use navkit::navmesh::NavMesh;
 use navkit::query::{NavMeshQuery, PathOptions, QueryFilter};
 use navkit::tools::compare::{CompareSettings, Comparer};
@@ -81,11 +79,12 @@ fn demo(gset: &Path, picture: &Path) -> navkit::Result<()> {
         geom.off_mesh_connections.len(),
         geom.convex_volumes.len()
     );
-    let built = build_solo(&geom, &settings)?;
-    print_report(&built.report);
+    let builder = NavMeshBuilder::new(&geom).settings(settings.clone());
+    let built = builder.solo()?;
+    print_report(built.report());
     let (from, to) = demo_endpoints(&geom);
     out!("\nSmooth path from {from} to {to}:");
-    let mut q = NavMeshQuery::new(&built.navmesh, 2048)?;
+    let mut q = NavMeshQuery::new(built.navmesh(), 2048)?;
     let r = q.path(from, to, &QueryFilter::default(), &PathOptions::default());
     print_path(&r);
     if let Ok(p) = &r {
@@ -99,12 +98,12 @@ fn demo(gset: &Path, picture: &Path) -> navkit::Result<()> {
     out!(
         "\nGrid A* on the same level (the eroded walkable cells, the jump as a grid link) against the navmesh, and the turn-boundary follower on both:"
     );
-    let grid = MeshGrid::build(&geom, &settings)?;
-    let mut cmp = Comparer::new(&built.navmesh, Some(&grid), CompareSettings::default())?;
+    let grid = builder.grid()?;
+    let mut cmp = Comparer::new(built.navmesh(), Some(&grid), CompareSettings::default())?;
     let results = [cmp.compare(from, to)?];
     print_comparisons(&results, &compare_summary(&results));
     let mut scene = navkit::render::comparison_scene(
-        &built.navmesh,
+        built.navmesh(),
         Some(&grid),
         Some(&results[0]),
         format!("navkit demo: {}", gset.display()),
@@ -113,7 +112,7 @@ fn demo(gset: &Path, picture: &Path) -> navkit::Result<()> {
             ..navkit::render::ComparisonPaths::ALL
         },
     );
-    scene.add_tile_borders(&built.navmesh);
+    scene.add_tile_borders(built.navmesh());
     navkit::render::save(&scene, picture, &navkit::render::RenderOptions::default())?;
     out!(
         "Picture:   {} (the navmesh by area, the walkable grid cells, the grid A* path, the \
@@ -143,11 +142,9 @@ fn obstacle_demo(
     to: Vec3,
 ) -> navkit::Result<()> {
     // Obstacles: a tile cache of the level, a cylinder on the path's longest leg, then removed.
-    let mut cache = navkit::tilecache::TileCache::build(
-        geom,
-        settings,
-        &navkit::tilecache::TileCacheSettings::default(),
-    )?;
+    let mut cache = NavMeshBuilder::new(geom)
+        .settings(settings.clone())
+        .tile_cache()?;
     let corners = |nav: &NavMesh| -> navkit::Result<(bool, Vec<Vec3>)> {
         let mut q = NavMeshQuery::new(nav, 2048)?;
         let options = PathOptions {
@@ -213,15 +210,14 @@ fn world_demo() -> navkit::Result<()> {
         "{spinner} world tiles {pos}/{len} [{bar:40}] {elapsed}",
         Some(0),
     );
-    let tiled = TiledNavMesh::build_with(
-        world,
-        &world_settings,
-        &TiledOptions::default(),
-        &|done, total| {
-            bar.set_length(total as u64);
-            bar.set_position(done as u64);
-        },
-    );
+    let show = |done: usize, total: usize| {
+        bar.set_length(total as u64);
+        bar.set_position(done as u64);
+    };
+    let tiled = NavMeshBuilder::new(&world)
+        .settings(world_settings)
+        .progress(&show)
+        .tiled();
     bar.finish_and_clear();
     let tiled = tiled?;
     let r = tiled.report();

@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use navkit::build::build_solo;
+use navkit::NavMeshBuilder;
 use navkit::query::NavMeshQuery;
 use navkit::tools::testcase::{self, TestCase, TestKind, TestResult};
 use navkit::{BuildSettings, InputGeometry};
@@ -26,8 +26,10 @@ pub fn run(args: TestcaseArgs) -> CliResult {
     let TestcaseArgs { file, json } = args;
     let case = TestCase::load(&file)?;
     let geom = InputGeometry::load(&case.mesh)?;
-    let built = build_solo(&geom, &BuildSettings::default())?;
-    let mut q = NavMeshQuery::new(&built.navmesh, 2048)?;
+    let built = NavMeshBuilder::new(&geom)
+        .settings(BuildSettings::default())
+        .solo()?;
+    let mut q = NavMeshQuery::new(built.navmesh(), 2048)?;
     let results = testcase::run(&case, &mut q)?;
     if json {
         for r in &results {

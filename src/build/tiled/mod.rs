@@ -7,7 +7,7 @@
 //! stages as a solo build ([`crate::build::Stage`]) up to Detour tile data for grid position
 //! (x, y). Detour stitches neighbouring tiles together when they are added.
 //!
-//! **Parallel and reproducible.** Tiles are independent, so [`TiledNavMesh::build_with`] builds
+//! **Parallel and reproducible.** Tiles are independent, so [`crate::NavMeshBuilder::tiled`] builds
 //! them on a rayon pool of the requested size (with the `parallel` feature; without it, on the
 //! calling thread), each worker with its own Recast context; the tiles are added to the navmesh
 //! in grid order afterwards. The tile data does not depend on the number of threads:
@@ -22,12 +22,11 @@
 //! build fails with an error saying so (use bigger tiles).
 //!
 //! ```no_run
-//! use navkit::{InputGeometry, BuildSettings, build::tiled::{TiledNavMesh, TiledOptions}};
+//! use navkit::{InputGeometry, NavMeshBuilder};
 //! let geom = InputGeometry::load("world.gset")?;
-//! let settings = geom.settings.clone().unwrap_or_default();
-//! let tiled = TiledNavMesh::build_with(geom, &settings, &TiledOptions::default(), &|done, total| {
-//!     eprintln!("{done}/{total} tiles");
-//! })?;
+//! let tiled = NavMeshBuilder::new(&geom)
+//!     .progress(&|done, total| eprintln!("{done}/{total} tiles"))
+//!     .tiled()?;
 //! println!("{} tiles, data hash {}", tiled.report().tile_count, tiled.report().data_hash);
 //! let navmesh = tiled.navmesh();
 //! # Ok::<(), navkit::Error>(())
@@ -41,8 +40,8 @@ use crate::par::prelude::*;
 use crate::Aabb;
 use crate::build::budget::{Budget, Guard};
 use crate::build::{
-    SoloStages, Stage, StageCounts, TileBuildCounts, detour_tile_capturing, stage_timings,
-    tile_walkable_area_capturing,
+    OffMeshIssue, SoloStages, Stage, StageCounts, TileBuildCounts, detour_tile, off_mesh_issues,
+    stage_timings, tile_walkable_area,
 };
 use crate::ffi::context::{LogCategory, RecastContext};
 use crate::geometry::InputGeometry;
@@ -56,7 +55,7 @@ mod grid;
 mod stages;
 
 pub use grid::TileGrid;
-pub use stages::{TileStages, build_tile_stages};
+pub use stages::TileStages;
 use stages::{check_tile, check_tile_estimate};
 
 /// Triangles per chunk of the spatial index (RecastDemo uses 256).
@@ -146,6 +145,8 @@ pub struct TiledReport {
     pub max: StageCounts,
     /// Each tile position's counts, in grid order.
     pub tile_counts: Vec<TileBuildCounts>,
+    /// The off-mesh links paths can never take (no usable flags, or an end on no polygon).
+    pub off_mesh_issues: Vec<OffMeshIssue>,
     /// FNV-1a 64 hash (hex) over every tile's position and data, in grid order: the same for
     /// any thread count.
     pub data_hash: String,
@@ -257,7 +258,7 @@ impl TileBuilder {
 
 /// What building one tile reads: the geometry, its triangle index, the settings, the whole
 /// build's voxel grid and the tile grid (borrowed from a [`TileBuilder`], or for
-/// [`build_tile_stages`]).
+/// one tile's stages).
 struct TileParts<'a> {
     geom: &'a InputGeometry,
     index: &'a ChunkyTriMesh,
@@ -267,20 +268,9 @@ struct TileParts<'a> {
 }
 
 impl TileParts<'_> {
-    /// The voxel grid of tile (x, z): the tile plus its border (RecastDemo's `buildTileMesh`).
+    /// The voxel grid of tile (x, z): the tile plus its border.
     fn tile_config(&self, x: i32, z: i32) -> VoxelConfig {
-        let mut cfg = self.base.clone();
-        let ts = self.grid.tile_size;
-        let border = cfg.walkable_radius + 3;
-        cfg.tile_size = ts;
-        cfg.border_size = border;
-        cfg.width = ts + border * 2;
-        cfg.height = ts + border * 2;
-        let (tmin, tmax) = self.grid.tile_bounds(TileCoord::new(x, z)).into();
-        let b = border as f32 * cfg.cs;
-        cfg.bmin = [tmin.x - b, self.base.bmin[1], tmin.z - b];
-        cfg.bmax = [tmax.x + b, self.base.bmax[1], tmax.z + b];
-        cfg
+        tile_config(self.base, self.grid, TileCoord::new(x, z))
     }
 
     /// The stages of `tile`, which the caller has checked is in the grid.
@@ -327,7 +317,7 @@ impl TileParts<'_> {
             warnings: Vec::new(),
         };
         let mut detour_ms = 0.0;
-        if let Some((chf, spans, tris)) = tile_walkable_area_capturing(
+        if let Some((chf, spans, tris)) = tile_walkable_area(
             ctx,
             guard,
             self.geom,
@@ -336,7 +326,7 @@ impl TileParts<'_> {
             self.settings,
             capture.as_deref_mut(),
         )? {
-            let p = detour_tile_capturing(
+            let p = detour_tile(
                 ctx,
                 guard,
                 self.geom,
@@ -367,6 +357,23 @@ impl TileParts<'_> {
         built.ms = started.elapsed().as_secs_f64() * 1e3;
         Ok(built)
     }
+}
+
+/// The voxel grid of `tile` of `grid`: the tile plus `agent radius + 3` cells of border on
+/// every side, the rest of `base` (RecastDemo's `buildTileMesh` and `rasterizeTileLayers`).
+pub(crate) fn tile_config(base: &VoxelConfig, grid: &TileGrid, tile: TileCoord) -> VoxelConfig {
+    let mut cfg = base.clone();
+    let ts = grid.tile_size;
+    let border = cfg.walkable_radius + 3;
+    cfg.tile_size = ts;
+    cfg.border_size = border;
+    cfg.width = ts + border * 2;
+    cfg.height = ts + border * 2;
+    let (tmin, tmax) = grid.tile_bounds(tile).into();
+    let b = border as f32 * cfg.cs;
+    cfg.bmin = [tmin.x - b, base.bmin[1], tmin.z - b];
+    cfg.bmax = [tmax.x + b, base.bmax[1], tmax.z + b];
+    cfg
 }
 
 /// The [`estimate`](crate::build::estimate) of a tiled build on `threads` workers, of validated
@@ -420,27 +427,13 @@ pub struct TiledNavMesh {
 }
 
 impl TiledNavMesh {
-    /// Builds every tile on every core, without progress reports.
-    pub fn build(geom: InputGeometry, settings: &BuildSettings) -> Result<TiledNavMesh> {
-        Self::build_with(geom, settings, &TiledOptions::default(), &|_, _| {})
-    }
-
-    /// Builds every tile with `options`, calling `progress(tiles_done, tiles_total)` from the
-    /// worker threads as tiles finish.
-    pub fn build_with(
-        geom: InputGeometry,
-        settings: &BuildSettings,
-        options: &TiledOptions,
-        progress: &(dyn Fn(usize, usize) + Sync),
-    ) -> Result<TiledNavMesh> {
-        Self::build_with_budget(geom, settings, options, &Budget::default(), progress)
-    }
-
-    /// [`build_with`](Self::build_with) within `budget`: refused before building if the
-    /// [`estimate`](crate::build::estimate) shows stray vertices or its memory for one tile per
-    /// thread is over the budget (the grid-cell limit applies to the whole grid); stopped at
-    /// the next tile or stage after the budget's token is cancelled or its time runs out.
-    pub fn build_with_budget(
+    /// Builds every tile with `options` (see [`crate::NavMeshBuilder::tiled`]), calling
+    /// `progress(tiles_done, tiles_total)` from the worker threads as tiles finish. Within
+    /// `budget`: refused before building if the [`estimate`](crate::build::estimate) shows
+    /// stray vertices or its memory for one tile per thread is over the budget (the grid-cell
+    /// limit applies to the whole grid); stopped at the next tile or stage after the budget's
+    /// token is cancelled or its time runs out.
+    pub(crate) fn build(
         geom: InputGeometry,
         settings: &BuildSettings,
         options: &TiledOptions,
@@ -473,56 +466,14 @@ impl TiledNavMesh {
         budget.check_estimate(&tiled_estimate(&geom, settings, threads)?)?;
         let builder = TileBuilder::new(geom, settings)?;
         let index_ms = started.elapsed().as_secs_f64() * 1e3;
-        let positions = builder.grid.tile_count() as u64;
-        if positions > u64::from(crate::navmesh::mset::MAX_TILES_LIMIT as u32) {
-            return Err(Error::Setting {
-                name: "tile_size",
-                value: settings.tile_size.to_string(),
-                reason: format!(
-                    "gives {} x {} = {positions} tiles; a navmesh holds at most {} (use bigger tiles)",
-                    builder.grid.tiles_x,
-                    builder.grid.tiles_z,
-                    crate::navmesh::mset::MAX_TILES_LIMIT
-                ),
-            });
-        }
+        check_tile_count(&builder.grid, settings)?;
         let tiles = builder.grid.all_tiles();
         let tiles_started = Instant::now();
         let built = builder.build_tiles(&tiles, guard, progress)?;
         let tiles_ms = tiles_started.elapsed().as_secs_f64() * 1e3;
 
         let max_polys = built.iter().map(|b| b.polys).max().unwrap_or(0);
-        let (mut tile_bits, mut poly_bits) = builder.grid.ref_bits();
-        let needed_tile_bits = (builder.grid.tile_count() as u32)
-            .max(1)
-            .next_power_of_two()
-            .ilog2();
-        if needed_tile_bits > tile_bits {
-            tile_bits = needed_tile_bits;
-            // 64-bit refs (`large-refs`) have 20 poly bits whatever the tile bits.
-            poly_bits = if cfg!(feature = "large-refs") {
-                RefLayout::LARGE.poly_bits
-            } else {
-                22u32.saturating_sub(tile_bits)
-            };
-            let max_tile_bits = if cfg!(feature = "large-refs") { 20 } else { 22 };
-            if tile_bits > max_tile_bits || (max_polys as u64) > (1u64 << poly_bits) {
-                return Err(Error::Build {
-                    stage: Stage::DetourData,
-                    message: format!(
-                        "{} tiles with up to {max_polys} polys each do not fit Detour's {} \
-                         refs ({tile_bits} tile bits leave {poly_bits} poly bits); use bigger tiles{}",
-                        builder.grid.tile_count(),
-                        RefWidth::NATIVE,
-                        if cfg!(feature = "large-refs") {
-                            ""
-                        } else {
-                            " or navkit's `large-refs` feature (64-bit refs)"
-                        }
-                    ),
-                });
-            }
-        }
+        let (tile_bits, poly_bits) = ref_bits(&builder.grid, max_polys)?;
         let params = NavMeshParams {
             origin: builder.grid.bmin.to_array(),
             tile_width: builder.grid.tile_width(),
@@ -540,6 +491,11 @@ impl TiledNavMesh {
         let (totals, max, tile_counts) = stage_counts(&built);
         let warnings = built.iter().flat_map(|b| b.warnings.clone()).collect();
         let as_built = built.into_iter().map(|b| b.data).collect();
+        let off_mesh_issues = off_mesh_issues(
+            &navmesh,
+            &builder.geom.off_mesh_connections,
+            settings.agent_max_climb,
+        );
         let mut report = TiledReport {
             grid: builder.grid,
             tile_count: navmesh.tile_count(),
@@ -551,6 +507,7 @@ impl TiledNavMesh {
             totals,
             max,
             tile_counts,
+            off_mesh_issues,
             data_hash: String::new(),
             total_ms: 0.0,
             tiles_ms,
@@ -726,8 +683,32 @@ impl TiledNavMesh {
         Ok(out)
     }
 
-    /// The Recast stages of `tile` from the current geometry, as [`build_tile_stages`] (within
-    /// `budget`; the navmesh is not changed). A tile outside the grid is an error.
+    /// The Recast stages of `tile` from the current geometry, with a copy of each stage (as
+    /// RecastDemo's Tile Mesh sample shows those of the tile the user builds by clicking): the
+    /// same pipeline the build runs for that tile (its border-expanded bounds, the triangles of
+    /// the chunks overlapping them, the same settings). Only that tile is built, and the
+    /// navmesh is not changed.
+    ///
+    /// Within `budget`: refused before building if one tile's grid (with its border) is over
+    /// the budget's cell or memory limit, or the level has stray vertices; stopped once its
+    /// time runs out or its token is cancelled. A tile outside the grid, or on a layer other
+    /// than 0, is an [`Error::InvalidArgument`].
+    ///
+    /// ```
+    /// # fn main() -> navkit::Result<()> {
+    /// let floor = navkit::TriMesh::new(
+    ///     vec![0.0, 0.0, 0.0, 0.0, 0.0, 20.0, 20.0, 0.0, 20.0, 20.0, 0.0, 0.0],
+    ///     vec![0, 1, 2, 0, 2, 3],
+    /// )?;
+    /// let geom = navkit::InputGeometry::from_mesh(floor);
+    /// let tiled = navkit::NavMeshBuilder::new(&geom).tile_size(32).tiled()?;
+    /// let budget = navkit::build::Budget::default();
+    /// let t = tiled.tile_stages(navkit::TileCoord::new(1, 0), &budget)?;
+    /// assert_eq!(t.stages.poly_mesh.polys.len(), t.counts.polymesh_polys);
+    /// assert!(tiled.tile_stages(navkit::TileCoord::new(9, 0), &budget).is_err());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn tile_stages(&self, tile: TileCoord, budget: &Budget) -> Result<TileStages> {
         let guard = budget.start();
         check_tile(&self.builder.grid, tile)?;
@@ -768,6 +749,62 @@ impl std::fmt::Debug for TiledNavMesh {
             .field("tiles", &self.navmesh.tile_count())
             .finish()
     }
+}
+
+/// `Err` if `grid` has more tile positions than a navmesh holds.
+fn check_tile_count(grid: &TileGrid, settings: &BuildSettings) -> Result<()> {
+    let positions = grid.tile_count() as u64;
+    if positions > u64::from(crate::navmesh::mset::MAX_TILES_LIMIT as u32) {
+        return Err(Error::Setting {
+            name: "tile_size",
+            value: settings.tile_size.to_string(),
+            reason: format!(
+                "gives {} x {} = {positions} tiles; a navmesh holds at most {} (use bigger tiles)",
+                grid.tiles_x,
+                grid.tiles_z,
+                crate::navmesh::mset::MAX_TILES_LIMIT
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// The tile and poly bits of the refs of a navmesh over `grid` whose fullest tile has
+/// `max_polys` polys: RecastDemo's, or more tile bits if the grid has more tiles than they
+/// address (`Err` if the polys then do not fit).
+fn ref_bits(grid: &TileGrid, max_polys: usize) -> Result<(u32, u32)> {
+    let (mut tile_bits, mut poly_bits) = grid.ref_bits();
+    let needed_tile_bits = (grid.tile_count() as u32)
+        .max(1)
+        .next_power_of_two()
+        .ilog2();
+    if needed_tile_bits > tile_bits {
+        tile_bits = needed_tile_bits;
+        // 64-bit refs (`large-refs`) have 20 poly bits whatever the tile bits.
+        poly_bits = if cfg!(feature = "large-refs") {
+            RefLayout::LARGE.poly_bits
+        } else {
+            22u32.saturating_sub(tile_bits)
+        };
+        let max_tile_bits = if cfg!(feature = "large-refs") { 20 } else { 22 };
+        if tile_bits > max_tile_bits || (max_polys as u64) > (1u64 << poly_bits) {
+            return Err(Error::Build {
+                stage: Stage::DetourData,
+                message: format!(
+                    "{} tiles with up to {max_polys} polys each do not fit Detour's {} \
+                     refs ({tile_bits} tile bits leave {poly_bits} poly bits); use bigger tiles{}",
+                    grid.tile_count(),
+                    RefWidth::NATIVE,
+                    if cfg!(feature = "large-refs") {
+                        ""
+                    } else {
+                        " or navkit's `large-refs` feature (64-bit refs)"
+                    }
+                ),
+            });
+        }
+    }
+    Ok((tile_bits, poly_bits))
 }
 
 /// The tiles' counts: summed, maxed, and each tile's.

@@ -109,106 +109,21 @@ pub fn decompress_into(stream: &[u8], out: &mut [u8]) -> Result<usize> {
     };
     let level = (first >> 5) + 1;
     if level > 2 {
-        return Err(Error::data(
-            0,
-            format!(
-                "FastLZ level byte 0x{first:02x} says level {level}; only levels 1 and 2 exist"
-            ),
-        ));
+        return Err(level_error(first, level));
     }
-    let byte = |at: usize, what: &str, start: usize| -> Result<usize> {
-        stream.get(at).map(|&b| usize::from(b)).ok_or_else(|| {
-            Error::data(
-                start,
-                format!(
-                    "FastLZ stream ends ({} bytes) inside the {what} of the match at byte \
-                     {start}",
-                    stream.len()
-                ),
-            )
-        })
-    };
     let mut ip = 1;
     let mut op = 0;
     let mut ctrl = usize::from(first & 31);
     let mut start = 0;
     loop {
         if ctrl >= 32 {
-            let mut len = (ctrl >> 5) - 1;
-            let ofs = (ctrl & 31) << 8;
-            if len == 6 {
-                if level == 1 {
-                    len += byte(ip, "length", start)?;
-                    ip += 1;
-                } else {
-                    loop {
-                        let code = byte(ip, "length", start)?;
-                        ip += 1;
-                        len += code;
-                        if code != 255 {
-                            break;
-                        }
-                    }
-                }
-            }
-            let code = byte(ip, "distance", start)?;
-            ip += 1;
-            // The copy starts `back` bytes before the output position.
-            let mut back = ofs + code + 1;
-            if level == 2 && code == 255 && ofs == 31 << 8 {
-                let far =
-                    (byte(ip, "far distance", start)? << 8) | byte(ip + 1, "far distance", start)?;
-                ip += 2;
-                back = far + FAR_BASE + 1;
-            }
-            let n = len + 3;
-            if n > out.len() - op {
-                return Err(Error::data(
-                    start,
-                    format!(
-                        "FastLZ match at byte {start} writes {n} bytes at output byte {op}, past \
-                         the {}-byte output",
-                        out.len()
-                    ),
-                ));
-            }
-            if back > op {
-                return Err(Error::data(
-                    start,
-                    format!(
-                        "FastLZ match at byte {start} copies from {back} bytes back, but only \
-                         {op} bytes are decoded"
-                    ),
-                ));
-            }
-            // Byte by byte: an overlapping copy repeats the bytes it has just written.
-            for i in op..op + n {
-                out[i] = out[i - back];
-            }
+            let (n, back, next) = read_match(stream, ip, ctrl, level, start)?;
+            copy_match(out, op, n, back, start)?;
+            ip = next;
             op += n;
         } else {
             let n = ctrl + 1;
-            if n > out.len() - op {
-                return Err(Error::data(
-                    start,
-                    format!(
-                        "FastLZ literal run at byte {start} writes {n} bytes at output byte {op}, \
-                         past the {}-byte output",
-                        out.len()
-                    ),
-                ));
-            }
-            if n > stream.len() - ip {
-                return Err(Error::data(
-                    start,
-                    format!(
-                        "FastLZ literal run at byte {start} of {n} bytes runs past the end of the \
-                         {}-byte stream",
-                        stream.len()
-                    ),
-                ));
-            }
-            out[op..op + n].copy_from_slice(&stream[ip..ip + n]);
+            copy_literal(stream, ip, out, op, n, start)?;
             ip += n;
             op += n;
         }
@@ -221,6 +136,137 @@ pub fn decompress_into(stream: &[u8], out: &mut [u8]) -> Result<usize> {
             None => return Ok(op),
         }
     }
+}
+
+/// The rest of the match instruction at `start` whose control byte `ctrl` (`>= 32`) came before
+/// `ip`: its length and distance bytes. Returns the bytes it copies, how far back the copy
+/// starts in the output, and where the next instruction starts.
+#[inline(always)]
+fn read_match(
+    stream: &[u8],
+    mut ip: usize,
+    ctrl: usize,
+    level: u8,
+    start: usize,
+) -> Result<(usize, usize, usize)> {
+    let byte = |at: usize, what: &'static str| -> Result<usize> {
+        match stream.get(at) {
+            Some(&b) => Ok(usize::from(b)),
+            None => Err(match_cut_short(stream.len(), what, start)),
+        }
+    };
+    let mut len = (ctrl >> 5) - 1;
+    let ofs = (ctrl & 31) << 8;
+    if len == 6 {
+        if level == 1 {
+            len += byte(ip, "length")?;
+            ip += 1;
+        } else {
+            loop {
+                let code = byte(ip, "length")?;
+                ip += 1;
+                len += code;
+                if code != 255 {
+                    break;
+                }
+            }
+        }
+    }
+    let code = byte(ip, "distance")?;
+    ip += 1;
+    // The copy starts `back` bytes before the output position.
+    let mut back = ofs + code + 1;
+    if level == 2 && code == 255 && ofs == 31 << 8 {
+        let far = (byte(ip, "far distance")? << 8) | byte(ip + 1, "far distance")?;
+        ip += 2;
+        back = far + FAR_BASE + 1;
+    }
+    Ok((len + 3, back, ip))
+}
+
+/// Copies the `n` bytes of the match at `start` from `back` bytes before output position `op`.
+#[inline(always)]
+fn copy_match(out: &mut [u8], op: usize, n: usize, back: usize, start: usize) -> Result<()> {
+    if n > out.len() - op {
+        return Err(past_output("match", start, n, op, out.len()));
+    }
+    if back > op {
+        return Err(match_before_output(start, back, op));
+    }
+    // Byte by byte: an overlapping copy repeats the bytes it has just written.
+    for i in op..op + n {
+        out[i] = out[i - back];
+    }
+    Ok(())
+}
+
+/// Copies the `n` bytes of the literal run at `start` from stream position `ip` to output
+/// position `op`.
+#[inline(always)]
+fn copy_literal(
+    stream: &[u8],
+    ip: usize,
+    out: &mut [u8],
+    op: usize,
+    n: usize,
+    start: usize,
+) -> Result<()> {
+    if n > out.len() - op {
+        return Err(past_output("literal run", start, n, op, out.len()));
+    }
+    if n > stream.len() - ip {
+        return Err(Error::data(
+            start,
+            format!(
+                "FastLZ literal run at byte {start} of {n} bytes runs past the end of the \
+                 {}-byte stream",
+                stream.len()
+            ),
+        ));
+    }
+    out[op..op + n].copy_from_slice(&stream[ip..ip + n]);
+    Ok(())
+}
+
+#[cold]
+fn level_error(first: u8, level: u8) -> Error {
+    Error::data(
+        0,
+        format!("FastLZ level byte 0x{first:02x} says level {level}; only levels 1 and 2 exist"),
+    )
+}
+
+#[cold]
+fn match_cut_short(stream_len: usize, what: &str, start: usize) -> Error {
+    Error::data(
+        start,
+        format!(
+            "FastLZ stream ends ({stream_len} bytes) inside the {what} of the match at byte \
+             {start}"
+        ),
+    )
+}
+
+#[cold]
+fn past_output(instruction: &str, start: usize, n: usize, op: usize, out_len: usize) -> Error {
+    Error::data(
+        start,
+        format!(
+            "FastLZ {instruction} at byte {start} writes {n} bytes at output byte {op}, past the \
+             {out_len}-byte output"
+        ),
+    )
+}
+
+#[cold]
+fn match_before_output(start: usize, back: usize, op: usize) -> Error {
+    Error::data(
+        start,
+        format!(
+            "FastLZ match at byte {start} copies from {back} bytes back, but only {op} bytes \
+             are decoded"
+        ),
+    )
 }
 
 /// fastlz.c's own decoder (`fastlz_decompress`) on `stream`, with an output of `max_out` bytes,

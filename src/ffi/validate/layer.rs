@@ -8,9 +8,10 @@ use std::mem::offset_of;
 use recastnavigation_sys as sys;
 
 use super::ValidLayer;
-use crate::ffi::bytes::{coord, f32_at, i32_at, u8_at, u16_at};
+use crate::ffi::bytes::{coord, expect_i32_at, f32_at, i32_at, u8_at, u16_at};
 use crate::ffi::layer_compression::LayerCompression;
-use crate::ffi::tilecache::{Compressor, LAYER_HEADER_SIZE, layer_regions_fit};
+use crate::ffi::tile_layer::check_cells;
+use crate::ffi::tilecache::{Compressor, LAYER_HEADER_SIZE};
 use crate::{Error, Result};
 
 /// The most layers one tile may have (a layer index is a byte).
@@ -73,6 +74,21 @@ pub(crate) fn read_layer_header(data: &[u8], base: usize) -> Result<LayerHeader>
     })
 }
 
+/// Fails unless `data`, a compressed tile layer, is longer than its header (the compressed
+/// grids follow it). The error's offset is the data's length.
+pub(crate) fn check_layer_len(data: &[u8]) -> Result<()> {
+    if data.len() <= LAYER_HEADER_SIZE {
+        return Err(Error::data(
+            data.len(),
+            format!(
+                "tile layer is {} bytes, not more than its {LAYER_HEADER_SIZE}-byte header",
+                data.len()
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// World width and depth of a tile of the cache.
 fn tile_world_size(p: &sys::dtTileCacheParams) -> (f32, f32) {
     (p.width as f32 * p.cs, p.height as f32 * p.cs)
@@ -112,36 +128,34 @@ pub(crate) fn validate_layer(
     p: &sys::dtTileCacheParams,
     comp: &mut Compressor,
 ) -> Result<LayerHeader> {
-    if data.len() <= LAYER_HEADER_SIZE {
-        return Err(Error::data(
-            data.len(),
-            format!(
-                "tile layer is {} bytes, not more than its {LAYER_HEADER_SIZE}-byte header",
-                data.len()
-            ),
-        ));
-    }
-    let magic = i32_at(data, lh::MAGIC)?;
-    if magic != sys::DT_TILECACHE_MAGIC {
-        return Err(Error::data(
-            lh::MAGIC,
-            format!(
-                "layer magic is 0x{magic:08x}, expected 0x{:08x} ('DTLR')",
-                sys::DT_TILECACHE_MAGIC
-            ),
-        ));
-    }
-    let version = i32_at(data, lh::VERSION)?;
-    if version != sys::DT_TILECACHE_VERSION {
-        return Err(Error::data(
-            lh::VERSION,
-            format!(
-                "layer version is {version}, expected {}",
-                sys::DT_TILECACHE_VERSION
-            ),
-        ));
-    }
+    check_layer_len(data)?;
+    check_identity(data)?;
     let h = read_layer_header(data, 0)?;
+    check_position(&h)?;
+    check_bounds(&h, p)?;
+    check_cell_ranges(&h, p)?;
+    check_grids(data, &h, p, comp)?;
+    Ok(h)
+}
+
+/// Magic and version.
+fn check_identity(data: &[u8]) -> Result<()> {
+    expect_i32_at(data, lh::MAGIC, sys::DT_TILECACHE_MAGIC, |magic| {
+        format!(
+            "layer magic is 0x{magic:08x}, expected 0x{:08x} ('DTLR')",
+            sys::DT_TILECACHE_MAGIC
+        )
+    })?;
+    expect_i32_at(data, lh::VERSION, sys::DT_TILECACHE_VERSION, |version| {
+        format!(
+            "layer version is {version}, expected {}",
+            sys::DT_TILECACHE_VERSION
+        )
+    })
+}
+
+/// Tile position within +-2^20 tiles, layer index within a byte.
+fn check_position(h: &LayerHeader) -> Result<()> {
     const TILE_LIMIT: i32 = 1 << 20;
     for (name, v, off) in [("tx", h.tx, lh::TX), ("ty", h.ty, lh::TY)] {
         if !(-TILE_LIMIT..=TILE_LIMIT).contains(&v) {
@@ -160,6 +174,12 @@ pub(crate) fn validate_layer(
             ),
         ));
     }
+    Ok(())
+}
+
+/// Bounds: finite and bounded coordinates, `bmin.y <= bmax.y`, and x and z where the tile grid
+/// puts this tile, one tile wide and deep (within a twentieth of a cell).
+fn check_bounds(h: &LayerHeader, p: &sys::dtTileCacheParams) -> Result<()> {
     for a in 0..3 {
         coord(h.bmin[a], lh::BMIN + 4 * a, &format!("layer bmin[{a}]"))?;
         coord(h.bmax[a], lh::BMAX + 4 * a, &format!("layer bmax[{a}]"))?;
@@ -170,7 +190,6 @@ pub(crate) fn validate_layer(
             format!("layer bmin.y {} > bmax.y {}", h.bmin[1], h.bmax[1]),
         ));
     }
-    // Where the tile grid puts this tile, and how big the layer is in world units.
     let (tw, th) = tile_world_size(p);
     let expect = [
         (lh::BMIN, h.bmin[0], p.orig[0] + h.tx as f32 * tw, "bmin.x"),
@@ -195,6 +214,11 @@ pub(crate) fn validate_layer(
             ));
         }
     }
+    Ok(())
+}
+
+/// Height range ordered, size equal to the cache's tiles, used sub-region inside the layer.
+fn check_cell_ranges(h: &LayerHeader, p: &sys::dtTileCacheParams) -> Result<()> {
     if h.hmin > h.hmax {
         return Err(Error::data(
             lh::HMIN,
@@ -228,38 +252,27 @@ pub(crate) fn validate_layer(
             ),
         ));
     }
+    Ok(())
+}
+
+/// The compressed grids: exactly 3 bytes per cell with `comp`, and cells Detour's tile build
+/// can take ([`check_cells`]).
+fn check_grids(
+    data: &[u8],
+    h: &LayerHeader,
+    p: &sys::dtTileCacheParams,
+    comp: &mut Compressor,
+) -> Result<()> {
     let (w, hh) = (h.width as usize, h.height as usize);
     let cells = w * hh;
+    let stream = &data[LAYER_HEADER_SIZE..];
     let grids = comp
-        .decompress_grids(&data[LAYER_HEADER_SIZE..], cells)
-        .map_err(|_| grids_error(&data[LAYER_HEADER_SIZE..], comp.compression(), w, hh))?;
+        .decompress_grids(stream, cells)
+        .map_err(|_| grids_error(stream, comp.compression(), w, hh))?;
     let (heights, rest) = grids.split_at(cells);
     let (areas, cons) = rest.split_at(cells);
-    if let Some(i) = areas.iter().position(|&a| a > 63) {
-        return Err(Error::data(
-            LAYER_HEADER_SIZE,
-            format!("layer cell {i} has area {} > 63", areas[i]),
-        ));
-    }
-    for (i, &c) in cons.iter().enumerate() {
-        let (x, z) = (i % w, i / w);
-        // Connection bits 0..4: -x, +z, +x, -z (Detour's direction order).
-        let outside = [x == 0, z + 1 == hh, x + 1 == w, z == 0];
-        if let Some(dir) = (0..4).find(|&d| c & (1 << d) != 0 && outside[d]) {
-            return Err(Error::data(
-                LAYER_HEADER_SIZE,
-                format!("layer cell ({x}, {z}) connects in direction {dir}, outside the layer"),
-            ));
-        }
-    }
-    if !layer_regions_fit(w, hh, heights, areas, climb_voxels(p)) {
-        return Err(Error::data(
-            LAYER_HEADER_SIZE,
-            "layer regions would overflow Detour's 16 neighbours per region (upstream issue \
-             #452)",
-        ));
-    }
-    Ok(h)
+    check_cells(w, hh, heights, areas, cons, climb_voxels(p))
+        .map_err(|problem| Error::data(LAYER_HEADER_SIZE, format!("layer {problem}")))
 }
 
 /// Why compressed layer grids (`stream`, at `LAYER_HEADER_SIZE` in the layer) did not

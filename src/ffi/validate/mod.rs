@@ -54,7 +54,13 @@ impl ValidLayer {
     /// A layer `dtBuildTileCacheLayer` just built from grids of the header's size (in
     /// `super::tilecache::build_layer`) with a compressor of `compression`: valid by
     /// construction, as Detour's own output.
-    pub(in crate::ffi) fn built_by_detour(
+    ///
+    /// # Safety
+    /// `data` must be exactly what `dtBuildTileCacheLayer` returned for a header with Detour's
+    /// magic and version and grids of the header's size whose cells pass
+    /// [`check_cells`](crate::ffi::tile_layer::check_cells), compressed by a compressor of
+    /// `compression`: Detour's tile cache trusts the layer without checking it.
+    pub(in crate::ffi) unsafe fn built_by_detour(
         data: Vec<u8>,
         compression: crate::ffi::layer_compression::LayerCompression,
     ) -> Self {

@@ -15,7 +15,7 @@
 //!     vec![0, 1, 2, 0, 2, 3],
 //! )?;
 //! let geom = navkit::InputGeometry::from_mesh(floor);
-//! let nav = navkit::build::build_solo(&geom, &navkit::BuildSettings::default())?.navmesh;
+//! let nav = navkit::NavMeshBuilder::new(&geom).solo()?.into_navmesh();
 //! let tile = nav.tiles().next().unwrap();
 //! assert_eq!(tile.header().poly_count, tile.polys().count());
 //! for poly in tile.polys() {

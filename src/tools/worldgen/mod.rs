@@ -281,79 +281,129 @@ impl WorldStats {
 pub fn generate(spec: &WorldSpec) -> Result<(InputGeometry, WorldStats)> {
     spec.validate()?;
     let target = spec.tris;
-    let share = f64::from(spec.terrain_share);
+    let share_tris = f64::from(spec.terrain_share) * target as f64;
     let mut rng = Pcg64::seed_from_u64(spec.seed);
     let hills = Hills::new(&mut rng);
+    let plots = Plots::new(share_tris);
+    let (order, kinds) = plots.kinds(&mut rng);
+    let stats = WorldStats::empty(spec, plots.side, plots.count());
+    let mut world = World::new(rng, hills, stats);
 
-    // The side (terrain of one quad per m^2 at its share), at least 3 x 3 plots.
-    let np =
-        (((share * target as f64 / 2.0).sqrt() / PLOT).floor() as usize).max(MIN_PLOTS_PER_SIDE);
-    let side = ((share * target as f64 / 2.0).sqrt()).max(np as f64 * PLOT);
-    let plot_size = side / np as f64;
-    let half = side / 2.0;
-    let plot_rect = |p: usize| {
-        let (i, j) = ((p % np) as f64, (p / np) as f64);
-        Rect {
-            x0: -half + i * plot_size,
-            z0: -half + j * plot_size,
-            x1: -half + (i + 1.0) * plot_size,
-            z1: -half + (j + 1.0) * plot_size,
+    // Features: the mandatory ones first, then the others while the budget lasts.
+    let budget = target - share_tris as usize;
+    place_features(&mut world, &plots, &order, &kinds, budget);
+
+    // Terrain: its share, or what the features leave, of quads as square as can be.
+    let features_tris = world.mesh.tri_count();
+    let terrain_target = (target.saturating_sub(features_tris) as f64).min(share_tris);
+    let n = ((terrain_target / 2.0).sqrt().round() as usize).max(16);
+    let mut terrain = Terrain::hills(n, plots.side, &world.hills);
+    shape_terrain(&mut world, &mut terrain);
+
+    // Clutter outside the features until the target is reached.
+    let terrain_tris = 2 * n * n;
+    let budget = target.saturating_sub(terrain_tris + features_tris);
+    scatter(&mut world, &terrain, budget, plots.side);
+    world.stats.structure_tris = features_tris;
+    world.stats.clutter_tris = world.mesh.tri_count() - features_tris;
+    assemble(world, &terrain)
+}
+
+/// The world's square cut into `per_side` x `per_side` plots of `size`.
+struct Plots {
+    /// Plots along each side.
+    per_side: usize,
+    /// The world's side (m).
+    side: f64,
+    /// A plot's side (m).
+    size: f64,
+}
+
+/// The features every world has, placed first.
+const MANDATORY: [PlotKind; 6] = [
+    PlotKind::BuildingStairs,
+    PlotKind::BuildingUpper,
+    PlotKind::Platform,
+    PlotKind::Bridge,
+    PlotKind::Pond,
+    PlotKind::Crag,
+];
+
+/// The other plots' kinds, drawn by weight.
+const WEIGHTS: [(PlotKind, u32); 6] = [
+    (PlotKind::Building, 52),
+    (PlotKind::Platform, 12),
+    (PlotKind::Bridge, 10),
+    (PlotKind::Pond, 7),
+    (PlotKind::Crag, 8),
+    (PlotKind::Park, 11),
+];
+
+impl Plots {
+    /// The plots of a world whose terrain has its share of the triangles, `share_tris`: one
+    /// quad per m^2, at least 3 x 3 plots.
+    fn new(share_tris: f64) -> Plots {
+        let per_side =
+            (((share_tris / 2.0).sqrt() / PLOT).floor() as usize).max(MIN_PLOTS_PER_SIDE);
+        let side = ((share_tris / 2.0).sqrt()).max(per_side as f64 * PLOT);
+        Plots {
+            per_side,
+            side,
+            size: side / per_side as f64,
         }
-    };
-
-    // Plot kinds: one of each mandatory feature at random plots, the others drawn by weight.
-    let plots = np * np;
-    let mut order: Vec<usize> = (0..plots).collect();
-    order.shuffle(&mut rng);
-    const MANDATORY: [PlotKind; 6] = [
-        PlotKind::BuildingStairs,
-        PlotKind::BuildingUpper,
-        PlotKind::Platform,
-        PlotKind::Bridge,
-        PlotKind::Pond,
-        PlotKind::Crag,
-    ];
-    const WEIGHTS: [(PlotKind, u32); 6] = [
-        (PlotKind::Building, 52),
-        (PlotKind::Platform, 12),
-        (PlotKind::Bridge, 10),
-        (PlotKind::Pond, 7),
-        (PlotKind::Crag, 8),
-        (PlotKind::Park, 11),
-    ];
-    let mut kinds = vec![PlotKind::Park; plots];
-    for (k, &p) in order.iter().enumerate() {
-        kinds[p] = match MANDATORY.get(k) {
-            Some(&m) => m,
-            None => {
-                let mut x = rng.gen_range(0..WEIGHTS.iter().map(|w| w.1).sum::<u32>());
-                let mut kind = PlotKind::Park;
-                for &(k, w) in &WEIGHTS {
-                    if x < w {
-                        kind = k;
-                        break;
-                    }
-                    x -= w;
-                }
-                kind
-            }
-        };
     }
 
-    let mut world = World {
-        rng,
-        hills,
-        mesh: Mesh::default(),
-        pads: Vec::new(),
-        bowls: Vec::new(),
-        crags: Vec::new(),
-        reserved: Vec::new(),
-        links: Vec::new(),
-        volumes: Vec::new(),
-        features: Vec::new(),
-        stats: WorldStats {
+    fn count(&self) -> usize {
+        self.per_side * self.per_side
+    }
+
+    /// Plot `p`'s square, row by row from (-side/2, -side/2).
+    fn rect(&self, p: usize) -> Rect {
+        let half = self.side / 2.0;
+        let (i, j) = ((p % self.per_side) as f64, (p / self.per_side) as f64);
+        Rect {
+            x0: -half + i * self.size,
+            z0: -half + j * self.size,
+            x1: -half + (i + 1.0) * self.size,
+            z1: -half + (j + 1.0) * self.size,
+        }
+    }
+
+    /// The plots in random order and each plot's kind: one of each mandatory feature on the
+    /// first plots of the order, the others drawn by weight.
+    fn kinds(&self, rng: &mut Pcg64) -> (Vec<usize>, Vec<PlotKind>) {
+        let plots = self.count();
+        let mut order: Vec<usize> = (0..plots).collect();
+        order.shuffle(rng);
+        let mut kinds = vec![PlotKind::Park; plots];
+        for (k, &p) in order.iter().enumerate() {
+            kinds[p] = match MANDATORY.get(k) {
+                Some(&m) => m,
+                None => weighted_kind(rng),
+            };
+        }
+        (order, kinds)
+    }
+}
+
+/// A plot kind drawn by [`WEIGHTS`].
+fn weighted_kind(rng: &mut Pcg64) -> PlotKind {
+    let mut x = rng.gen_range(0..WEIGHTS.iter().map(|w| w.1).sum::<u32>());
+    for &(k, w) in &WEIGHTS {
+        if x < w {
+            return k;
+        }
+        x -= w;
+    }
+    PlotKind::Park
+}
+
+impl WorldStats {
+    /// The stats of a world of `spec` not built yet: its side and plots, every count 0.
+    fn empty(spec: &WorldSpec, side: f64, plots: usize) -> WorldStats {
+        WorldStats {
             seed: spec.seed,
-            target_tris: target,
+            target_tris: spec.tris,
             tris: 0,
             verts: 0,
             terrain_tris: 0,
@@ -377,17 +427,25 @@ pub fn generate(spec: &WorldSpec) -> Result<(InputGeometry, WorldStats)> {
             clutter: 0,
             extent: crate::Aabb::default(),
             features: Vec::new(),
-        },
-    };
+        }
+    }
+}
 
-    // Features: the mandatory ones first, then the others while the budget lasts.
-    let budget = target - (share * target as f64) as usize;
+/// Builds the plots' features in `order` (the mandatory ones first): the others become parks
+/// once their estimated triangles would pass `budget`, ponds once the water volumes are full.
+fn place_features(
+    world: &mut World,
+    plots: &Plots,
+    order: &[usize],
+    kinds: &[PlotKind],
+    budget: usize,
+) {
     // (There are at least 9 plots, more than the mandatory features.)
     let firsts = &order[..MANDATORY.len()];
     let sequence = firsts
         .iter()
         .copied()
-        .chain((0..plots).filter(|p| !firsts.contains(p)));
+        .chain((0..plots.count()).filter(|p| !firsts.contains(p)));
     for p in sequence {
         let mandatory = firsts.contains(&p);
         let mut kind = kinds[p];
@@ -397,7 +455,7 @@ pub fn generate(spec: &WorldSpec) -> Result<(InputGeometry, WorldStats)> {
         {
             kind = PlotKind::Park;
         }
-        let rect = plot_rect(p);
+        let rect = plots.rect(p);
         match kind {
             PlotKind::Building => world.building(rect, Style::Random),
             PlotKind::BuildingStairs => world.building(rect, Style::RoofStairs),
@@ -409,27 +467,13 @@ pub fn generate(spec: &WorldSpec) -> Result<(InputGeometry, WorldStats)> {
             PlotKind::Park => {}
         }
     }
+}
 
-    // Terrain: its share, or what the features leave, of quads as square as can be.
-    let features_tris = world.mesh.tri_count();
-    let terrain_target = (target.saturating_sub(features_tris) as f64).min(share * target as f64);
-    let n = ((terrain_target / 2.0).sqrt().round() as usize).max(16);
-    let cell = side / n as f64;
-    let mut terrain = Terrain {
-        n,
-        cell,
-        x0: -half,
-        h: Vec::with_capacity((n + 1) * (n + 1)),
-    };
-    for j in 0..=n {
-        let z = terrain.pos(j);
-        for i in 0..=n {
-            let h = world.hills.height(terrain.pos(i), z);
-            terrain.h.push(h);
-        }
-    }
+/// Shapes the hills under the features: flat pads with shoulders, bowls for ponds, crags (whose
+/// features are added here, snapped to the grid).
+fn shape_terrain(world: &mut World, terrain: &mut Terrain) {
     // Pads: flat inside, shoulders of slope PAD_SLOPE at most, down (or up) to the hills.
-    let reach = world.hills.range() / PAD_SLOPE + cell;
+    let reach = world.hills.range() / PAD_SLOPE + terrain.cell;
     for pad in &world.pads {
         let (r, h0) = (pad.rect, pad.h);
         terrain.apply(r.grow(reach), |x, z, h| {
@@ -453,28 +497,12 @@ pub fn generate(spec: &WorldSpec) -> Result<(InputGeometry, WorldStats)> {
             }
         });
     }
-    let mut crag_features = Vec::new();
-    for c in &world.crags {
-        let (cx, cz) = (terrain.snap(c.cx), terrain.snap(c.cz));
-        let half_len = (c.half_len / cell).round() * cell;
-        let (ex, ez) = if c.along_x {
-            (half_len, 0.0)
-        } else {
-            (0.0, half_len)
-        };
-        let base = world.hills.height(cx, cz);
-        let summit = base + c.k * c.r;
-        let spread = (summit - base + world.hills.range()) / c.k + cell;
-        let r = Rect {
-            x0: cx - ex,
-            z0: cz - ez,
-            x1: cx + ex,
-            z1: cz + ez,
-        };
-        terrain.apply(r.grow(spread), |x, z, h| h.max(summit - c.k * r.dist(x, z)));
-        crag_features.push((cx, cz, summit, c.r + half_len));
-    }
-    for (cx, cz, summit, r) in crag_features {
+    let crags: Vec<_> = world
+        .crags
+        .iter()
+        .map(|c| raise_crag(terrain, &world.hills, c))
+        .collect();
+    for (cx, cz, summit, r) in crags {
         let foot = cz - r - 3.0;
         world.feature(
             FeatureKind::SteepSlope,
@@ -483,15 +511,35 @@ pub fn generate(spec: &WorldSpec) -> Result<(InputGeometry, WorldStats)> {
             r,
         );
     }
+}
 
-    // Clutter outside the features until the target is reached.
-    let terrain_tris = 2 * n * n;
-    let budget = target.saturating_sub(terrain_tris + features_tris);
-    scatter(&mut world, &terrain, budget, side);
-    world.stats.structure_tris = features_tris;
-    world.stats.clutter_tris = world.mesh.tri_count() - features_tris;
+/// Raises crag `c`, snapped to the terrain's grid; returns its summit `(x, z, height)` and its
+/// foot's radius.
+fn raise_crag(terrain: &mut Terrain, hills: &Hills, c: &Crag) -> (f64, f64, f64, f64) {
+    let cell = terrain.cell;
+    let (cx, cz) = (terrain.snap(c.cx), terrain.snap(c.cz));
+    let half_len = (c.half_len / cell).round() * cell;
+    let (ex, ez) = if c.along_x {
+        (half_len, 0.0)
+    } else {
+        (0.0, half_len)
+    };
+    let base = hills.height(cx, cz);
+    let summit = base + c.k * c.r;
+    let spread = (summit - base + hills.range()) / c.k + cell;
+    let r = Rect {
+        x0: cx - ex,
+        z0: cz - ez,
+        x1: cx + ex,
+        z1: cz + ez,
+    };
+    terrain.apply(r.grow(spread), |x, z, h| h.max(summit - c.k * r.dist(x, z)));
+    (cx, cz, summit, c.r + half_len)
+}
 
-    // The mesh: terrain first, then everything else.
+/// The finished world: the mesh (terrain first, then everything else), its links, volumes and
+/// stats.
+fn assemble(world: World, terrain: &Terrain) -> Result<(InputGeometry, WorldStats)> {
     let World {
         mesh: extra,
         links,
@@ -500,7 +548,8 @@ pub fn generate(spec: &WorldSpec) -> Result<(InputGeometry, WorldStats)> {
         mut stats,
         ..
     } = world;
-    let terrain_verts = (n + 1) * (n + 1);
+    let n = terrain.n;
+    let (terrain_verts, terrain_tris) = ((n + 1) * (n + 1), 2 * n * n);
     let mut verts = Vec::with_capacity(terrain_verts * 3 + extra.verts.len());
     for j in 0..=n {
         let z = mm(terrain.pos(j));
@@ -524,7 +573,7 @@ pub fn generate(spec: &WorldSpec) -> Result<(InputGeometry, WorldStats)> {
     stats.tris = mesh.tri_count();
     stats.verts = mesh.vert_count();
     stats.terrain_tris = terrain_tris;
-    stats.terrain_cell = cell as f32;
+    stats.terrain_cell = terrain.cell as f32;
     stats.jump_links = links.len();
     stats.extent = mesh.bounds();
     stats.features = features;

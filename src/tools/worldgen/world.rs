@@ -51,6 +51,81 @@ pub(super) fn estimate(kind: PlotKind) -> usize {
     }
 }
 
+/// What a building is to have, drawn before it is placed.
+struct BuildingPlan {
+    /// Width (along u) and depth (along v), and their halves.
+    w: f64,
+    d: f64,
+    hw: f64,
+    hd: f64,
+    roof: bool,
+    /// Stairs up the back to the roof.
+    roof_stairs: bool,
+    /// An upper storey.
+    upper: bool,
+    yard: bool,
+    /// A second doorway, on the left.
+    side_door: bool,
+    /// Steps of a staircase one storey (and a roof) up.
+    n_steps: usize,
+    /// How far the roof stairs reach out behind the building (0 without).
+    run: f64,
+    /// The frame's rotation.
+    rot: u8,
+}
+
+impl BuildingPlan {
+    fn draw(rng: &mut Pcg64, style: Style) -> BuildingPlan {
+        let w: f64 = rng.gen_range(10.0..20.0);
+        let d: f64 = rng.gen_range(8.0..14.0);
+        let roof = style != Style::Random || rng.gen_bool(0.7);
+        let roof_stairs = match style {
+            Style::Random => roof && rng.gen_bool(0.5),
+            s => s == Style::RoofStairs,
+        };
+        let upper = match style {
+            Style::Random => !roof_stairs && rng.gen_bool(0.35),
+            s => s == Style::Upper,
+        };
+        let yard = style != Style::Random || rng.gen_bool(0.5);
+        let side_door = !upper && rng.gen_bool(0.4);
+        let n_steps = ((WALL_H + ROOF_T) / STEP_RISE).ceil() as usize;
+        let run = if roof_stairs { run_of(n_steps) } else { 0.0 };
+        let rot = rng.gen_range(0..4u8);
+        BuildingPlan {
+            w,
+            d,
+            hw: w / 2.0,
+            hd: d / 2.0,
+            roof,
+            roof_stairs,
+            upper,
+            yard,
+            side_door,
+            n_steps,
+            run,
+            rot,
+        }
+    }
+}
+
+/// A building's front doorway: its width, height and place along the front wall.
+struct FrontDoor {
+    w: f64,
+    h: f64,
+    u: f64,
+}
+
+impl FrontDoor {
+    /// A doorway at least 1.5 m from the corners of a front wall `2 hw` wide.
+    fn draw(rng: &mut Pcg64, hw: f64) -> FrontDoor {
+        let w: f64 = rng.gen_range(2.0..2.4);
+        let h: f64 = rng.gen_range(2.4..2.7);
+        let u = rng.gen_range(-hw + 1.5 + w / 2.0..hw - 1.5 - w / 2.0);
+        FrontDoor { w, h, u }
+    }
+}
+
 /// The world under construction.
 pub(super) struct World {
     pub(super) rng: Pcg64,
@@ -68,6 +143,23 @@ pub(super) struct World {
 }
 
 impl World {
+    /// A world with nothing built yet, drawing from `rng`.
+    pub(super) fn new(rng: Pcg64, hills: Hills, stats: WorldStats) -> World {
+        World {
+            rng,
+            hills,
+            mesh: Mesh::default(),
+            pads: Vec::new(),
+            bowls: Vec::new(),
+            crags: Vec::new(),
+            reserved: Vec::new(),
+            links: Vec::new(),
+            volumes: Vec::new(),
+            features: Vec::new(),
+            stats,
+        }
+    }
+
     /// A frame of rotation `rot` for a footprint `[u0, u1, v0, v1]`, placed at random inside
     /// `plot` with `margin` around it, where the pad is flat; the pad is recorded and reserved.
     pub(super) fn place(&mut self, plot: Rect, rot: u8, fp: [f64; 4], margin: f64) -> Frame {
@@ -135,41 +227,57 @@ impl World {
     /// down from it, some an upper storey reached by inner stairs, some a yard wall with a gate
     /// in front of the door. `style` forces roof stairs or an upper storey (and a yard).
     pub(super) fn building(&mut self, plot: Rect, style: Style) {
-        let rng = &mut self.rng;
-        let w: f64 = rng.gen_range(10.0..20.0);
-        let d: f64 = rng.gen_range(8.0..14.0);
-        let roof = style != Style::Random || rng.gen_bool(0.7);
-        let roof_stairs = match style {
-            Style::Random => roof && rng.gen_bool(0.5),
-            s => s == Style::RoofStairs,
+        let b = BuildingPlan::draw(&mut self.rng, style);
+        let (hw, hd) = (b.hw, b.hd);
+        let margin = if b.yard { YARD_GAP + 2.5 } else { PAD_MARGIN };
+        let f = self.place(plot, b.rot, [-hw, hw, -hd, hd + b.run], margin);
+        let door = FrontDoor::draw(&mut self.rng, hw);
+        let mut doors = self.outer_walls(&f, &b, &door);
+        doors += self.inner_walls(&f, &b, &door);
+        self.crates_inside(&f, &b);
+        // How far in front of the door the approach is: outside the yard's gate, if any.
+        let out = if b.yard { YARD_GAP + 1.5 } else { 2.5 };
+        if b.yard {
+            self.yard(&f, &b, door.u);
+        }
+        self.feature(
+            FeatureKind::BuildingInterior,
+            f.vec(door.u, 0.0, -hd + 2.5),
+            f.vec(door.u, 0.0, -hd - out),
+            hd,
+        );
+        let floor = WALL_H + ROOF_T;
+        if b.upper {
+            self.upper_storey(&f, &b, door.u, out);
+        }
+        let (roof_at, top) = if b.upper {
+            (2.0 * WALL_H, 2.0 * WALL_H + ROOF_T)
+        } else {
+            (WALL_H, floor)
         };
-        let upper = match style {
-            Style::Random => !roof_stairs && rng.gen_bool(0.35),
-            s => s == Style::Upper,
-        };
-        let yard = style != Style::Random || rng.gen_bool(0.5);
-        let side_door = !upper && rng.gen_bool(0.4);
-        let n_steps = ((WALL_H + ROOF_T) / STEP_RISE).ceil() as usize;
-        let run = if roof_stairs { run_of(n_steps) } else { 0.0 };
-        let rot = rng.gen_range(0..4u8);
-        let margin = if yard { YARD_GAP + 2.5 } else { PAD_MARGIN };
-        let (hw, hd) = (w / 2.0, d / 2.0);
-        let f = self.place(plot, rot, [-hw, hw, -hd, hd + run], margin);
-        let rng = &mut self.rng;
-        let dw: f64 = rng.gen_range(2.0..2.4);
-        let dh: f64 = rng.gen_range(2.4..2.7);
-        let du = rng.gen_range(-hw + 1.5 + dw / 2.0..hw - 1.5 - dw / 2.0);
-        let mut doors = 1;
+        if b.roof {
+            f.cuboid(&mut self.mesh, -hw, hw, -hd, hd, roof_at, top);
+            self.stats.roofs += 1;
+        }
+        if b.roof_stairs {
+            self.roof_stairs(&f, &b, top);
+        }
+        self.stats.buildings += 1;
+        self.stats.doorways += doors;
+    }
 
-        // Front (-v) and back (+v) walls run the full width; the sides fit between them.
-        let m = &mut self.mesh;
-        let front = with_windows(-hw, hw, &[Opening::door(du, dw, dh)]);
+    /// A building's outer walls, with windows and the front doorway (and maybe one on the
+    /// left); returns the doorways made. The front (-v) and back (+v) walls run the full
+    /// width; the sides fit between them.
+    fn outer_walls(&mut self, f: &Frame, b: &BuildingPlan, door: &FrontDoor) -> usize {
+        let (m, rng) = (&mut self.mesh, &mut self.rng);
+        let (hw, hd) = (b.hw, b.hd);
+        let front = with_windows(-hw, hw, &[Opening::door(door.u, door.w, door.h)]);
         f.wall(m, true, -hd + WALL_T / 2.0, -hw, hw, (0.0, WALL_H), &front);
         let back = with_windows(-hw, hw, &[]);
         f.wall(m, true, hd - WALL_T / 2.0, -hw, hw, (0.0, WALL_H), &back);
         let (s0, s1) = (-hd + WALL_T, hd - WALL_T);
-        let left = if side_door {
-            doors += 1;
+        let left = if b.side_door {
             let c = rng.gen_range(s0 + 2.5..s1 - 2.5);
             with_windows(s0, s1, &[Opening::door(c, 2.0, 2.5)])
         } else {
@@ -178,16 +286,25 @@ impl World {
         f.wall(m, false, -hw + WALL_T / 2.0, s0, s1, (0.0, WALL_H), &left);
         let right = with_windows(s0, s1, &[]);
         f.wall(m, false, hw - WALL_T / 2.0, s0, s1, (0.0, WALL_H), &right);
-        // Rooms about 6 m wide, divided by walls across (clear of the front door) with doorways,
-        // and in deep buildings a back room 3.5 m deep through a doorway in one of them.
+        1 + usize::from(b.side_door)
+    }
+
+    /// A building's rooms, about 6 m wide, divided by walls across (clear of the front door)
+    /// with doorways, and in deep buildings a back room 3.5 m deep through a doorway in one of
+    /// them; returns the doorways made.
+    fn inner_walls(&mut self, f: &Frame, b: &BuildingPlan, door: &FrontDoor) -> usize {
+        let (m, rng) = (&mut self.mesh, &mut self.rng);
+        let (w, hw, hd) = (b.w, b.hw, b.hd);
+        let (s0, s1) = (-hd + WALL_T, hd - WALL_T);
         let rooms = ((w / 6.0).floor() as usize).max(1);
         let room_u = |k: f64| -hw + w * k / rooms as f64;
-        let back_room = d >= 9.5;
+        let back_room = b.d >= 9.5;
         let vp = hd - 3.5;
         let cross_end = if back_room { vp - WALL_T / 2.0 } else { s1 };
+        let mut doors = 0;
         for k in 1..rooms {
             let uc = room_u(k as f64);
-            if (uc - du).abs() > dw / 2.0 + 1.2 {
+            if (uc - door.u).abs() > door.w / 2.0 + 1.2 {
                 doors += 1;
                 let c = rng.gen_range(s0 + 1.5..cross_end - 1.5);
                 let door = [Opening::door(c, 2.0, 2.5)];
@@ -197,18 +314,17 @@ impl World {
         if back_room {
             doors += 1;
             let c = room_u(rng.gen_range(0..rooms) as f64 + 0.5);
-            let (a, b) = (-hw + WALL_T, hw - WALL_T);
-            f.wall(
-                m,
-                true,
-                vp,
-                a,
-                b,
-                (0.0, WALL_H),
-                &[Opening::door(c, 2.0, 2.5)],
-            );
+            let (u0, u1) = (-hw + WALL_T, hw - WALL_T);
+            let door = [Opening::door(c, 2.0, 2.5)];
+            f.wall(m, true, vp, u0, u1, (0.0, WALL_H), &door);
         }
-        // Crates along the back wall.
+        doors
+    }
+
+    /// Crates along a building's back wall.
+    fn crates_inside(&mut self, f: &Frame, b: &BuildingPlan) {
+        let (m, rng) = (&mut self.mesh, &mut self.rng);
+        let (hw, hd) = (b.hw, b.hd);
         for _ in 0..rng.gen_range(2..6) {
             let s: f64 = rng.gen_range(0.7..1.1);
             let u = rng.gen_range(-hw + WALL_T + s..hw - WALL_T - s);
@@ -217,116 +333,102 @@ impl World {
             let (u0, u1, v0, v1) = (u - s / 2.0, u + s / 2.0, v - s / 2.0, v + s / 2.0);
             f.cuboid(m, u0, u1, v0, v1, -SINK, h);
         }
-        // The yard: a wall 1.2 m high with posts, YARD_GAP out, a gate in front of the door.
-        let out = if yard { YARD_GAP + 1.5 } else { 2.5 };
-        if yard {
-            let (a, b) = (-hw - YARD_GAP, hw + YARD_GAP);
-            let (c, e) = (-hd - YARD_GAP, hd + run + YARD_GAP);
-            let gate = [Opening {
-                top: 9.0,
-                ..Opening::door(du, 2.6, 0.0)
-            }];
-            f.wall(m, true, c, a, b, (0.0, YARD_WALL_H), &gate);
-            f.wall(m, true, e, a, b, (0.0, YARD_WALL_H), &[]);
-            let t = WALL_T / 2.0;
-            f.wall(m, false, a, c + t, e - t, (0.0, YARD_WALL_H), &[]);
-            f.wall(m, false, b, c + t, e - t, (0.0, YARD_WALL_H), &[]);
-            let post = |m: &mut Mesh, u: f64, v: f64| {
-                f.cuboid(m, u - 0.25, u + 0.25, v - 0.25, v + 0.25, -SINK, 1.5);
-            };
-            let posts = |len: f64| ((len / 2.5).round() as usize).max(1);
-            let n = posts(b - a);
-            for k in 0..=n {
-                let u = a + (b - a) * k as f64 / n as f64;
-                if (u - du).abs() > 1.3 + 0.25 {
-                    post(m, u, c);
-                }
-                post(m, u, e);
-            }
-            let n = posts(e - c);
-            for k in 1..n {
-                let v = c + (e - c) * k as f64 / n as f64;
-                post(m, a, v);
-                post(m, b, v);
-            }
-            self.stats.yards += 1;
-        }
-        self.feature(
-            FeatureKind::BuildingInterior,
-            f.vec(du, 0.0, -hd + 2.5),
-            f.vec(du, 0.0, -hd - out),
-            hd,
-        );
-        let floor = WALL_H + ROOF_T;
-        if upper {
-            // Stairs inside, along the side wall away from the front door, rising towards +v
-            // from 1.5 m inside the front wall into a stairwell of the upper floor's slab.
-            let m = &mut self.mesh;
-            let (i0, i1, j0, j1) = (-hw + WALL_T, hw - WALL_T, -hd + WALL_T, hd - WALL_T);
-            let (su0, su1) = if du <= 0.0 {
-                (i1 - STAIR_W, i1)
-            } else {
-                (i0, i0 + STAIR_W)
-            };
-            let vs = j0 + 1.5;
-            let ve = vs
-                + f.stairs(
-                    m,
-                    false,
-                    (su0 + su1) / 2.0,
-                    vs + run_of(n_steps),
-                    -1.0,
-                    floor,
-                    n_steps,
-                );
-            f.cuboid(m, i0, i1, j0, vs, WALL_H, floor);
-            f.cuboid(m, i0, i1, ve, j1, WALL_H, floor);
-            let (h0, h1) = if du <= 0.0 { (i0, su0) } else { (su1, i1) };
-            f.cuboid(m, h0, h1, vs, ve, WALL_H, floor);
-            let upper_walls = (WALL_H, WALL_H);
-            let front = with_windows(-hw, hw, &[]);
-            f.wall(m, true, -hd + WALL_T / 2.0, -hw, hw, upper_walls, &front);
-            f.wall(m, true, hd - WALL_T / 2.0, -hw, hw, upper_walls, &front);
-            let side = with_windows(s0, s1, &[]);
-            f.wall(m, false, -hw + WALL_T / 2.0, s0, s1, upper_walls, &side);
-            f.wall(m, false, hw - WALL_T / 2.0, s0, s1, upper_walls, &side);
-            self.feature(
-                FeatureKind::UpperFloor,
-                f.vec(0.0, floor, (ve + j1) / 2.0),
-                f.vec(du, 0.0, -hd - out),
-                (j1 - ve) / 2.0,
-            );
-            self.stats.stairs += 1;
-            self.stats.upper_floors += 1;
-        }
-        let (roof_at, top) = if upper {
-            (2.0 * WALL_H, 2.0 * WALL_H + ROOF_T)
-        } else {
-            (WALL_H, floor)
+    }
+
+    /// A building's yard: a wall 1.2 m high with posts, [`YARD_GAP`] out, a gate in front of
+    /// the door (at `gate_u`).
+    fn yard(&mut self, f: &Frame, b: &BuildingPlan, gate_u: f64) {
+        let m = &mut self.mesh;
+        let (a, e0) = (-b.hw - YARD_GAP, b.hw + YARD_GAP);
+        let (c, e) = (-b.hd - YARD_GAP, b.hd + b.run + YARD_GAP);
+        let gate = [Opening {
+            top: 9.0,
+            ..Opening::door(gate_u, 2.6, 0.0)
+        }];
+        f.wall(m, true, c, a, e0, (0.0, YARD_WALL_H), &gate);
+        f.wall(m, true, e, a, e0, (0.0, YARD_WALL_H), &[]);
+        let t = WALL_T / 2.0;
+        f.wall(m, false, a, c + t, e - t, (0.0, YARD_WALL_H), &[]);
+        f.wall(m, false, e0, c + t, e - t, (0.0, YARD_WALL_H), &[]);
+        let post = |m: &mut Mesh, u: f64, v: f64| {
+            f.cuboid(m, u - 0.25, u + 0.25, v - 0.25, v + 0.25, -SINK, 1.5);
         };
-        if roof {
-            f.cuboid(&mut self.mesh, -hw, hw, -hd, hd, roof_at, top);
-            self.stats.roofs += 1;
+        let posts = |len: f64| ((len / 2.5).round() as usize).max(1);
+        let n = posts(e0 - a);
+        for k in 0..=n {
+            let u = a + (e0 - a) * k as f64 / n as f64;
+            if (u - gate_u).abs() > 1.3 + 0.25 {
+                post(m, u, c);
+            }
+            post(m, u, e);
         }
-        if roof_stairs {
-            let su = self
-                .rng
-                .gen_range(-hw + 0.5 + STAIR_W / 2.0..hw - 0.5 - STAIR_W / 2.0);
-            f.stairs(&mut self.mesh, false, su, hd, 1.0, top, n_steps);
-            self.stats.stairs += 1;
-            self.feature(
-                FeatureKind::Roof,
-                f.vec(0.0, top, 0.0),
-                f.vec(su, 0.0, hd + run + 1.5),
-                hd.min(hw),
-            );
-            self.link(
-                f.vec(-hw + JUMP_IN, top, 0.0),
-                f.vec(-hw - JUMP_OUT, 0.0, 0.0),
-            );
+        let n = posts(e - c);
+        for k in 1..n {
+            let v = c + (e - c) * k as f64 / n as f64;
+            post(m, a, v);
+            post(m, e0, v);
         }
-        self.stats.buildings += 1;
-        self.stats.doorways += doors;
+        self.stats.yards += 1;
+    }
+
+    /// A building's upper storey: stairs inside, along the side wall away from the front door
+    /// (at `door_u`), rising towards +v from 1.5 m inside the front wall into a stairwell of
+    /// the upper floor's slab; walls with windows. Its feature's approach is `out` in front of
+    /// the door.
+    fn upper_storey(&mut self, f: &Frame, b: &BuildingPlan, door_u: f64, out: f64) {
+        let m = &mut self.mesh;
+        let (hw, hd) = (b.hw, b.hd);
+        let floor = WALL_H + ROOF_T;
+        let (i0, i1, j0, j1) = (-hw + WALL_T, hw - WALL_T, -hd + WALL_T, hd - WALL_T);
+        let (su0, su1) = if door_u <= 0.0 {
+            (i1 - STAIR_W, i1)
+        } else {
+            (i0, i0 + STAIR_W)
+        };
+        let vs = j0 + 1.5;
+        let centre = (su0 + su1) / 2.0;
+        let n_steps = b.n_steps;
+        let ve = vs + f.stairs(m, false, centre, vs + run_of(n_steps), -1.0, floor, n_steps);
+        f.cuboid(m, i0, i1, j0, vs, WALL_H, floor);
+        f.cuboid(m, i0, i1, ve, j1, WALL_H, floor);
+        let (h0, h1) = if door_u <= 0.0 { (i0, su0) } else { (su1, i1) };
+        f.cuboid(m, h0, h1, vs, ve, WALL_H, floor);
+        let upper_walls = (WALL_H, WALL_H);
+        let (s0, s1) = (-hd + WALL_T, hd - WALL_T);
+        let front = with_windows(-hw, hw, &[]);
+        f.wall(m, true, -hd + WALL_T / 2.0, -hw, hw, upper_walls, &front);
+        f.wall(m, true, hd - WALL_T / 2.0, -hw, hw, upper_walls, &front);
+        let side = with_windows(s0, s1, &[]);
+        f.wall(m, false, -hw + WALL_T / 2.0, s0, s1, upper_walls, &side);
+        f.wall(m, false, hw - WALL_T / 2.0, s0, s1, upper_walls, &side);
+        self.feature(
+            FeatureKind::UpperFloor,
+            f.vec(0.0, floor, (ve + j1) / 2.0),
+            f.vec(door_u, 0.0, -hd - out),
+            (j1 - ve) / 2.0,
+        );
+        self.stats.stairs += 1;
+        self.stats.upper_floors += 1;
+    }
+
+    /// Stairs up the back of a building to its roof (at `top`), and a jump link down from it.
+    fn roof_stairs(&mut self, f: &Frame, b: &BuildingPlan, top: f64) {
+        let (hw, hd) = (b.hw, b.hd);
+        let su = self
+            .rng
+            .gen_range(-hw + 0.5 + STAIR_W / 2.0..hw - 0.5 - STAIR_W / 2.0);
+        f.stairs(&mut self.mesh, false, su, hd, 1.0, top, b.n_steps);
+        self.stats.stairs += 1;
+        self.feature(
+            FeatureKind::Roof,
+            f.vec(0.0, top, 0.0),
+            f.vec(su, 0.0, hd + b.run + 1.5),
+            hd.min(hw),
+        );
+        self.link(
+            f.vec(-hw + JUMP_IN, top, 0.0),
+            f.vec(-hw - JUMP_OUT, 0.0, 0.0),
+        );
     }
 
     /// A raised platform with stairs (front), a ramp (right) and two jump links.
@@ -484,6 +586,24 @@ pub(super) struct Terrain {
 }
 
 impl Terrain {
+    /// The `hills` on an `n` x `n` grid over the square of `side` centred on the origin.
+    pub(super) fn hills(n: usize, side: f64, hills: &Hills) -> Terrain {
+        let mut terrain = Terrain {
+            n,
+            cell: side / n as f64,
+            x0: -(side / 2.0),
+            h: Vec::with_capacity((n + 1) * (n + 1)),
+        };
+        for j in 0..=n {
+            let z = terrain.pos(j);
+            for i in 0..=n {
+                let h = hills.height(terrain.pos(i), z);
+                terrain.h.push(h);
+            }
+        }
+        terrain
+    }
+
     pub(super) fn idx(&self, i: usize, j: usize) -> usize {
         j * (self.n + 1) + i
     }

@@ -35,7 +35,6 @@ use std::time::Instant;
 use glam::Vec3;
 use serde_json::{Value, json};
 
-use navkit::BuildSettings;
 use navkit::agents::crowd::{
     AgentHandle, AgentParams, AgentState, Crowd, TargetState, update_flags,
 };
@@ -47,6 +46,7 @@ use navkit::tilecache::{
 };
 use navkit::tools::compare::{CompareSettings, Comparer};
 use navkit::tools::simulation::{AgentBehaviour, AgentSpec, Scenario, ViewState};
+use navkit::{BuildSettings, NavMeshBuilder};
 
 use super::http::{self, Request, Response};
 use super::{BUILD_MAX_CELLS, BUILD_TIME_LIMIT, State};
@@ -195,7 +195,11 @@ fn build_dynamic(st: &State, tile_size: u32) -> Result<Dynamic, Response> {
             let budget = Budget::new()
                 .time_limit(BUILD_TIME_LIMIT)
                 .max_cells(BUILD_MAX_CELLS);
-            let cache = TileCache::build_with_budget(geom, &st.settings, &cache_settings, &budget)
+            let cache = NavMeshBuilder::new(geom)
+                .settings(st.settings.clone())
+                .cache_settings(cache_settings)
+                .budget(budget)
+                .tile_cache()
                 .map_err(|e| unprocessable(format!("the tile cache build failed: {e}")))?;
             (cache, tile_size)
         }

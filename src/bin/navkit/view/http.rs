@@ -104,12 +104,39 @@ fn write_response(stream: &mut TcpStream, r: &Response) {
 /// Reads one request; `Err` is the answer to give instead.
 fn read_request(stream: &TcpStream) -> Result<Request, Response> {
     let mut reader = BufReader::new(stream.take((MAX_HEAD_BYTES + MAX_BODY_BYTES + 1) as u64));
+    let lines = read_head(&mut reader)?;
+    let (method, target) = parse_request_line(&lines[0])?;
+    let content_length = content_length(&lines[1..])?;
+    let mut body = Vec::new();
+    if let Some(n) = content_length {
+        body.resize(n, 0);
+        reader.read_exact(&mut body).map_err(|e| match e.kind() {
+            std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut => {
+                Response::error(408, "the body did not arrive in time")
+            }
+            _ => Response::error(400, "the body is shorter than its Content-Length"),
+        })?;
+    } else if method == "POST" || method == "PUT" {
+        return Err(Response::error(411, "a POST needs a Content-Length"));
+    }
+    let path = target.split(['?', '#']).next().unwrap_or("/").to_string();
+    Ok(Request {
+        method: method.to_string(),
+        path,
+        body,
+    })
+}
+
+/// The request line and the header lines, up to the empty line that ends them (at least the
+/// request line: empty lines before it are skipped), without their line ends.
+fn read_head(reader: &mut impl BufRead) -> Result<Vec<String>, Response> {
     let mut head_bytes = 0usize;
     let mut lines: Vec<String> = Vec::new();
     loop {
         let mut line = Vec::new();
         let limit = (MAX_HEAD_BYTES - head_bytes.min(MAX_HEAD_BYTES)) as u64 + 1;
-        let n = (&mut reader)
+        let n = reader
+            .by_ref()
             .take(limit)
             .read_until(b'\n', &mut line)
             .map_err(|e| match e.kind() {
@@ -138,7 +165,7 @@ fn read_request(stream: &TcpStream) -> Result<Request, Response> {
             if lines.is_empty() {
                 continue; // tolerated: empty lines before the request line
             }
-            break;
+            return Ok(lines);
         }
         if lines.len() > MAX_HEADERS {
             return Err(Response::error(
@@ -148,8 +175,11 @@ fn read_request(stream: &TcpStream) -> Result<Request, Response> {
         }
         lines.push(text);
     }
-    let request_line = &lines[0];
-    let parts: Vec<&str> = request_line.split(' ').collect();
+}
+
+/// The method and target of a request line `METHOD TARGET HTTP/1.x`.
+fn parse_request_line(line: &str) -> Result<(&str, &str), Response> {
+    let parts: Vec<&str> = line.split(' ').collect();
     if parts.len() != 3 {
         return Err(Response::error(
             400,
@@ -175,8 +205,14 @@ fn read_request(stream: &TcpStream) -> Result<Request, Response> {
             "the request target must be a path starting with `/`",
         ));
     }
+    Ok((method, target))
+}
+
+/// The body's length the headers give (`None` without a Content-Length), checking every
+/// header line's form; a Transfer-Encoding is refused.
+fn content_length(headers: &[String]) -> Result<Option<usize>, Response> {
     let mut content_length: Option<usize> = None;
-    for h in &lines[1..] {
+    for h in headers {
         let Some((name, value)) = h.split_once(':') else {
             return Err(Response::error(
                 400,
@@ -193,18 +229,7 @@ fn read_request(stream: &TcpStream) -> Result<Request, Response> {
         }
         match name.as_str() {
             "content-length" => {
-                if !value.bytes().all(|b| b.is_ascii_digit()) || value.is_empty() {
-                    return Err(Response::error(400, "Content-Length is not a number"));
-                }
-                let n: usize = match value.parse() {
-                    Ok(n) if n <= MAX_BODY_BYTES => n,
-                    _ => {
-                        return Err(Response::error(
-                            413,
-                            format!("the body may be at most {MAX_BODY_BYTES} bytes"),
-                        ));
-                    }
-                };
+                let n = content_length_value(value)?;
                 if content_length.is_some_and(|c| c != n) {
                     return Err(Response::error(400, "two different Content-Length headers"));
                 }
@@ -219,24 +244,21 @@ fn read_request(stream: &TcpStream) -> Result<Request, Response> {
             _ => {}
         }
     }
-    let mut body = Vec::new();
-    if let Some(n) = content_length {
-        body.resize(n, 0);
-        reader.read_exact(&mut body).map_err(|e| match e.kind() {
-            std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut => {
-                Response::error(408, "the body did not arrive in time")
-            }
-            _ => Response::error(400, "the body is shorter than its Content-Length"),
-        })?;
-    } else if method == "POST" || method == "PUT" {
-        return Err(Response::error(411, "a POST needs a Content-Length"));
+    Ok(content_length)
+}
+
+/// A Content-Length header's value: digits, at most [`MAX_BODY_BYTES`].
+fn content_length_value(value: &str) -> Result<usize, Response> {
+    if !value.bytes().all(|b| b.is_ascii_digit()) || value.is_empty() {
+        return Err(Response::error(400, "Content-Length is not a number"));
     }
-    let path = target.split(['?', '#']).next().unwrap_or("/").to_string();
-    Ok(Request {
-        method: method.to_string(),
-        path,
-        body,
-    })
+    match value.parse() {
+        Ok(n) if n <= MAX_BODY_BYTES => Ok(n),
+        _ => Err(Response::error(
+            413,
+            format!("the body may be at most {MAX_BODY_BYTES} bytes"),
+        )),
+    }
 }
 
 /// At most 80 characters of `s`, for messages.

@@ -35,7 +35,8 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use navkit::build::build_solo_with;
+use navkit::NavMeshBuilder;
+use navkit::build::tiled::TiledNavMesh;
 use navkit::grid::mesh::MeshGrid;
 use navkit::navmesh::NavMesh;
 use navkit::{BuildSettings, Error, InputGeometry};
@@ -85,6 +86,8 @@ pub(crate) struct State {
     build: Value,
     /// The stage layers of the current settings, once asked.
     stages: Option<Arc<stages::Stages>>,
+    /// The tiled build whose tiles' stages are shown, once asked (tiled navmeshes).
+    stage_tiles: Option<TiledNavMesh>,
     /// The grid of the grid paths, once asked.
     grid: Option<MeshGrid>,
     grid_ms: f64,
@@ -110,6 +113,7 @@ impl State {
     /// by a build or in dynamic mode (obstacles, a new tile cache, a scenario).
     fn navmesh_changed(&mut self) {
         self.stages = None;
+        self.stage_tiles = None;
         self.grid = None;
     }
 }
@@ -162,14 +166,19 @@ fn load(input: &std::path::Path) -> navkit::Result<State> {
     if is_geometry(input) {
         let geom = InputGeometry::load(input)?;
         let settings = geom.settings.clone().unwrap_or_default();
-        let built = build_solo_with(&geom, &settings, &crate::common::budget())?;
+        let built = NavMeshBuilder::new(&geom)
+            .settings(settings.clone())
+            .budget(crate::common::budget())
+            .solo()?;
+        let build = settings::solo_report(built.report());
         let st = State {
             geometry: Some(geom),
             settings,
             tiled: false,
-            navmesh: built.navmesh,
-            build: settings::solo_report(&built.report),
+            navmesh: built.into_navmesh(),
+            build,
             stages: None,
+            stage_tiles: None,
             grid: None,
             grid_ms: 0.0,
             source,
@@ -185,6 +194,7 @@ fn load(input: &std::path::Path) -> navkit::Result<State> {
             navmesh,
             build: json!({"mode": "loaded", "total_ms": 0.0, "warnings": []}),
             stages: None,
+            stage_tiles: None,
             grid: None,
             grid_ms: 0.0,
             source,
@@ -198,6 +208,7 @@ fn load(input: &std::path::Path) -> navkit::Result<State> {
             navmesh: NavMesh::load(input)?,
             build: json!({"mode": "loaded", "total_ms": 0.0, "warnings": []}),
             stages: None,
+            stage_tiles: None,
             grid: None,
             grid_ms: 0.0,
             source,

@@ -9,9 +9,8 @@ use glam::Vec3;
 use serde_json::{Value, json};
 
 use navkit::debug_draw::{Layer, follower as dd_follower, grid as dd_grid, paths as dd_paths};
-use navkit::grid::mesh::MeshGrid;
 use navkit::query::{NavMeshQuery, QueryFilter};
-use navkit::tools::compare::{CompareSettings, Comparer, FollowerRun};
+use navkit::tools::compare::{CompareSettings, Comparer, FollowerRun, GridSide};
 
 use super::State;
 use super::http::{self, Response};
@@ -209,7 +208,10 @@ pub(super) fn grid(st: &mut State) -> Result<(), String> {
             );
         };
         let t = Instant::now();
-        let g = MeshGrid::build(geom, &st.settings).map_err(|e| format!("no grid: {e}"))?;
+        let g = navkit::NavMeshBuilder::new(geom)
+            .settings(st.settings.clone())
+            .grid()
+            .map_err(|e| format!("no grid: {e}"))?;
         st.grid_ms = t.elapsed().as_secs_f64() * 1e3;
         st.grid = Some(g);
     }
@@ -218,54 +220,64 @@ pub(super) fn grid(st: &mut State) -> Result<(), String> {
 
 /// Every path between the request's points.
 pub(super) fn path(st: &mut State, req: &PathRequest) -> Value {
-    let (start, end) = (req.start, req.end);
     // Layers off by default: how the paths were found.
     let mut how: Vec<Layer> = Vec::new();
-    let mut answer = {
-        let mut q = match NavMeshQuery::new(st.navmesh(), 2048) {
-            Ok(q) => q,
-            Err(e) => return json!({"status": "failed", "error": e.to_string()}),
-        };
-        let t = Instant::now();
-        let found = crate::path::find(&mut q, start, end, &req.filter, None);
-        let ms = t.elapsed().as_secs_f64() * 1e3;
-        // Detour's node pool after the path's findPath (the straight and smooth paths after
-        // it do not search): RecastDemo's "nodes" view.
-        let nodes = q.search_nodes();
-        let closed = nodes.iter().filter(|n| n.closed).count();
-        let search_nodes = json!({
-            "count": nodes.len(),
-            "closed": closed,
-            "open": nodes.len() - closed,
-        });
-        how.push(dd_paths::search_nodes(&nodes));
-        match found.result() {
-            Ok(fp) => json!({
-                "status": crate::json::status(fp.is_complete()),
-                "start": v3(start),
-                "goal": v3(end),
-                "start_ref": fp.start.poly.to_u64().to_string(),
-                "goal_ref": fp.goal.poly.to_u64().to_string(),
-                "corridor": refs_json(fp.corridor.polys.iter().copied()),
-                "straight": fp.straight.points.iter().map(|p| v3(p.pos)).collect::<Vec<_>>(),
-                "straight_length_m": num32(fp.straight.length()),
-                "smooth": fp.smooth.points.iter().map(|&p| v3(p)).collect::<Vec<_>>(),
-                "smooth_length_m": num32(fp.smooth.length()),
-                "query_ms": ms,
-                "search_nodes": search_nodes,
-            }),
-            Err(e) => {
-                return json!({
-                    "status": "failed",
-                    "start": v3(start),
-                    "goal": v3(end),
-                    "error": e.to_string(),
-                    "query_ms": ms,
-                });
-            }
-        }
+    let mut answer = match navmesh_paths(st, req, &mut how) {
+        Ok(answer) => answer,
+        Err(failed) => return failed,
     };
-    // The other kinds, as `navkit compare` computes them.
+    compared_paths(st, req, &mut answer, &mut how);
+    answer["layers"] = Value::Array(path_layers(st, &answer, &how));
+    answer
+}
+
+/// The corridor, straight and smooth paths as `navkit path` finds them, and the search's
+/// nodes (pushed on `how`); `Err` is the whole answer when no path was found.
+fn navmesh_paths(st: &State, req: &PathRequest, how: &mut Vec<Layer>) -> Result<Value, Value> {
+    let (start, end) = (req.start, req.end);
+    let mut q = NavMeshQuery::new(st.navmesh(), 2048)
+        .map_err(|e| json!({"status": "failed", "error": e.to_string()}))?;
+    let t = Instant::now();
+    let found = crate::path::find(&mut q, start, end, &req.filter, None);
+    let ms = t.elapsed().as_secs_f64() * 1e3;
+    // Detour's node pool after the path's findPath (the straight and smooth paths after
+    // it do not search): RecastDemo's "nodes" view.
+    let nodes = q.search_nodes();
+    let closed = nodes.iter().filter(|n| n.closed).count();
+    let search_nodes = json!({
+        "count": nodes.len(),
+        "closed": closed,
+        "open": nodes.len() - closed,
+    });
+    how.push(dd_paths::search_nodes(&nodes));
+    match found.result() {
+        Ok(fp) => Ok(json!({
+            "status": crate::json::status(fp.is_complete()),
+            "start": v3(start),
+            "goal": v3(end),
+            "start_ref": fp.start.poly.to_u64().to_string(),
+            "goal_ref": fp.goal.poly.to_u64().to_string(),
+            "corridor": refs_json(fp.corridor.polys.iter().copied()),
+            "straight": fp.straight.points.iter().map(|p| v3(p.pos)).collect::<Vec<_>>(),
+            "straight_length_m": num32(fp.straight.length()),
+            "smooth": fp.smooth.points.iter().map(|&p| v3(p)).collect::<Vec<_>>(),
+            "smooth_length_m": num32(fp.smooth.length()),
+            "query_ms": ms,
+            "search_nodes": search_nodes,
+        })),
+        Err(e) => Err(json!({
+            "status": "failed",
+            "start": v3(start),
+            "goal": v3(end),
+            "error": e.to_string(),
+            "query_ms": ms,
+        })),
+    }
+}
+
+/// The other kinds, as `navkit compare` computes them (building the grid on first use), into
+/// `answer`; the followers' turn boundaries and the grid search pushed on `how`.
+fn compared_paths(st: &mut State, req: &PathRequest, answer: &mut Value, how: &mut Vec<Layer>) {
     let grid_was_built = st.grid.is_some();
     let grid_error = grid(st).err();
     if let Some(g) = st.grid.as_mut() {
@@ -279,65 +291,68 @@ pub(super) fn path(st: &mut State, req: &PathRequest) -> Value {
         ..CompareSettings::default()
     };
     let cmp = Comparer::new(st.navmesh(), st.grid.as_ref(), settings)
-        .and_then(|mut c| c.compare(start, end).map(|r| (r, c)));
-    match cmp {
-        Ok((c, comparer)) => {
-            // The followers' turn boundaries (on the straight path, then on the grid path).
-            let mut b = Layer::new(dd_follower::BOUNDARIES_LAYER);
-            let runs = [
-                c.navmesh.as_ref().and_then(|n| n.follower.as_ref()),
-                c.grid.as_ref().and_then(|g| g.follower.as_ref()),
-            ];
-            for f in runs.into_iter().flatten() {
-                b.primitives
-                    .extend(dd_follower::boundaries(&f.path, BOUNDARY_HALF_WIDTH).primitives);
-            }
-            how.push(b);
-            if let Some(n) = &c.navmesh {
-                answer["corridor_ms"] = json!(n.time_us / 1e3);
-                answer["smooth_ms"] = json!(n.smooth_time_us / 1e3);
-                answer["spline"] = Value::Array(thin(&n.spline));
-                answer["spline_length_m"] = num32(n.spline_length);
-                if let Some(f) = &n.follower {
-                    answer["follower"] = follower_json(f);
-                }
-            }
-            match (&c.grid, &c.grid_error, &grid_error) {
-                (Some(g), _, _) => {
-                    answer["grid"] = json!({
-                        "status": crate::json::status(g.status.is_complete()),
-                        "length_m": num32(g.length),
-                        "cells": g.cells,
-                        "waypoints": g.waypoints,
-                        "expanded": g.expanded,
-                        "query_ms": g.time_us / 1e3,
-                        "points": thin(&g.points),
-                        "waypoint_points": thin(&g.waypoint_points),
-                        "follower": g.follower.as_ref().map(follower_json),
-                    });
-                    if let Some(grid) = st.grid.as_ref() {
-                        let ctx = comparer.grid_search();
-                        let visited = ctx.visited().count();
-                        let closed = ctx.visited().filter(|v| v.closed).count();
-                        answer["grid"]["search"] = json!({
-                            "visited": visited,
-                            "closed": closed,
-                            "open": visited - closed,
-                        });
-                        how.push(dd_grid::mesh_search(ctx, grid));
-                    }
-                }
-                (None, Some(e), _) => {
-                    answer["grid"] = json!({"status": "failed", "error": e.to_string()})
-                }
-                (None, None, Some(e)) => answer["grid"] = json!({"status": "failed", "error": e}),
-                _ => {}
+        .and_then(|mut c| c.compare(req.start, req.end).map(|r| (r, c)));
+    let (c, comparer) = match cmp {
+        Ok(done) => done,
+        Err(e) => {
+            answer["compare_error"] = json!(e.to_string());
+            return;
+        }
+    };
+    // The followers' turn boundaries (on the straight path, then on the grid path).
+    let mut b = Layer::new(dd_follower::BOUNDARIES_LAYER);
+    let runs = [
+        c.navmesh.as_ref().and_then(|n| n.follower.as_ref()),
+        c.grid.as_ref().and_then(|g| g.follower.as_ref()),
+    ];
+    for f in runs.into_iter().flatten() {
+        b.primitives
+            .extend(dd_follower::boundaries(&f.path, BOUNDARY_HALF_WIDTH).primitives);
+    }
+    how.push(b);
+    if let Some(n) = &c.navmesh {
+        answer["corridor_ms"] = json!(n.time_us / 1e3);
+        answer["smooth_ms"] = json!(n.smooth_time_us / 1e3);
+        answer["spline"] = Value::Array(thin(&n.spline));
+        answer["spline_length_m"] = num32(n.spline_length);
+        if let Some(f) = &n.follower {
+            answer["follower"] = follower_json(f);
+        }
+    }
+    match (&c.grid, &c.grid_error, &grid_error) {
+        (Some(g), _, _) => {
+            answer["grid"] = grid_path_json(g);
+            if let Some(grid) = st.grid.as_ref() {
+                let ctx = comparer.grid_search();
+                let visited = ctx.visited().count();
+                let closed = ctx.visited().filter(|v| v.closed).count();
+                answer["grid"]["search"] = json!({
+                    "visited": visited,
+                    "closed": closed,
+                    "open": visited - closed,
+                });
+                how.push(dd_grid::mesh_search(ctx, grid));
             }
         }
-        Err(e) => answer["compare_error"] = json!(e.to_string()),
+        (None, Some(e), _) => answer["grid"] = json!({"status": "failed", "error": e.to_string()}),
+        (None, None, Some(e)) => answer["grid"] = json!({"status": "failed", "error": e}),
+        _ => {}
     }
-    answer["layers"] = Value::Array(path_layers(st, &answer, &how));
-    answer
+}
+
+/// The grid A* path of a comparison, as the answer gives it.
+fn grid_path_json(g: &GridSide) -> Value {
+    json!({
+        "status": crate::json::status(g.status.is_complete()),
+        "length_m": num32(g.length),
+        "cells": g.cells,
+        "waypoints": g.waypoints,
+        "expanded": g.expanded,
+        "query_ms": g.time_us / 1e3,
+        "points": thin(&g.points),
+        "waypoint_points": thin(&g.waypoint_points),
+        "follower": g.follower.as_ref().map(follower_json),
+    })
 }
 
 /// Points `[x, y, z]` of a JSON array.

@@ -4,9 +4,8 @@
 
 use serde_json::{Map, Value, json};
 
-use navkit::build::tiled::{TiledNavMesh, TiledOptions};
-use navkit::build::{Budget, BuildReport, Stage, build_solo_with};
-use navkit::{BuildSettings, Partition};
+use navkit::build::{Budget, BuildReport, Stage};
+use navkit::{BuildSettings, NavMeshBuilder, Partition};
 
 use super::http::{self, Response};
 use super::{BUILD_MAX_CELLS, BUILD_TIME_LIMIT, State};
@@ -152,13 +151,14 @@ pub(super) fn solo_report(r: &BuildReport) -> Value {
         "stages_ms": stage_ms(&r.timings_ms),
         "counts": counts,
         "warnings": r.warnings,
+        "off_mesh_issues": crate::build::off_mesh_issues_json(&r.off_mesh_issues),
         "grid": {"width_cells": r.grid_width, "height_cells": r.grid_height},
     })
 }
 
 /// Builds the navmesh of `req` from the geometry; on success the state holds it, with its
-/// build report (`mode`, `total_ms`, `stages_ms`, `counts`, `warnings`, `grid`), and the
-/// caches of the old navmesh (stages, grid) are dropped.
+/// build report (`mode`, `total_ms`, `stages_ms`, `counts`, `warnings`, `off_mesh_issues`,
+/// `grid`), and the caches of the old navmesh (stages, grid) are dropped.
 pub(super) fn build_into(st: &mut State, req: BuildRequest) -> Result<(), Response> {
     let Some(geom) = st.geometry.as_ref() else {
         return Err(Response::error(
@@ -168,14 +168,11 @@ pub(super) fn build_into(st: &mut State, req: BuildRequest) -> Result<(), Respon
     };
     let settings = req.settings;
     let (navmesh, report) = if req.tiled {
-        let built = TiledNavMesh::build_with_budget(
-            geom.clone(),
-            &settings,
-            &TiledOptions::default(),
-            &budget(),
-            &|_, _| {},
-        )
-        .map_err(|e| Response::error(422, format!("the tiled build failed: {e}")))?;
+        let built = NavMeshBuilder::new(geom)
+            .settings(settings.clone())
+            .budget(budget())
+            .tiled()
+            .map_err(|e| Response::error(422, format!("the tiled build failed: {e}")))?;
         let r = built.report();
         let counts: Map<String, Value> = r
             .totals
@@ -190,6 +187,7 @@ pub(super) fn build_into(st: &mut State, req: BuildRequest) -> Result<(), Respon
             "stages_note": "summed over the tiles",
             "counts": counts,
             "warnings": r.warnings,
+            "off_mesh_issues": crate::build::off_mesh_issues_json(&r.off_mesh_issues),
             "grid": {
                 "tiles_x": r.grid.tiles_x, "tiles_z": r.grid.tiles_z,
                 "tile_size_cells": settings.tile_size, "tiles_built": r.tiles.built,
@@ -198,10 +196,13 @@ pub(super) fn build_into(st: &mut State, req: BuildRequest) -> Result<(), Respon
         });
         (built.into_navmesh(), report)
     } else {
-        let built = build_solo_with(geom, &settings, &budget())
+        let built = NavMeshBuilder::new(geom)
+            .settings(settings.clone())
+            .budget(budget())
+            .solo()
             .map_err(|e| Response::error(422, format!("the build failed: {e}")))?;
-        let report = solo_report(&built.report);
-        (built.navmesh, report)
+        let report = solo_report(built.report());
+        (built.into_navmesh(), report)
     };
     st.set_navmesh(navmesh);
     st.settings = settings;

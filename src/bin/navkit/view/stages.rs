@@ -1,12 +1,12 @@
 //! `/api/stages`: Recast's intermediate stages of the current settings
-//! ([`navkit::build::build_solo_stages_with`] drawn by [`navkit::debug_draw::stages`]): the
+//! ([`navkit::build::SoloBuild::stages`] drawn by [`navkit::debug_draw::stages`]): the
 //! heightfield (every span, and the walkable ones alone), the compact heightfield, the distance
 //! field, the regions, the raw and simplified contours, the poly mesh and the detail mesh.
 //! Built on the first request and kept until the next rebuild.
 //!
 //! When the navmesh is tiled, the stages are those of one tile, as RecastDemo's Tile Mesh
-//! sample shows them ([`navkit::build::tiled::build_tile_stages`]: the tile's own build, its
-//! heightfield with its border): the tile asked for (`"tile": [x, z]`), the tile under a point
+//! sample shows them ([`navkit::build::tiled::TiledNavMesh::tile_stages`] of a tiled build
+//! kept for them: the tile's own build, its heightfield with its border): the tile asked for (`"tile": [x, z]`), the tile under a point
 //! (`"at": [x, y, z]`), else the last one shown, else the centre tile.
 //!
 //! - `GET /api/stages` lists them (`name`, `vertices`), without data, with the tile (`tile`:
@@ -22,10 +22,10 @@ use std::time::Instant;
 use serde_json::{Value, json};
 
 use navkit::TileCoord;
-use navkit::build::tiled::{TileGrid, build_tile_stages};
-use navkit::build::{SoloStages, build_solo_stages_with};
+use navkit::build::SoloStages;
+use navkit::build::tiled::TileGrid;
 use navkit::debug_draw::{DebugDraw, stages as dd};
-use navkit::{Error, InputGeometry};
+use navkit::{Error, InputGeometry, NavMeshBuilder};
 
 use super::State;
 use super::encode::{MAX_LAYER_VERTICES, MAX_RESPONSE_VERTICES, entries, vertex_count};
@@ -182,7 +182,16 @@ fn built(st: &mut State, choice: TileChoice) -> Result<Arc<Stages>, Response> {
         {
             return Ok(Arc::clone(s));
         }
-        let ts = build_tile_stages(geom, &st.settings, coord, &budget).map_err(stages_failed)?;
+        if st.stage_tiles.is_none() {
+            let tiled = NavMeshBuilder::new(geom)
+                .settings(st.settings.clone())
+                .budget(super::settings::budget())
+                .tiled()
+                .map_err(stages_failed)?;
+            st.stage_tiles = Some(tiled);
+        }
+        let tiles = st.stage_tiles.as_ref().expect("built above");
+        let ts = tiles.tile_stages(coord, &budget).map_err(stages_failed)?;
         let bounds = grid.tile_bounds(coord);
         let c = &ts.config;
         let counts: serde_json::Map<String, Value> = ts
@@ -229,8 +238,13 @@ fn built(st: &mut State, choice: TileChoice) -> Result<Arc<Stages>, Response> {
         if let Some(s) = &st.stages {
             return Ok(Arc::clone(s));
         }
-        let (_, stages) =
-            build_solo_stages_with(geom, &st.settings, &budget).map_err(stages_failed)?;
+        let built = NavMeshBuilder::new(geom)
+            .settings(st.settings.clone())
+            .budget(budget)
+            .capture_stages(true)
+            .solo()
+            .map_err(stages_failed)?;
+        let stages = built.into_parts().2.unwrap_or_default();
         (stages, "the stages of the solo build".to_string(), None)
     };
     let spans = stages.heightfield.spans.len();

@@ -14,6 +14,7 @@ mod bvtree;
 mod convert;
 mod detail;
 mod header;
+mod layout;
 mod offmesh;
 pub(crate) mod offsets;
 mod polys;

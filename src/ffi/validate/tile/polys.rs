@@ -22,135 +22,159 @@ pub(super) fn check_verts(data: &[u8], hd: &Header) -> Result<()> {
 
 /// Every polygon: type by position, vertex count, vertex indices and neighbour codes.
 pub(super) fn check_polys(data: &[u8], hd: &Header) -> Result<Vec<PolyRec>> {
+    (0..hd.info.poly_count)
+        .map(|i| check_poly(data, hd, i))
+        .collect()
+}
+
+/// Polygon `i` (ground below `offMeshBase`, an off-mesh connection from there).
+fn check_poly(data: &[u8], hd: &Header, i: usize) -> Result<PolyRec> {
+    let ground = i < hd.ground_count;
+    let rec = read_poly(data, hd, i, ground)?;
+    for j in 0..rec.vert_count {
+        check_vert_index(&rec, hd, i, j, ground)?;
+    }
+    for j in 0..rec.vert_count {
+        check_neighbour_code(&rec, hd, i, j, ground)?;
+    }
+    Ok(rec)
+}
+
+/// Polygon `i`'s record, after checking its type and vertex count.
+fn read_poly(data: &[u8], hd: &Header, i: usize, ground: bool) -> Result<PolyRec> {
+    let base = hd.layout.polys + i * size_of::<dtPoly>();
+    let nv = usize::from(u8_at(data, base + p::VERT_COUNT)?);
+    let ty = u8_at(data, base + p::AREA_AND_TYPE)? >> 6;
+    let expect = if ground {
+        POLYTYPE_GROUND
+    } else {
+        POLYTYPE_OFFMESH
+    };
+    if ty != expect {
+        return Err(Error::data(
+            base + p::AREA_AND_TYPE,
+            format!(
+                "poly {i} has type {ty}, expected {expect} ({}; offMeshBase is {})",
+                if ground {
+                    "ground"
+                } else {
+                    "off-mesh connection"
+                },
+                hd.off_mesh_base
+            ),
+        ));
+    }
+    if ground && !(3..=NVP).contains(&nv) {
+        return Err(Error::data(
+            base + p::VERT_COUNT,
+            format!("ground poly {i} has vertCount {nv}, must be in 3..={NVP}"),
+        ));
+    }
+    if !ground && nv != 2 {
+        return Err(Error::data(
+            base + p::VERT_COUNT,
+            format!("off-mesh poly {i} has vertCount {nv}, must be 2"),
+        ));
+    }
+    let mut rec = PolyRec {
+        verts: [0; NVP],
+        neis: [0; NVP],
+        vert_count: nv,
+        offset: base,
+    };
+    for j in 0..NVP {
+        rec.verts[j] = u16_at(data, base + p::VERTS + 2 * j)?;
+        rec.neis[j] = u16_at(data, base + p::NEIS + 2 * j)?;
+    }
+    Ok(rec)
+}
+
+/// Vertex `j` of polygon `i`: a ground vertex for a ground poly, the connection's own end point
+/// for an off-mesh poly.
+fn check_vert_index(rec: &PolyRec, hd: &Header, i: usize, j: usize, ground: bool) -> Result<()> {
     let Header {
-        info: TileInfo {
-            poly_count,
-            vert_count,
-            ..
-        },
-        layout,
-        off_mesh_base,
+        info: TileInfo { vert_count, .. },
         ground_count,
         ground_vert_count,
         off_mesh_verts,
         ..
     } = *hd;
-    let mut polys = Vec::with_capacity(poly_count);
-    for i in 0..poly_count {
-        let base = layout.polys + i * size_of::<dtPoly>();
-        let nv = usize::from(u8_at(data, base + p::VERT_COUNT)?);
-        let area_type = u8_at(data, base + p::AREA_AND_TYPE)?;
-        let ty = area_type >> 6;
-        let ground = i < ground_count;
-        let expect = if ground {
-            POLYTYPE_GROUND
-        } else {
-            POLYTYPE_OFFMESH
-        };
-        if ty != expect {
+    let v = usize::from(rec.verts[j]);
+    let off = rec.offset + p::VERTS + 2 * j;
+    if ground && v >= ground_vert_count {
+        return Err(Error::data(
+            off,
+            format!(
+                "poly {i} vertex {j} index {v} >= {ground_vert_count} (vertCount {vert_count} \
+                 minus the {off_mesh_verts} off-mesh connection vertices)"
+            ),
+        ));
+    }
+    if !ground {
+        let want = ground_vert_count + 2 * (i - ground_count) + j;
+        if v != want {
             return Err(Error::data(
-                base + p::AREA_AND_TYPE,
+                off,
                 format!(
-                    "poly {i} has type {ty}, expected {expect} ({}; offMeshBase is {off_mesh_base})",
-                    if ground {
-                        "ground"
-                    } else {
-                        "off-mesh connection"
-                    }
+                    "off-mesh poly {i} vertex {j} index {v}, expected its own vertex {want} \
+                     (vertCount {vert_count})"
                 ),
             ));
         }
-        if ground && !(3..=NVP).contains(&nv) {
-            return Err(Error::data(
-                base + p::VERT_COUNT,
-                format!("ground poly {i} has vertCount {nv}, must be in 3..={NVP}"),
-            ));
-        }
-        if !ground && nv != 2 {
-            return Err(Error::data(
-                base + p::VERT_COUNT,
-                format!("off-mesh poly {i} has vertCount {nv}, must be 2"),
-            ));
-        }
-        let mut rec = PolyRec {
-            verts: [0; NVP],
-            neis: [0; NVP],
-            vert_count: nv,
-            offset: base,
-        };
-        for j in 0..NVP {
-            rec.verts[j] = u16_at(data, base + p::VERTS + 2 * j)?;
-            rec.neis[j] = u16_at(data, base + p::NEIS + 2 * j)?;
-        }
-        for j in 0..nv {
-            let v = usize::from(rec.verts[j]);
-            let off = base + p::VERTS + 2 * j;
-            if ground && v >= ground_vert_count {
-                return Err(Error::data(
-                    off,
-                    format!(
-                        "poly {i} vertex {j} index {v} >= {ground_vert_count} (vertCount \
-                         {vert_count} minus the {off_mesh_verts} off-mesh connection vertices)"
-                    ),
-                ));
-            }
-            if !ground {
-                let want = ground_vert_count + 2 * (i - ground_count) + j;
-                if v != want {
-                    return Err(Error::data(
-                        off,
-                        format!(
-                            "off-mesh poly {i} vertex {j} index {v}, expected its own vertex {want} \
-                             (vertCount {vert_count})"
-                        ),
-                    ));
-                }
-            }
-        }
-        for j in 0..nv {
-            let n = rec.neis[j];
-            let off = base + p::NEIS + 2 * j;
-            if n == 0 {
-                continue;
-            }
-            if !ground {
-                return Err(Error::data(
-                    off,
-                    format!("off-mesh poly {i} edge {j} has neighbour 0x{n:04x}, must be 0"),
-                ));
-            }
-            if n & DT_EXT_LINK != 0 {
-                let dir = n & !DT_EXT_LINK;
-                if !matches!(dir, 0 | 2 | 4 | 6) {
-                    return Err(Error::data(
-                        off,
-                        format!(
-                            "poly {i} edge {j} neighbour 0x{n:04x}: an external link must be \
-                             DT_EXT_LINK | side with side 0, 2, 4 or 6"
-                        ),
-                    ));
-                }
-            } else {
-                let b = usize::from(n) - 1;
-                if b >= ground_count {
-                    return Err(Error::data(
-                        off,
-                        format!(
-                            "poly {i} edge {j} neighbour index {b} >= ground poly count {ground_count}"
-                        ),
-                    ));
-                }
-                if b == i {
-                    return Err(Error::data(
-                        off,
-                        format!("poly {i} edge {j} is its own neighbour"),
-                    ));
-                }
-            }
-        }
-        polys.push(rec);
     }
-    Ok(polys)
+    Ok(())
+}
+
+/// Neighbour code of edge `j` of polygon `i`: 0 (a wall, and always for off-mesh polys),
+/// `DT_EXT_LINK | side` with side 0, 2, 4 or 6, or another ground poly (1-based).
+fn check_neighbour_code(
+    rec: &PolyRec,
+    hd: &Header,
+    i: usize,
+    j: usize,
+    ground: bool,
+) -> Result<()> {
+    let n = rec.neis[j];
+    let off = rec.offset + p::NEIS + 2 * j;
+    if n == 0 {
+        return Ok(());
+    }
+    if !ground {
+        return Err(Error::data(
+            off,
+            format!("off-mesh poly {i} edge {j} has neighbour 0x{n:04x}, must be 0"),
+        ));
+    }
+    if n & DT_EXT_LINK != 0 {
+        let dir = n & !DT_EXT_LINK;
+        if !matches!(dir, 0 | 2 | 4 | 6) {
+            return Err(Error::data(
+                off,
+                format!(
+                    "poly {i} edge {j} neighbour 0x{n:04x}: an external link must be DT_EXT_LINK \
+                     | side with side 0, 2, 4 or 6"
+                ),
+            ));
+        }
+        return Ok(());
+    }
+    let b = usize::from(n) - 1;
+    if b >= hd.ground_count {
+        return Err(Error::data(
+            off,
+            format!(
+                "poly {i} edge {j} neighbour index {b} >= ground poly count {}",
+                hd.ground_count
+            ),
+        ));
+    }
+    if b == i {
+        return Err(Error::data(
+            off,
+            format!("poly {i} edge {j} is its own neighbour"),
+        ));
+    }
+    Ok(())
 }
 
 /// Internal neighbours must be mutual and share the edge (as Recast's adjacency builds them);

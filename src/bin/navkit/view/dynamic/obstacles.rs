@@ -40,14 +40,17 @@ pub(super) fn check_shape(shape: &ObstacleShape) -> Result<(), Response> {
     Ok(())
 }
 
+/// The obstacle shapes a request may give, for messages.
+const SHAPES: &str = concat!(
+    r#"{"kind": "cylinder", "pos", "radius", "height"}, "#,
+    r#"{"kind": "box", "bmin", "bmax"} or "#,
+    r#"{"kind": "oriented_box", "center", "half_extents", "y_angle"}"#,
+);
+
+/// An obstacle shape given as JSON, checked ([`check_shape`]).
 pub(super) fn parse_shape(v: &Value) -> Result<ObstacleShape, Response> {
-    let shape: ObstacleShape = serde_json::from_value(v.clone()).map_err(|e| {
-        bad(format!(
-            "not an obstacle ({e}); expected {{\"kind\": \"cylinder\", \"pos\", \"radius\", \
-             \"height\"}}, {{\"kind\": \"box\", \"bmin\", \"bmax\"}} or {{\"kind\": \
-             \"oriented_box\", \"center\", \"half_extents\", \"y_angle\"}}"
-        ))
-    })?;
+    let shape: ObstacleShape = serde_json::from_value(v.clone())
+        .map_err(|e| bad(format!("not an obstacle ({e}); expected {SHAPES}")))?;
     check_shape(&shape)?;
     Ok(shape)
 }

@@ -1,0 +1,105 @@
+//! Stage `detour_data`: RecastDemo's poly areas and flags, then `dtCreateNavMeshData`, which
+//! packs a tile with the input's off-mesh connections.
+
+use crate::build::SoloStages;
+use crate::build::budget::Guard;
+use crate::ffi::detour::{AgentDims, OffMeshInput, create_nav_mesh_data};
+use crate::ffi::recast::{PolyMesh, PolyMeshDetail};
+use crate::geometry::OffMeshConnection;
+use crate::settings::{BuildSettings, area, flags};
+use crate::stage::Stage;
+use crate::{Error, Result};
+
+/// Off-mesh connections as `dtCreateNavMeshData` (and `dtTileCache`) take them: one array per
+/// field.
+pub(crate) struct OffMeshArrays {
+    verts: Vec<f32>,
+    radii: Vec<f32>,
+    flags: Vec<u16>,
+    areas: Vec<u8>,
+    dirs: Vec<u8>,
+    ids: Vec<u32>,
+}
+
+impl OffMeshArrays {
+    /// The arrays of `cons`, in their order.
+    pub(crate) fn new(cons: &[OffMeshConnection]) -> Self {
+        OffMeshArrays {
+            verts: cons
+                .iter()
+                .flat_map(|c| [c.start.to_array(), c.end.to_array()].concat())
+                .collect(),
+            radii: cons.iter().map(|c| c.radius).collect(),
+            flags: cons.iter().map(|c| c.flags).collect(),
+            areas: cons.iter().map(|c| c.area).collect(),
+            dirs: cons.iter().map(|c| u8::from(c.bidirectional)).collect(),
+            ids: cons.iter().map(|c| c.user_id).collect(),
+        }
+    }
+
+    /// The arrays, borrowed.
+    pub(crate) fn input(&self) -> OffMeshInput<'_> {
+        OffMeshInput {
+            verts: &self.verts,
+            radii: &self.radii,
+            flags: &self.flags,
+            areas: &self.areas,
+            dirs: &self.dirs,
+            user_ids: &self.ids,
+        }
+    }
+}
+
+/// Gives the polygons of `pmesh` RecastDemo's areas (Recast's walkable area becomes ground)
+/// and flags ([`flags::for_area`]), copies the meshes into `capture` when given, and packs the
+/// Detour data of tile `tile` with `cons`.
+pub(crate) fn create_detour_data(
+    guard: &Guard,
+    pmesh: &mut PolyMesh,
+    dmesh: &PolyMeshDetail,
+    cons: &[OffMeshConnection],
+    settings: &BuildSettings,
+    tile: [i32; 2],
+    capture: Option<&mut SoloStages>,
+) -> Result<Vec<u8>> {
+    guard.check(Stage::DetourData)?;
+    for a in pmesh.areas_mut() {
+        if *a == area::WALKABLE {
+            *a = area::GROUND;
+        }
+    }
+    let poly_flags: Vec<u16> = pmesh.areas().iter().map(|&a| flags::for_area(a)).collect();
+    pmesh.flags_mut().copy_from_slice(&poly_flags);
+    if let Some(c) = capture {
+        c.take_meshes(pmesh, dmesh);
+    }
+    if pmesh.nverts() >= 0xffff {
+        return Err(Error::Build {
+            stage: Stage::DetourData,
+            message: format!(
+                "tile {tile:?} has {} vertices; Detour allows at most 65534 per tile (use smaller tiles)",
+                pmesh.nverts()
+            ),
+        });
+    }
+    create_nav_mesh_data(
+        pmesh,
+        dmesh,
+        &poly_flags,
+        &OffMeshArrays::new(cons).input(),
+        &AgentDims {
+            height: settings.agent_height,
+            radius: settings.agent_radius,
+            climb: settings.agent_max_climb,
+        },
+        tile,
+    )
+    .ok_or_else(|| Error::Build {
+        stage: Stage::DetourData,
+        message: format!(
+            "dtCreateNavMeshData refused tile {tile:?} ({} verts, {} polys)",
+            pmesh.nverts(),
+            pmesh.npolys()
+        ),
+    })
+}
