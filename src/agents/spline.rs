@@ -164,15 +164,14 @@ impl Segment {
 
 impl Spline {
     /// The spline through `points`, consecutive duplicates (closer than [`DUPLICATE_EPSILON`])
-    /// dropped. A non-finite coordinate is [`Error::NonFinite`] (with the point).
+    /// dropped. A non-finite coordinate is [`Error::InvalidArgument`].
     pub fn new(points: &[Vec3]) -> Result<Spline> {
         let mut kept: Vec<Vec3> = Vec::with_capacity(points.len());
-        for &p in points {
+        for (i, &p) in points.iter().enumerate() {
             if !p.is_finite() {
-                return Err(Error::NonFinite {
-                    argument: "points",
-                    value: p,
-                });
+                return Err(Error::InvalidArgument(format!(
+                    "spline control point {i} ({p}) is not finite"
+                )));
             }
             if kept
                 .last()
@@ -374,8 +373,8 @@ impl Spline {
 /// [`OFFMESH_CONNECTION`](crate::query::straight_flags::OFFMESH_CONNECTION)) separately. If a
 /// walk step fails, that point is snapped to its nearest polygon instead.
 ///
-/// A point that is not finite is [`Error::NonFinite`]; one with no polygon near enough (first
-/// point, or a failed walk) is [`Error::PointOffMesh`] (both with the point).
+/// A point that is not finite, or with no polygon near enough (first point, or a failed walk), is
+/// [`Error::InvalidArgument`] naming the sample index.
 pub fn project_onto_navmesh(
     q: &mut NavMeshQuery<'_>,
     filter: &QueryFilter,
@@ -383,12 +382,11 @@ pub fn project_onto_navmesh(
 ) -> Result<Vec<Vec3>> {
     let mut out = Vec::with_capacity(points.len());
     let mut cur = None;
-    for &p in points {
+    for (i, &p) in points.iter().enumerate() {
         if !p.is_finite() {
-            return Err(Error::NonFinite {
-                argument: "points",
-                value: p,
-            });
+            return Err(Error::InvalidArgument(format!(
+                "spline sample {i} ({p}) is not finite"
+            )));
         }
         let walked = match cur {
             Some((poly, pos)) => q
@@ -400,11 +398,15 @@ pub fn project_onto_navmesh(
         let (poly, pos) = match walked {
             Some((poly, pos)) => {
                 // Detour leaves the height alone: put the point on the detail surface.
-                let (on, _) = q.closest_point_on_poly(poly, pos)?;
+                let (on, _) = q
+                    .closest_point_on_poly(poly, pos)
+                    .map_err(|e| at(i, p, e))?;
                 (poly, on)
             }
             None => {
-                let n = q.nearest_poly("points", p, DEFAULT_HALF_EXTENTS, filter)?;
+                let n = q
+                    .find_nearest_poly(p, DEFAULT_HALF_EXTENTS, filter)
+                    .map_err(|e| at(i, p, e))?;
                 (n.poly, n.point)
             }
         };
@@ -412,6 +414,11 @@ pub fn project_onto_navmesh(
         cur = Some((poly, pos));
     }
     Ok(out)
+}
+
+/// An error of sample `i` at `p`.
+fn at(i: usize, p: Vec3, e: Error) -> Error {
+    Error::InvalidArgument(format!("spline sample {i} ({p}): {e}"))
 }
 
 /// The whole pipeline: the spline through `waypoints`, sampled every `spacing`, projected onto
@@ -586,7 +593,7 @@ mod tests {
         let bad = [Vec3::ZERO, Vec3::new(f32::NAN, 0.0, 0.0)];
         let e = Spline::new(&bad).unwrap_err();
         assert!(
-            matches!(e, Error::NonFinite { argument: "points", value } if value.x.is_nan()),
+            matches!(e, Error::InvalidArgument(ref m) if m.contains("point 1")),
             "{e}"
         );
         assert!(Spline::new(&[Vec3::splat(f32::INFINITY)]).is_err());
