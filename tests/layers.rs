@@ -509,7 +509,6 @@ fn layers_point_down() {
 }
 
 #[test]
-#[ignore = "until the issue-18 splits land"]
 fn functions_are_short() {
     let offences = long_functions(&sources(), MAX_FN_LINES);
     assert!(
