@@ -132,12 +132,12 @@ fn recastdemo_tset_loads_builds_and_saves_back_byte_identical() {
     tc.save(&path).unwrap();
     assert_eq!(std::fs::read(&path).unwrap(), bytes);
     // And through LZ4 and back: the same file again.
-    let lz4 = tc.to_tset_bytes_as(LayerCompression::Lz4).unwrap();
+    let lz4 = tc.to_tset_bytes_with(LayerCompression::Lz4).unwrap();
     assert_eq!(i32_at(&lz4, 4), TSET_VERSION_LZ4);
     let back = TileCache::from_tset_bytes(&lz4, &[]).unwrap();
     assert_eq!(back.layer_compression(), LayerCompression::Lz4);
     assert_eq!(
-        back.to_tset_bytes_as(LayerCompression::FastLz).unwrap(),
+        back.to_tset_bytes_with(LayerCompression::FastLz).unwrap(),
         bytes
     );
 }
@@ -336,16 +336,19 @@ fn lz4_files_round_trip_and_old_version_1_lz4_files_still_load() {
     assert_eq!(loaded.to_tset_bytes(), bytes);
     // The same layers in either format: converting one build gives the other's file exactly.
     assert_eq!(
-        lz4.to_tset_bytes_as(LayerCompression::FastLz).unwrap(),
+        lz4.to_tset_bytes_with(LayerCompression::FastLz).unwrap(),
         fast.to_tset_bytes()
     );
-    assert_eq!(fast.to_tset_bytes_as(LayerCompression::Lz4).unwrap(), bytes);
+    assert_eq!(
+        fast.to_tset_bytes_with(LayerCompression::Lz4).unwrap(),
+        bytes
+    );
     assert_eq!(
         set.recompressed(LayerCompression::FastLz).unwrap(),
         read_tset(&fast.to_tset_bytes()).unwrap()
     );
     let path = common::temp("nav_test-lz4.tset");
-    fast.save_as(&path, LayerCompression::Lz4).unwrap();
+    fast.save_with(&path, LayerCompression::Lz4).unwrap();
     assert_eq!(std::fs::read(&path).unwrap(), bytes);
 
     // navkit's LZ4 files from before FastLZ: version 1 with LZ4 layers. They load as LZ4, and

@@ -25,7 +25,7 @@ fuzz_target!(|data: &[u8]| {
     let original = read_tset(&again).unwrap();
     let cells = (original.cache.width * original.cache.height) as usize;
     for c in LayerCompression::ALL {
-        let converted = tc.to_tset_bytes_as(c).expect("a loaded cache converts");
+        let converted = tc.to_tset_bytes_with(c).expect("a loaded cache converts");
         let back = TileCache::from_tset_bytes(&converted, &[]).expect("a converted TSET loads");
         assert_eq!(back.layer_compression(), c);
         let set = read_tset(&converted).unwrap();

@@ -8,7 +8,7 @@ use crate::{Error, Result};
 /// A cache holds layers of one format: Detour decompresses a stored layer with the cache's
 /// compressor whenever it rebuilds the tile. A built cache uses
 /// [`TileCacheSettings::layer_compression`](crate::tilecache::TileCacheSettings::layer_compression), a loaded one the format of its file; a cache can
-/// be saved in the other format ([`TileCache::to_tset_bytes_as`](crate::tilecache::TileCache::to_tset_bytes_as), which recompresses).
+/// be saved in the other format ([`TileCache::to_tset_bytes_with`](crate::tilecache::TileCache::to_tset_bytes_with), which recompresses).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]

@@ -35,28 +35,6 @@ pub struct NavMeshParams {
 }
 
 impl NavMeshParams {
-    /// The equivalent `dtNavMeshParams`, for `dtNavMesh::init`.
-    pub fn to_dt(&self) -> dtNavMeshParams {
-        dtNavMeshParams {
-            orig: self.origin,
-            tileWidth: self.tile_width,
-            tileHeight: self.tile_height,
-            maxTiles: self.max_tiles,
-            maxPolys: self.max_polys,
-        }
-    }
-
-    /// The parameters of a `dtNavMeshParams`.
-    pub fn from_dt(p: &dtNavMeshParams) -> Self {
-        NavMeshParams {
-            origin: p.orig,
-            tile_width: p.tileWidth,
-            tile_height: p.tileHeight,
-            max_tiles: p.maxTiles,
-            max_polys: p.maxPolys,
-        }
-    }
-
     /// How 32-bit poly refs are split for these parameters, computed as `dtNavMesh::init`
     /// does (without its unsigned wrap-around when tile and poly bits exceed 32).
     pub fn ref_layout(&self) -> RefLayout {

@@ -344,12 +344,6 @@ fn round_trip() {
 }
 
 #[test]
-fn params_convert_to_detour() {
-    let p = params();
-    assert_eq!(NavMeshParams::from_dt(&p.to_dt()), p);
-}
-
-#[test]
 fn tile_corruptions_are_rejected() {
     type Edit = fn(&mut TestTile);
     let cases: &[(&str, Edit, &str)] = &[

@@ -33,7 +33,7 @@
 //! files from before (version 1) still load: [`read_tset`] tells the formats apart. A cache
 //! holds layers of one format, in memory too (Detour decompresses a stored layer with the
 //! cache's compressor whenever it rebuilds the tile): a built cache uses its settings' format,
-//! a loaded one its file's ([`TileCache::layer_compression`]); [`TileCache::to_tset_bytes_as`]
+//! a loaded one its file's ([`TileCache::layer_compression`]); [`TileCache::to_tset_bytes_with`]
 //! saves in either. FastLZ is compressed by RecastDemo's own fastlz.c and decompressed by
 //! navkit's bounds-checked decoder ([`fastlz`]): corrupt streams are errors, never reads or
 //! writes out of bounds.
@@ -533,7 +533,7 @@ impl TileCache {
 
     /// The cache in `TSET` format with its layers in `compression` (recompressed if the cache
     /// holds the other format; see [`TileCacheSet::recompressed`]).
-    pub fn to_tset_bytes_as(&self, compression: LayerCompression) -> Result<Vec<u8>> {
+    pub fn to_tset_bytes_with(&self, compression: LayerCompression) -> Result<Vec<u8>> {
         Ok(write_tset(
             &self.to_tile_cache_set().recompressed(compression)?,
         ))
@@ -547,10 +547,10 @@ impl TileCache {
     }
 
     /// Saves the cache in `TSET` format with its layers in `compression`; see
-    /// [`TileCache::to_tset_bytes_as`].
-    pub fn save_as(&self, path: impl AsRef<Path>, compression: LayerCompression) -> Result<()> {
+    /// [`TileCache::to_tset_bytes_with`].
+    pub fn save_with(&self, path: impl AsRef<Path>, compression: LayerCompression) -> Result<()> {
         let path = path.as_ref();
-        crate::atomic_file::write(path, &self.to_tset_bytes_as(compression)?)
+        crate::atomic_file::write(path, &self.to_tset_bytes_with(compression)?)
     }
 
     /// Reads a cache from RecastDemo's `TSET` format, validating every byte first
