@@ -2,7 +2,9 @@
 //! navkit's glue objects), and [`opaque!`] for the glue's types Rust sees only through pointers.
 
 /// Declares `$name`, the sole owner of one C or C++ object of type `$raw`: a tuple struct over
-/// its `NonNull<$raw>` (`.0`), which `$free` frees exactly once when the owner drops.
+/// its `NonNull<$raw>` (`.0`), which `$free` frees exactly once when the owner drops, and a
+/// field of Rust data kept beside it (`.1`: `()`, or the `with: Type` given, starting as its
+/// `Default`).
 ///
 /// The owner is `Send`: every object owned this way is heap data with no thread affinity,
 /// reached only through its owner. (`Sync`, where wanted, is argued where the type is declared.)
@@ -22,10 +24,11 @@ macro_rules! owner {
         $vis:vis $name:ident($raw:ty), free: $free:path
         $(, alloc: $alloc:path)?
         $(, base: $upcast:path => $base:ty)?
+        $(, with: $extra:ty)?
         $(,)?
     ) => {
         $(#[$doc])*
-        $vis struct $name(::std::ptr::NonNull<$raw>);
+        $vis struct $name(::std::ptr::NonNull<$raw>, $crate::ffi::owner::owner!(@extra $($extra)?));
 
         // SAFETY: the object is heap data with no thread affinity, owned by this value alone and
         // reached only through it; moving the owner to another thread moves that access along.
@@ -39,7 +42,7 @@ macro_rules! owner {
             /// A non-null `ptr` must point to a live object that the free function of this
             /// owner may free and that nothing else owns, frees or keeps using.
             unsafe fn from_raw(ptr: *mut $raw) -> Option<Self> {
-                ::std::ptr::NonNull::new(ptr).map($name)
+                ::std::ptr::NonNull::new(ptr).map(|p| $name(p, Default::default()))
             }
 
             /// The object's pointer, for C calls; valid while `self` lives.
@@ -81,6 +84,8 @@ macro_rules! owner {
             }
         }
     };
+    (@extra) => { () };
+    (@extra $extra:ty) => { $extra };
 }
 
 /// Declares `$name`, an opaque type of navkit's C++ glue, known to Rust only through pointers

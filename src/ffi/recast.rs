@@ -40,23 +40,42 @@ owner!(
     alloc: sys::rcAllocHeightfield
 );
 owner!(
-    /// `rcCompactHeightfield`.
+    /// `rcCompactHeightfield`, with the [`Source`] stamp of its current contents.
     pub(crate) CompactHeightfield(sys::rcCompactHeightfield),
     free: sys::rcFreeCompactHeightfield,
-    alloc: sys::rcAllocCompactHeightfield
+    alloc: sys::rcAllocCompactHeightfield,
+    with: Source
 );
 owner!(
-    /// `rcContourSet`.
+    /// `rcContourSet`, with the [`Source`] of the compact heightfield it was traced from.
     pub(crate) ContourSet(sys::rcContourSet),
     free: sys::rcFreeContourSet,
-    alloc: sys::rcAllocContourSet
+    alloc: sys::rcAllocContourSet,
+    with: Source
 );
 owner!(
-    /// `rcPolyMesh`.
+    /// `rcPolyMesh`, with the [`Source`] of the compact heightfield its contours came from.
     pub(crate) PolyMesh(sys::rcPolyMesh),
     free: sys::rcFreePolyMesh,
-    alloc: sys::rcAllocPolyMesh
+    alloc: sys::rcAllocPolyMesh,
+    with: Source
 );
+
+/// Which contents of which compact heightfield a contour set and a poly mesh were made from:
+/// a number no two compact heightfields' contents share (a fresh one for every change), 0 for
+/// none. `rcBuildPolyMeshDetail` indexes the compact heightfield it samples by the poly mesh's
+/// vertices and regions, so it is given only a pair whose stamps match
+/// ([`PolyMeshDetail::build`]): the types cannot say it, the stamps check it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Source(u64);
+
+impl Source {
+    /// A stamp never handed out before.
+    fn fresh() -> Source {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+        Source(NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+    }
+}
 owner!(
     /// `rcPolyMeshDetail`.
     pub(crate) PolyMeshDetail(sys::rcPolyMeshDetail),
@@ -247,6 +266,13 @@ pub(crate) fn mark_walkable_triangles(
 }
 
 impl CompactHeightfield {
+    /// The heightfield's pointer for a call that changes it: its contents get a fresh
+    /// [`Source`], so that contours and poly meshes of the old contents no longer match it.
+    fn changing(&mut self) -> *mut sys::rcCompactHeightfield {
+        self.1 = Source::fresh();
+        self.0.as_ptr()
+    }
+
     pub(crate) fn build(
         &mut self,
         ctx: &mut RecastContext,
@@ -261,14 +287,14 @@ impl CompactHeightfield {
                 walkable_height,
                 walkable_climb,
                 hf.0.as_ptr(),
-                self.0.as_ptr(),
+                self.changing(),
             )
         })
     }
 
     pub(crate) fn erode(&mut self, ctx: &mut RecastContext, radius: i32) -> bool {
         // SAFETY: live objects.
-        ctx.call(|c| unsafe { sys::rcErodeWalkableArea(c, radius, self.0.as_ptr()) })
+        ctx.call(|c| unsafe { sys::rcErodeWalkableArea(c, radius, self.changing()) })
     }
 
     pub(crate) fn mark_convex_poly_area(
@@ -291,14 +317,14 @@ impl CompactHeightfield {
                 hmin,
                 hmax,
                 area,
-                self.0.as_ptr(),
+                self.changing(),
             )
         })
     }
 
     pub(crate) fn build_distance_field(&mut self, ctx: &mut RecastContext) -> bool {
         // SAFETY: live objects.
-        ctx.call(|c| unsafe { sys::rcBuildDistanceField(c, self.0.as_ptr()) })
+        ctx.call(|c| unsafe { sys::rcBuildDistanceField(c, self.changing()) })
     }
 
     /// `rcBuildRegions` (the watershed), interruptible between its levels.
@@ -313,7 +339,7 @@ impl CompactHeightfield {
         if border < 0 {
             return Guarded::Failed;
         }
-        let chf = self.0.as_ptr();
+        let chf = self.changing();
         // SAFETY: `ctx` is a live navkit context and `chf` a live compact heightfield; the
         // border is not negative; the cancel pointer is null or points to an AtomicBool that
         // `interrupt` borrows for the whole call.
@@ -332,7 +358,7 @@ impl CompactHeightfield {
         // SAFETY: live objects; the border is not negative (checked first).
         border >= 0
             && ctx.call(|c| unsafe {
-                sys::rcBuildRegionsMonotone(c, self.0.as_ptr(), border, min, merge)
+                sys::rcBuildRegionsMonotone(c, self.changing(), border, min, merge)
             })
     }
 
@@ -344,7 +370,7 @@ impl CompactHeightfield {
     ) -> bool {
         // SAFETY: live objects; the border is not negative (checked first).
         border >= 0
-            && ctx.call(|c| unsafe { sys::rcBuildLayerRegions(c, self.0.as_ptr(), border, min) })
+            && ctx.call(|c| unsafe { sys::rcBuildLayerRegions(c, self.changing(), border, min) })
     }
 
     /// Grid size and span count.
@@ -370,6 +396,7 @@ impl ContourSet {
         max_edge_len: i32,
         interrupt: &Interrupt,
     ) -> Guarded {
+        self.1 = chf.1;
         let (chf, cset) = (chf.0.as_ptr(), self.0.as_ptr());
         // SAFETY: live context, compact heightfield and contour set (Recast only reads the
         // heightfield); the cancel pointer is null or points to an AtomicBool that `interrupt`
@@ -398,6 +425,7 @@ impl PolyMesh {
     /// `rcBuildPolyMesh` with at most `nvp` vertices per polygon; false (without calling
     /// Recast) for `nvp` below 3, whose polygons could not hold Recast's triangles.
     pub(crate) fn build(&mut self, ctx: &mut RecastContext, cset: &ContourSet, nvp: i32) -> bool {
+        self.1 = cset.1;
         // SAFETY: live objects; `nvp >= 3` (checked first), so every triangle fits a polygon.
         nvp >= 3
             && ctx
@@ -449,8 +477,9 @@ impl PolyMesh {
 
 impl PolyMeshDetail {
     /// `rcBuildPolyMeshDetail` of `pmesh` sampling `chf`. Recast indexes `chf` by `pmesh`'s
-    /// vertices: `pmesh` must be the poly mesh built from `chf`'s contours (as the build's
-    /// stages always pass them), which is not checked here.
+    /// vertices and regions, so `pmesh` must be the poly mesh built from the contours of `chf`
+    /// as it is now (as the build's stages always pass them): false, without calling Recast,
+    /// for any other pair (their [`Source`] stamps differ).
     pub(crate) fn build(
         &mut self,
         ctx: &mut RecastContext,
@@ -464,10 +493,15 @@ impl PolyMeshDetail {
         // out of bounds, or loops for ever (found by fuzzing; upstream issue 650). Then no
         // detail mesh is made: `create_nav_mesh_data` lets Detour triangulate each polygon
         // from its own vertices, which is what a detail mesh without samples holds.
+        if pmesh.1 == Source::default() || pmesh.1 != chf.1 {
+            return false;
+        }
         if sample_dist.is_nan() || sample_dist <= 0.0 {
             return true;
         }
-        // SAFETY: live objects.
+        // SAFETY: live objects; `pmesh` was built from the contours of `chf` as it is now (their
+        // stamps match: every change to `chf` gives it a new one), so its vertices and regions
+        // index `chf` as Recast expects.
         ctx.call(|c| unsafe {
             sys::rcBuildPolyMeshDetail(
                 c,
@@ -726,6 +760,34 @@ mod interrupt_tests {
         let mut cset = ContourSet::new();
         assert_eq!(cset.build(&mut ctx, &chf, 1.3, 40, &none), Guarded::Done);
         assert_eq!(cset.count(), 1);
+    }
+
+    #[test]
+    fn the_detail_mesh_samples_only_the_heightfield_its_poly_mesh_came_from() {
+        let mut ctx = RecastContext::new();
+        let none = Interrupt::default();
+        let regions = |ctx: &mut RecastContext, chf: &mut CompactHeightfield| {
+            assert_eq!(chf.build_regions(ctx, 0, 8, 20, &none), Guarded::Done);
+        };
+        let mut chf = square(&mut ctx);
+        regions(&mut ctx, &mut chf);
+        let mut cset = ContourSet::new();
+        assert_eq!(cset.build(&mut ctx, &chf, 1.3, 40, &none), Guarded::Done);
+        let mut pmesh = PolyMesh::new();
+        assert!(pmesh.build(&mut ctx, &cset, 6));
+        // Another heightfield, even of the same square: refused without calling Recast.
+        let mut other = square(&mut ctx);
+        regions(&mut ctx, &mut other);
+        assert!(!PolyMeshDetail::new().build(&mut ctx, &pmesh, &other, 6.0, 1.0));
+        // A poly mesh of nothing: refused.
+        assert!(!PolyMeshDetail::new().build(&mut ctx, &PolyMesh::new(), &chf, 6.0, 1.0));
+        // Its own heightfield: built.
+        let mut dmesh = PolyMeshDetail::new();
+        assert!(dmesh.build(&mut ctx, &pmesh, &chf, 6.0, 1.0));
+        assert_eq!(dmesh.nmeshes(), pmesh.npolys());
+        // The same heightfield changed since (its regions rebuilt): refused.
+        regions(&mut ctx, &mut chf);
+        assert!(!PolyMeshDetail::new().build(&mut ctx, &pmesh, &chf, 6.0, 1.0));
     }
 }
 
