@@ -1,42 +1,52 @@
 //! # navkit
 //!
 //! Navigation meshes and pathfinding for games and simulations: Recast and Detour (through
-//! [`recastnavigation-sys`](https://docs.rs/recastnavigation-sys)) behind a safe Rust API.
+//! [`recastnavigation-sys`](https://docs.rs/recastnavigation-sys)) behind a safe Rust API that
+//! gives RecastDemo's results, with crowds, run-time obstacles, grids and debug drawing around it.
 //!
-//! Data flows one way:
+//! ```
+//! use navkit::prelude::*;
+//!
+//! let level = InputGeometry::load("meshes/demo_level.gset")?;     // OBJ, .gset (glTF: `gltf`)
+//! let built = NavMeshBuilder::new(&level).solo()?;                // or .tiled(), .tile_cache(), .grid()
+//! let mut query = built.navmesh().query()?;
+//! let path = query.path(Vec3::new(2.0, 0.0, 2.0), Vec3::new(33.0, 2.5, 6.0),
+//!                       &QueryFilter::default(), &PathOptions::default())?;
+//! assert_eq!(path.status(), PathStatus::Complete);
+//! println!("{} polys, {} corners, {} smooth points", path.corridor.polys.len(),
+//!          path.straight.points.len(), path.smooth.points.len());
+//! # Ok::<(), navkit::Error>(())
+//! ```
+//!
+//! One way to do each thing: [`NavMeshBuilder`] builds every kind of navmesh (and the grid of
+//! the same level), [`NavMeshQuery::path`] finds a path between two points (its docs say which
+//! lower-level query fits other cases), [`TileCache::add`] adds an obstacle, [`Crowd`] moves
+//! agents, and whether a path arrives is [`PathStatus`] everywhere. [`prelude`] imports the types
+//! a game touches; [`glam`] is the math crate of the API, re-exported.
+//!
+//! Data flows one way, and each layer imports only the ones below it:
 //!
 //! ```text
-//! geometry (OBJ / .gset) -> build (Recast stages) -> navmesh (Detour) -> query -> smooth path
-//!   |                    \-> tiled (spatial index, tiles on every core) -^        -> crowd
-//!   |                    \-> tilecache (layers, obstacles) --------------^
-//!   \-> walkable spans -> grid (A*, JPS) -------------------------------------> follower, compare
+//! geometry (OBJ / .gset / glTF) -> build (Recast stages) -> navmesh (Detour) -> query -> paths
+//!   |                         \-> tiled (tiles on every core) ----^                 -> crowd
+//!   |                         \-> tilecache (layers, obstacles) ---^
+//!   \-> walkable spans -> grid (A*, JPS) ------------------------------------> follower, compare
 //! ```
 //!
 //! Large worlds are built tiled ([`build::tiled`]) on every core (feature `parallel`) with the
 //! same bytes as one thread; worlds that change at run time go through a tile cache
-//! ([`tilecache`]) whose obstacles a [`agents::crowd`] can walk around while they come and go.
+//! ([`tilecache`]) whose obstacles a [`Crowd`] owning it walks around while they come and go.
 //! [`tools::worldgen`](tools/worldgen/index.html) (feature `tools`) makes test worlds of any size.
 //!
 //! Grid pathfinding ([`grid`]) runs on Moving AI maps or on the walkable cells of the same
 //! geometry; [`tools::compare`](tools/compare/index.html) sets grid paths beside navmesh paths,
 //! [`agents::follower`] moves an agent along either, [`service`] answers many agents' requests
-//! from worker threads, and [`render`](render/index.html) (feature `render`) draws it all.
+//! from worker threads, [`debug_draw`] draws it in any engine and
+//! [`render`](render/index.html) (feature `render`) into pictures.
 //!
 //! The default features are what a game needs; `parallel`, `serde`, `render`, `tools`, `cli`
-//! (the `navkit` program), `mint` and `gltf` (glTF 2.0 levels) are opt-in (see the README's
-//! "Features").
-//!
-//! ```no_run
-//! use navkit::prelude::*;
-//!
-//! let geom = InputGeometry::load("level.obj")?;                 // or a RecastDemo .gset
-//! let built = NavMeshBuilder::new(&geom).solo()?;                // or .tiled(), .tile_cache()
-//! let mut query = built.navmesh().query()?;
-//! let p = query.path(Vec3::new(1.0, 0.0, 1.0), Vec3::new(20.0, 0.0, 5.0),
-//!                    &QueryFilter::default(), &PathOptions::default())?;
-//! println!("{:?}: {} polys", p.status(), p.corridor.polys.len());
-//! # Ok::<(), navkit::Error>(())
-//! ```
+//! (the `navkit` program), `mint`, `large-refs` and `gltf` (glTF 2.0 levels) are opt-in (see the
+//! README's "Features").
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 #![warn(missing_debug_implementations)]

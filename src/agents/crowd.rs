@@ -7,7 +7,7 @@
 //! calls), as in RecastDemo's Temp Obstacles sample. The two are different types, so asking a
 //! crowd that borrows its navmesh for a tile cache does not compile:
 //!
-//! ```compile_fail
+//! ```compile_fail,E0599
 //! # fn f(navmesh: &navkit::NavMesh) -> navkit::Result<()> {
 //! let mut crowd = navkit::Crowd::new(navmesh, 10, 0.6)?;
 //! crowd.tile_cache_mut(); // error: no such method on Crowd<&NavMesh>

@@ -213,7 +213,8 @@ impl Scene {
     }
 }
 
-/// Which paths of a [`Comparison`](crate::tools::compare::Comparison) a scene draws.
+/// Which paths of a comparison (`navkit::tools::compare::Comparison`, feature `tools`) a scene
+/// draws.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ComparisonPaths {
     /// The navmesh straight path.

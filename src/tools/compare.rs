@@ -1,5 +1,5 @@
 //! Grid paths against navmesh paths on the same geometry, in numbers (and, through
-//! [`crate::render::comparison_scene`], in pictures).
+//! `navkit::render::comparison_scene`, feature `render`, in pictures).
 //!
 //! For one start/goal pair, a [`Comparer`] runs:
 //!
