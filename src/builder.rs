@@ -21,9 +21,9 @@ pub type Progress<'a> = dyn Fn(usize, usize) + Sync + 'a;
 /// them; then [`solo`](Self::solo), [`tiled`](Self::tiled), [`tile_cache`](Self::tile_cache)
 /// or [`grid`](Self::grid) builds. A builder can build several times.
 ///
-/// ```no_run
+/// ```
 /// use navkit::{InputGeometry, NavMeshBuilder};
-/// let geom = InputGeometry::load("level.gset")?;
+/// let geom = InputGeometry::load("meshes/demo_level.gset")?;
 /// let solo = NavMeshBuilder::new(&geom).solo()?;                       // RecastDemo's Solo Mesh
 /// let tiled = NavMeshBuilder::new(&geom)
 ///     .tile_size(64)

@@ -3,9 +3,9 @@
 //! The stages are the functions of `build/stages/` (one file per Recast stage), strung
 //! together by `build/pipeline.rs`; [`Stage`] names them in reports and errors.
 //!
-//! ```no_run
+//! ```
 //! use navkit::{InputGeometry, NavMeshBuilder};
-//! let geom = InputGeometry::load("dungeon.obj")?;
+//! let geom = InputGeometry::load("meshes/demo_level.gset")?;
 //! let built = NavMeshBuilder::new(&geom).solo()?;
 //! println!("{} polys in {:.1} ms", built.report().polymesh_polys, built.report().total_ms);
 //! # Ok::<(), navkit::Error>(())

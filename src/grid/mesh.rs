@@ -24,15 +24,16 @@
 //! paths avoid the same areas; change them with [`MeshGrid::set_area_cost`] or
 //! [`MeshGrid::set_area_costs`].
 //!
-//! ```no_run
+//! ```
 //! use navkit::grid::{SearchContext, SearchOptions};
 //! use navkit::{InputGeometry, NavMeshBuilder};
 //! use glam::Vec3;
 //!
-//! let geom = InputGeometry::load("nav_test.obj")?;
+//! let geom = InputGeometry::load("meshes/demo_level.gset")?;
 //! let grid = NavMeshBuilder::new(&geom).grid()?;
 //! let mut ctx = SearchContext::new();
-//! let path = grid.find_path(&mut ctx, Vec3::new(-2.0, -2.0, 0.0), Vec3::new(40.0, 10.0, 5.0), &SearchOptions::default())?;
+//! let path = grid.find_path(&mut ctx, Vec3::new(2.0, 0.0, 2.0), Vec3::new(33.0, 2.5, 6.0), &SearchOptions::default())?;
+//! assert!(path.is_complete());
 //! println!("{} cells, {} waypoints, {:.2} long", path.points.len(), path.waypoints.len(), path.length);
 //! # Ok::<(), navkit::Error>(())
 //! ```

@@ -46,12 +46,12 @@
 //! partition before Detour runs it and refuses to build a layer that would overflow (see
 //! [`GuardStats`]); such a tile keeps its previous polygons and `update` reports an error.
 //!
-//! ```no_run
+//! ```
 //! use navkit::{InputGeometry, NavMeshBuilder, ObstacleShape, PathOptions};
 //! use navkit::query::{NavMeshQuery, QueryFilter};
 //! use glam::Vec3;
 //!
-//! let geom = InputGeometry::load("nav_test.obj")?;
+//! let geom = InputGeometry::load("meshes/demo_level.gset")?;
 //! let mut cache = NavMeshBuilder::new(&geom).tile_cache()?;
 //! let barrel = cache.add(&ObstacleShape::Cylinder {
 //!     pos: Vec3::new(10.0, 0.0, 5.0),
@@ -61,9 +61,10 @@
 //! cache.update_until_done()?;
 //! {
 //!     let mut q = NavMeshQuery::new(cache.navmesh(), 2048)?;
-//!     let goal = Vec3::new(20.0, 0.0, 5.0);
-//!     let path = q.path(Vec3::ZERO, goal, &QueryFilter::default(), &PathOptions::corridor_only())?;
-//!     println!("{} polys around the barrel", path.corridor.polys.len());
+//!     let (start, goal) = (Vec3::new(2.0, 0.0, 5.0), Vec3::new(17.0, 0.0, 5.0));
+//!     let path = q.path(start, goal, &QueryFilter::default(), &PathOptions::default())?;
+//!     assert!(path.is_complete());
+//!     println!("{:.1} m around the barrel", path.straight.length());
 //! }
 //! cache.remove(barrel)?;
 //! cache.update_until_done()?;

@@ -10,17 +10,17 @@
 //! - the turn-boundary [`Follower`] on the grid waypoints and on the straight path, kept on the
 //!   navmesh surface, with a fixed time step: distance travelled and time to arrive.
 //!
-//! ```no_run
+//! ```
 //! use navkit::tools::compare::{Comparer, CompareSettings};
 //! use navkit::{InputGeometry, NavMeshBuilder};
 //! use glam::Vec3;
 //!
-//! let geom = InputGeometry::load("nav_test.obj")?;
+//! let geom = InputGeometry::load("meshes/demo_level.gset")?;
 //! let builder = NavMeshBuilder::new(&geom);     // one set of settings for both
 //! let built = builder.solo()?;
 //! let grid = builder.grid()?;
 //! let mut cmp = Comparer::new(built.navmesh(), Some(&grid), CompareSettings::default())?;
-//! let c = cmp.compare(Vec3::new(-2.0, -2.3, 0.0), Vec3::new(40.0, 10.0, 5.0))?;
+//! let c = cmp.compare(Vec3::new(2.0, 0.0, 2.0), Vec3::new(33.0, 2.5, 6.0))?;
 //! if let (Some(g), Some(n)) = (&c.grid, &c.navmesh) {
 //!     println!("grid {:.2} vs straight {:.2}", g.length, n.straight_length);
 //! }
