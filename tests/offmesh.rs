@@ -231,16 +231,7 @@ fn a_link_is_made_as_recastdemos_tool_makes_it() {
     assert!(d.with_bidirectional(true).bidirectional);
     // The jump made with the constructor joins the two levels (the test above, by hand).
     let b = NavMeshBuilder::new(&nav_test_with(vec![c])).solo().unwrap();
-    let mut q = NavMeshQuery::new(b.navmesh(), 2048).unwrap();
-    let p = q
-        .path(
-            GROUND,
-            PLATFORM,
-            &QueryFilter::default(),
-            &PathOptions::corridor_only(),
-        )
-        .unwrap();
-    assert!(p.is_complete());
+    assert!(ground_to_platform_complete(b.navmesh()));
 }
 
 #[test]
@@ -321,16 +312,7 @@ fn a_link_no_filter_includes_is_reported() {
     // Built and counted all the same, and no path takes it.
     let b = NavMeshBuilder::new(&g).solo().unwrap();
     assert_eq!(b.report().off_mesh_connections, 1);
-    let mut q = NavMeshQuery::new(b.navmesh(), 2048).unwrap();
-    let p = q
-        .path(
-            GROUND,
-            PLATFORM,
-            &QueryFilter::default(),
-            &PathOptions::corridor_only(),
-        )
-        .unwrap();
-    assert!(!p.is_complete());
+    assert!(!ground_to_platform_complete(b.navmesh()));
 
     // Only the flag the default filter excludes; the good link before it is not listed.
     let g = nav_test_with(vec![jump.clone(), jump.with_flags(flags::DISABLED)]);
@@ -430,15 +412,15 @@ fn a_link_that_lands_in_the_solo_build_but_not_between_tiles_is_reported_for_the
         let (horizontal, vertical) = only_end_off(found, LinkEnd::End);
         assert!((0.7..0.8).contains(&horizontal), "{what}: {horizontal}");
         assert!(vertical.abs() < 0.01, "{what}: {vertical}");
-        let mut q = NavMeshQuery::new(nav, 2048).unwrap();
-        let p = q
-            .path(
-                GROUND,
-                PLATFORM,
-                &QueryFilter::default(),
-                &PathOptions::corridor_only(),
-            )
-            .unwrap();
-        assert!(!p.is_complete(), "{what}");
+        assert!(!ground_to_platform_complete(nav), "{what}");
     }
+}
+
+/// Whether the corridor from the ground to the platform of nav_test (the jump's two levels)
+/// arrives, on `nav`.
+fn ground_to_platform_complete(nav: &navkit::NavMesh) -> bool {
+    let mut q = NavMeshQuery::new(nav, 2048).unwrap();
+    let options = PathOptions::corridor_only();
+    let p = q.path(GROUND, PLATFORM, &QueryFilter::default(), &options);
+    p.unwrap().is_complete()
 }
