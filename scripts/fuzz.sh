@@ -104,9 +104,11 @@ seeds() {
   cp -f "$SHARED"/meshes/recastdemo-files/*tilecache*.bin "$out/tset/" 2>/dev/null || true
   # tset, for its FastLZ decoder: the output bound (u16, little-endian: 9216 = 4 x 48 x 48)
   # and the FastLZ stream of the first layer of RecastDemo's tile cache (file bytes 156..1126).
+  # (head before tail: a reader that stops early would kill the writer with SIGPIPE, which
+  # pipefail turns into the script's exit status 141.)
   f="$SHARED"/meshes/recastdemo-files/dungeon_all_tiles_tilecache.bin
   if [ -f "$f" ]; then
-    { printf '\000\044'; tail -c +157 "$f" | head -c 970; } >"$out/tset/shared-fastlz-layer0"
+    { printf '\000\044'; head -c 1126 "$f" | tail -c 970; } >"$out/tset/shared-fastlz-layer0"
   fi
   # query: a byte whose value is 0 mod 4 (bring a navmesh), its length (u16, little-endian),
   # the MSET bytes, then bytes for the queries.
