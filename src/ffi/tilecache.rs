@@ -95,6 +95,7 @@ unsafe extern "C" {
 }
 
 const FAILURE: u32 = sys::DT_FAILURE;
+const SUCCESS: u32 = sys::DT_SUCCESS;
 
 /// How far from the tile grid's origin, in cells, obstacle coordinates may be: far inside
 /// `int` range for Detour's cell and tile conversions. (The safe layer admits obstacles only
@@ -686,17 +687,32 @@ impl RawTileCache {
         Ok(r)
     }
 
-    /// `buildNavMeshTilesAt`: (re)builds every layer of tile (`tx`, `ty`) into `nav`.
+    /// (Re)builds every layer of tile (`tx`, `ty`) into `nav`, as `buildNavMeshTilesAt` does:
+    /// the layers in the order `getTilesAt` lists them, stopping at the first failure. Not
+    /// Detour's `buildNavMeshTilesAt` itself, which builds only the first 32 layers of a
+    /// position and drops the others without a word (a column of 40 floors lost 8 of them).
     pub(crate) fn build_tiles_at(&mut self, tx: i32, ty: i32, nav: &mut RawNavMesh) -> u32 {
-        // SAFETY: live tile cache and navmesh, both exclusively borrowed.
-        super::panic::call(|| unsafe {
-            sys::dtTileCache_buildNavMeshTilesAt(
-                self.tc.as_ptr(),
-                tx,
-                ty,
-                nav.as_ptr() as *mut sys::dtNavMesh,
-            )
-        })
+        const MOST: usize = super::validate::layer::MAX_LAYERS_PER_TILE + 1;
+        let mut refs = [0 as sys::dtCompressedTileRef; MOST];
+        // SAFETY: live tile cache; `refs` holds `MOST` refs and Detour writes at most that many.
+        let n = unsafe {
+            sys::dtTileCache_getTilesAt(self.tc.as_ptr(), tx, ty, refs.as_mut_ptr(), MOST as i32)
+        };
+        for &r in &refs[..(n.max(0) as usize).min(MOST)] {
+            // SAFETY: live tile cache and navmesh, both exclusively borrowed; `r` is a ref the
+            // cache has just listed.
+            let st = super::panic::call(|| unsafe {
+                sys::dtTileCache_buildNavMeshTile(
+                    self.tc.as_ptr(),
+                    r,
+                    nav.as_ptr() as *mut sys::dtNavMesh,
+                )
+            });
+            if st & FAILURE != 0 {
+                return st;
+            }
+        }
+        SUCCESS
     }
 
     /// One `dtTileCache::update` step: (status, up to date).
