@@ -1,0 +1,249 @@
+//! Multi-storey levels build with every partition, solo, tiled and as tile caches, and give the
+//! regions and layers Recast means to give.
+//!
+//! Recast's monotone and layers partitions and its heightfield layers (the tile cache) keep a
+//! row's sweeps in an array sized by the grid, and a row crossing stacked floors holds a sweep
+//! per floor (upstream recastnavigation #317): on these levels Recast wrote past a heap buffer.
+//! navkit gives Recast a grid with room for every row's sweeps (`src/ffi/sweep_room.rs`). These
+//! tests build levels whose rows hold more sweeps than their grids are wide; under
+//! AddressSanitizer (`scripts/asan.sh`, run by CI) and valgrind
+//! (`scripts/valgrind-upstream-tiles.sh`) they fail without that fix.
+//!
+//! What the builds must give is derived by hand: the floors of these levels are stacked with
+//! more than an agent's height between them and too far apart in height to be climbed from one
+//! to the next, so each floor's navmesh is the navmesh of that floor built alone (a level of one
+//! floor, which Recast builds without any stacking). The walkable area of each storey, and the
+//! number of polygons on it, must equal those of the storey built alone.
+
+mod common;
+
+use navkit::Aabb;
+use navkit::glam::Vec3;
+use navkit::{BuildSettings, InputGeometry, NavMesh, NavMeshBuilder, Partition, TriMesh};
+
+const PARTITIONS: [Partition; 3] = [Partition::Watershed, Partition::Monotone, Partition::Layers];
+
+/// A level as vertices and triangles.
+#[derive(Default, Clone)]
+struct Level {
+    verts: Vec<f32>,
+    tris: Vec<i32>,
+}
+
+impl Level {
+    /// A horizontal rectangle (two triangles facing up) at height `y`.
+    fn floor(&mut self, x0: f32, z0: f32, x1: f32, z1: f32, y: f32) {
+        self.quad([x0, y, z0], [x0, y, z1], [x1, y, z1], [x1, y, z0]);
+    }
+
+    /// A quad from four corners, counter-clockwise seen from above.
+    fn quad(&mut self, a: [f32; 3], b: [f32; 3], c: [f32; 3], d: [f32; 3]) {
+        let n = (self.verts.len() / 3) as i32;
+        for v in [a, b, c, d] {
+            self.verts.extend_from_slice(&v);
+        }
+        self.tris
+            .extend_from_slice(&[n, n + 1, n + 2, n, n + 2, n + 3]);
+    }
+
+    fn geometry(&self) -> InputGeometry {
+        InputGeometry::from_mesh(TriMesh::new(self.verts.clone(), self.tris.clone()).unwrap())
+    }
+}
+
+impl Level {
+    /// The levels together.
+    fn join(levels: &[Level]) -> Level {
+        let mut out = Level::default();
+        for l in levels {
+            let n = (out.verts.len() / 3) as i32;
+            out.verts.extend_from_slice(&l.verts);
+            out.tris.extend(l.tris.iter().map(|&i| i + n));
+        }
+        out
+    }
+}
+
+/// `storeys` storeys of strips like `../shared/hostile/layers-overflow/stacked.obj`: `strips`
+/// strips 2.4 m wide and `length` long side by side, every other one 1.2 m higher (more than an
+/// agent climbs), storeys 2.5 m apart.
+fn strips(storeys: usize, strips: usize, length: f32) -> Vec<Level> {
+    (0..storeys)
+        .map(|k| {
+            let mut level = Level::default();
+            for s in 0..strips {
+                let x = s as f32 * 2.4;
+                let y = k as f32 * 2.5 + if s % 2 == 1 { 1.2 } else { 0.0 };
+                level.floor(x, 0.0, x + 2.4, length, y);
+            }
+            level
+        })
+        .collect()
+}
+
+/// A column of `floors` thin square floors `side` m on a side, 2.3 m apart.
+fn column(floors: usize, side: f32) -> Vec<Level> {
+    (0..floors)
+        .map(|k| {
+            let mut level = Level::default();
+            level.floor(0.0, 0.0, side, side, k as f32 * 2.3);
+            level
+        })
+        .collect()
+}
+
+impl From<TriMesh> for Level {
+    fn from(mesh: TriMesh) -> Level {
+        Level {
+            verts: mesh.verts,
+            tris: mesh.tris,
+        }
+    }
+}
+
+/// Area (m², seen from above) and polygon count of each storey `spacing` m apart.
+fn area_by_storey(nav: &NavMesh, spacing: f32, storeys: usize) -> Vec<(f32, usize)> {
+    let mut out = vec![(0.0, 0); storeys];
+    for tile in nav.tiles() {
+        for poly in tile.polys() {
+            let v: Vec<Vec3> = poly.vertices().collect();
+            if v.len() < 3 {
+                continue;
+            }
+            let low = v.iter().map(|p| p.y).fold(f32::INFINITY, f32::min);
+            let k = ((low + 0.3) / spacing).floor() as usize;
+            let mut twice = 0.0f32;
+            for i in 0..v.len() {
+                let (a, b) = (v[i], v[(i + 1) % v.len()]);
+                twice += a.x * b.z - b.x * a.z;
+            }
+            out[k].0 += twice.abs() / 2.0;
+            out[k].1 += 1;
+        }
+    }
+    out
+}
+
+/// How a level is built.
+#[derive(Clone, Copy, Debug)]
+enum Kind {
+    Solo,
+    Tiled(u32),
+    TileCache(u32),
+}
+
+/// Builds `level` with `partition` as `kind`, on a grid of `bounds` (the level's own if
+/// `None`).
+fn build(level: &Level, bounds: Option<Aabb>, partition: Partition, kind: Kind) -> NavMesh {
+    let geom = level.geometry();
+    let settings = BuildSettings {
+        partition,
+        bounds,
+        ..BuildSettings::default()
+    };
+    let b = NavMeshBuilder::new(&geom).settings(settings);
+    let built = match kind {
+        Kind::Solo => b.solo().map(|s| s.into_navmesh()),
+        Kind::Tiled(t) => b.tile_size(t).tiled().map(|t| t.into_navmesh()),
+        Kind::TileCache(t) => b.tile_size(t).tile_cache().map(|c| c.into_navmesh()),
+    };
+    built.unwrap_or_else(|e| panic!("{partition:?} {kind:?}: {e}"))
+}
+
+/// Checks the builds of a level of `storeys` storeys `spacing` m apart, each storey's walkable
+/// area and polygons:
+/// - solo, with every partition: equal to Recast's own result where it has room for the sweeps,
+///   the same level on a grid `wider` times as wide (empty columns on the right, so the level's
+///   cells are the same): Recast then runs as it is, without navkit widening anything;
+/// - tiled and as a tile cache (`kinds`): every storey there, with the area of the solo build
+///   within `tolerance` (tiles cut regions at their edges, which then filter differently).
+fn check_storeys(
+    whole: &Level,
+    storeys: usize,
+    spacing: f32,
+    kinds: &[Kind],
+    tolerance: Option<f32>,
+) {
+    // 3 m of empty grid around the level (so that no floor ends at the grid's edge, where
+    // Recast's ledge filter sees no drop), and as much again on the right for the room.
+    let own = whole.geometry().nav_bounds();
+    let margin = Vec3::new(3.0, 0.0, 3.0);
+    let tight = Aabb {
+        min: own.min - margin,
+        max: own.max + margin,
+    };
+    let mut room = tight;
+    room.max.x += tight.max.x - tight.min.x;
+    for partition in PARTITIONS {
+        let tight = area_by_storey(
+            &build(whole, Some(tight), partition, Kind::Solo),
+            spacing,
+            storeys,
+        );
+        let roomy = area_by_storey(
+            &build(whole, Some(room), partition, Kind::Solo),
+            spacing,
+            storeys,
+        );
+        assert_eq!(tight, roomy, "{partition:?}: solo, without and with room");
+        for &kind in kinds {
+            let got = area_by_storey(&build(whole, None, partition, kind), spacing, storeys);
+            for (k, (&(area, _), &(solo, _))) in got.iter().zip(&tight).enumerate() {
+                assert!(
+                    solo > 1.0 && area > 1.0,
+                    "{partition:?} {kind:?}: storey {k}: {area} of {got:?}"
+                );
+                let Some(tolerance) = tolerance else { continue };
+                assert!(
+                    (area - solo).abs() <= tolerance * solo,
+                    "{partition:?} {kind:?} storey {k}: {area:.2} m², solo {solo:.2} m²"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_shared_stacked_level_builds_as_recast_with_room_builds_it() {
+    // ../shared/hostile/layers-overflow/stacked.obj: 8 storeys of 20 strips 1.5 m wide, 30 m
+    // long. Its grid is 101 cells wide (solo) and a row crosses 8 x 20 strips: 160 sweeps.
+    let whole = Level::from(
+        TriMesh::load(common::shared().join("hostile/layers-overflow/stacked.obj")).unwrap(),
+    );
+    check_storeys(
+        &whole,
+        8,
+        2.5,
+        &[Kind::Tiled(48), Kind::TileCache(48)],
+        None,
+    );
+}
+
+#[test]
+fn stacked_strips_build_as_recast_with_room_builds_them() {
+    // 10 storeys of 12 strips 2.4 m wide, 24 m long: a row crosses 120 strips in a grid 96 cells
+    // wide (solo) or 48 + 2 x 5 (tiles of 48).
+    let whole = Level::join(&strips(10, 12, 24.0));
+    check_storeys(
+        &whole,
+        10,
+        2.5,
+        &[Kind::Tiled(48), Kind::TileCache(48)],
+        Some(0.05),
+    );
+}
+
+#[test]
+fn a_column_of_many_thin_floors_builds_as_recast_with_room_builds_it() {
+    // 40 floors 9.6 m square in one column: 40 spans in each cell of a grid 32 cells wide
+    // (solo), or 16 + 2 x 5 (tiles of 16). As a tile cache, 40 layers at each tile position:
+    // Detour's `buildNavMeshTilesAt` builds only 32 of them (storeys 0-7 lost their tiles).
+    let whole = Level::join(&column(40, 9.6));
+    check_storeys(
+        &whole,
+        40,
+        2.3,
+        &[Kind::Tiled(16), Kind::TileCache(16)],
+        Some(0.05),
+    );
+}
