@@ -7,7 +7,7 @@
 //! navkit gives Recast a grid with room for every row's sweeps (`src/ffi/sweep_room.rs`). These
 //! tests build levels whose rows hold more sweeps than their grids are wide; under
 //! AddressSanitizer (`scripts/asan.sh`, run by CI) and valgrind
-//! (`scripts/valgrind-upstream-tiles.sh`) they fail without that fix.
+//! (`scripts/valgrind.sh`) they fail without that fix.
 //!
 //! What the builds must give is derived by hand: the floors of these levels are stacked with
 //! more than an agent's height between them and too far apart in height to be climbed from one
