@@ -9,11 +9,14 @@
 //! AddressSanitizer (`scripts/asan.sh`, run by CI) and valgrind
 //! (`scripts/valgrind.sh`) they fail without that fix.
 //!
-//! What the builds must give is derived by hand: the floors of these levels are stacked with
-//! more than an agent's height between them and too far apart in height to be climbed from one
-//! to the next, so each floor's navmesh is the navmesh of that floor built alone (a level of one
-//! floor, which Recast builds without any stacking). The walkable area of each storey, and the
-//! number of polygons on it, must equal those of the storey built alone.
+//! What the builds must give: Recast's own result where Recast has room. The same level on a
+//! grid twice as wide (empty columns on the right, so the level's cells, spans and connections
+//! are the same) gives Recast room for every row's sweeps, and Recast then runs untouched; the
+//! solo builds of the level on its own grid must give, storey by storey, the same walkable area
+//! in the same number of polygons. Tiled and tile-cache builds must have every storey, with the
+//! solo build's area within a tolerance measured here (tiles cut regions at their edges). A
+//! spiral ramp, which no storey split describes, is checked by a path from its foot to its top
+//! against the helix its inner edge makes (hand derivation).
 
 mod common;
 
