@@ -9,7 +9,7 @@
 //! `../shared/hostile/layers-overflow/stacked.obj`, does it with default settings).
 //!
 //! Before each of these calls navkit counts the sweeps each row will start, exactly as Recast
-//! starts them ([`max_row_sweeps`]). Where the grid is too small for them, Recast is handed the
+//! starts them ([`row_sweeps`]). Where the grid is too small for them, Recast is handed the
 //! same spans in a larger grid ([`Layout`]): the cells are placed `pad` cells in from every side
 //! and the border passed to Recast is widened by `pad`, so that Recast visits the same spans in
 //! the same order, paints the same border, sizes its outputs the same (`width - 2 * border`)
@@ -90,6 +90,22 @@ impl<'a> Grid<'a> {
         }
     }
 
+    /// The span that span `i` of cell (`x`, `y`) connects to in direction `dir` (0: -x, 3: -y),
+    /// if any.
+    fn neighbour(&self, x: usize, y: usize, i: usize, dir: u32) -> Option<usize> {
+        let con = (self.spans[i].con() >> (dir * 6)) & 0x3f;
+        let (nx, ny) = match dir {
+            0 => (x.checked_sub(1)?, y),
+            3 => (x, y.checked_sub(1)?),
+            _ => return None,
+        };
+        if con == NOT_CONNECTED || nx >= self.w || ny >= self.h {
+            return None;
+        }
+        let n = self.cells[nx + ny * self.w].index() as usize + con as usize;
+        (n < self.spans.len()).then_some(n)
+    }
+
     /// Whether span `i` of cell (`x`, `y`) continues the sweep of its -x neighbour, as `sweep`
     /// decides it (the neighbour must have been swept in this row: `x - 1 >= border`).
     fn continues(&self, sweep: Sweep, x: usize, y: usize, i: usize, border: usize) -> bool {
@@ -112,15 +128,22 @@ impl<'a> Grid<'a> {
 ///
 /// # Safety
 /// As [`Grid::of`].
-pub(crate) unsafe fn max_row_sweeps(
-    raw: &sys::rcCompactHeightfield,
-    border: i32,
-    sweep: Sweep,
-) -> usize {
+#[cfg(test)]
+unsafe fn max_row_sweeps(raw: &sys::rcCompactHeightfield, border: i32, sweep: Sweep) -> usize {
+    // SAFETY: passed on from the caller.
+    unsafe { row_sweeps(raw, border, sweep) }.0
+}
+
+/// The most sweeps any row starts, and the sweeps of all rows, counted as for
+/// [`max_row_sweeps`].
+///
+/// # Safety
+/// As [`Grid::of`].
+unsafe fn row_sweeps(raw: &sys::rcCompactHeightfield, border: i32, sweep: Sweep) -> (usize, usize) {
     // SAFETY: passed on from the caller.
     let g = unsafe { Grid::of(raw) };
     let b = border.max(0) as usize;
-    let mut most = 0;
+    let (mut most, mut total) = (0, 0);
     for y in b..g.h.saturating_sub(b) {
         let mut row = 0;
         for x in b..g.w.saturating_sub(b) {
@@ -132,8 +155,104 @@ pub(crate) unsafe fn max_row_sweeps(
             }
         }
         most = most.max(row);
+        total += row;
     }
-    most
+    (most, total)
+}
+
+/// `RC_BORDER_REG`: the flag of a border region's id.
+const BORDER_REG: u32 = 0x8000;
+
+/// One past the largest region id the sweep of a region partition hands out before its regions
+/// are merged (the `maxRegions` it passes on), counted as Recast counts it: 4 ids for the border
+/// if there is one, then one for each sweep that does not continue the region of the row
+/// before. Recast keeps these ids in 16 bits with the top bit for "border", and does not check
+/// them: past `0x8000` they read as border regions, past `0xffff` they wrap and its region
+/// table is indexed beyond its end.
+///
+/// # Safety
+/// As [`Grid::of`].
+unsafe fn region_ids(raw: &sys::rcCompactHeightfield, border: i32) -> u32 {
+    // SAFETY: passed on from the caller.
+    let g = unsafe { Grid::of(raw) };
+    let b = border.max(0) as usize;
+    let mut reg = vec![0u32; g.spans.len()];
+    let mut next = 1u32;
+    if b > 0 {
+        for y in 0..g.h {
+            for x in 0..g.w {
+                let c = g.cells[x + y * g.w];
+                let edge =
+                    x < b || x >= g.w.saturating_sub(b) || y < b || y >= g.h.saturating_sub(b);
+                let span = c.index() as usize..c.index() as usize + c.count() as usize;
+                for (r, &a) in reg[span.clone()].iter_mut().zip(&g.areas[span]) {
+                    if edge && a != NULL_AREA {
+                        *r = BORDER_REG | 1;
+                    }
+                }
+            }
+        }
+        next = 5;
+    }
+    // Per sweep of a row: the region below it (0 none, u32::MAX several) and its span count.
+    let mut sweeps: Vec<(u32, u32)> = Vec::new();
+    let mut below: Vec<u32> = Vec::new();
+    for y in b..g.h.saturating_sub(b) {
+        sweeps.clear();
+        below.clear();
+        below.resize(next as usize + 1, 0);
+        for x in b..g.w.saturating_sub(b) {
+            let c = g.cells[x + y * g.w];
+            for i in c.index() as usize..c.index() as usize + c.count() as usize {
+                if g.areas[i] == NULL_AREA {
+                    continue;
+                }
+                let left = g.neighbour(x, y, i, 0).map_or(0, |a| reg[a]);
+                let sid = if left != 0
+                    && left & BORDER_REG == 0
+                    && g.continues(Sweep::Regions, x, y, i, b)
+                {
+                    left
+                } else {
+                    sweeps.push((0, 0));
+                    sweeps.len() as u32
+                };
+                if let Some(a) = g.neighbour(x, y, i, 3) {
+                    let r = reg[a];
+                    if r != 0 && r & BORDER_REG == 0 && g.areas[a] == g.areas[i] {
+                        let s = &mut sweeps[sid as usize - 1];
+                        if s.0 == 0 || s.0 == r {
+                            *s = (r, s.1 + 1);
+                            below[r as usize] += 1;
+                        } else {
+                            s.0 = u32::MAX;
+                        }
+                    }
+                }
+                reg[i] = sid;
+            }
+        }
+        let ids: Vec<u32> = sweeps
+            .iter()
+            .map(|&(r, n)| {
+                if r != 0 && r != u32::MAX && below[r as usize] == n {
+                    r
+                } else {
+                    next += 1;
+                    next - 1
+                }
+            })
+            .collect();
+        for x in b..g.w.saturating_sub(b) {
+            let c = g.cells[x + y * g.w];
+            for i in c.index() as usize..c.index() as usize + c.count() as usize {
+                if reg[i] > 0 && reg[i] & BORDER_REG == 0 && reg[i] as usize <= ids.len() {
+                    reg[i] = ids[reg[i] as usize - 1];
+                }
+            }
+        }
+    }
+    next
 }
 
 /// The grid Recast needs for a row of `sweeps` sweeps on a `w` x `h` grid with `border`:
@@ -267,8 +386,25 @@ pub(crate) unsafe fn call_with_room(
         // this borrow ends before Recast is called.
         let raw = unsafe { &*chf };
         // SAFETY: as above: its cells, spans and areas are Recast's, consistent and unchanged.
-        let sweeps = unsafe { max_row_sweeps(raw, border, sweep) };
-        layout(raw.width, raw.height, border, sweep, sweeps)
+        let (most, total) = unsafe { row_sweeps(raw, border, sweep) };
+        // At most 4 border ids and one per sweep: counted exactly only when that could pass.
+        // SAFETY: as above.
+        if sweep == Sweep::Regions && 5 + total > BORDER_REG as usize {
+            let ids = unsafe { region_ids(raw, border) };
+            if ids > BORDER_REG {
+                log_error(
+                    ctx,
+                    &format!(
+                        "the partition would number {} regions; Recast's region ids hold at most {}: \
+                     use smaller tiles or the watershed partition",
+                        ids - 1,
+                        BORDER_REG - 1
+                    ),
+                );
+                return false;
+            }
+        }
+        layout(raw.width, raw.height, border, sweep, most)
     };
     match planned {
         Err(reason) => {
@@ -583,6 +719,84 @@ mod tests {
                     );
                 }
             }
+        }
+
+        /// A compact heightfield of `n` x `n` cells, each holding one walkable span: a
+        /// checkerboard of 0.2 m squares, alternately `lift` m higher (1.2 m: more than an
+        /// agent climbs, so that no span is joined to a neighbour; 0: a level floor).
+        fn checkerboard(ctx: &mut RecastContext, n: usize, lift: f32) -> CompactHeightfield {
+            let (mut verts, mut tris) = (Vec::new(), Vec::new());
+            for z in 0..n {
+                for x in 0..n {
+                    let (x0, z0) = (x as f32 * 0.3 + 0.05, z as f32 * 0.3 + 0.05);
+                    let y = if (x + z) % 2 == 0 { 0.0 } else { lift };
+                    let k = (verts.len() / 3) as i32;
+                    verts.extend_from_slice(&[
+                        x0,
+                        y,
+                        z0,
+                        x0,
+                        y,
+                        z0 + 0.2,
+                        x0 + 0.2,
+                        y,
+                        z0 + 0.2,
+                        x0 + 0.2,
+                        y,
+                        z0,
+                    ]);
+                    tris.extend_from_slice(&[k, k + 1, k + 2, k, k + 2, k + 3]);
+                }
+            }
+            let areas = vec![63u8; tris.len() / 3];
+            let side = n as f32 * 0.3;
+            let mut hf = Heightfield::new();
+            assert!(hf.create(
+                ctx,
+                n as i32,
+                n as i32,
+                [0.0, -1.0, 0.0],
+                [side, 3.0, side],
+                0.3,
+                0.2
+            ));
+            assert!(hf.rasterize(ctx, &verts, &tris, &areas, 1));
+            let mut chf = CompactHeightfield::new();
+            assert!(chf.build(ctx, 10, 4, &hf));
+            chf
+        }
+
+        #[test]
+        fn region_ids_past_recasts_15_bits_are_counted_and_refused() {
+            // Every span its own sweep, under no region: one id each, after id 0 (hand count).
+            for (n, fits) in [(150, true), (190, false)] {
+                let mut ctx = RecastContext::new();
+                let chf = checkerboard(&mut ctx, n, 1.2);
+                // SAFETY: a built compact heightfield, not written while read here.
+                let ids = unsafe { region_ids(&*chf.test_ptr(), 0) };
+                assert_eq!(ids as usize, 1 + n * n);
+                // SAFETY: a live compact heightfield no one else uses; the monotone partition.
+                let ok = unsafe {
+                    call_with_room(&mut ctx, chf.test_ptr(), 0, Sweep::Regions, monotone)
+                };
+                assert_eq!(ok, fits, "{n} x {n}");
+                let logs = ctx.take_logs();
+                let said = logs
+                    .iter()
+                    .any(|l| l.text.contains("region ids hold at most 32767"));
+                assert_eq!(said, !fits, "{logs:?}");
+            }
+            // With a border, 4 ids for it first, and its spans in no sweep.
+            let mut ctx = RecastContext::new();
+            let chf = checkerboard(&mut ctx, 40, 1.2);
+            // SAFETY: as above.
+            assert_eq!(unsafe { region_ids(&*chf.test_ptr(), 3) }, 5 + 34 * 34);
+            // Level, every row's one sweep continues the region below it: one region.
+            let chf = checkerboard(&mut ctx, 40, 0.0);
+            // SAFETY: as above.
+            assert_eq!(unsafe { region_ids(&*chf.test_ptr(), 0) }, 2);
+            // SAFETY: as above.
+            assert_eq!(unsafe { region_ids(&*chf.test_ptr(), 3) }, 6);
         }
     }
 }
