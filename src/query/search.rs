@@ -193,7 +193,9 @@ impl NavMeshQuery<'_> {
     /// A random point on a polygon reachable from `start` (containing `center`) through
     /// polygons within `radius` of `center` (`findRandomPointAroundCircle`), polygons weighted
     /// by area, drawn from any [`rand::Rng`] (the same seed gives the same points). The point is
-    /// not itself constrained to the circle: the circle limits the polygons visited.
+    /// not itself constrained to the circle: the circle limits the polygons visited. For a point
+    /// inside the circle, uniform over its walkable area, see
+    /// [`Self::find_random_point_within_circle`].
     pub fn find_random_point_around_circle<R: rand::Rng + ?Sized>(
         &mut self,
         start: PolyRef,
