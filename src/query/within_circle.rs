@@ -12,7 +12,7 @@
 
 use glam::{DVec2, Vec3};
 
-use super::{NavMeshQuery, PolyRef, QueryFilter, check_point, check_status};
+use super::{NavMeshQuery, PolyRef, QueryFilter, check_status};
 use crate::navmesh::view::PolyType;
 use crate::{Error, Result};
 
@@ -269,18 +269,14 @@ impl NavMeshQuery<'_> {
         filter: &QueryFilter,
         mut random: impl FnMut() -> f32,
     ) -> Result<(PolyRef, Vec3)> {
-        let s = self.check_ref("start", start)?;
-        let c = check_point("center", center)?;
-        if !(radius.is_finite() && radius > 0.0) {
-            return Err(Error::InvalidArgument(format!(
+        let radius_checked = if radius.is_finite() && radius > 0.0 {
+            Ok(())
+        } else {
+            Err(Error::InvalidArgument(format!(
                 "radius {radius} is not a finite number > 0"
-            )));
-        }
-        if !self.raw.is_valid_poly_ref(s, &filter.raw) {
-            return Err(Error::InvalidArgument(format!(
-                "start poly {start} does not pass the filter"
-            )));
-        }
+            )))
+        };
+        let (s, c) = self.circle_start(start, center, radius_checked, filter)?;
         let (st, reached) =
             self.raw
                 .find_polys_around_circle(s, c, radius, &filter.raw, self.max_nodes);
