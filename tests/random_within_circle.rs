@@ -84,6 +84,39 @@ fn pillared_floor() -> NavMesh {
         .into_navmesh()
 }
 
+/// A 30 m square floor at y = 0 under a 10 x 14 m platform at y = 3 (x 12-22, z 8-22), with a
+/// ramp up to it from x = 7 (z 13-17): two storeys, the floor continuing under the platform.
+fn storeys() -> NavMesh {
+    let mut verts = Vec::new();
+    let mut tris = Vec::new();
+    for quad in [
+        [
+            [0.0, 0.0, 0.0],
+            [0.0, 0.0, 30.0],
+            [30.0, 0.0, 30.0],
+            [30.0, 0.0, 0.0],
+        ],
+        [
+            [12.0, 3.0, 8.0],
+            [12.0, 3.0, 22.0],
+            [22.0, 3.0, 22.0],
+            [22.0, 3.0, 8.0],
+        ],
+        [
+            [7.0, 0.0, 13.0],
+            [7.0, 0.0, 17.0],
+            [12.0, 3.0, 17.0],
+            [12.0, 3.0, 13.0],
+        ],
+    ] {
+        let base = (verts.len() / 3) as i32;
+        verts.extend(quad.into_iter().flatten());
+        tris.extend([0, 1, 2, 0, 2, 3].map(|k| base + k));
+    }
+    let g = InputGeometry::from_mesh(TriMesh::new(verts, tris).unwrap());
+    NavMeshBuilder::new(&g).solo().unwrap().into_navmesh()
+}
+
 /// One of 24 bins of equal area of the circle of `r` around `c`: 8 sectors x 3 rings (ring
 /// edges at r sqrt(1/3) and r sqrt(2/3)).
 fn bin(p: Vec2, c: Vec2, r: f32) -> usize {
@@ -361,6 +394,72 @@ fn within_circle_is_uniform_where_polygons_of_very_different_sizes_meet() {
     assert!((share(&around) - whole_share).abs() < 0.02, "{whole_share}");
     assert!((share(&within) - area_of[&biggest] / walkable).abs() < 0.02);
     assert!(outside > n * 85 / 100, "{outside}");
+}
+
+#[test]
+fn within_circle_counts_each_storey() {
+    let nav = storeys();
+    let mut q = NavMeshQuery::new(&nav, 2048).unwrap();
+    let f = QueryFilter::default();
+    // On the floor beside the platform; the circle holds the ramp's foot (x 7.8), so the
+    // search climbs it, and the floor under the platform.
+    let (c, r) = (Vec3::new(13.0, 0.0, 15.0), 6.0);
+    let start = start_at(&mut q, c);
+    let reached: Vec<PolyRef> = q
+        .find_polys_around_circle(start, c, r, &f, 2048)
+        .unwrap()
+        .iter()
+        .map(|p| p.poly)
+        .collect();
+    let (area_of, _) = grid_areas(&nav, &reached, c.xz(), r);
+    let walkable: f64 = area_of.values().sum();
+    let upper = |p: &PolyRef| nav.poly(*p).unwrap().vertices().all(|v| v.y > 3.0);
+    let upper_area: f64 = reached
+        .iter()
+        .filter(|p| upper(p))
+        .map(|p| area_of[p])
+        .sum();
+    eprintln!(
+        "storeys: {} polygons reached, {walkable:.2} m² walkable in a circle of {:.2} m², \
+         {upper_area:.2} m² of it on the platform",
+        reached.len(),
+        std::f64::consts::PI * 36.0
+    );
+    // Both storeys are reached and overlap: more walkable area than the circle has (measured:
+    // 13 polygons, 163.7 m² in a circle of 113.1 m², 59.6 on the platform).
+    assert!(walkable > 1.1 * std::f64::consts::PI * 36.0 && upper_area > 40.0);
+
+    let n = 20_000;
+    let mut rng = rand_pcg::Pcg32::seed_from_u64(31);
+    let mut by_poly = vec![0usize; reached.len()];
+    let mut on_upper = 0;
+    for _ in 0..n {
+        let (poly, p) = q
+            .find_random_point_within_circle(start, c, r, &f, &mut rng)
+            .unwrap();
+        assert!(p.xz().distance(c.xz()) <= r * (1.0 + 1e-6), "{p}");
+        let (on, over) = q.closest_point_on_poly(poly, p).unwrap();
+        assert!(over && (on - p).length() < 1e-3, "{p} off {poly}");
+        by_poly[reached.iter().position(|r| *r == poly).unwrap()] += 1;
+        on_upper += upper(&poly) as usize;
+    }
+    let expected: Vec<f64> = reached
+        .iter()
+        .map(|p| n as f64 * area_of.get(p).copied().unwrap_or(0.0) / walkable)
+        .collect();
+    let (chi, dof) = chi_square(&by_poly, &expected);
+    let share = on_upper as f64 / n as f64;
+    eprintln!(
+        "storeys: chi-square {chi:.1} over polygons ({dof} dof, critical {:.1}); {share:.3} of \
+         the points on the platform, its share of the area {:.3}",
+        critical_001(dof),
+        upper_area / walkable
+    );
+    // Measured (seed 31): 5.0 at 12 degrees of freedom (critical 33.1); 0.366 of the points
+    // on the platform, whose share of the area is 0.364 (the bound, 0.02, is 4 standard
+    // deviations of a share near 0.36: 0.014).
+    assert!(chi < critical_001(dof), "{chi}");
+    assert!((share - upper_area / walkable).abs() < 0.02, "{share}");
 }
 
 #[test]
