@@ -715,6 +715,30 @@ impl RawTileCache {
         SUCCESS
     }
 
+    /// `buildNavMeshTile`: (re)builds the one layer `tile_ref` names into `nav`, as RecastDemo's
+    /// `loadAll` does after each `addTile`. A ref that names no layer in use (0, an index past
+    /// `maxTiles`, another salt, a free slot) fails with `DT_INVALID_PARAM` before Detour sees
+    /// it: Detour's own check lets an index equal to `maxTiles` and a free slot of salt 1 through.
+    pub(crate) fn build_tile(&mut self, tile_ref: u32, nav: &mut RawNavMesh) -> u32 {
+        // SAFETY: live tile cache; getTileByRef bounds-checks the index and compares the salt.
+        let tile = unsafe { sys::dtTileCache_getTileByRef(self.tc.as_ptr(), tile_ref) };
+        // SAFETY: a non-null result points into the cache's tile array, alive with the cache.
+        let in_use =
+            !tile.is_null() && unsafe { !(*tile).header.is_null() && !(*tile).data.is_null() };
+        if !in_use {
+            return FAILURE | sys::DT_INVALID_PARAM;
+        }
+        // SAFETY: live tile cache and navmesh, both exclusively borrowed; `tile_ref` names a
+        // layer in use (checked above).
+        super::panic::call(|| unsafe {
+            sys::dtTileCache_buildNavMeshTile(
+                self.tc.as_ptr(),
+                tile_ref,
+                nav.as_ptr() as *mut sys::dtNavMesh,
+            )
+        })
+    }
+
     /// One `dtTileCache::update` step: (status, up to date).
     pub(crate) fn update(&mut self, nav: &mut RawNavMesh) -> (u32, bool) {
         let mut up_to_date = false;
