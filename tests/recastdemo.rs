@@ -36,6 +36,55 @@ fn default_builds_give_the_published_counts() {
     }
 }
 
+/// Every count DotRecast's `RecastSoloMeshTest` publishes (`TestDungeonWatershed`,
+/// `TestDungeonMonotone`, `TestDungeonLayers`, `TestWatershed`, `TestMonotone`, `TestLayers`:
+/// RecastDemo's default Solo Mesh settings, all three span filters, dungeon.obj and nav_test.obj,
+/// each partition): the compact heightfield's max distance (0 without a distance field) and
+/// region count, contours, poly mesh verts and polys, detail meshes, verts and tris.
+#[test]
+fn every_partition_gives_dotrecasts_published_counts() {
+    #[rustfmt::skip]
+    let published = [
+        // mesh, partition, maxDistance, maxRegions, contours, verts, polys, dmeshes, dverts, dtris
+        ("dungeon.obj", Partition::Watershed, 52, 16, 15, 223, 118, 118, 513, 291),
+        ("dungeon.obj", Partition::Monotone, 0, 17, 16, 210, 100, 100, 453, 264),
+        ("dungeon.obj", Partition::Layers, 0, 5, 5, 203, 97, 97, 446, 266),
+        ("nav_test.obj", Partition::Watershed, 60, 48, 47, 349, 155, 155, 812, 561),
+        ("nav_test.obj", Partition::Monotone, 0, 50, 49, 341, 186, 186, 878, 567),
+        ("nav_test.obj", Partition::Layers, 0, 19, 32, 310, 150, 150, 773, 526),
+    ];
+    for (name, partition, dist, regions, contours, verts, polys, dmeshes, dverts, dtris) in
+        published
+    {
+        let geom = InputGeometry::load(common::mesh(name)).unwrap();
+        let settings = BuildSettings {
+            partition,
+            ..BuildSettings::default()
+        };
+        let b = NavMeshBuilder::new(&geom)
+            .settings(settings)
+            .solo()
+            .unwrap();
+        let r = b.report();
+        assert_eq!(
+            (
+                r.max_distance,
+                r.max_regions,
+                r.contours,
+                r.polymesh_verts,
+                r.polymesh_polys,
+                r.detail_meshes,
+                r.detail_verts,
+                r.detail_tris
+            ),
+            (
+                dist, regions, contours, verts, polys, dmeshes, dverts, dtris
+            ),
+            "{name} {partition:?}"
+        );
+    }
+}
+
 #[test]
 fn grid_sizes_match_recastdemo() {
     // rcCalcGridSize over the mesh bounds with cell size 0.3.
