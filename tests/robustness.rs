@@ -340,6 +340,7 @@ fn absurd_settings_are_errors() {
 
 #[test]
 fn thread_safety_is_as_documented() {
+    use rand::SeedableRng;
     fn send<T: Send>() {}
     fn sync<T: Sync>() {}
     send::<NavMesh>();
@@ -347,27 +348,70 @@ fn thread_safety_is_as_documented() {
     send::<NavMeshQuery<'static>>();
     send::<QueryFilter>();
     sync::<QueryFilter>();
-    // A navmesh shared by queries on several threads, each with its own query.
+    // A navmesh shared by queries on several threads, each with its own query: the same paths
+    // (corridor, straight and smooth) as one query on one thread gives for the same pairs.
     let b = common::build("dungeon.obj");
-    let nav = &b.navmesh();
-    let results: Vec<usize> = std::thread::scope(|s| {
-        let hs: Vec<_> = (0..2)
-            .map(|_| {
+    let nav = b.navmesh();
+    let f = QueryFilter::default();
+    // Pairs of points on dungeon's navmesh, from the library's seeded random-point query.
+    let mut q = NavMeshQuery::new(nav, 2048).unwrap();
+    let mut rng = rand_pcg::Pcg32::seed_from_u64(19);
+    let pairs: Vec<(Vec3, Vec3)> = (0..64)
+        .map(|_| {
+            let (_, a) = q.find_random_point(&f, &mut rng).unwrap();
+            let (_, z) = q.find_random_point(&f, &mut rng).unwrap();
+            (a, z)
+        })
+        .collect();
+    let run = |q: &mut NavMeshQuery<'_>, pairs: &[(Vec3, Vec3)]| -> Vec<_> {
+        pairs
+            .iter()
+            .map(|&(a, z)| q.path(a, z, &f, &PathOptions::default()).unwrap())
+            .collect()
+    };
+    let single = run(&mut q, &pairs);
+    // Real searches, most of them long: measured 51 of the 64 paths complete (the others start
+    // or end on one of dungeon's unconnected islands) and 31 corridors of 10 polys or more.
+    let complete = single.iter().filter(|p| p.is_complete()).count();
+    let long = single
+        .iter()
+        .filter(|p| p.corridor.polys.len() >= 10)
+        .count();
+    assert!(
+        complete >= 45 && long >= 25,
+        "{complete} complete, {long} long"
+    );
+    // Four threads started together, each running every pair 16 times over (each thread in its
+    // own order, so that different searches overlap in time: a thread's 64 paths alone take less
+    // than a time slice), against the single-threaded run.
+    const ROUNDS: usize = 16;
+    let start = std::sync::Barrier::new(4);
+    let threaded: Vec<Vec<_>> = std::thread::scope(|s| {
+        let hs: Vec<_> = (0..4)
+            .map(|t| {
+                let (pairs, run, start) = (&pairs, &run, &start);
                 s.spawn(move || {
                     let mut q = NavMeshQuery::new(nav, 2048).unwrap();
-                    let f = QueryFilter::default();
-                    q.path(
-                        Vec3::new(-1.0, 9.998, 12.0),
-                        Vec3::new(40.0, 9.998, -20.0),
-                        &f,
-                        &PathOptions::corridor_only(),
-                    )
-                    .map(|p| p.corridor.polys.len())
-                    .unwrap_or(0)
+                    let mut order: Vec<_> = pairs.clone();
+                    order.rotate_left(t * pairs.len() / 4);
+                    start.wait();
+                    let mut got: Vec<_> = (0..ROUNDS).flat_map(|_| run(&mut q, &order)).collect();
+                    for round in got.chunks_mut(pairs.len()) {
+                        round.rotate_right(t * pairs.len() / 4);
+                    }
+                    got
                 })
             })
             .collect();
         hs.into_iter().map(|h| h.join().unwrap()).collect()
     });
-    assert_eq!(results[0], results[1]);
+    for (t, paths) in threaded.iter().enumerate() {
+        assert_eq!(paths.len(), ROUNDS * single.len());
+        for (i, (p, s)) in paths.iter().zip(single.iter().cycle()).enumerate() {
+            let i = i % single.len();
+            assert_eq!(p.corridor, s.corridor, "thread {t}, pair {i}");
+            assert_eq!(p.straight, s.straight, "thread {t}, pair {i}");
+            assert_eq!(p, s, "thread {t}, pair {i}");
+        }
+    }
 }
