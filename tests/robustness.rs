@@ -115,6 +115,16 @@ fn mset_parts(nav: &NavMesh) -> Vec<(&'static str, usize)> {
     parts
 }
 
+/// `n` pairs of points on `nav`, from the library's seeded random-point query (seed 19).
+fn on_mesh_pairs(nav: &NavMesh, n: usize) -> Vec<(Vec3, Vec3)> {
+    use rand::SeedableRng;
+    let mut q = NavMeshQuery::new(nav, 2048).unwrap();
+    let mut rng = rand_pcg::Pcg32::seed_from_u64(19);
+    let f = QueryFilter::default();
+    let mut point = || q.find_random_point(&f, &mut rng).unwrap().1;
+    (0..n).map(|_| (point(), point())).collect()
+}
+
 /// What became of a file with one bit flipped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Flip {
@@ -163,16 +173,7 @@ fn bit_flips_across_a_saved_file_never_crash() {
         }
         unreachable!("byte {i} past the file")
     };
-    let mut rng = rand_pcg::Pcg32::seed_from_u64(19);
-    let mut q0 = NavMeshQuery::new(&nav0, 2048).unwrap();
-    let f = QueryFilter::default();
-    let pairs: Vec<(Vec3, Vec3)> = (0..8)
-        .map(|_| {
-            let (_, a) = q0.find_random_point(&f, &mut rng).unwrap();
-            let (_, z) = q0.find_random_point(&f, &mut rng).unwrap();
-            (a, z)
-        })
-        .collect();
+    let pairs = on_mesh_pairs(&nav0, 8);
     let want = probe(&nav0, &pairs);
     // Searches that run: every pair connected, corridors of 1 to 23 polys (measured: 11, 1, 4,
     // 16, 16, 11, 2, 23).
@@ -479,7 +480,6 @@ fn absurd_settings_are_errors() {
 
 #[test]
 fn thread_safety_is_as_documented() {
-    use rand::SeedableRng;
     fn send<T: Send>() {}
     fn sync<T: Sync>() {}
     send::<NavMesh>();
@@ -492,16 +492,8 @@ fn thread_safety_is_as_documented() {
     let b = common::build("dungeon.obj");
     let nav = b.navmesh();
     let f = QueryFilter::default();
-    // Pairs of points on dungeon's navmesh, from the library's seeded random-point query.
     let mut q = NavMeshQuery::new(nav, 2048).unwrap();
-    let mut rng = rand_pcg::Pcg32::seed_from_u64(19);
-    let pairs: Vec<(Vec3, Vec3)> = (0..64)
-        .map(|_| {
-            let (_, a) = q.find_random_point(&f, &mut rng).unwrap();
-            let (_, z) = q.find_random_point(&f, &mut rng).unwrap();
-            (a, z)
-        })
-        .collect();
+    let pairs = on_mesh_pairs(nav, 64);
     let run = |q: &mut NavMeshQuery<'_>, pairs: &[(Vec3, Vec3)]| -> Vec<_> {
         pairs
             .iter()
