@@ -22,6 +22,8 @@ use navkit::{BuildSettings, InputGeometry};
 
 #[path = "common/raw_crowd.rs"]
 mod raw_crowd;
+#[path = "common/raw_navmesh.rs"]
+mod raw_navmesh;
 use raw_crowd::{agents_alike, twin_crowds};
 
 fn median(mut v: Vec<f64>) -> f64 {

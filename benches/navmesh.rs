@@ -42,6 +42,8 @@ use navkit::{BuildSettings, InputGeometry};
 
 #[path = "common/raw_detour.rs"]
 mod raw_detour;
+#[path = "common/raw_navmesh.rs"]
+mod raw_navmesh;
 use raw_detour::pairs::{MESHES, PAIRS, stuck_pairs};
 use raw_detour::{
     MAX_NODES, MAX_POLYS, MAX_SMOOTH, Pair, RawNav, RawStraight, make_pairs, raw_find_path,

@@ -21,10 +21,12 @@ mod obj_gen;
 mod raw_crowd;
 #[path = "../benches/common/raw_detour.rs"]
 mod raw_detour;
+#[path = "../benches/common/raw_navmesh.rs"]
+mod raw_navmesh;
 #[path = "../benches/common/recastdemo_obj.rs"]
 mod recastdemo_obj;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use navkit::query::{NavMeshQuery, QueryFilter};
@@ -112,18 +114,6 @@ fn the_crowd_moves_every_agent_as_raw_dtcrowd_does_frame_by_frame() {
     assert!(moved >= CROWD_AGENTS * 9 / 10, "{moved} moved");
 }
 
-/// Every `.obj` under `dir`, recursively.
-fn objs(dir: &Path, out: &mut Vec<PathBuf>) {
-    for e in std::fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        if p.is_dir() {
-            objs(&p, out);
-        } else if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("obj")) {
-            out.push(p);
-        }
-    }
-}
-
 /// OBJ forms both readers take, as RecastDemo reads them: comments, blank lines, CRLF line
 /// ends, tabs and leading blanks, `vt`/`vn`/`o`/`g`/`usemtl`/`s`/`l` lines, exponents, `w` and
 /// colour components, `v/vt/vn`, `v//vn` and `v/vt` corners, relative indices, a fan of 8
@@ -157,13 +147,7 @@ const EDGE_CASES: &str = "# edge cases\r\n\
 fn obj_files_read_as_recastdemos_loader_reads_them() {
     let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
     let driver = recastdemo_obj::build_driver(tmp);
-    let mut files = Vec::new();
-    objs(&common::shared().join("meshes"), &mut files);
-    objs(&common::shared().join("hostile"), &mut files);
-    objs(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("meshes"),
-        &mut files,
-    );
+    let mut files = common::shared_and_repository_objs();
     // A generated terrain of 45,000 triangles in every face form (the benchmark's are 100k,
     // 1M and 4M), and the edge cases.
     let grid = common::temp("parity-grid.obj");

@@ -14,8 +14,8 @@
 //! grass 2, jump 1.5, disabled polygons excluded), written out here; RecastDemo's crowd keeps
 //! Detour's unit costs, which on nav_test (all ground) is the same search.
 //!
-//! With `raw_detour.rs`, the one place outside `src/ffi` with `unsafe` code; every `unsafe`
-//! block carries a `// SAFETY:` comment.
+//! With `raw_detour.rs` and `raw_navmesh.rs`, the one place outside `src/ffi` with `unsafe`
+//! code; every `unsafe` block carries a `// SAFETY:` comment.
 
 use glam::Vec3;
 use recastnavigation_sys as sys;
@@ -24,6 +24,9 @@ use navkit::agents::crowd::{AgentParams, Crowd};
 use navkit::navmesh::NavMesh;
 use navkit::query::{DEFAULT_HALF_EXTENTS, NavMeshQuery, QueryFilter};
 use navkit::{area, flags};
+
+// The includer includes `raw_navmesh.rs` too, as `raw_navmesh`.
+use crate::raw_navmesh::raw_navmesh;
 
 /// RecastDemo's agent radius and height (`Sample`'s defaults).
 pub const AGENT_RADIUS: f32 = 0.6;
@@ -38,26 +41,7 @@ pub struct RawCrowd {
 impl RawCrowd {
     /// A crowd of at most `max_agents` over a navmesh of `tile_data`, set up as RecastDemo's.
     pub fn new(tile_data: &[u8], max_agents: i32) -> RawCrowd {
-        let size = tile_data.len();
-        // SAFETY: dtAlloc returns null or `size` bytes; checked.
-        let buf = unsafe { sys::dtAlloc(size, sys::dtAllocHint_DT_ALLOC_PERM) } as *mut u8;
-        assert!(!buf.is_null());
-        // SAFETY: `buf` holds `size` bytes, no overlap.
-        unsafe { std::ptr::copy_nonoverlapping(tile_data.as_ptr(), buf, size) };
-        // SAFETY: constructed navmesh or null; checked.
-        let nav = unsafe { sys::dtAllocNavMesh() };
-        assert!(!nav.is_null());
-        // SAFETY: live navmesh; `buf` is tile data from dtCreateNavMeshData, owned by the
-        // navmesh from here on (DT_TILE_FREE_DATA).
-        let st = unsafe {
-            sys::dtNavMesh_init1(
-                nav,
-                buf,
-                size as i32,
-                sys::dtTileFlags_DT_TILE_FREE_DATA as i32,
-            )
-        };
-        assert!(st & sys::DT_FAILURE == 0);
+        let nav = raw_navmesh(tile_data);
         // SAFETY: constructed crowd or null; checked.
         let crowd = unsafe { sys::dtAllocCrowd() };
         assert!(!crowd.is_null());

@@ -11,8 +11,8 @@
 //! `fixupShortcuts`, the `TOOLMODE_PATHFIND_FOLLOW` block of `recalc()`), with fixed-size stack
 //! arrays as the C++ has.
 //!
-//! This raw baseline (with `raw_crowd.rs`) is the one place outside `src/ffi` with `unsafe`
-//! code; every `unsafe` block carries a `// SAFETY:` comment.
+//! This raw baseline (with `raw_crowd.rs` and `raw_navmesh.rs`) is the one place outside
+//! `src/ffi` with `unsafe` code; every `unsafe` block carries a `// SAFETY:` comment.
 
 use glam::Vec3;
 use recastnavigation_sys as sys;
@@ -25,6 +25,8 @@ use navkit::{area, flags};
 
 #[path = "pairs.rs"]
 pub mod pairs;
+// The includer includes `raw_navmesh.rs` too, as `raw_navmesh`.
+use crate::raw_navmesh::raw_navmesh;
 
 /// RecastDemo's node pool (`m_navQuery->init(m_navMesh, 2048)`).
 pub const MAX_NODES: i32 = 2048;
@@ -46,27 +48,7 @@ pub struct RawNav {
 
 impl RawNav {
     pub fn new(tile_data: &[u8]) -> RawNav {
-        let size = tile_data.len();
-        assert!(size > 0 && size <= i32::MAX as usize);
-        // SAFETY: dtAlloc returns null or a block of `size` bytes.
-        let buf = unsafe { sys::dtAlloc(size, sys::dtAllocHint_DT_ALLOC_PERM) } as *mut u8;
-        assert!(!buf.is_null(), "dtAlloc failed");
-        // SAFETY: `buf` holds `size` bytes and does not overlap `tile_data`.
-        unsafe { std::ptr::copy_nonoverlapping(tile_data.as_ptr(), buf, size) };
-        // SAFETY: dtAllocNavMesh returns null or a constructed navmesh.
-        let nav = unsafe { sys::dtAllocNavMesh() };
-        assert!(!nav.is_null(), "dtAllocNavMesh failed");
-        // SAFETY: `nav` is live; `buf` is a dtAlloc block of `size` bytes of tile data made by
-        // dtCreateNavMeshData; with DT_TILE_FREE_DATA the navmesh takes ownership of it.
-        let st = unsafe {
-            sys::dtNavMesh_init1(
-                nav,
-                buf,
-                size as i32,
-                sys::dtTileFlags_DT_TILE_FREE_DATA as i32,
-            )
-        };
-        assert!(st & sys::DT_FAILURE == 0, "dtNavMesh::init failed: {st:#x}");
+        let nav = raw_navmesh(tile_data);
         // SAFETY: dtAllocNavMeshQuery returns null or a constructed query.
         let query = unsafe { sys::dtAllocNavMeshQuery() };
         assert!(!query.is_null(), "dtAllocNavMeshQuery failed");
