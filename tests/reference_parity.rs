@@ -97,7 +97,7 @@ fn the_crowd_moves_every_agent_as_raw_dtcrowd_does_frame_by_frame() {
         );
     }
     // Not a standstill: the agents walked (and met each other on the way), so there was
-    // something to compare.
+    // something to compare (measured: 189 of 200 moved more than 5 m, 147 arrived).
     let (moved, arrived) =
         crowd
             .handles()
