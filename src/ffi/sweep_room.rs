@@ -283,10 +283,12 @@ pub(crate) fn layout(
     }
     let grow = (need - have) as i32;
     let l = if sweep == Sweep::Regions && border == 0 {
+        // As wide as the sweeps need: Recast sizes its array by the larger side, and the
+        // height may be the larger one now (so not `w + grow`).
         Layout {
             left: 0,
             top: 0,
-            width: w + grow,
+            width: need as i32,
             height: h,
             border: 0,
         }
@@ -480,6 +482,23 @@ mod tests {
                 top: 0,
                 width: 51,
                 height: 10,
+                border: 0
+            }
+        );
+    }
+
+    #[test]
+    fn a_tall_grid_without_border_is_widened_to_what_the_sweeps_need() {
+        // Recast's array is max(width, height) = 40 entries; 50 sweeps need 51. Widening by the
+        // 11 missing (to 21 x 40) would still give 40: the width itself must reach 51.
+        let l = layout(10, 40, 0, Sweep::Regions, 50).unwrap().unwrap();
+        assert_eq!(
+            l,
+            Layout {
+                left: 0,
+                top: 0,
+                width: 51,
+                height: 40,
                 border: 0
             }
         );
