@@ -167,6 +167,15 @@ fn whole_area(nav: &NavMesh, p: PolyRef) -> f64 {
         .sum()
 }
 
+/// The polygons Detour's circle search reaches from `start` (default filter).
+fn reached_by(q: &mut NavMeshQuery<'_>, start: PolyRef, c: Vec3, r: f32) -> Vec<PolyRef> {
+    q.find_polys_around_circle(start, c, r, &QueryFilter::default(), 2048)
+        .unwrap()
+        .iter()
+        .map(|p| p.poly)
+        .collect()
+}
+
 fn start_at(q: &mut NavMeshQuery<'_>, c: Vec3) -> PolyRef {
     q.find_nearest_poly(c, DEFAULT_HALF_EXTENTS, &QueryFilter::default())
         .unwrap()
@@ -285,12 +294,7 @@ fn within_circle_is_uniform_where_polygons_of_very_different_sizes_meet() {
     let f = QueryFilter::default();
     let (c, r) = (Vec3::new(20.0, 0.0, 20.0), 4.0);
     let start = start_at(&mut q, c);
-    let reached: Vec<PolyRef> = q
-        .find_polys_around_circle(start, c, r, &f, 2048)
-        .unwrap()
-        .iter()
-        .map(|p| p.poly)
-        .collect();
+    let reached: Vec<PolyRef> = reached_by(&mut q, start, c, r);
     let (area_of, bin_area) = grid_areas(&nav, &reached, c.xz(), r);
     let walkable: f64 = area_of.values().sum();
     let whole = |p: PolyRef| whole_area(&nav, p);
@@ -405,12 +409,7 @@ fn within_circle_counts_each_storey() {
     // search climbs it, and the floor under the platform.
     let (c, r) = (Vec3::new(13.0, 0.0, 15.0), 6.0);
     let start = start_at(&mut q, c);
-    let reached: Vec<PolyRef> = q
-        .find_polys_around_circle(start, c, r, &f, 2048)
-        .unwrap()
-        .iter()
-        .map(|p| p.poly)
-        .collect();
+    let reached: Vec<PolyRef> = reached_by(&mut q, start, c, r);
     let (area_of, _) = grid_areas(&nav, &reached, c.xz(), r);
     let walkable: f64 = area_of.values().sum();
     let upper = |p: &PolyRef| nav.poly(*p).unwrap().vertices().all(|v| v.y > 3.0);
