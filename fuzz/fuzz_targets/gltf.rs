@@ -41,5 +41,6 @@ fuzz_target!(|data: &[u8]| {
     if navkit_fuzz::solo_too_slow(&geom, &navkit::BuildSettings::default()) {
         return;
     }
-    let _ = NavMeshBuilder::new(&geom).solo();
+    let solo = NavMeshBuilder::new(&geom).solo();
+    navkit_fuzz::assert_build_sound(&solo, |b| b.navmesh(), "solo");
 });

@@ -63,6 +63,7 @@ fuzz_target!(|data: &[u8]| {
         .expect("navkit's own .gset output loads");
     let settings = geom.settings.clone().unwrap_or_default();
     if !navkit_fuzz::solo_too_slow(&geom, &settings) {
-        let _ = NavMeshBuilder::new(&geom).solo();
+        let solo = NavMeshBuilder::new(&geom).solo();
+        navkit_fuzz::assert_build_sound(&solo, |b| b.navmesh(), "solo");
     }
 });

@@ -182,3 +182,31 @@ pub fn solo_too_slow(geom: &InputGeometry, settings: &BuildSettings) -> bool {
     let side = w.max(h);
     w * h > MAX_CELLS || (side > MAX_SOLO_SIDE && side <= 65_535)
 }
+
+/// Every tile of `navmesh` passes navkit's own tile validator (the one `NavMesh::add_tile` and
+/// the MSET loader run): what a build produced must load again (issue 19: no build ends in data
+/// its own checks refuse). `what` names the build in the panic message.
+pub fn assert_tiles_valid(navmesh: &navkit::NavMesh, what: &str) {
+    for tile in navmesh.tiles() {
+        if let Err(e) = navkit::navmesh::validate::validate_tile_data(tile.data()) {
+            panic!("{what}: the built tile {:?} fails validation: {e}", tile.header());
+        }
+    }
+}
+
+/// A build either succeeds with tiles that pass the validator, or is refused with any error
+/// but a validator one (`Error::NavMeshData`): every setting and geometry the builders cannot
+/// take must be refused up front, naming what is wrong.
+pub fn assert_build_sound<T>(
+    result: &navkit::Result<T>,
+    navmesh: impl Fn(&T) -> &navkit::NavMesh,
+    what: &str,
+) {
+    match result {
+        Ok(built) => assert_tiles_valid(navmesh(built), what),
+        Err(e @ navkit::Error::NavMeshData { .. }) => {
+            panic!("{what}: the build ended in a validator error: {e}")
+        }
+        Err(_) => {}
+    }
+}
