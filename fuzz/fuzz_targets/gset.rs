@@ -1,11 +1,13 @@
 //! RecastDemo `.gset` geometry sets: parse (settings, off-mesh connections, convex volumes) and
-//! validate; a set that passes is built solo on the fixture level's mesh or the OBJ named by
-//! its `f` line, which is always one of two small meshes the target writes to a temporary
-//! folder (fuzzed paths would read arbitrary files).
+//! validate; a set that passes is built on the fixture level's mesh or the OBJ named by its `f`
+//! line, which is always one of two small meshes the target writes to a temporary folder
+//! (fuzzed paths would read arbitrary files): with its settings and each partition, solo and
+//! tiled, and as a tile cache. Every build either succeeds with tiles that pass navkit's own
+//! validator or is refused with an error other than a validator one.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use navkit::{InputGeometry, NavMeshBuilder};
+use navkit::InputGeometry;
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
@@ -62,8 +64,5 @@ fuzz_target!(|data: &[u8]| {
     InputGeometry::from_gset_str(&again, &dir().join("again.gset"))
         .expect("navkit's own .gset output loads");
     let settings = geom.settings.clone().unwrap_or_default();
-    if !navkit_fuzz::solo_too_slow(&geom, &settings) {
-        let solo = NavMeshBuilder::new(&geom).solo();
-        navkit_fuzz::assert_build_sound(&solo, |b| b.navmesh(), "solo");
-    }
+    navkit_fuzz::build_every_way(&geom, &settings);
 });

@@ -4,7 +4,8 @@
 //! with an error, before Recast sees it. Builds whose grid validation accepts but which are
 //! merely big (more than 2^18 cells, or 4096 tiles) are not run, to keep one execution short;
 //! everything that validation refuses is still handed to the builders, which must refuse it
-//! too, quickly.
+//! too, quickly. Every build either succeeds with tiles that pass navkit's own validator or is
+//! refused with an error other than a validator one (`Error::NavMeshData`).
 #![no_main]
 
 use arbitrary::{Arbitrary, Unstructured};
@@ -201,6 +202,9 @@ fuzz_target!(|input: Input| {
     };
     let tiled = b.tiled();
     let cache = b.tile_cache();
+    navkit_fuzz::assert_build_sound(&solo, |b| b.navmesh(), "solo");
+    navkit_fuzz::assert_build_sound(&tiled, |t| t.navmesh(), "tiled");
+    navkit_fuzz::assert_build_sound(&cache, |c| c.navmesh(), "tile cache");
     if !valid {
         assert!(solo.is_err(), "solo build accepted invalid input");
         assert!(tiled.is_err(), "tiled build accepted invalid input");

@@ -168,6 +168,56 @@ pub const MAX_SOLO_SIDE: i64 = 2048;
 /// Most grid cells of a build the targets run (the validators accept up to 2^28).
 pub const MAX_CELLS: i64 = 1 << 18;
 
+/// Most tiles of a tiled build or tile cache the targets run.
+pub const MAX_TILES: i64 = 1024;
+
+/// True when `settings` and `geom` pass validation but a tiled build or tile cache with tiles of
+/// `tile_size` cells would merely be slow: more than [`MAX_CELLS`] cells or [`MAX_TILES`] tiles.
+pub fn tiled_too_slow(geom: &InputGeometry, settings: &BuildSettings, tile_size: u32) -> bool {
+    if geom.validate().is_err() {
+        return false;
+    }
+    let b = geom.mesh.bounds();
+    let Ok(c) = settings.to_config(b.min, b.max) else {
+        return false;
+    };
+    let (w, h) = (i64::from(c.width), i64::from(c.height));
+    let ts = i64::from(tile_size.max(1));
+    w * h > MAX_CELLS || (w / ts + 1) * (h / ts + 1) > MAX_TILES
+}
+
+/// Builds `geom` with `settings` with each partition (watershed, monotone, layers), solo and
+/// tiled, and as a tile cache (`rcBuildHeightfieldLayers`, with the default cache settings), and
+/// checks each build with [`assert_build_sound`]. Builds that would merely be slow
+/// ([`solo_too_slow`], [`tiled_too_slow`]) are left out.
+pub fn build_every_way(geom: &InputGeometry, settings: &BuildSettings) {
+    use navkit::Partition;
+    use navkit::tilecache::TileCacheSettings;
+    for partition in [Partition::Watershed, Partition::Monotone, Partition::Layers] {
+        let s = BuildSettings {
+            partition,
+            ..settings.clone()
+        };
+        let b = NavMeshBuilder::new(geom).settings(s.clone()).threads(1);
+        if !solo_too_slow(geom, &s) {
+            let what = format!("solo ({partition:?})");
+            assert_build_sound(&b.solo(), |b| b.navmesh(), &what);
+        }
+        if !tiled_too_slow(geom, &s, s.tile_size) {
+            let what = format!("tiled ({partition:?}, tiles of {})", s.tile_size);
+            assert_build_sound(&b.tiled(), |t| t.navmesh(), &what);
+        }
+    }
+    let cache = TileCacheSettings::default();
+    if !tiled_too_slow(geom, settings, cache.tile_size) {
+        let b = NavMeshBuilder::new(geom)
+            .settings(settings.clone())
+            .cache_settings(cache)
+            .threads(1);
+        assert_build_sound(&b.tile_cache(), |c| c.navmesh(), "tile cache");
+    }
+}
+
 /// True when `settings` and `geom` pass validation but the solo build would merely be slow:
 /// more than [`MAX_CELLS`] cells, or a side from [`MAX_SOLO_SIDE`] to 65,535 cells.
 pub fn solo_too_slow(geom: &InputGeometry, settings: &BuildSettings) -> bool {
@@ -189,7 +239,10 @@ pub fn solo_too_slow(geom: &InputGeometry, settings: &BuildSettings) -> bool {
 pub fn assert_tiles_valid(navmesh: &navkit::NavMesh, what: &str) {
     for tile in navmesh.tiles() {
         if let Err(e) = navkit::navmesh::validate::validate_tile_data(tile.data()) {
-            panic!("{what}: the built tile {:?} fails validation: {e}", tile.header());
+            panic!(
+                "{what}: the built tile {:?} fails validation: {e}",
+                tile.header()
+            );
         }
     }
 }
