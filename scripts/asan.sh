@@ -22,8 +22,8 @@
 # proc macros uninstrumented (Cargo then builds them without RUSTFLAGS), and target/asan keeps
 # these objects apart from the normal build's.
 #
-# On a fresh machine it installs what is missing (clang with apt-get when run as root, via
-# scripts/ensure-deps.sh for cmake and libclang); otherwise it prints the command to run.
+# On a fresh machine it installs what is missing (cmake, libclang, clang: scripts/ensure-deps.sh,
+# with apt-get when run as root, one line per package); otherwise it prints the command to run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/ensure-deps.sh
@@ -60,17 +60,8 @@ find_clang() {
   return 1
 }
 if ! find_clang clang++ >/dev/null || ! find_clang clang >/dev/null; then
-  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
-    echo "navkit: installing clang with apt-get ..." >&2
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq >&2
-    apt-get install -y -qq clang >&2
-  else
-    echo "navkit: missing system packages: clang" >&2
-    echo "Run this, then try again:" >&2
-    echo "    sudo apt-get update && sudo apt-get install -y clang" >&2
-    exit 1
-  fi
+  # One line while apt-get installs it (its output goes to a log), or the command to run.
+  scripts/ensure-deps.sh clang
 fi
 cc_bin=$(find_clang clang)
 cxx_bin=$(find_clang clang++)

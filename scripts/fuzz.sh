@@ -40,18 +40,14 @@ max_len() {
 }
 
 ensure_tools() {
-  scripts/ensure-deps.sh
   if [ "${NAVKIT_FUZZ_CXX:-asan}" != plain ] && ! command -v clang++-14 >/dev/null 2>&1; then
-    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-      echo "navkit fuzz: installing clang-14 with apt-get ..." >&2
-      export DEBIAN_FRONTEND=noninteractive
-      apt-get update -qq >&2
-      apt-get install -y -qq clang-14 >&2
-    else
-      echo "navkit fuzz: clang++-14 is missing: sudo apt-get install -y clang-14" >&2
+    # One line while apt-get installs it (its output goes to a log), or the command to run.
+    scripts/ensure-deps.sh clang-14 || {
       echo "(or NAVKIT_FUZZ_CXX=plain to leave the C++ uninstrumented)" >&2
       exit 1
-    fi
+    }
+  else
+    scripts/ensure-deps.sh
   fi
 }
 

@@ -45,6 +45,8 @@ enum Op {
     QueryBox(P, P, Count),
     QueryBoxWith(P, P),
     RandomAround(Ref, P, F, Vec<F>),
+    // Issue 19, part 4.
+    RandomWithin(Ref, P, F, Vec<F>),
     RaycastWith(Ref, P, P, bool, Option<Ref>, Count),
     Dijkstra(Ref, Count),
     Closed(Ref),
@@ -234,6 +236,19 @@ fuzz_target!(|input: Input| {
                 let _ = q.find_random_point_around_circle_with(r(p), c.0, rad.0, &filter, || {
                     it.next().unwrap_or(0.5)
                 });
+            }
+            Op::RandomWithin(p, c, rad, vals) => {
+                let mut it = vals.iter().map(|f| f.0).cycle();
+                let got = q.find_random_point_within_circle_with(r(p), c.0, rad.0, &filter, || {
+                    it.next().unwrap_or(0.5)
+                });
+                if let Ok((poly, at)) = got {
+                    // On a polygon of the navmesh, inside the circle up to f32 rounding.
+                    let slack = 1e-4 * (rad.0 + c.0.abs().max_element() + 1.0);
+                    let (dx, dz) = (at.x - c.0.x, at.z - c.0.z);
+                    assert!(nav.is_valid(poly) && at.is_finite(), "{poly} {at}");
+                    assert!((dx * dx + dz * dz).sqrt() <= rad.0 + slack, "{at} outside");
+                }
             }
             Op::RaycastWith(p, a, b, costs, prev, n) => {
                 let opts = navkit::query::RaycastOptions {

@@ -10,6 +10,7 @@ use recastnavigation_sys as sys;
 use super::buffers::c_slice;
 use super::context::{Guarded, Interrupt, RecastContext};
 use super::owner::owner;
+use super::sweep_room::{Sweep, call_with_room};
 
 unsafe extern "C" {
     fn navkit_build_regions(
@@ -355,11 +356,15 @@ impl CompactHeightfield {
         min: i32,
         merge: i32,
     ) -> bool {
-        // SAFETY: live objects; the border is not negative (checked first).
+        let chf = self.changing();
+        // SAFETY: a live compact heightfield, borrowed exclusively for the call; the border is
+        // not negative (checked first); Recast gets a grid with room for its sweeps.
         border >= 0
-            && ctx.call(|c| unsafe {
-                sys::rcBuildRegionsMonotone(c, self.changing(), border, min, merge)
-            })
+            && unsafe {
+                call_with_room(ctx, chf, border, Sweep::Regions, |c, chf, b| {
+                    sys::rcBuildRegionsMonotone(c, chf, b, min, merge)
+                })
+            }
     }
 
     pub(crate) fn build_layer_regions(
@@ -368,9 +373,14 @@ impl CompactHeightfield {
         border: i32,
         min: i32,
     ) -> bool {
-        // SAFETY: live objects; the border is not negative (checked first).
+        let chf = self.changing();
+        // SAFETY: as for the monotone partition.
         border >= 0
-            && ctx.call(|c| unsafe { sys::rcBuildLayerRegions(c, self.changing(), border, min) })
+            && unsafe {
+                call_with_room(ctx, chf, border, Sweep::Regions, |c, chf, b| {
+                    sys::rcBuildLayerRegions(c, chf, b, min)
+                })
+            }
     }
 
     /// Grid size and span count.
@@ -658,17 +668,36 @@ impl HeightfieldLayerSet {
         if border < 0 {
             return false;
         }
-        // SAFETY: live objects; Recast only reads the compact heightfield; the border is not
-        // negative.
-        ctx.call(|c| unsafe {
-            sys::rcBuildHeightfieldLayers(
-                c,
-                chf.0.as_ptr(),
-                border,
-                walkable_height,
-                self.0.as_ptr(),
-            )
-        })
+        let lset = self.0.as_ptr();
+        // SAFETY: live objects; Recast only reads the compact heightfield (shared-borrowed for
+        // the call) and gets a grid with room for its sweeps; the border is not negative.
+        let ok = unsafe {
+            call_with_room(ctx, chf.0.as_ptr(), border, Sweep::Layers, |c, chf, b| {
+                sys::rcBuildHeightfieldLayers(c, chf, b, walkable_height, lset)
+            })
+        };
+        if ok {
+            self.place_layers(chf, border);
+        }
+        ok
+    }
+
+    /// Sets each layer's horizontal bounds as Recast computes them from `chf` (its bounds
+    /// contracted by the border): a widened grid's bounds, contracted by a wider border, give
+    /// the same values only up to rounding.
+    pub(crate) fn place_layers(&mut self, chf: &CompactHeightfield, border: i32) {
+        let c = chf.raw();
+        let inset = border as f32 * c.cs;
+        let r = self.raw();
+        // SAFETY: rcBuildHeightfieldLayers allocated `nlayers` layers at `layers`, owned by
+        // `self`, which is borrowed exclusively.
+        let layers = unsafe { slice_mut(self, r.layers, r.nlayers.max(0) as usize) };
+        for l in layers {
+            l.bmin[0] = c.bmin[0] + inset;
+            l.bmin[2] = c.bmin[2] + inset;
+            l.bmax[0] = c.bmax[0] - inset;
+            l.bmax[2] = c.bmax[2] - inset;
+        }
     }
 
     /// The layers, with their grids (`width * height` bytes each).
@@ -895,5 +924,21 @@ impl PolyMesh {
     /// Border size in cells.
     pub(crate) fn border_size(&self) -> i32 {
         self.raw().borderSize
+    }
+}
+
+#[cfg(test)]
+impl CompactHeightfield {
+    /// The object's pointer, for tests that call Recast on it directly.
+    pub(crate) fn test_ptr(&self) -> *mut sys::rcCompactHeightfield {
+        self.0.as_ptr()
+    }
+}
+
+#[cfg(test)]
+impl HeightfieldLayerSet {
+    /// The object's pointer, for tests that call Recast on it directly.
+    pub(crate) fn test_ptr(&self) -> *mut sys::rcHeightfieldLayerSet {
+        self.0.as_ptr()
     }
 }

@@ -95,6 +95,7 @@ unsafe extern "C" {
 }
 
 const FAILURE: u32 = sys::DT_FAILURE;
+const SUCCESS: u32 = sys::DT_SUCCESS;
 
 /// How far from the tile grid's origin, in cells, obstacle coordinates may be: far inside
 /// `int` range for Detour's cell and tile conversions. (The safe layer admits obstacles only
@@ -686,14 +687,53 @@ impl RawTileCache {
         Ok(r)
     }
 
-    /// `buildNavMeshTilesAt`: (re)builds every layer of tile (`tx`, `ty`) into `nav`.
+    /// (Re)builds every layer of tile (`tx`, `ty`) into `nav`, as `buildNavMeshTilesAt` does:
+    /// the layers in the order `getTilesAt` lists them, stopping at the first failure. Not
+    /// Detour's `buildNavMeshTilesAt` itself, which builds only the first 32 layers of a
+    /// position and drops the others without a word (a column of 40 floors lost 8 of them).
     pub(crate) fn build_tiles_at(&mut self, tx: i32, ty: i32, nav: &mut RawNavMesh) -> u32 {
-        // SAFETY: live tile cache and navmesh, both exclusively borrowed.
+        const MOST: usize = super::validate::layer::MAX_LAYERS_PER_TILE + 1;
+        let mut refs = [0 as sys::dtCompressedTileRef; MOST];
+        // SAFETY: live tile cache; `refs` holds `MOST` refs and Detour writes at most that many.
+        let n = unsafe {
+            sys::dtTileCache_getTilesAt(self.tc.as_ptr(), tx, ty, refs.as_mut_ptr(), MOST as i32)
+        };
+        for &r in &refs[..(n.max(0) as usize).min(MOST)] {
+            // SAFETY: live tile cache and navmesh, both exclusively borrowed; `r` is a ref the
+            // cache has just listed.
+            let st = super::panic::call(|| unsafe {
+                sys::dtTileCache_buildNavMeshTile(
+                    self.tc.as_ptr(),
+                    r,
+                    nav.as_ptr() as *mut sys::dtNavMesh,
+                )
+            });
+            if st & FAILURE != 0 {
+                return st;
+            }
+        }
+        SUCCESS
+    }
+
+    /// `buildNavMeshTile`: (re)builds the one layer `tile_ref` names into `nav`, as RecastDemo's
+    /// `loadAll` does after each `addTile`. A ref that names no layer in use (0, an index past
+    /// `maxTiles`, another salt, a free slot) fails with `DT_INVALID_PARAM` before Detour sees
+    /// it: Detour's own check lets an index equal to `maxTiles` and a free slot of salt 1 through.
+    pub(crate) fn build_tile(&mut self, tile_ref: u32, nav: &mut RawNavMesh) -> u32 {
+        // SAFETY: live tile cache; getTileByRef bounds-checks the index and compares the salt.
+        let tile = unsafe { sys::dtTileCache_getTileByRef(self.tc.as_ptr(), tile_ref) };
+        // SAFETY: a non-null result points into the cache's tile array, alive with the cache.
+        let in_use =
+            !tile.is_null() && unsafe { !(*tile).header.is_null() && !(*tile).data.is_null() };
+        if !in_use {
+            return FAILURE | sys::DT_INVALID_PARAM;
+        }
+        // SAFETY: live tile cache and navmesh, both exclusively borrowed; `tile_ref` names a
+        // layer in use (checked above).
         super::panic::call(|| unsafe {
-            sys::dtTileCache_buildNavMeshTilesAt(
+            sys::dtTileCache_buildNavMeshTile(
                 self.tc.as_ptr(),
-                tx,
-                ty,
+                tile_ref,
                 nav.as_ptr() as *mut sys::dtNavMesh,
             )
         })

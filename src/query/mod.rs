@@ -20,6 +20,7 @@ mod smooth;
 // Sliced pathfinding (issue 12, part 2).
 mod sliced;
 mod straight;
+mod within_circle;
 pub(crate) use sliced::{SliceCore, check_max_path};
 pub use sliced::{SliceProgress, SliceState, SlicedOptions, SlicedSearch};
 
@@ -166,6 +167,8 @@ pub const MIN_MAX_NODES: usize = 4;
 pub struct NavMeshQuery<'a> {
     raw: RawQuery<'a>,
     nav: &'a NavMesh,
+    /// The size of the search node pool.
+    max_nodes: usize,
     straight: StraightOut,
     refs: Vec<PolyRefBits>,
     smooth_scratch: smooth::SmoothScratch,
@@ -187,6 +190,7 @@ impl<'a> NavMeshQuery<'a> {
         Ok(NavMeshQuery {
             raw,
             nav,
+            max_nodes,
             straight: StraightOut::default(),
             refs: Vec::new(),
             smooth_scratch: smooth::SmoothScratch::default(),

@@ -86,6 +86,27 @@ pub(crate) fn check_shape(verts: &[Vec3]) -> Result<Vec<[f32; 3]>> {
 }
 
 impl NavMeshQuery<'_> {
+    /// Checks the arguments of a random point search around a circle, in this order: `start` a
+    /// polygon of the navmesh, `center` finite and in range, the radius (`radius_checked`),
+    /// `start` passing the filter.
+    pub(super) fn circle_start(
+        &mut self,
+        start: PolyRef,
+        center: Vec3,
+        radius_checked: Result<()>,
+        filter: &QueryFilter,
+    ) -> Result<(super::PolyRefBits, [f32; 3])> {
+        let s = self.check_ref("start", start)?;
+        let c = check_point("center", center)?;
+        radius_checked?;
+        if !self.raw.is_valid_poly_ref(s, &filter.raw) {
+            return Err(Error::InvalidArgument(format!(
+                "start poly {start} does not pass the filter"
+            )));
+        }
+        Ok((s, c))
+    }
+
     /// The polygons reachable from `start` whose edges the convex polygon `shape` touches
     /// (`findPolysAroundShape`: a Dijkstra search from the shape's centroid, cheapest first), at
     /// most `max_result` (1..=[`MAX_BUFFER`]).
@@ -193,7 +214,9 @@ impl NavMeshQuery<'_> {
     /// A random point on a polygon reachable from `start` (containing `center`) through
     /// polygons within `radius` of `center` (`findRandomPointAroundCircle`), polygons weighted
     /// by area, drawn from any [`rand::Rng`] (the same seed gives the same points). The point is
-    /// not itself constrained to the circle: the circle limits the polygons visited.
+    /// not itself constrained to the circle: the circle limits the polygons visited. For a point
+    /// inside the circle, uniform over its walkable area, see
+    /// [`Self::find_random_point_within_circle`].
     pub fn find_random_point_around_circle<R: rand::Rng + ?Sized>(
         &mut self,
         start: PolyRef,
@@ -217,14 +240,7 @@ impl NavMeshQuery<'_> {
         filter: &QueryFilter,
         mut random: impl FnMut() -> f32,
     ) -> Result<(PolyRef, Vec3)> {
-        let s = self.check_ref("start", start)?;
-        let c = check_point("center", center)?;
-        check_radius(radius)?;
-        if !self.raw.is_valid_poly_ref(s, &filter.raw) {
-            return Err(Error::InvalidArgument(format!(
-                "start poly {start} does not pass the filter"
-            )));
-        }
+        let (s, c) = self.circle_start(start, center, check_radius(radius), filter)?;
         let (st, r, p) =
             self.raw
                 .find_random_point_around_circle(s, c, radius, &filter.raw, &mut random);

@@ -556,9 +556,15 @@ impl TileCache {
 
     /// Reads a cache from RecastDemo's `TSET` format, validating every byte first
     /// ([`read_tset`]), and builds its navmesh. Off-mesh connections are not part of the file:
-    /// pass the level's (as RecastDemo does from its geometry), or none. Tiles are built in grid
-    /// order, as a build does, so a cache saved right after its build loads with
-    /// the same poly refs.
+    /// pass the level's (as RecastDemo does from its geometry), or none.
+    ///
+    /// The layers are taken in file order, as RecastDemo's `loadAll` takes them: each is added
+    /// to the cache (`dtTileCache::addTile`) and its navmesh tile built at once
+    /// (`buildNavMeshTile`), so navmesh tile indices and poly refs are RecastDemo's for the same
+    /// file. (A build makes its navmesh position by position, each position's layers at once,
+    /// as RecastDemo's build does: where a position has more than one layer, a cache saved right
+    /// after its build loads with the same polygons under other tile indices, as in
+    /// RecastDemo.) A tile build that fails is an error (RecastDemo goes on without the tile).
     pub fn from_tset_bytes(
         bytes: &[u8],
         off_mesh_connections: &[OffMeshConnection],
@@ -568,16 +574,24 @@ impl TileCache {
         let off = off_mesh_arrays(off_mesh_connections)?;
         let mut tc = Self::empty(&set.navmesh, &set.cache, &off, set.compression)?;
         let mut positions: Vec<(i32, i32)> = Vec::new();
-        for (_, layer) in &set.tiles {
-            tc.raw
+        for (i, (_, layer)) in set.tiles.iter().enumerate() {
+            let tile_ref = tc
+                .raw
                 .add_tile(layer)
                 .map_err(|s| detour_err("dtTileCache::addTile", s))?;
+            let st = tc.raw.build_tile(tile_ref, tc.navmesh.raw_mut());
+            if st & Status::FAILURE != 0 {
+                return Err(tc.tile_build_error(
+                    "dtTileCache::buildNavMeshTile",
+                    st,
+                    0,
+                    &format!("tile {i} of the file"),
+                ));
+            }
             let data = layer.bytes();
             positions.push((i32_at(data, lh::TX)?, i32_at(data, lh::TY)?));
         }
-        positions.sort_by_key(|&(x, z)| (z, x));
-        positions.dedup();
-        tc.build_navmesh_tiles(&positions, &Guard::none())?;
+        tc.check_poly_bits()?;
         let layout = set.navmesh.ref_layout();
         let cells = (set.cache.width * set.cache.height) as usize;
         tc.report = TileCacheReport {
