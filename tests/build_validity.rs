@@ -298,3 +298,66 @@ fn cells_narrower_than_the_float_spacing_are_refused() {
     assert!(valid(b.tiled().unwrap().navmesh()) >= 1);
     assert!(valid(b.tile_cache().unwrap().navmesh()) >= 1);
 }
+
+/// Found by the randomized sweep (a level of 52 random triangles 30 km out, cut down to the
+/// three of them that matter, moved to the origin and rounded to centimetres): with these
+/// settings Recast's detail mesh gives polygon 24 no triangles at all, and the validator refused
+/// the tile ("detail mesh 24 has no triangles; ground poly 24 needs at least one"): Detour's
+/// `closestPointOnPoly` would dereference a null pointer on it. The build now triangulates such
+/// a polygon as a fan of its own vertices (what Detour does for a tile without detail mesh) and
+/// says so in its report.
+#[test]
+fn polygon_left_without_detail_triangles_is_triangulated_from_its_vertices() {
+    let verts = vec![
+        -9.93, 2.79, 24.51, -21.23, 4.97, -22.91, 6.08, -5.33, -21.9, 21.01, 3.59, 12.59, -24.55,
+        4.44, -11.67, -15.55, 5.83, -12.31, 19.88, 6.39, 16.38, 9.98, 6.41, -19.89, -21.63, 2.45,
+        0.84,
+    ];
+    let g = InputGeometry::from_mesh(TriMesh::new(verts, vec![0, 2, 1, 3, 5, 4, 6, 7, 8]).unwrap());
+    let s = BuildSettings {
+        cell_size: 0.3,
+        cell_height: 0.019162873,
+        agent_height: 0.01,
+        agent_radius: 0.019032614,
+        agent_max_climb: 0.9,
+        agent_max_slope: 22.694784,
+        region_min_size: 0.0,
+        region_merge_size: 0.5,
+        edge_max_len: 12.0,
+        edge_max_error: 3.7177866,
+        verts_per_poly: 5,
+        detail_sample_dist: 6.0,
+        detail_sample_max_error: 0.21272987,
+        bounds: Some(Aabb::new(
+            Vec3::new(-26.0, -6.63, -26.43),
+            Vec3::new(26.49, 6.63, 25.86),
+        )),
+        filter_ledge_spans: false,
+        ..BuildSettings::default()
+    };
+    let built = NavMeshBuilder::new(&g).settings(s).solo().unwrap();
+    // 39 polygons, measured; every one passes the validator.
+    assert_eq!(valid(built.navmesh()), 39);
+    let w = &built.report().warnings;
+    assert!(
+        w.iter()
+            .any(|m| m.starts_with("the detail mesh left 1 polygon(s)")
+                && m.contains("([24])")
+                && m.ends_with("triangulated from their own vertices")),
+        "{w:?}"
+    );
+    // Polygon 24's detail: the fan of its own vertices, each outline edge flagged once.
+    let tile = built.navmesh().tiles().next().unwrap();
+    let poly = tile.poly(24).unwrap();
+    let nv = poly.vertex_count();
+    let detail = poly.detail().unwrap();
+    assert_eq!(detail.triangle_count(), nv - 2);
+    let outline: usize = detail
+        .triangles()
+        .map(|t| (0..3).filter(|&k| t.is_boundary_edge(k)).count())
+        .sum();
+    assert_eq!(outline, nv);
+    for (j, t) in detail.triangles().enumerate() {
+        assert_eq!(t.indices, [0, j as u8 + 1, j as u8 + 2]);
+    }
+}
