@@ -1,5 +1,6 @@
 //! Geometry + settings -> build: an arbitrary small mesh (with off-mesh connections and convex
-//! volumes) and arbitrary settings, hostile values included, built solo, tiled and as a tile
+//! volumes; a quarter of them on storeys of strips, [`navkit_fuzz::stacked_mesh`]) and arbitrary
+//! settings (any partition), hostile values included, built solo, tiled and as a tile
 //! cache. Settings validation and the geometry checks must refuse what Recast cannot take,
 //! with an error, before Recast sees it. Builds whose grid validation accepts but which are
 //! merely big (more than 2^18 cells, or 4096 tiles) are not run, to keep one execution short;
@@ -67,6 +68,15 @@ impl<'a> Arbitrary<'a> for Input {
             } else {
                 i32::from(i) % (nv.max(1) as i32)
             });
+        }
+        // A quarter of the inputs stand on 2..=8 storeys of strips as well (multi-storey rows:
+        // more sweep spans than the grid is wide, for the monotone and layers partitions and
+        // the tile cache's heightfield layers).
+        if u.arbitrary::<u8>()? % 4 == 0 {
+            let stacked = navkit_fuzz::stacked_mesh(u.int_in_range(2..=8)?);
+            let base = (verts.len() / 3) as i32;
+            verts.extend_from_slice(&stacked.verts);
+            tris.extend(stacked.tris.iter().map(|&i| i + base));
         }
         let mesh = TriMesh {
             verts,

@@ -74,6 +74,26 @@ pub fn level_mesh() -> TriMesh {
     TriMesh::new(verts, tris).expect("the fixture mesh is valid")
 }
 
+/// A multi-storey level: `storeys` floors 2.5 apart, each ten strips 1.5 wide and 30 long side
+/// by side, every other strip 1.2 higher. Rows of such a grid hold more of Recast's sweep spans
+/// than the grid is wide (upstream recastnavigation #317: what the monotone and layers
+/// partitions and `rcBuildHeightfieldLayers` used to write past their buffers on).
+pub fn stacked_mesh(storeys: usize) -> TriMesh {
+    let mut verts: Vec<f32> = Vec::new();
+    let mut tris: Vec<i32> = Vec::new();
+    for k in 0..storeys {
+        for i in 0..10 {
+            let (x0, x1) = (i as f32 * 1.5, (i + 1) as f32 * 1.5);
+            let y = k as f32 * 2.5 + if i % 2 == 1 { 1.2 } else { 0.0 };
+            let base = (verts.len() / 3) as i32;
+            verts.extend_from_slice(&[x0, y, 0.0, x0, y, 30.0, x1, y, 30.0, x1, y, 0.0]);
+            // (x0, 0) -> (x0, 30) -> (x1, 30): counter-clockwise seen from above (+y up).
+            tris.extend_from_slice(&[base, base + 1, base + 2, base, base + 2, base + 3]);
+        }
+    }
+    TriMesh::new(verts, tris).expect("the stacked mesh is valid")
+}
+
 /// The fixture level with one off-mesh link from the floor up onto the platform.
 pub fn level_geometry() -> InputGeometry {
     let mut g = InputGeometry::from_mesh(level_mesh());
