@@ -231,9 +231,8 @@ impl InputGeometry {
 
     /// Checks the mesh ([`TriMesh::validate`]), the settings if any
     /// ([`BuildSettings::validate`]), the connections (at most 256, finite, end points and
-    /// radius within +-[`MAX_COORDINATE`](crate::navmesh::params::MAX_COORDINATE), radius > 0,
-    /// area <= 63) and the volumes (at most 256, 3..=12 finite points, finite `hmin <= hmax`,
-    /// area <= 63).
+    /// radius within +-[`MAX_COORDINATE`], radius > 0, area <= 63) and the volumes (at most 256,
+    /// 3..=12 finite points, finite `hmin <= hmax`, area <= 63).
     pub fn validate(&self) -> Result<()> {
         self.mesh.validate()?;
         if let Some(s) = &self.settings {
