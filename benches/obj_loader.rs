@@ -3,7 +3,9 @@
 //!
 //! The benchmark compiles, with `c++ -O2`, RecastDemo's `MeshLoaderObj.cpp` from the
 //! recastnavigation-sys sources in place (the folder navkit's build script found) together with
-//! our driver `benches/obj_loader_driver.cpp`, into `target/`. Nothing of RecastDemo is copied.
+//! our driver `benches/obj_loader_driver.cpp`, into `target/tmp` (`common/recastdemo_obj.rs`,
+//! shared with the test that checks the same equality in CI, `tests/reference_parity.rs`).
+//! Nothing of RecastDemo is copied.
 //!
 //! Files: RecastDemo's meshes (`../shared/meshes/recastdemo`), the repository's demo level, and
 //! two generated terrains of about 1M and 4M triangles (quads and triangle pairs, `v/vt/vn`
@@ -24,6 +26,9 @@
 
 #[path = "../tests/common/obj_gen.rs"]
 mod obj_gen;
+#[path = "common/recastdemo_obj.rs"]
+mod recastdemo_obj;
+use recastdemo_obj::{Run, build_driver, mesh_hash, run};
 
 use navkit::TriMesh;
 use std::path::{Path, PathBuf};
@@ -39,14 +44,6 @@ fn status_kib(key: &str) -> u64 {
         .unwrap_or(0)
 }
 
-fn fnv1a(mut h: u64, bytes: impl Iterator<Item = u8>) -> u64 {
-    for b in bytes {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x100000001b3);
-    }
-    h
-}
-
 /// The child: loads `file` once and prints what the C++ driver prints.
 fn child(file: &Path) {
     let before = status_kib("VmRSS:");
@@ -54,70 +51,12 @@ fn child(file: &Path) {
     let mesh = TriMesh::from_obj(file).unwrap_or_else(|e| panic!("{e}"));
     let secs = t.elapsed().as_secs_f64();
     let hwm = status_kib("VmHWM:");
-    let h = fnv1a(
-        0xcbf29ce484222325,
-        mesh.verts.iter().flat_map(|v| v.to_le_bytes()),
-    );
-    let h = fnv1a(h, mesh.tris.iter().flat_map(|t| t.to_le_bytes()));
     println!(
-        "time_s={secs:.6} rss_before_kib={before} hwm_kib={hwm} verts={} tris={} hash={h:016x}",
+        "time_s={secs:.6} rss_before_kib={before} hwm_kib={hwm} verts={} tris={} hash={}",
         mesh.vert_count(),
-        mesh.tri_count()
+        mesh.tri_count(),
+        mesh_hash(&mesh)
     );
-}
-
-/// What one child printed.
-#[derive(Clone, Debug)]
-struct Run {
-    secs: f64,
-    before_kib: u64,
-    hwm_kib: u64,
-    verts: u64,
-    tris: u64,
-    hash: String,
-}
-
-fn run(cmd: &mut Command) -> Run {
-    let out = cmd.output().expect("starting a child");
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{cmd:?}: {text}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let field = |k: &str| -> &str {
-        text.split_whitespace()
-            .find_map(|w| w.strip_prefix(k).and_then(|w| w.strip_prefix('=')))
-            .unwrap_or_else(|| panic!("{cmd:?} printed no {k}: {text}"))
-    };
-    Run {
-        secs: field("time_s").parse().unwrap(),
-        before_kib: field("rss_before_kib").parse().unwrap(),
-        hwm_kib: field("hwm_kib").parse().unwrap(),
-        verts: field("verts").parse().unwrap(),
-        tris: field("tris").parse().unwrap(),
-        hash: field("hash").to_string(),
-    }
-}
-
-/// Compiles RecastDemo's loader and our driver into `target/`.
-fn build_driver() -> PathBuf {
-    let recast = PathBuf::from(env!("NAVKIT_RECAST_DIR_FOUND"));
-    let demo = recast.join("RecastDemo");
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let exe = root.join("target/obj_loader_driver");
-    let cxx = std::env::var("CXX").unwrap_or_else(|_| "c++".into());
-    let status = Command::new(&cxx)
-        .args(["-O2", "-std=c++11", "-o"])
-        .arg(&exe)
-        .arg("-I")
-        .arg(demo.join("Include"))
-        .arg(demo.join("Source/MeshLoaderObj.cpp"))
-        .arg(root.join("benches/obj_loader_driver.cpp"))
-        .status()
-        .expect("running the C++ compiler");
-    assert!(status.success(), "compiling the C++ driver failed");
-    exe
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -148,7 +87,7 @@ fn main() {
         .ok()
         .and_then(|r| r.parse().ok())
         .unwrap_or(if quick { 3 } else { 7 });
-    let driver = build_driver();
+    let driver = build_driver(Path::new(env!("CARGO_TARGET_TMPDIR")));
     let me = std::env::current_exe().unwrap();
 
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));

@@ -11,10 +11,12 @@
 # - multistorey: multi-storey levels with every partition, solo, tiled and as tile caches,
 #   where Recast's row sweeps would overflow their arrays without navkit's room for them
 #   (upstream #317; about 3 min).
-# Skips (exit 0, with a note) where valgrind is missing.
+# Installs valgrind when missing (scripts/ensure-deps.sh: apt-get as root); skips (exit 0, with
+# a note) where it still is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+command -v valgrind >/dev/null || scripts/ensure-deps.sh valgrind || true
 if ! command -v valgrind >/dev/null; then
   echo "navkit: valgrind not installed; skipping the tests under valgrind" >&2
   exit 0

@@ -54,9 +54,10 @@ fn cross(mesh: &str) -> (f32, f32) {
 
 #[test]
 fn a_hundred_agents_cross_nav_test_and_dungeon() {
-    // Measured (deterministic: seeded pairs, fixed dt): 90% on nav_test, 93% on dungeon; the
-    // other agents have not arrived after 90 s (not yet analysed why).
-    for (mesh, min_share) in [("nav_test.obj", 0.85), ("dungeon.obj", 0.88)] {
+    // Measured (deterministic: seeded pairs, fixed dt): 90 of 100 on nav_test, 93 of 100 on
+    // dungeon; the other agents have not arrived after 90 s (not yet analysed why). The bounds
+    // are those counts: one agent fewer fails.
+    for (mesh, min_share) in [("nav_test.obj", 0.90), ("dungeon.obj", 0.93)] {
         let (share, worst) = cross(mesh);
         println!(
             "{mesh}: {:.0}% arrived within 1.5 of their goals in 90 s; worst off-mesh {worst:.4}",

@@ -1,29 +1,50 @@
 //! Hostile geometry (`../shared/hostile/`, and variants of ours along every axis): a solo grid
-//! wider or deeper than Recast's 16-bit vertex coordinates is refused before Recast sees it,
-//! promptly, with the axis, the extreme vertices and the remedies; the mesh-derived grid and the
-//! builder refuse it too. Closer stray vertices, which fit the grid but stretch it into long
-//! wedges that take seconds to minutes to build, are refused as stray vertices, naming them;
-//! real levels are not.
+//! wider or deeper than Recast's 16-bit vertex coordinates is refused before Recast sees it
+//! (before the first stage: a build whose budget is already cancelled still gets the refusal,
+//! not `Cancelled`), with the axis, the extreme vertices and the remedies; the mesh-derived
+//! grid and the builder refuse it too. Closer stray vertices, which fit the grid but stretch it
+//! into long wedges that take seconds to minutes to build, are refused as stray vertices (as
+//! early), naming them; real levels are not.
 
 mod common;
 
-use std::time::{Duration, Instant};
-
 use glam::Vec3;
-use navkit::build::MAX_SOLO_CELLS_PER_AXIS;
+use navkit::build::{Budget, CancelToken, MAX_SOLO_CELLS_PER_AXIS};
 use navkit::{Aabb, BuildSettings, Error, InputGeometry, NavMeshBuilder, TriMesh};
 
 fn hostile(name: &str) -> InputGeometry {
     InputGeometry::load(common::shared().join("hostile").join(name)).expect("load")
 }
 
-/// Builds solo and expects the per-axis refusal, within a second.
-fn refused(geom: &InputGeometry, settings: &BuildSettings) -> String {
-    let t = Instant::now();
-    let Err(e) = NavMeshBuilder::new(geom).settings(settings.clone()).solo() else {
-        panic!("built, not refused")
+/// A budget whose cancellation token is already tripped: a build stops with
+/// `Error::Cancelled` at the first stage it reaches (rasterizing, for solo, tiled and tile-cache
+/// builds: tests/budget.rs), so any other error it gives came before any stage ran.
+fn cancelled() -> Budget {
+    let token = CancelToken::new();
+    token.cancel();
+    Budget::new().cancel_token(token)
+}
+
+/// Solo-builds `geom` twice, as asked and with a [`cancelled`] budget, and expects the same
+/// error from both: the refusal, given before rasterizing (where the second would stop).
+fn refusal_before_rasterizing(geom: &InputGeometry, settings: &BuildSettings) -> Error {
+    let build = |b: NavMeshBuilder<'_>| match b.settings(settings.clone()).solo() {
+        Ok(_) => panic!("built, not refused"),
+        Err(e) => e,
     };
-    assert!(t.elapsed() < Duration::from_secs(1), "{:?}", t.elapsed());
+    let early = build(NavMeshBuilder::new(geom).budget(cancelled()));
+    assert!(
+        !matches!(early, Error::Cancelled { .. }),
+        "not refused before rasterizing: {early}"
+    );
+    let e = build(NavMeshBuilder::new(geom));
+    assert_eq!(early.to_string(), e.to_string());
+    e
+}
+
+/// Builds solo and expects the per-axis refusal, before rasterizing.
+fn refused(geom: &InputGeometry, settings: &BuildSettings) -> String {
+    let e = refusal_before_rasterizing(geom, settings);
     assert!(matches!(e, Error::Geometry(_)), "{e:?}");
     let msg = e.to_string();
     assert!(msg.contains(&MAX_SOLO_CELLS_PER_AXIS.to_string()), "{msg}");
@@ -76,12 +97,8 @@ fn a_stray_vertex_along_either_axis_and_either_side_is_refused() {
             "{stray}: {m}"
         );
     }
-    // Far along both: the grid's total cell limit refuses it first, as promptly.
-    let t = Instant::now();
-    let e = NavMeshBuilder::new(&quad_with(Vec3::new(far, 0.0, far)))
-        .settings(s.clone())
-        .solo()
-        .unwrap_err();
+    // Far along both: the grid's total cell limit refuses it first, as early.
+    let e = refusal_before_rasterizing(&quad_with(Vec3::new(far, 0.0, far)), &s);
     assert!(
         matches!(
             e,
@@ -92,7 +109,6 @@ fn a_stray_vertex_along_either_axis_and_either_side_is_refused() {
         ),
         "{e:?}"
     );
-    assert!(t.elapsed() < Duration::from_secs(1));
     // Just inside the limit is accepted by the check (the build itself goes on).
     let near = 0.3 * (MAX_SOLO_CELLS_PER_AXIS as f32 - 100.0);
     let g = quad_with(Vec3::new(5.0, 50.0, near));
@@ -149,14 +165,10 @@ fn moved(name: &str, from: &str, to: &str) -> InputGeometry {
     InputGeometry::load(&path).expect("load")
 }
 
-/// Builds solo with the default budget and expects the stray-vertex refusal naming `vertex`.
+/// Builds solo with the default budget and expects the stray-vertex refusal naming `vertex`,
+/// before rasterizing.
 fn stray_refused(geom: &InputGeometry, vertex: usize, axis: &str) {
-    let t = Instant::now();
-    let e = NavMeshBuilder::new(geom)
-        .settings(BuildSettings::default())
-        .solo()
-        .expect_err("built, not refused");
-    assert!(t.elapsed() < Duration::from_secs(1), "{:?}", t.elapsed());
+    let e = refusal_before_rasterizing(geom, &BuildSettings::default());
     let m = e.to_string();
     assert!(matches!(e, Error::Geometry(_)), "{e:?}");
     assert!(
@@ -164,11 +176,23 @@ fn stray_refused(geom: &InputGeometry, vertex: usize, axis: &str) {
         "{m}"
     );
     assert!(m.contains("allow_stray_vertices"), "{m}");
-    // Tiled builds and tile caches refuse the same, before building any tile.
-    let b = NavMeshBuilder::new(geom);
-    assert!(matches!(b.tiled(), Err(Error::Geometry(_))));
-    assert!(matches!(b.tile_cache(), Err(Error::Geometry(_))));
-    assert!(b.estimate().unwrap().stray.unwrap().refused());
+    // Tiled builds and tile caches refuse the same, before building any tile (a cancelled
+    // budget would stop them at the first tile's rasterizing).
+    for b in [
+        NavMeshBuilder::new(geom),
+        NavMeshBuilder::new(geom).budget(cancelled()),
+    ] {
+        assert!(matches!(b.tiled(), Err(Error::Geometry(_))));
+        assert!(matches!(b.tile_cache(), Err(Error::Geometry(_))));
+    }
+    assert!(
+        NavMeshBuilder::new(geom)
+            .estimate()
+            .unwrap()
+            .stray
+            .unwrap()
+            .refused()
+    );
 }
 
 #[test]

@@ -11,7 +11,7 @@ mod old_obj;
 
 use navkit::{Error, TriMesh};
 use rand::{Rng, SeedableRng};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// `new` and `old` are the same result: bit-equal vertices and equal triangles, or the same
 /// error.
@@ -32,27 +32,9 @@ fn assert_same(new: &navkit::Result<TriMesh>, old: &navkit::Result<TriMesh>, wha
     }
 }
 
-/// Every `.obj` under `dir`, recursively.
-fn objs(dir: &Path, out: &mut Vec<PathBuf>) {
-    for e in std::fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        if p.is_dir() {
-            objs(&p, out);
-        } else if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("obj")) {
-            out.push(p);
-        }
-    }
-}
-
 #[test]
 fn every_shared_and_repository_mesh_reads_as_before() {
-    let mut files = Vec::new();
-    objs(&common::shared().join("meshes"), &mut files);
-    objs(&common::shared().join("hostile"), &mut files);
-    objs(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("meshes"),
-        &mut files,
-    );
+    let files = common::shared_and_repository_objs();
     assert!(files.len() >= 7, "{files:?}");
     for f in &files {
         let bytes = std::fs::read(f).unwrap();

@@ -103,10 +103,14 @@ fn off_mesh_connection_joins_two_levels() {
 
 #[test]
 fn convex_volume_marks_its_area() {
-    // A water volume over part of the ground floor.
-    let vol = "v 4 1 -5 5\n5 -2.27 5\n15 -2.27 5\n15 -2.27 15\n5 -2.27 15\n";
+    // Two water volumes on the ground floor (y -2.27): a pond at x 5..15, z 5..15 (mostly over a
+    // hole in the floor, x 6.4..15.5, z 6..16: only slivers at its corners are walkable), and a
+    // 1 m stream at z 11..12 across the 4 m corridor that runs north-south at x 1.2..5.1, west
+    // of that hole.
+    let vol = "v 4 1 -5 5\n5 -2.27 5\n15 -2.27 5\n15 -2.27 15\n5 -2.27 15\n\
+               v 4 1 -5 5\n0 -2.27 11\n6 -2.27 11\n6 -2.27 12\n0 -2.27 12\n";
     let geom = InputGeometry::load(gset(vol)).unwrap();
-    assert_eq!(geom.convex_volumes.len(), 1);
+    assert_eq!(geom.convex_volumes.len(), 2);
     let b = NavMeshBuilder::new(&geom)
         .settings(BuildSettings::default())
         .solo()
@@ -118,30 +122,44 @@ fn convex_volume_marks_its_area() {
         .filter(|p| p.area == area::WATER)
         .collect();
     assert!(!water.is_empty());
+    let in_pond = |v: &Vec3| (4.0..=16.0).contains(&v.x) && (4.0..=16.0).contains(&v.z);
+    let in_stream = |v: &Vec3| (-1.0..=7.0).contains(&v.x) && (10.0..=13.0).contains(&v.z);
     for p in &water {
         assert_eq!(p.flags, navkit::flags::SWIM);
-        for v in &p.verts {
-            assert!(
-                (4.0..=16.0).contains(&v.x) && (4.0..=16.0).contains(&v.z),
-                "{v}"
-            );
-        }
+        assert!(
+            p.verts.iter().all(in_pond) || p.verts.iter().all(in_stream),
+            "{:?}",
+            p.verts
+        );
     }
-    // Swimming excluded: no water poly in any path.
+    assert!(water.iter().any(|p| p.verts.iter().all(in_stream)));
+    // Up the corridor across the stream: the default filter (water costs 10 per metre) wades
+    // straight through, 6 m, rather than walk 40 m or more round the hole.
     let mut q = NavMeshQuery::new(b.navmesh(), 2048).unwrap();
+    let (a, z) = (Vec3::new(3.0, -2.27, 8.5), Vec3::new(3.0, -2.27, 14.5));
+    let is_water =
+        |poly: &navkit::query::PolyRef| b.navmesh().poly_area(*poly).unwrap() == area::WATER;
+    let wet = q
+        .path(a, z, &QueryFilter::default(), &PathOptions::default())
+        .unwrap();
+    assert!(wet.is_complete());
+    assert!(
+        wet.corridor.polys.iter().any(is_water),
+        "the default path wades"
+    );
+    assert!(
+        (wet.straight.length() - 6.0).abs() < 0.01,
+        "{}",
+        wet.straight.length()
+    );
+    // Swimming excluded: no water poly in the path, which goes round the hole instead
+    // (measured 44.6 m).
     let dry = QueryFilter::default().with_include_exclude(navkit::flags::WALK, 0);
-    let p = q
-        .path(
-            Vec3::new(2.0, -2.27, 10.0),
-            Vec3::new(18.0, -2.27, 10.0),
-            &dry,
-            &PathOptions::corridor_only(),
-        )
-        .unwrap()
-        .corridor;
-    for poly in &p.polys {
-        assert_ne!(b.navmesh().poly_area(*poly).unwrap(), area::WATER);
-    }
+    let p = q.path(a, z, &dry, &PathOptions::default()).unwrap();
+    assert!(p.is_complete());
+    assert!(!p.corridor.polys.iter().any(is_water), "the dry path wades");
+    let len = p.straight.length();
+    assert!((44.0..45.0).contains(&len), "{len}");
 }
 
 /// The off-mesh issues of the solo build of `geom`; the tiled (32-cell tiles of 9.6 m) and

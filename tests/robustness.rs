@@ -78,57 +78,197 @@ fn truncated_and_wrong_magic_files_are_errors() {
     ));
 }
 
-/// Flips bits across a whole saved file: every load either fails with an error or gives a navmesh
-/// that answers queries without crashing.
+/// The parts of a saved single-tile `MSET` file, in order: name and length in bytes. Detour's
+/// tile data is `dtMeshHeader` (100 bytes) then its arrays, each 4-aligned: vertices (12 bytes
+/// each), `dtPoly` (32), `dtLink` (12 with 32-bit refs, 16 with 64-bit ones), `dtPolyDetail`
+/// (12), detail vertices (12), detail triangles (4), `dtBVNode` (16), `dtOffMeshConnection` (36).
+fn mset_parts(nav: &NavMesh) -> Vec<(&'static str, usize)> {
+    use navkit::navmesh::mset::tile_record_size;
+    use navkit::navmesh::params::RefWidth;
+    let tile = nav.tiles().next().unwrap();
+    let h = tile.header();
+    let link = if RefWidth::NATIVE == RefWidth::Bits64 {
+        16
+    } else {
+        12
+    };
+    let parts = vec![
+        ("set header", 12),
+        ("params", 28),
+        ("tile record", tile_record_size(RefWidth::NATIVE)),
+        ("mesh header", 100),
+        ("verts", 12 * h.vert_count),
+        ("polys", 32 * h.poly_count),
+        ("links", link * h.max_link_count),
+        ("detail meshes", 12 * h.detail_mesh_count),
+        ("detail verts", 12 * h.detail_vert_count),
+        ("detail tris", 4 * h.detail_tri_count),
+        ("bv nodes", 16 * h.bv_node_count),
+        ("off-mesh", 36 * h.off_mesh_con_count),
+    ];
+    let data: usize = parts[3..].iter().map(|p| p.1).sum();
+    assert_eq!(
+        data,
+        tile.data_size(),
+        "the layout adds up to the tile's data"
+    );
+    parts
+}
+
+/// `n` pairs of points on `nav`, from the library's seeded random-point query (seed 19).
+fn on_mesh_pairs(nav: &NavMesh, n: usize) -> Vec<(Vec3, Vec3)> {
+    use rand::SeedableRng;
+    let mut q = NavMeshQuery::new(nav, 2048).unwrap();
+    let mut rng = rand_pcg::Pcg32::seed_from_u64(19);
+    let f = QueryFilter::default();
+    let mut point = || q.find_random_point(&f, &mut rng).unwrap().1;
+    (0..n).map(|_| (point(), point())).collect()
+}
+
+/// What became of a file with one bit flipped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Flip {
+    /// Refused: `NavMeshData`, or `VersionMismatch` for the file's version field.
+    Rejected,
+    /// Loaded, and every probe path equals the original's.
+    Same,
+    /// Loaded, every probe query answered, some path differs.
+    Differs,
+    /// Loaded, and some probe point is no longer near a polygon (`PointOffMesh`).
+    PointsOffMesh,
+}
+
+/// Paths between `pairs` on a corrupted navmesh: each an answer or `PointOffMesh`, never
+/// another error (or a crash).
+fn probe(nav: &NavMesh, pairs: &[(Vec3, Vec3)]) -> Vec<Option<navkit::NavPath>> {
+    let mut q = NavMeshQuery::new(nav, 2048).unwrap();
+    let f = QueryFilter::default();
+    pairs
+        .iter()
+        .map(|&(a, z)| match q.path(a, z, &f, &PathOptions::default()) {
+            Ok(p) => Some(p),
+            Err(Error::PointOffMesh { .. }) => None,
+            Err(e) => panic!("{a} -> {z}: {e:?}"),
+        })
+        .collect()
+}
+
+/// Flips one bit (seeded) of each byte of dungeon's saved navmesh in turn. Each load either
+/// fails with a typed error or gives a navmesh on which real searches (between points of the
+/// original mesh, from its seeded random-point query) answer or say a point is off the mesh;
+/// where the flip lands decides which, as derived below, and the counts are those measured.
 #[test]
 fn bit_flips_across_a_saved_file_never_crash() {
     use rand::{Rng, SeedableRng};
-    let bytes = common::build("dungeon.obj").into_navmesh().to_mset_bytes();
-    let mut rng = rand_pcg::Pcg32::seed_from_u64(2026);
-    let f = QueryFilter::default();
-    let (mut rejected, mut loaded) = (0, 0);
-    for i in 0..bytes.len() {
-        let mut b = bytes.clone();
-        b[i] ^= 1 << rng.gen_range(0..8);
-        match NavMesh::from_mset_bytes(&b) {
-            Err(_) => rejected += 1,
-            Ok(nav) => {
-                loaded += 1;
-                // Only a handful of loads are queried in full, to keep the test quick.
-                if loaded % 64 == 0 {
-                    let mut q = NavMeshQuery::new(&nav, 512).unwrap();
-                    let a = Vec3::new(-1.0, 9.998, 12.0);
-                    let z = Vec3::new(40.0, 9.998, -20.0);
-                    let _ = q.path(a, z, &f, &PathOptions::default());
-                    let _ = q.find_nearest_poly(a, DEFAULT_HALF_EXTENTS, &f);
-                }
+    let nav0 = common::build("dungeon.obj").into_navmesh();
+    let bytes = nav0.to_mset_bytes();
+    let parts = mset_parts(&nav0);
+    let part_of = |i: usize| {
+        let mut end = 0;
+        for &(name, len) in &parts {
+            end += len;
+            if i < end {
+                return (name, i + len - end);
             }
         }
+        unreachable!("byte {i} past the file")
+    };
+    let pairs = on_mesh_pairs(&nav0, 8);
+    let want = probe(&nav0, &pairs);
+    // Searches that run: every pair connected, corridors of 1 to 23 polys (measured: 11, 1, 4,
+    // 16, 16, 11, 2, 23).
+    let lens: Vec<usize> = want
+        .iter()
+        .map(|p| {
+            p.as_ref()
+                .filter(|p| p.is_complete())
+                .map_or(0, |p| p.corridor.polys.len())
+        })
+        .collect();
+    assert_eq!(lens, [11, 1, 4, 16, 16, 11, 2, 23]);
+
+    let mut rng = rand_pcg::Pcg32::seed_from_u64(2026);
+    let mut counts = std::collections::BTreeMap::new();
+    for i in 0..bytes.len() {
+        let bit = rng.gen_range(0..8u32);
+        let mut b = bytes.clone();
+        b[i] ^= 1 << bit;
+        let (part, at) = part_of(i);
+        let outcome = match NavMesh::from_mset_bytes(&b) {
+            Err(Error::NavMeshData { .. }) => Flip::Rejected,
+            Err(Error::VersionMismatch { found, .. }) => {
+                // Only the version field (bytes 4..8) says so, with the flipped version.
+                assert_eq!((part, at / 4), ("set header", 1), "byte {i}");
+                assert_eq!(found, 1 ^ (1 << (8 * (at % 4) as u32 + bit)), "byte {i}");
+                Flip::Rejected
+            }
+            Err(e) => panic!("byte {i} bit {bit}: {e:?}"),
+            Ok(nav) => {
+                let got = probe(&nav, &pairs);
+                if got == want {
+                    Flip::Same
+                } else if got.iter().all(Option::is_some) {
+                    Flip::Differs
+                } else {
+                    Flip::PointsOffMesh
+                }
+            }
+        };
+        // Derived from the format: the set header (magic, version, tile count), the mesh
+        // header's magic and version (0..8) and its counts (24..60, which fix the data's size
+        // and layout) are checked before anything is read; the mesh header's layer and user id
+        // (16..24) mean nothing to a query; Detour rebuilds every link when it adds a tile, so
+        // the saved links are never read; the 64-bit tile record's last 4 bytes are padding.
+        let expected = match (part, at) {
+            ("set header", _) | ("mesh header", 0..8 | 24..60) => Some(Flip::Rejected),
+            ("mesh header", 16..24) | ("links", _) | ("tile record", 12..16) => Some(Flip::Same),
+            _ => None,
+        };
+        if let Some(e) = expected {
+            assert_eq!(outcome, e, "byte {i} ({part} byte {at}) bit {bit}");
+        }
+        *counts.entry(outcome).or_insert(0usize) += 1;
     }
-    assert_eq!(rejected + loaded, bytes.len());
-    // Most flips land in vertex and detail data, which stay valid; headers and indices are caught.
-    assert!(
-        rejected > bytes.len() / 20,
-        "{rejected} rejected of {}",
-        bytes.len()
-    );
-    // Multi-byte garbage: random overwrites of 16 bytes.
+    // Measured, per ref width (the files differ in the tile record and the links).
+    let measured = if cfg!(feature = "large-refs") {
+        [
+            (Flip::Rejected, 5646),
+            (Flip::Same, 14583),
+            (Flip::Differs, 676),
+            (Flip::PointsOffMesh, 27),
+        ]
+    } else {
+        [
+            (Flip::Rejected, 5624),
+            (Flip::Same, 12784),
+            (Flip::Differs, 677),
+            (Flip::PointsOffMesh, 27),
+        ]
+    };
+    let counts: Vec<(Flip, usize)> = measured
+        .iter()
+        .map(|&(o, _)| (o, counts.get(&o).copied().unwrap_or(0)))
+        .collect();
+    assert_eq!(counts, measured, "of {} bytes", bytes.len());
+
+    // Multi-byte garbage: random overwrites of 16 bytes; loads that succeed answer queries.
+    let mut loaded = 0;
     for _ in 0..500 {
         let mut b = bytes.clone();
         let at = rng.gen_range(0..b.len() - 16);
         for x in &mut b[at..at + 16] {
             *x = rng.r#gen();
         }
-        if let Ok(nav) = NavMesh::from_mset_bytes(&b) {
-            let mut q = NavMeshQuery::new(&nav, 512).unwrap();
-            let _ = q.path(
-                Vec3::new(-1.0, 9.998, 12.0),
-                Vec3::new(40.0, 9.998, -20.0),
-                &f,
-                &PathOptions::corridor_only(),
-            );
+        match NavMesh::from_mset_bytes(&b) {
+            Ok(nav) => {
+                loaded += 1;
+                probe(&nav, &pairs);
+            }
+            Err(Error::NavMeshData { .. } | Error::VersionMismatch { .. }) => {}
+            Err(e) => panic!("overwrite at {at}: {e:?}"),
         }
     }
+    println!("{loaded} of 500 overwritten files loaded");
 }
 
 #[test]
@@ -347,27 +487,62 @@ fn thread_safety_is_as_documented() {
     send::<NavMeshQuery<'static>>();
     send::<QueryFilter>();
     sync::<QueryFilter>();
-    // A navmesh shared by queries on several threads, each with its own query.
+    // A navmesh shared by queries on several threads, each with its own query: the same paths
+    // (corridor, straight and smooth) as one query on one thread gives for the same pairs.
     let b = common::build("dungeon.obj");
-    let nav = &b.navmesh();
-    let results: Vec<usize> = std::thread::scope(|s| {
-        let hs: Vec<_> = (0..2)
-            .map(|_| {
+    let nav = b.navmesh();
+    let f = QueryFilter::default();
+    let mut q = NavMeshQuery::new(nav, 2048).unwrap();
+    let pairs = on_mesh_pairs(nav, 64);
+    let run = |q: &mut NavMeshQuery<'_>, pairs: &[(Vec3, Vec3)]| -> Vec<_> {
+        pairs
+            .iter()
+            .map(|&(a, z)| q.path(a, z, &f, &PathOptions::default()).unwrap())
+            .collect()
+    };
+    let single = run(&mut q, &pairs);
+    // Real searches, most of them long: measured 51 of the 64 paths complete (the others start
+    // or end on one of dungeon's unconnected islands) and 31 corridors of 10 polys or more.
+    let complete = single.iter().filter(|p| p.is_complete()).count();
+    let long = single
+        .iter()
+        .filter(|p| p.corridor.polys.len() >= 10)
+        .count();
+    assert!(
+        complete >= 45 && long >= 25,
+        "{complete} complete, {long} long"
+    );
+    // Four threads started together, each running every pair 16 times over (each thread in its
+    // own order, so that different searches overlap in time: a thread's 64 paths alone take less
+    // than a time slice), against the single-threaded run.
+    const ROUNDS: usize = 16;
+    let start = std::sync::Barrier::new(4);
+    let threaded: Vec<Vec<_>> = std::thread::scope(|s| {
+        let hs: Vec<_> = (0..4)
+            .map(|t| {
+                let (pairs, run, start) = (&pairs, &run, &start);
                 s.spawn(move || {
                     let mut q = NavMeshQuery::new(nav, 2048).unwrap();
-                    let f = QueryFilter::default();
-                    q.path(
-                        Vec3::new(-1.0, 9.998, 12.0),
-                        Vec3::new(40.0, 9.998, -20.0),
-                        &f,
-                        &PathOptions::corridor_only(),
-                    )
-                    .map(|p| p.corridor.polys.len())
-                    .unwrap_or(0)
+                    let mut order: Vec<_> = pairs.clone();
+                    order.rotate_left(t * pairs.len() / 4);
+                    start.wait();
+                    let mut got: Vec<_> = (0..ROUNDS).flat_map(|_| run(&mut q, &order)).collect();
+                    for round in got.chunks_mut(pairs.len()) {
+                        round.rotate_right(t * pairs.len() / 4);
+                    }
+                    got
                 })
             })
             .collect();
         hs.into_iter().map(|h| h.join().unwrap()).collect()
     });
-    assert_eq!(results[0], results[1]);
+    for (t, paths) in threaded.iter().enumerate() {
+        assert_eq!(paths.len(), ROUNDS * single.len());
+        for (i, (p, s)) in paths.iter().zip(single.iter().cycle()).enumerate() {
+            let i = i % single.len();
+            assert_eq!(p.corridor, s.corridor, "thread {t}, pair {i}");
+            assert_eq!(p.straight, s.straight, "thread {t}, pair {i}");
+            assert_eq!(p, s, "thread {t}, pair {i}");
+        }
+    }
 }

@@ -98,9 +98,11 @@ fn splines_through_recastdemo_straight_paths() {
             worst_gap = worst_gap.max((w[0].distance(w[1]) - SPACING).abs() / SPACING);
         }
 
+        // The spline is at least as long as the straight path through the same corners, and
+        // not much longer: measured at most 1.0055 times over these 21 queries (printed below).
         let (ls, lp) = (spline.length(), fp.straight.length());
         assert!(
-            ls >= lp - 1e-3 && ls <= 1.5 * lp,
+            ls >= lp - 1e-3 && ls <= 1.01 * lp,
             "line {}: spline {ls} vs straight path {lp}",
             t.line
         );

@@ -471,14 +471,29 @@ fn absurd_tiled_settings_and_empty_input_are_errors() {
         cell_size: 0.4,
         ..BuildSettings::default()
     };
-    let t = std::time::Instant::now();
-    let e = NavMeshBuilder::new(&big)
-        .settings(s.clone())
-        .tiled()
-        .unwrap_err()
-        .to_string();
-    assert!(e.contains("tiles"), "{e}");
-    assert!(t.elapsed().as_secs() < 5);
+    // Before any tile: no tile finishes, and with its cancellation token already tripped (which
+    // stops a build at its first tile's first stage, tests/budget.rs) the build still gives the
+    // refusal, not `Cancelled`.
+    let tiles_done = std::sync::atomic::AtomicUsize::new(0);
+    let progress = |_: usize, _: usize| {
+        tiles_done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    };
+    let token = navkit::build::CancelToken::new();
+    token.cancel();
+    let build = |budget: navkit::build::Budget| {
+        NavMeshBuilder::new(&big)
+            .settings(s.clone())
+            .progress(&progress)
+            .budget(budget)
+            .tiled()
+            .unwrap_err()
+            .to_string()
+    };
+    let early = build(navkit::build::Budget::new().cancel_token(token));
+    assert!(early.contains("tiles"), "{early}");
+    let e = build(navkit::build::Budget::new());
+    assert_eq!(e, early);
+    assert_eq!(tiles_done.into_inner(), 0);
     // A mesh with nothing walkable: no tiles, not a crash.
     let wall = InputGeometry::from_mesh(
         TriMesh::new(

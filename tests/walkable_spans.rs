@@ -149,7 +149,8 @@ fn mesh_grid_astar_is_optimal_on_every_test_query() {
         assert!(cut.result.cost <= p.result.cost + 1e-9, "line {}", t.line);
     }
     println!("grid xz length / navmesh straight length: {lo:.3} .. {hi:.3}");
-    assert!(lo > 0.9 && hi < 1.15, "{lo} .. {hi}");
+    // Measured 1.013 .. 1.080 over nav_mesh_test.txt's queries.
+    assert!(lo > 1.005 && hi < 1.09, "{lo} .. {hi}");
 }
 
 #[test]
@@ -219,6 +220,7 @@ fn mesh_grid_connects_what_the_navmesh_connects() {
     let mut cmp = Comparer::new(built.navmesh(), Some(&grid), CompareSettings::default()).unwrap();
     let pairs = cmp.random_pairs(150, 7).unwrap();
     assert_eq!(pairs.len(), 150);
+    let (mut sr_lo, mut sr_hi, mut grid_lo, mut grid_hi) = (f32::MAX, 0.0f32, f32::MAX, 0.0f32);
     for (a, b) in pairs {
         let c = cmp.compare(a, b).unwrap();
         let g = c
@@ -229,15 +231,19 @@ fn mesh_grid_connects_what_the_navmesh_connects() {
         let n = c.navmesh.as_ref().unwrap();
         assert_eq!(n.status, PathStatus::Complete);
         // The spline through the corners, on the surface: at least the straight length (it is
-        // the shortest), not much more (measured at most 1.04 on 100 pairs).
+        // the shortest), not much more (measured 1.0000 .. 1.0338 on these 150 pairs).
         let sr = n.spline_length / n.straight_length.max(1e-3);
         assert!(
-            (0.999..1.2).contains(&sr),
+            (0.999..1.04).contains(&sr),
             "{a} -> {b}: spline/straight {sr}"
         );
         let ratio = g.length / n.straight_length.max(1e-3);
+        (sr_lo, sr_hi) = (sr_lo.min(sr), sr_hi.max(sr));
+        (grid_lo, grid_hi) = (grid_lo.min(ratio), grid_hi.max(ratio));
+        // Grid length over the navmesh's straight length: measured 0.9313 .. 1.1521 on these
+        // 150 pairs.
         assert!(
-            (0.9..1.3).contains(&ratio),
+            (0.92..1.16).contains(&ratio),
             "{a} -> {b}: grid {} straight {}",
             g.length,
             n.straight_length
@@ -249,4 +255,7 @@ fn mesh_grid_connects_what_the_navmesh_connects() {
             assert!(f.arrived, "{a} -> {b}: the follower did not arrive");
         }
     }
+    println!(
+        "spline/straight {sr_lo:.4} .. {sr_hi:.4}, grid/straight {grid_lo:.4} .. {grid_hi:.4}"
+    );
 }

@@ -593,10 +593,9 @@ unsafe impl Sync for RawTileCache {}
 
 impl RawTileCache {
     /// A tile cache with `params`, RecastDemo's area -> flags table, the level's off-mesh
-    /// connections and a compressor of `compression` (the format of every layer it will hold:
-    /// Detour decompresses stored layers with it). `dtTileCache::init` and the tile builds trust the parameters, so ones they
-    /// must not be given fail with `DT_INVALID_PARAM` (see `cache_params_ok`; the safe layer's
-    /// `validate_cache_params` checks more, with errors that name the field).
+    /// connections and a compressor of `compression` (the format of every layer it will hold).
+    /// Detour trusts the parameters: bad ones fail with `DT_INVALID_PARAM` (`cache_params_ok`;
+    /// the safe layer's `validate_cache_params` checks more, naming the field).
     pub(crate) fn new(
         params: &sys::dtTileCacheParams,
         flag_table: &[u16; 64],
@@ -687,27 +686,17 @@ impl RawTileCache {
         Ok(r)
     }
 
-    /// (Re)builds every layer of tile (`tx`, `ty`) into `nav`, as `buildNavMeshTilesAt` does:
-    /// the layers in the order `getTilesAt` lists them, stopping at the first failure. Not
-    /// Detour's `buildNavMeshTilesAt` itself, which builds only the first 32 layers of a
-    /// position and drops the others without a word (a column of 40 floors lost 8 of them).
+    /// (Re)builds every layer of tile (`tx`, `ty`) into `nav` in `getTilesAt`'s order, as Detour's
+    /// `buildNavMeshTilesAt` does but for all of them: it builds 32 and drops the rest silently.
     pub(crate) fn build_tiles_at(&mut self, tx: i32, ty: i32, nav: &mut RawNavMesh) -> u32 {
         const MOST: usize = super::validate::layer::MAX_LAYERS_PER_TILE + 1;
-        let mut refs = [0 as sys::dtCompressedTileRef; MOST];
+        let mut refs = [0; MOST];
         // SAFETY: live tile cache; `refs` holds `MOST` refs and Detour writes at most that many.
         let n = unsafe {
             sys::dtTileCache_getTilesAt(self.tc.as_ptr(), tx, ty, refs.as_mut_ptr(), MOST as i32)
         };
         for &r in &refs[..(n.max(0) as usize).min(MOST)] {
-            // SAFETY: live tile cache and navmesh, both exclusively borrowed; `r` is a ref the
-            // cache has just listed.
-            let st = super::panic::call(|| unsafe {
-                sys::dtTileCache_buildNavMeshTile(
-                    self.tc.as_ptr(),
-                    r,
-                    nav.as_ptr() as *mut sys::dtNavMesh,
-                )
-            });
+            let st = self.build_tile(r, nav);
             if st & FAILURE != 0 {
                 return st;
             }
@@ -715,10 +704,8 @@ impl RawTileCache {
         SUCCESS
     }
 
-    /// `buildNavMeshTile`: (re)builds the one layer `tile_ref` names into `nav`, as RecastDemo's
-    /// `loadAll` does after each `addTile`. A ref that names no layer in use (0, an index past
-    /// `maxTiles`, another salt, a free slot) fails with `DT_INVALID_PARAM` before Detour sees
-    /// it: Detour's own check lets an index equal to `maxTiles` and a free slot of salt 1 through.
+    /// `buildNavMeshTile` of one layer (RecastDemo's `loadAll` after each `addTile`). A ref naming
+    /// no layer in use fails (`DT_INVALID_PARAM`): Detour lets index `maxTiles` and free slots by.
     pub(crate) fn build_tile(&mut self, tile_ref: u32, nav: &mut RawNavMesh) -> u32 {
         // SAFETY: live tile cache; getTileByRef bounds-checks the index and compares the salt.
         let tile = unsafe { sys::dtTileCache_getTileByRef(self.tc.as_ptr(), tile_ref) };

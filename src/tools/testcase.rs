@@ -164,7 +164,8 @@ pub struct TestResult {
     pub polys: Vec<crate::query::PolyRefBits>,
     /// True if the path reaches the end polygon (pf), or the ray reached its end (rc).
     pub complete: bool,
-    /// Straight path corners (pf), or ray start and hit point (rc).
+    /// Straight path corners (pf), or ray start and hit point (rc: the end if nothing was hit),
+    /// the hit point at the height of the last polygon crossed, as RecastDemo reports it.
     pub straight: Vec<Vec3>,
     /// Microseconds in findNearestPoly.
     pub nearest_us: f64,
@@ -231,17 +232,17 @@ pub fn run(case: &TestCase, q: &mut NavMeshQuery<'_>) -> Result<Vec<TestResult>>
                 r.path_us = t1.elapsed().as_secs_f64() * 1e6;
                 r.polys = hit.polys.iter().map(|p| p.0).collect();
                 r.complete = !hit.hit();
-                let hit_pos = if hit.hit() {
-                    let mut p = t.start.lerp(t.end, hit.t);
-                    if let Some(&last) = hit.polys.last() {
-                        if let Ok(h) = q.poly_height(last, p) {
-                            p.y = h;
-                        }
-                    }
-                    p
+                let mut hit_pos = if hit.hit() {
+                    t.start.lerp(t.end, hit.t)
                 } else {
                     t.end
                 };
+                // On the last polygon's surface, hit or not (as RecastDemo adjusts the height).
+                if let Some(&last) = hit.polys.last() {
+                    if let Ok(h) = q.poly_height(last, hit_pos) {
+                        hit_pos.y = h;
+                    }
+                }
                 r.straight = vec![t.start, hit_pos];
             }
         }

@@ -76,3 +76,26 @@ pub fn two_floors() -> InputGeometry {
     let tris = vec![0, 2, 1, 0, 3, 2, 4, 6, 5, 4, 7, 6];
     InputGeometry::from_mesh(navkit::TriMesh::new(verts, tris).unwrap())
 }
+
+/// Every `.obj` file in `../shared/meshes`, `../shared/hostile` and the repository's `meshes/`,
+/// recursively.
+pub fn shared_and_repository_objs() -> Vec<PathBuf> {
+    fn objs(dir: &std::path::Path, out: &mut Vec<PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                objs(&p, out);
+            } else if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("obj")) {
+                out.push(p);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    objs(&shared().join("meshes"), &mut files);
+    objs(&shared().join("hostile"), &mut files);
+    objs(
+        &PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("meshes"),
+        &mut files,
+    );
+    files
+}
