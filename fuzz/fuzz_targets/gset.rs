@@ -17,29 +17,15 @@ fn dir() -> &'static PathBuf {
     D.get_or_init(|| {
         let d = std::env::temp_dir().join(format!("navkit-fuzz-gset-{}", std::process::id()));
         std::fs::create_dir_all(&d).unwrap();
-        let m = navkit_fuzz::level_mesh();
-        let mut obj = String::new();
-        for v in m.verts.chunks(3) {
-            obj += &format!("v {} {} {}\n", v[0], v[1], v[2]);
-        }
-        for t in m.tris.chunks(3) {
-            obj += &format!("f {} {} {}\n", t[0] + 1, t[1] + 1, t[2] + 1);
-        }
-        std::fs::write(d.join("level.obj"), obj).unwrap();
+        let level = navkit_fuzz::obj_text(&navkit_fuzz::level_mesh());
+        std::fs::write(d.join("level.obj"), level).unwrap();
         std::fs::write(
             d.join("quad.obj"),
             "v 0 0 0\nv 9 0 0\nv 9 0 9\nv 0 0 9\nf 1 4 3 2\n",
         )
         .unwrap();
-        let m = navkit_fuzz::stacked_mesh(8);
-        let mut obj = String::new();
-        for v in m.verts.chunks(3) {
-            obj += &format!("v {} {} {}\n", v[0], v[1], v[2]);
-        }
-        for t in m.tris.chunks(3) {
-            obj += &format!("f {} {} {}\n", t[0] + 1, t[1] + 1, t[2] + 1);
-        }
-        std::fs::write(d.join("stacked.obj"), obj).unwrap();
+        let stacked = navkit_fuzz::obj_text(&navkit_fuzz::stacked_mesh(8));
+        std::fs::write(d.join("stacked.obj"), stacked).unwrap();
         d
     })
 }

@@ -188,20 +188,38 @@ pub const MAX_SOLO_SIDE: i64 = 2048;
 /// Most grid cells of a build the targets run (the validators accept up to 2^28).
 pub const MAX_CELLS: i64 = 1 << 18;
 
+/// The grid's width and height in cells, when `geom` and `settings` pass validation (`None`:
+/// the builds must refuse them, quickly).
+fn valid_grid(geom: &InputGeometry, settings: &BuildSettings) -> Option<(i64, i64)> {
+    if geom.validate().is_err() {
+        return None;
+    }
+    let b = geom.mesh.bounds();
+    let c = settings.to_config(b.min, b.max).ok()?;
+    Some((i64::from(c.width), i64::from(c.height)))
+}
+
+/// `mesh` as OBJ text (`v` and `f` lines, 1-based).
+pub fn obj_text(mesh: &TriMesh) -> String {
+    let mut obj = String::new();
+    for v in mesh.verts.chunks(3) {
+        obj += &format!("v {} {} {}\n", v[0], v[1], v[2]);
+    }
+    for t in mesh.tris.chunks(3) {
+        obj += &format!("f {} {} {}\n", t[0] + 1, t[1] + 1, t[2] + 1);
+    }
+    obj
+}
+
 /// Most tiles of a tiled build or tile cache the targets run.
 pub const MAX_TILES: i64 = 1024;
 
 /// True when `settings` and `geom` pass validation but a tiled build or tile cache with tiles of
 /// `tile_size` cells would merely be slow: more than [`MAX_CELLS`] cells or [`MAX_TILES`] tiles.
 pub fn tiled_too_slow(geom: &InputGeometry, settings: &BuildSettings, tile_size: u32) -> bool {
-    if geom.validate().is_err() {
-        return false;
-    }
-    let b = geom.mesh.bounds();
-    let Ok(c) = settings.to_config(b.min, b.max) else {
+    let Some((w, h)) = valid_grid(geom, settings) else {
         return false;
     };
-    let (w, h) = (i64::from(c.width), i64::from(c.height));
     let ts = i64::from(tile_size.max(1));
     w * h > MAX_CELLS || (w / ts + 1) * (h / ts + 1) > MAX_TILES
 }
@@ -241,14 +259,9 @@ pub fn build_every_way(geom: &InputGeometry, settings: &BuildSettings) {
 /// True when `settings` and `geom` pass validation but the solo build would merely be slow:
 /// more than [`MAX_CELLS`] cells, or a side from [`MAX_SOLO_SIDE`] to 65,535 cells.
 pub fn solo_too_slow(geom: &InputGeometry, settings: &BuildSettings) -> bool {
-    if geom.validate().is_err() {
-        return false;
-    }
-    let b = geom.mesh.bounds();
-    let Ok(c) = settings.to_config(b.min, b.max) else {
+    let Some((w, h)) = valid_grid(geom, settings) else {
         return false;
     };
-    let (w, h) = (i64::from(c.width), i64::from(c.height));
     let side = w.max(h);
     w * h > MAX_CELLS || (side > MAX_SOLO_SIDE && side <= 65_535)
 }
