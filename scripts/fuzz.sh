@@ -126,6 +126,13 @@ seeds() {
     # The first 300 lines of a big OBJ are vertices and a few faces: a valid small mesh.
     head -n 300 "$f" >"$out/obj/shared-$b.obj"
   done
+  # Multi-storey: the first four storeys of stacked.obj (its first 320 vertices and the 80
+  # quads on them), whole (small enough for the obj target's builds).
+  f="$SHARED"/hostile/layers-overflow/stacked.obj
+  if [ -f "$f" ]; then
+    awk '/^v /{ if (++nv <= 320) print; next } /^f /{ if (++nf <= 80) print }' "$f" \
+      >"$out/obj/shared-stacked-4-storeys.obj"
+  fi
   for f in "$SHARED"/meshes/recastdemo/*.txt; do
     [ -f "$f" ] && cp -f "$f" "$out/testcase/shared-$(basename "$f")"
   done

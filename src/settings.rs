@@ -370,6 +370,28 @@ pub const MAX_SPAN_HEIGHT: i32 = (1 << 13) - 1;
 /// The largest grid (width x height, in cells) a build accepts; beyond it memory use explodes.
 pub const MAX_GRID_CELLS: i64 = 1 << 28;
 
+/// The most cell sizes a level may rise (from its lowest point to its highest, plus the agent's
+/// height, which Recast adds on top): Detour's BV tree stores a tile's heights as 16-bit counts
+/// of cell sizes, and navkit's tile validator (which every built tile passes) accepts a tile
+/// whose extent in cell sizes, plus the one cell `queryPolygonsInTile` adds, stays below 65535.
+/// One cell is left for the rounding of the bounds Recast computes in `f32`.
+pub const MAX_BV_CELLS: f64 = 65533.0;
+
+/// The fewest `f32` steps (at the level's farthest x or z coordinate from the origin) a cell may
+/// be wide. Recast clips each triangle into cells along x and z in `f32`; when a cell is
+/// narrower than the spacing of the floats there, the clipped polygons stop being convex and
+/// Recast writes past its fixed-size clipping buffers on the stack (`rcRasterizeTriangles`,
+/// found with AddressSanitizer at a cell of half the float spacing; from one spacing up, none
+/// in thousands of random triangles). A margin of 16 keeps builds well away from that: with
+/// cells of 0.3 m a level may reach 131 km from the origin, with cells of 0.1 m 65 km.
+pub const MIN_CELL_ULPS: f32 = 16.0;
+
+/// The farthest from the origin (on any axis) the build bounds may reach: half of
+/// [`MAX_COORDINATE`](crate::navmesh::params::MAX_COORDINATE), the most navkit's tile validator
+/// accepts in navmesh data, leaving the other half for what builds add around the bounds
+/// (tiles rounded up, borders, the agent's height).
+pub const MAX_BUILD_COORDINATE: f32 = crate::ffi::validate::MAX_COORDINATE / 2.0;
+
 fn setting_err(name: &'static str, value: impl ToString, reason: &str) -> Error {
     Error::Setting {
         name,
@@ -508,10 +530,60 @@ impl BuildSettings {
         Ok(())
     }
 
+    /// Refuses a level too far from the origin for its cells: build bounds (`bmin`, `bmax`)
+    /// beyond +-[`MAX_BUILD_COORDINATE`], or a cell narrower than [`MIN_CELL_ULPS`] float steps
+    /// at the farthest x or z of the bounds or of the `mesh` bounds (triangles reaching into
+    /// build bounds are clipped with their own coordinates).
+    fn check_reach(&self, bmin: Vec3, bmax: Vec3, mesh: (Vec3, Vec3)) -> Result<()> {
+        let far = bmin.abs().max(bmax.abs());
+        if far.max_element() > MAX_BUILD_COORDINATE {
+            let why = format!(
+                "a level must lie within +-{MAX_BUILD_COORDINATE:e} m of the origin (navmesh \
+                 data holds coordinates within +-{:e} m, and builds add tiles and borders \
+                 around the bounds)",
+                crate::ffi::validate::MAX_COORDINATE
+            );
+            return Err(match self.bounds {
+                Some(b) => setting_err(
+                    "bounds",
+                    b,
+                    &format!("reach {} m from the origin; {why}", far.max_element()),
+                ),
+                None => Error::Geometry(format!(
+                    "the level's bounds {bmin} .. {bmax} reach {} m from the origin; {why}: move \
+                     it nearer the origin",
+                    far.max_element()
+                )),
+            });
+        }
+        let xz = |v: Vec3| v.x.abs().max(v.z.abs());
+        let reach = xz(far).max(xz(mesh.0)).max(xz(mesh.1));
+        // The spacing of the floats at `reach`: 2^-23 of its power of two (0 below the normals).
+        let step = f32::from_bits(reach.to_bits() & 0x7f80_0000) * f32::EPSILON;
+        let least = step * MIN_CELL_ULPS;
+        if self.cell_size < least {
+            return Err(setting_err(
+                "cell_size",
+                self.cell_size,
+                &format!(
+                    "must be at least {least} m for a level reaching {reach} m from the origin \
+                     along x or z, where floats are {step} m apart: Recast clips triangles into \
+                     cells in f32 and overflows its clipping buffers on cells narrower than \
+                     that (use a bigger cell size or move the level nearer the origin)"
+                ),
+            ));
+        }
+        Ok(())
+    }
+
     /// Converts to voxel units for the given bounds, as RecastDemo's Solo Mesh sample does.
-    /// Fails if the settings are invalid or the grid would be absurdly large.
+    /// Fails if the settings are invalid, the grid would be absurdly large, the level rises
+    /// more than Recast's spans or Detour's BV tree hold ([`MAX_SPAN_HEIGHT`], [`MAX_BV_CELLS`]),
+    /// or it lies too far from the origin for its cells (`check_reach`: [`MAX_BUILD_COORDINATE`],
+    /// [`MIN_CELL_ULPS`]).
     pub fn to_config(&self, bmin: Vec3, bmax: Vec3) -> Result<VoxelConfig> {
         self.validate()?;
+        let mesh = (bmin, bmax);
         let (bmin, bmax) = self.bounds.map_or((bmin, bmax), Into::into);
         if !bmin.is_finite() || !bmax.is_finite() {
             return Err(Error::Geometry(format!(
@@ -549,13 +621,15 @@ impl BuildSettings {
             )));
         }
         let bv_rise = (rise as f64 + walkable_height as f64 * ch as f64) / cs as f64;
-        if bv_rise > 65535.0 {
+        if bv_rise > MAX_BV_CELLS {
             return Err(Error::Geometry(format!(
                 "the level rises {rise} m, {bv_rise:.0} cell sizes of {cs} m with the agent's \
                  height; Detour's BV tree quantises heights into 16 bits of cell sizes (at most \
-                 65535): use a bigger cell size or build bounds that cut off what no agent reaches"
+                 {MAX_BV_CELLS}): use a bigger cell size or build bounds that cut off what no \
+                 agent reaches"
             )));
         }
+        self.check_reach(bmin, bmax, mesh)?;
         Ok(VoxelConfig {
             width: width as i32,
             height: height as i32,

@@ -1,11 +1,13 @@
 //! glTF 2.0 levels: `.glb` and `.gltf` bytes (JSON with base64 buffers; no files are read),
 //! with small vertex and triangle limits. What loads must pass `TriMesh::validate`, write back
-//! with `to_glb` and load again to the same arrays, and, if small, build solo.
+//! with `to_glb` and load again to the same arrays, and, if small, build with each partition,
+//! solo and tiled, and as a tile cache: every build either succeeds with tiles that pass
+//! navkit's own validator or is refused with an error other than a validator one.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use navkit::geometry::gltf::{GltfOptions, GltfScene};
-use navkit::{InputGeometry, NavMeshBuilder, TriMesh};
+use navkit::{InputGeometry, TriMesh};
 use std::path::Path;
 
 fuzz_target!(|data: &[u8]| {
@@ -38,8 +40,5 @@ fuzz_target!(|data: &[u8]| {
         return;
     }
     let geom = InputGeometry::from_mesh(mesh);
-    if navkit_fuzz::solo_too_slow(&geom, &navkit::BuildSettings::default()) {
-        return;
-    }
-    let _ = NavMeshBuilder::new(&geom).solo();
+    navkit_fuzz::build_every_way(&geom, &navkit::BuildSettings::default());
 });

@@ -1,11 +1,14 @@
 //! RecastDemo `.gset` geometry sets: parse (settings, off-mesh connections, convex volumes) and
-//! validate; a set that passes is built solo on the fixture level's mesh or the OBJ named by
-//! its `f` line, which is always one of two small meshes the target writes to a temporary
-//! folder (fuzzed paths would read arbitrary files).
+//! validate; a set that passes is built on the mesh its `f` line names, which is always one of
+//! three small meshes the target writes to a temporary folder (fuzzed paths would read
+//! arbitrary files): the fixture level, a quad, or eight storeys of strips
+//! ([`navkit_fuzz::stacked_mesh`]), with its settings and each partition, solo and
+//! tiled, and as a tile cache. Every build either succeeds with tiles that pass navkit's own
+//! validator or is refused with an error other than a validator one.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use navkit::{InputGeometry, NavMeshBuilder};
+use navkit::InputGeometry;
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
@@ -14,36 +17,32 @@ fn dir() -> &'static PathBuf {
     D.get_or_init(|| {
         let d = std::env::temp_dir().join(format!("navkit-fuzz-gset-{}", std::process::id()));
         std::fs::create_dir_all(&d).unwrap();
-        let m = navkit_fuzz::level_mesh();
-        let mut obj = String::new();
-        for v in m.verts.chunks(3) {
-            obj += &format!("v {} {} {}\n", v[0], v[1], v[2]);
-        }
-        for t in m.tris.chunks(3) {
-            obj += &format!("f {} {} {}\n", t[0] + 1, t[1] + 1, t[2] + 1);
-        }
-        std::fs::write(d.join("level.obj"), obj).unwrap();
+        let level = navkit_fuzz::obj_text(&navkit_fuzz::level_mesh());
+        std::fs::write(d.join("level.obj"), level).unwrap();
         std::fs::write(
             d.join("quad.obj"),
             "v 0 0 0\nv 9 0 0\nv 9 0 9\nv 0 0 9\nf 1 4 3 2\n",
         )
         .unwrap();
+        let stacked = navkit_fuzz::obj_text(&navkit_fuzz::stacked_mesh(8));
+        std::fs::write(d.join("stacked.obj"), stacked).unwrap();
         d
     })
 }
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
-    // Every `f` line names one of the two meshes (by the parity of its length).
+    // Every `f` line names one of the three meshes (by its length: 4k + 1, the stacked
+    // storeys; else even, the fixture level; odd, the quad).
     let text: String = text
         .split('\n')
         .map(|l| {
             let t = l.trim_start();
             if t.starts_with('f') && t[1..].starts_with(char::is_whitespace) || t == "f" {
-                if l.len() % 2 == 0 {
-                    "f level.obj"
-                } else {
-                    "f quad.obj"
+                match l.len() % 4 {
+                    1 => "f stacked.obj",
+                    0 | 2 => "f level.obj",
+                    _ => "f quad.obj",
                 }
                 .to_string()
             } else {
@@ -62,7 +61,5 @@ fuzz_target!(|data: &[u8]| {
     InputGeometry::from_gset_str(&again, &dir().join("again.gset"))
         .expect("navkit's own .gset output loads");
     let settings = geom.settings.clone().unwrap_or_default();
-    if !navkit_fuzz::solo_too_slow(&geom, &settings) {
-        let _ = NavMeshBuilder::new(&geom).solo();
-    }
+    navkit_fuzz::build_every_way(&geom, &settings);
 });

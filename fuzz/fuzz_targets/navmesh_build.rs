@@ -1,10 +1,12 @@
 //! Geometry + settings -> build: an arbitrary small mesh (with off-mesh connections and convex
-//! volumes) and arbitrary settings, hostile values included, built solo, tiled and as a tile
+//! volumes; a quarter of them on storeys of strips, [`navkit_fuzz::stacked_mesh`]) and arbitrary
+//! settings (any partition), hostile values included, built solo, tiled and as a tile
 //! cache. Settings validation and the geometry checks must refuse what Recast cannot take,
 //! with an error, before Recast sees it. Builds whose grid validation accepts but which are
 //! merely big (more than 2^18 cells, or 4096 tiles) are not run, to keep one execution short;
 //! everything that validation refuses is still handed to the builders, which must refuse it
-//! too, quickly.
+//! too, quickly. Every build either succeeds with tiles that pass navkit's own validator or is
+//! refused with an error other than a validator one (`Error::NavMeshData`).
 #![no_main]
 
 use arbitrary::{Arbitrary, Unstructured};
@@ -66,6 +68,15 @@ impl<'a> Arbitrary<'a> for Input {
             } else {
                 i32::from(i) % (nv.max(1) as i32)
             });
+        }
+        // A quarter of the inputs stand on 2..=8 storeys of strips as well (multi-storey rows:
+        // more sweep spans than the grid is wide, for the monotone and layers partitions and
+        // the tile cache's heightfield layers).
+        if u.arbitrary::<u8>()? % 4 == 0 {
+            let stacked = navkit_fuzz::stacked_mesh(u.int_in_range(2..=8)?);
+            let base = (verts.len() / 3) as i32;
+            verts.extend_from_slice(&stacked.verts);
+            tris.extend(stacked.tris.iter().map(|&i| i + base));
         }
         let mesh = TriMesh {
             verts,
@@ -201,6 +212,9 @@ fuzz_target!(|input: Input| {
     };
     let tiled = b.tiled();
     let cache = b.tile_cache();
+    navkit_fuzz::assert_build_sound(&solo, |b| b.navmesh(), "solo");
+    navkit_fuzz::assert_build_sound(&tiled, |t| t.navmesh(), "tiled");
+    navkit_fuzz::assert_build_sound(&cache, |c| c.navmesh(), "tile cache");
     if !valid {
         assert!(solo.is_err(), "solo build accepted invalid input");
         assert!(tiled.is_err(), "tiled build accepted invalid input");

@@ -1,6 +1,8 @@
-//! Wavefront OBJ meshes: parse and validate; a small mesh that passes is also built solo with
-//! the default settings (the hostile OBJ reproducers are small meshes that used to hang or read
-//! out of bounds there), unless it is merely slow ([`navkit_fuzz::solo_too_slow`]).
+//! Wavefront OBJ meshes: parse and validate; a small mesh that passes is also built with the
+//! default settings (the hostile OBJ reproducers are small meshes that used to hang or read
+//! out of bounds there) with each partition, solo and tiled, and as a tile cache
+//! ([`navkit_fuzz::build_every_way`]: every build succeeds with valid tiles or is refused
+//! without a validator error), unless it is merely slow, and the solo navmesh is queried.
 //!
 //! The streaming reader is also checked against itself and a reference: the bytes read whole
 //! (`from_obj_bytes`), as lossy UTF-8 text (`from_obj_str`) and streamed in small uneven
@@ -115,6 +117,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     }
     let geom = InputGeometry::from_mesh(mesh);
+    navkit_fuzz::build_every_way(&geom, &navkit::BuildSettings::default());
     if navkit_fuzz::solo_too_slow(&geom, &navkit::BuildSettings::default()) {
         return;
     }

@@ -74,6 +74,26 @@ pub fn level_mesh() -> TriMesh {
     TriMesh::new(verts, tris).expect("the fixture mesh is valid")
 }
 
+/// A multi-storey level: `storeys` floors 2.5 apart, each ten strips 1.5 wide and 30 long side
+/// by side, every other strip 1.2 higher. Rows of such a grid hold more of Recast's sweep spans
+/// than the grid is wide (upstream recastnavigation #317: what the monotone and layers
+/// partitions and `rcBuildHeightfieldLayers` used to write past their buffers on).
+pub fn stacked_mesh(storeys: usize) -> TriMesh {
+    let mut verts: Vec<f32> = Vec::new();
+    let mut tris: Vec<i32> = Vec::new();
+    for k in 0..storeys {
+        for i in 0..10 {
+            let (x0, x1) = (i as f32 * 1.5, (i + 1) as f32 * 1.5);
+            let y = k as f32 * 2.5 + if i % 2 == 1 { 1.2 } else { 0.0 };
+            let base = (verts.len() / 3) as i32;
+            verts.extend_from_slice(&[x0, y, 0.0, x0, y, 30.0, x1, y, 30.0, x1, y, 0.0]);
+            // (x0, 0) -> (x0, 30) -> (x1, 30): counter-clockwise seen from above (+y up).
+            tris.extend_from_slice(&[base, base + 1, base + 2, base, base + 2, base + 3]);
+        }
+    }
+    TriMesh::new(verts, tris).expect("the stacked mesh is valid")
+}
+
 /// The fixture level with one off-mesh link from the floor up onto the platform.
 pub fn level_geometry() -> InputGeometry {
     let mut g = InputGeometry::from_mesh(level_mesh());
@@ -168,17 +188,111 @@ pub const MAX_SOLO_SIDE: i64 = 2048;
 /// Most grid cells of a build the targets run (the validators accept up to 2^28).
 pub const MAX_CELLS: i64 = 1 << 18;
 
+/// The grid's width and height in cells, when `geom` and `settings` pass validation (`None`:
+/// the builds must refuse them, quickly).
+fn valid_grid(geom: &InputGeometry, settings: &BuildSettings) -> Option<(i64, i64)> {
+    if geom.validate().is_err() {
+        return None;
+    }
+    let b = geom.mesh.bounds();
+    let c = settings.to_config(b.min, b.max).ok()?;
+    Some((i64::from(c.width), i64::from(c.height)))
+}
+
+/// `mesh` as OBJ text (`v` and `f` lines, 1-based).
+pub fn obj_text(mesh: &TriMesh) -> String {
+    let mut obj = String::new();
+    for v in mesh.verts.chunks(3) {
+        obj += &format!("v {} {} {}\n", v[0], v[1], v[2]);
+    }
+    for t in mesh.tris.chunks(3) {
+        obj += &format!("f {} {} {}\n", t[0] + 1, t[1] + 1, t[2] + 1);
+    }
+    obj
+}
+
+/// Most tiles of a tiled build or tile cache the targets run.
+pub const MAX_TILES: i64 = 1024;
+
+/// True when `settings` and `geom` pass validation but a tiled build or tile cache with tiles of
+/// `tile_size` cells would merely be slow: more than [`MAX_CELLS`] cells or [`MAX_TILES`] tiles.
+pub fn tiled_too_slow(geom: &InputGeometry, settings: &BuildSettings, tile_size: u32) -> bool {
+    let Some((w, h)) = valid_grid(geom, settings) else {
+        return false;
+    };
+    let ts = i64::from(tile_size.max(1));
+    w * h > MAX_CELLS || (w / ts + 1) * (h / ts + 1) > MAX_TILES
+}
+
+/// Builds `geom` with `settings` with each partition (watershed, monotone, layers), solo and
+/// tiled, and as a tile cache (`rcBuildHeightfieldLayers`, with the default cache settings), and
+/// checks each build with [`assert_build_sound`]. Builds that would merely be slow
+/// ([`solo_too_slow`], [`tiled_too_slow`]) are left out.
+pub fn build_every_way(geom: &InputGeometry, settings: &BuildSettings) {
+    use navkit::Partition;
+    use navkit::tilecache::TileCacheSettings;
+    for partition in [Partition::Watershed, Partition::Monotone, Partition::Layers] {
+        let s = BuildSettings {
+            partition,
+            ..settings.clone()
+        };
+        let b = NavMeshBuilder::new(geom).settings(s.clone()).threads(1);
+        if !solo_too_slow(geom, &s) {
+            let what = format!("solo ({partition:?})");
+            assert_build_sound(&b.solo(), |b| b.navmesh(), &what);
+        }
+        if !tiled_too_slow(geom, &s, s.tile_size) {
+            let what = format!("tiled ({partition:?}, tiles of {})", s.tile_size);
+            assert_build_sound(&b.tiled(), |t| t.navmesh(), &what);
+        }
+    }
+    let cache = TileCacheSettings::default();
+    if !tiled_too_slow(geom, settings, cache.tile_size) {
+        let b = NavMeshBuilder::new(geom)
+            .settings(settings.clone())
+            .cache_settings(cache)
+            .threads(1);
+        assert_build_sound(&b.tile_cache(), |c| c.navmesh(), "tile cache");
+    }
+}
+
 /// True when `settings` and `geom` pass validation but the solo build would merely be slow:
 /// more than [`MAX_CELLS`] cells, or a side from [`MAX_SOLO_SIDE`] to 65,535 cells.
 pub fn solo_too_slow(geom: &InputGeometry, settings: &BuildSettings) -> bool {
-    if geom.validate().is_err() {
-        return false;
-    }
-    let b = geom.mesh.bounds();
-    let Ok(c) = settings.to_config(b.min, b.max) else {
+    let Some((w, h)) = valid_grid(geom, settings) else {
         return false;
     };
-    let (w, h) = (i64::from(c.width), i64::from(c.height));
     let side = w.max(h);
     w * h > MAX_CELLS || (side > MAX_SOLO_SIDE && side <= 65_535)
+}
+
+/// Every tile of `navmesh` passes navkit's own tile validator (the one `NavMesh::add_tile` and
+/// the MSET loader run): what a build produced must load again (issue 19: no build ends in data
+/// its own checks refuse). `what` names the build in the panic message.
+pub fn assert_tiles_valid(navmesh: &navkit::NavMesh, what: &str) {
+    for tile in navmesh.tiles() {
+        if let Err(e) = navkit::navmesh::validate::validate_tile_data(tile.data()) {
+            panic!(
+                "{what}: the built tile {:?} fails validation: {e}",
+                tile.header()
+            );
+        }
+    }
+}
+
+/// A build either succeeds with tiles that pass the validator, or is refused with any error
+/// but a validator one (`Error::NavMeshData`): every setting and geometry the builders cannot
+/// take must be refused up front, naming what is wrong.
+pub fn assert_build_sound<T>(
+    result: &navkit::Result<T>,
+    navmesh: impl Fn(&T) -> &navkit::NavMesh,
+    what: &str,
+) {
+    match result {
+        Ok(built) => assert_tiles_valid(navmesh(built), what),
+        Err(e @ navkit::Error::NavMeshData { .. }) => {
+            panic!("{what}: the build ended in a validator error: {e}")
+        }
+        Err(_) => {}
+    }
 }

@@ -11,7 +11,10 @@ mod spans;
 mod stages;
 pub mod tiled;
 
-pub use crate::settings::{MAX_GRID_CELLS, MAX_SPAN_HEIGHT, SettingField, VoxelConfig};
+pub use crate::settings::{
+    MAX_BUILD_COORDINATE, MAX_BV_CELLS, MAX_GRID_CELLS, MAX_SPAN_HEIGHT, MIN_CELL_ULPS,
+    SettingField, VoxelConfig,
+};
 pub use budget::{Budget, BuildEstimate, CancelToken, StrayVertices, estimate};
 pub use counts::{StageCounts, TileBuildCounts};
 pub(crate) use offmesh::off_mesh_issues;

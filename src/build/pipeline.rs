@@ -196,7 +196,9 @@ pub(crate) fn detour_tile(
     }
     let detour_started = Instant::now();
     let cons = &geom.off_mesh_connections;
-    let data = create_detour_data(guard, &mut pmesh, &dmesh, cons, settings, tile, capture)?;
+    let data = create_detour_data(
+        ctx, guard, &mut pmesh, &dmesh, cons, settings, tile, capture,
+    )?;
     products.data = Some(data);
     products.detour_ms = detour_started.elapsed().as_secs_f64() * 1e3;
     Ok(products)

@@ -168,9 +168,12 @@ pub(super) fn solo_config(geom: &InputGeometry, settings: &BuildSettings) -> Res
 
 /// The most cells a solo build's grid may have along x or along z. Recast's poly mesh stores
 /// vertex x and z as 16-bit cell indices (`rcPolyMesh::verts`); on a wider or deeper grid they
-/// wrap, and `rcBuildPolyMeshDetail` then reads outside the compact heightfield. (Tiled builds
-/// have a grid per tile, far below this.)
-pub const MAX_SOLO_CELLS_PER_AXIS: i32 = 0xffff;
+/// wrap, and `rcBuildPolyMeshDetail` then reads outside the compact heightfield. Detour's BV
+/// tree quantises the tile's extent in cell sizes, plus one, into 16 bits as well, which
+/// navkit's tile validator checks (below 65535): the bounds span up to half a cell more than
+/// the grid (it is rounded to whole cells), so 65533 cells is the most that passes. (Tiled
+/// builds have a grid per tile, far below this.)
+pub const MAX_SOLO_CELLS_PER_AXIS: i32 = 65533;
 
 /// Refuses a solo grid wider or deeper than [`MAX_SOLO_CELLS_PER_AXIS`] before Recast sees it,
 /// naming the axis, the extreme vertices (usually one stray vertex far from the level) and the

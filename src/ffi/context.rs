@@ -194,6 +194,14 @@ impl RecastContext {
         Duration::from_nanos(ns.max(0) as u64)
     }
 
+    /// Adds a warning of navkit's own to the messages, after Recast's so far.
+    pub(crate) fn warn(&mut self, text: String) {
+        self.sink.borrow_mut().push(LogMessage {
+            category: LogCategory::Warning,
+            text,
+        });
+    }
+
     /// Takes the messages logged so far.
     pub(crate) fn take_logs(&mut self) -> Vec<LogMessage> {
         std::mem::take(&mut *self.sink.borrow_mut())

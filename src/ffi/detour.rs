@@ -40,6 +40,28 @@ impl OffMeshInput<'_> {
     }
 }
 
+/// The detail mesh `dtCreateNavMeshData` packs with a poly mesh: Recast's own
+/// ([`DetailInput::of`]), or its sub-mesh table and triangles replaced by a repaired copy (the
+/// build's `detail_repair`). `meshes` holds 4 entries per polygon (vertex base and count,
+/// triangle base and count), `verts` 3 floats per vertex, `tris` 4 bytes per triangle.
+#[derive(Clone, Copy)]
+pub(crate) struct DetailInput<'a> {
+    pub meshes: &'a [u32],
+    pub verts: &'a [f32],
+    pub tris: &'a [u8],
+}
+
+impl<'a> DetailInput<'a> {
+    /// `dmesh`'s arrays; `None` when it has no sub-meshes (built without sampling).
+    pub(crate) fn of(dmesh: &'a PolyMeshDetail) -> Option<Self> {
+        (dmesh.nmeshes() != 0).then(|| DetailInput {
+            meshes: dmesh.meshes(),
+            verts: dmesh.verts(),
+            tris: dmesh.tris(),
+        })
+    }
+}
+
 /// Agent dimensions stored in the tile header.
 pub(crate) struct AgentDims {
     pub height: f32,
@@ -47,11 +69,12 @@ pub(crate) struct AgentDims {
     pub climb: f32,
 }
 
-/// `dtCreateNavMeshData` for the tile at grid position `tile` (x, y; `[0, 0]` for a solo mesh);
-/// `None` if Detour refuses (e.g. no polygons or more than 0xffff vertices).
+/// `dtCreateNavMeshData` for the tile at grid position `tile` (x, y; `[0, 0]` for a solo mesh),
+/// with `detail` (none: Detour triangulates every polygon from its own vertices); `None` if
+/// Detour refuses (e.g. no polygons or more than 0xffff vertices).
 pub(crate) fn create_nav_mesh_data(
     pmesh: &PolyMesh,
-    dmesh: &PolyMeshDetail,
+    detail: Option<DetailInput<'_>>,
     flags: &[u16],
     off: &OffMeshInput<'_>,
     agent: &AgentDims,
@@ -60,8 +83,7 @@ pub(crate) fn create_nav_mesh_data(
     let n = off.count()?;
     if flags.len() != pmesh.npolys()
         || pmesh.nvp() > sys::DT_VERTS_PER_POLYGON as usize
-        || (dmesh.nmeshes() != pmesh.npolys() && dmesh.nmeshes() != 0)
-        || (dmesh.nmeshes() != 0 && !detail_fits(pmesh, dmesh))
+        || detail.is_some_and(|d| !detail_fits(pmesh, &d))
     {
         return None;
     }
@@ -78,12 +100,12 @@ pub(crate) fn create_nav_mesh_data(
     params.nvp = pmesh.nvp() as i32;
     // No detail mesh (built without sampling): the pointers stay null and Detour triangulates
     // every polygon itself.
-    if dmesh.nmeshes() != 0 {
-        params.detailMeshes = dmesh.meshes().as_ptr();
-        params.detailVerts = dmesh.verts().as_ptr();
-        params.detailVertsCount = dmesh.nverts() as i32;
-        params.detailTris = dmesh.tris().as_ptr();
-        params.detailTriCount = dmesh.ntris() as i32;
+    if let Some(d) = detail {
+        params.detailMeshes = d.meshes.as_ptr();
+        params.detailVerts = d.verts.as_ptr();
+        params.detailVertsCount = (d.verts.len() / 3) as i32; // fits: checked by detail_fits
+        params.detailTris = d.tris.as_ptr();
+        params.detailTriCount = (d.tris.len() / 4) as i32;
     }
     params.offMeshConVerts = off.verts.as_ptr();
     params.offMeshConRad = off.radii.as_ptr();
@@ -115,20 +137,28 @@ pub(crate) fn create_nav_mesh_data(
     out.filter(|_| ok)
 }
 
-/// True if each polygon's detail sub-mesh lies inside the detail vertices and starts with (at
-/// least) the polygon's own vertices, as `rcBuildPolyMeshDetail` builds it from this poly mesh:
-/// `dtCreateNavMeshData` reads each polygon's detail vertices (at least the first) unchecked.
-/// (The triangles are copied whole; their ranges are checked with the tile data.)
-fn detail_fits(pmesh: &PolyMesh, dmesh: &PolyMeshDetail) -> bool {
+/// True if `detail` has one sub-mesh per polygon of `pmesh`, its vertex and triangle counts fit
+/// Detour's `int`, and each polygon's sub-mesh lies inside the detail vertices and starts with
+/// (at least) the polygon's own vertices, as `rcBuildPolyMeshDetail` builds it from this poly
+/// mesh: `dtCreateNavMeshData` reads each polygon's detail vertices (at least the first)
+/// unchecked. (The triangles are copied whole; their ranges are checked with the tile data.)
+fn detail_fits(pmesh: &PolyMesh, detail: &DetailInput<'_>) -> bool {
     let nvp = pmesh.nvp().max(1);
+    let nverts = detail.verts.len() / 3;
+    if detail.meshes.len() != pmesh.npolys() * 4
+        || i32::try_from(nverts).is_err()
+        || i32::try_from(detail.tris.len() / 4).is_err()
+    {
+        return false;
+    }
     let polys = pmesh.polys().chunks_exact(2 * nvp);
-    polys.zip(dmesh.meshes().chunks_exact(4)).all(|(p, m)| {
+    polys.zip(detail.meshes.chunks_exact(4)).all(|(p, m)| {
         let nv = p[..nvp].iter().take_while(|&&v| v != 0xffff).count();
         let (vert_base, vert_count) = (m[0] as usize, m[1] as usize);
         vert_count >= nv.max(1)
             && vert_base
                 .checked_add(vert_count)
-                .is_some_and(|end| end <= dmesh.nverts())
+                .is_some_and(|end| end <= nverts)
     })
 }
 

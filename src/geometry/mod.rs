@@ -15,6 +15,7 @@ pub mod spatial;
 use crate::Aabb;
 pub use mesh::{MAX_FACE_VERTS, TriMesh};
 
+use crate::ffi::validate::MAX_COORDINATE;
 use crate::settings::BuildSettings;
 use crate::{Error, Result};
 use glam::Vec3;
@@ -229,9 +230,9 @@ impl InputGeometry {
     }
 
     /// Checks the mesh ([`TriMesh::validate`]), the settings if any
-    /// ([`BuildSettings::validate`]), the connections (at most 256, finite, radius > 0,
-    /// area <= 63) and the volumes (at most 256, 3..=12 finite points, finite `hmin <= hmax`,
-    /// area <= 63).
+    /// ([`BuildSettings::validate`]), the connections (at most 256, finite, end points and
+    /// radius within +-[`MAX_COORDINATE`], radius > 0, area <= 63) and the volumes (at most 256,
+    /// 3..=12 finite points, finite `hmin <= hmax`, area <= 63).
     pub fn validate(&self) -> Result<()> {
         self.mesh.validate()?;
         if let Some(s) = &self.settings {
@@ -252,6 +253,16 @@ impl InputGeometry {
             {
                 return fail(format!(
                     "off-mesh connection {i} needs finite end points and a finite radius > 0"
+                ));
+            }
+            // The tile validator (which every built tile passes through) takes no coordinate
+            // or radius beyond MAX_COORDINATE: say so here, before a build packs them.
+            let far = c.start.abs().max_element().max(c.end.abs().max_element());
+            if far > MAX_COORDINATE || c.radius > MAX_COORDINATE {
+                return fail(format!(
+                    "off-mesh connection {i} has an end point coordinate of {far} and a radius \
+                     of {}: both must be within +-{MAX_COORDINATE:e}",
+                    c.radius
                 ));
             }
             if i64::from(c.area) > MAX_AREA {

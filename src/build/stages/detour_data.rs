@@ -1,9 +1,12 @@
-//! Stage `detour_data`: RecastDemo's poly areas and flags, then `dtCreateNavMeshData`, which
-//! packs a tile with the input's off-mesh connections.
+//! Stage `detour_data`: RecastDemo's poly areas and flags, polygons the detail mesh left
+//! without an outline triangle triangulated again (`detail_repair`), then `dtCreateNavMeshData`,
+//! which packs a tile with the input's off-mesh connections.
 
+use super::detail_repair::repair_detail;
 use crate::build::SoloStages;
 use crate::build::budget::Guard;
-use crate::ffi::detour::{AgentDims, OffMeshInput, create_nav_mesh_data};
+use crate::ffi::context::RecastContext;
+use crate::ffi::detour::{AgentDims, DetailInput, OffMeshInput, create_nav_mesh_data};
 use crate::ffi::recast::{PolyMesh, PolyMeshDetail};
 use crate::geometry::OffMeshConnection;
 use crate::settings::{BuildSettings, area, flags};
@@ -52,8 +55,12 @@ impl OffMeshArrays {
 
 /// Gives the polygons of `pmesh` RecastDemo's areas (Recast's walkable area becomes ground)
 /// and flags ([`flags::for_area`]), copies the meshes into `capture` when given, and packs the
-/// Detour data of tile `tile` with `cons`.
+/// Detour data of tile `tile` with `cons`. Polygons that `dmesh` leaves without a triangle on
+/// their outline are packed as a fan of their own vertices instead (`detail_repair`), with a
+/// warning in `ctx`'s log.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn create_detour_data(
+    ctx: &mut RecastContext,
     guard: &Guard,
     pmesh: &mut PolyMesh,
     dmesh: &PolyMeshDetail,
@@ -82,9 +89,23 @@ pub(crate) fn create_detour_data(
             ),
         });
     }
+    let detail = DetailInput::of(dmesh);
+    let repaired = detail.and_then(|d| repair_detail(pmesh, &d));
+    if let Some(r) = &repaired {
+        ctx.warn(format!(
+            "the detail mesh left {} polygon(s) without a triangle on their outline ({:?}); \
+             they were triangulated from their own vertices",
+            r.polys.len(),
+            r.polys
+        ));
+    }
+    let detail = match (&repaired, &detail) {
+        (Some(r), Some(d)) => Some(r.input(d)),
+        _ => detail,
+    };
     create_nav_mesh_data(
         pmesh,
-        dmesh,
+        detail,
         &poly_flags,
         &OffMeshArrays::new(cons).input(),
         &AgentDims {

@@ -18,12 +18,13 @@
 //! | `contours` | [`build_contours`] | `rcBuildContours` | traces and simplifies region outlines |
 //! | `poly_mesh` | [`build_poly_mesh`] | `rcBuildPolyMesh` | triangulates the contours and merges triangles into convex polygons |
 //! | `detail_mesh` | [`build_poly_mesh_detail`] | `rcBuildPolyMeshDetail` | adds height detail to every polygon |
-//! | `detour_data` | [`create_detour_data`] | `dtCreateNavMeshData` | sets RecastDemo's areas and flags and packs the tile with off-mesh connections |
+//! | `detour_data` | [`create_detour_data`] | `dtCreateNavMeshData` | sets RecastDemo's areas and flags, triangulates again any polygon the detail mesh left without an outline triangle, and packs the tile with off-mesh connections |
 
 mod compact;
 mod contours;
 mod convex_volumes;
 mod detail_mesh;
+mod detail_repair;
 mod detour_data;
 mod erode;
 mod filter;
