@@ -73,6 +73,8 @@
 
 mod decoded;
 pub use crate::ffi::fastlz::codec as fastlz;
+#[cfg(test)]
+mod differential_tests;
 mod layers;
 mod obstacles;
 mod settings;
