@@ -138,3 +138,45 @@ fn mark_portals(edges: &mut [Edge], verts: &[u16], conts: &[TileContour]) {
         }
     }
 }
+
+/// True if polygon `b` has the edge (`vb`, `va`) with neighbour `a`.
+fn links_back(mesh: &TilePolyMesh, b: usize, a: usize, va: u16, vb: u16) -> bool {
+    let pb = mesh.poly(b);
+    let nb = super::count_poly_verts(pb);
+    let neis = &mesh.polys[b * 2 * NVP + NVP..(b + 1) * 2 * NVP];
+    (0..nb).any(|k| usize::from(neis[k]) == a && pb[k] == vb && pb[(k + 1) % nb] == va)
+}
+
+/// Turns every neighbour link that is not mutual along the same edge (polygons of a contour
+/// that runs over itself overlap, and Detour's edge matching then links one side only) into a
+/// wall, until all links are mutual; the number turned. A mesh whose links are all mutual (any
+/// mesh from simple contours) is left as it is. Detour packs one-sided links as they are, which
+/// navkit's tile validator refuses: queries crossing them go one way only.
+pub(super) fn drop_one_sided_links(mesh: &mut TilePolyMesh) -> usize {
+    let mut dropped = 0;
+    loop {
+        let mut one_sided = Vec::new();
+        for a in 0..mesh.npolys() {
+            let pa = mesh.poly(a);
+            let na = super::count_poly_verts(pa);
+            for j in 0..na {
+                let n = mesh.polys[a * 2 * NVP + NVP + j];
+                if n == NULL_IDX || n & 0x8000 != 0 {
+                    continue;
+                }
+                let b = usize::from(n);
+                let (va, vb) = (pa[j], pa[(j + 1) % na]);
+                if b >= mesh.npolys() || b == a || !links_back(mesh, b, a, va, vb) {
+                    one_sided.push(a * 2 * NVP + NVP + j);
+                }
+            }
+        }
+        if one_sided.is_empty() {
+            return dropped;
+        }
+        dropped += one_sided.len();
+        for slot in one_sided {
+            mesh.polys[slot] = NULL_IDX;
+        }
+    }
+}

@@ -15,6 +15,14 @@
 //!   allows, so the removal runs as Detour's algorithm intends;
 //! - 0xffff or more distinct vertices (Detour's 16-bit vertex numbers wrap into its "none"
 //!   value): the build fails (`DT_BUFFER_TOO_SMALL`).
+//!
+//! One outcome differs from Detour's defined one, where Detour's is a broken tile: a contour
+//! that runs over itself (Detour's contour walk gives such rings on some layers, e.g. the same
+//! 7 vertices 4 times) makes overlapping polygons, whose neighbour links Detour's edge matching
+//! leaves one-sided; Detour packs them so (navkit's tile validator refuses such a tile, and
+//! queries cross those edges one way only). Here every link that is not mutual along the same
+//! edge becomes a wall. A mesh whose links are all mutual, as any from simple contours, is
+//! untouched, so tiles stay Detour's bytes there.
 
 mod adjacency;
 mod remove;
@@ -59,6 +67,8 @@ pub(crate) struct TilePolyMesh {
     /// Border vertices kept because their removal would leave a hole that does not close
     /// (Detour's undefined case; see the module doc).
     pub kept_open_holes: usize,
+    /// Neighbour links that were not mutual, made walls (see the module doc).
+    pub one_sided_links: usize,
 }
 
 impl TilePolyMesh {
@@ -166,6 +176,7 @@ pub(crate) fn build_tile_poly_mesh(conts: &[TileContour]) -> Result<TilePolyMesh
     }
     remove::remove_border_vertices(&mut mesh, &mut vflags, max_tris)?;
     adjacency::build_adjacency(&mut mesh, conts);
+    mesh.one_sided_links = adjacency::drop_one_sided_links(&mut mesh);
     mesh.flags = vec![0; mesh.npolys()];
     Ok(mesh)
 }
@@ -256,3 +267,6 @@ fn merged(pa: &[u16; NVP], pb: &[u16; NVP], ea: usize, eb: usize) -> [u16; NVP] 
     }
     out
 }
+
+#[cfg(test)]
+mod tests;
