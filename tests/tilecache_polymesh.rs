@@ -1,9 +1,11 @@
 //! Tile caches whose layers made Detour's `dtBuildTileCachePolyMesh` read uninitialised memory
-//! and write garbage vertex numbers (a border vertex whose hole has fewer than 3 vertices):
-//! navkit builds their tiles with its own polygon mesh builder, which keeps such a vertex, and
-//! every tile passes navkit's tile validator. Found by h4's randomized sweep (fuzzing), case 318:
-//! under Detour's builder valgrind reported an uninitialised read in `removeVertex`, tiles (2,0,0)
-//! and (0,3,0) failed the validator (one-sided neighbours), and a second build crashed.
+//! and write garbage vertex numbers (a border vertex whose hole has fewer than 3 vertices, on a
+//! contour that runs over itself): navkit builds their tiles with its own polygon mesh builder,
+//! which keeps such a vertex and turns the one-sided links of overlapping polygons into walls,
+//! and every tile passes navkit's tile validator. Found by h4's randomized sweep (fuzzing), case
+//! 318: under Detour's builder valgrind reports an uninitialised read in
+//! `dtBuildTileCachePolyMesh`, tiles (2,0,0) and (0,3,0) fail the validator (one-sided
+//! neighbours), and the test binary crashes (SIGSEGV) when run natively.
 
 use std::path::Path;
 
