@@ -1,8 +1,9 @@
 // navkit's own C++ glue running Detour's tile cache build steps on a decoded layer's grids: the
-// region partition (dtBuildTileCacheRegions), and then contours and the poly mesh
-// (dtBuildTileCacheContours, dtBuildTileCachePolyMesh), for drawing them as RecastDemo's Temp
-// Obstacles sample does (duDebugDrawTileCacheLayerRegions, ...Contours, ...PolyMesh). Compiled by navkit's build.rs. Everything here is
-// navkit's own code.
+// region partition (dtBuildTileCacheRegions), and then contours (dtBuildTileCacheContours), for
+// drawing them as RecastDemo's Temp Obstacles sample does (duDebugDrawTileCacheLayerRegions,
+// ...Contours, ...PolyMesh). The poly mesh is navkit's own (src/ffi/tile_poly_mesh/), as in
+// the tile builds: Detour's dtBuildTileCachePolyMesh is not memory-safe on every layer.
+// Compiled by navkit's build.rs. Everything here is navkit's own code.
 //
 // The caller (src/ffi/tile_layer.rs) first checks that the partition keeps every region within
 // Detour's 16 neighbour slots (upstream issue #452): dtBuildTileCacheRegions writes past its
@@ -57,36 +58,28 @@ dtStatus navkit_tc_layer_regions(int w, int h, const unsigned char* heights,
     return st;
 }
 
-// The contours and poly mesh of one layer, copied out of Detour's structures.
+// The contours of one layer, copied out of Detour's structures.
 struct NavkitLayerMesh {
     std::vector<int> contourStarts;  // first vertex of each contour, plus the end
     std::vector<unsigned char> contourVerts;  // 4 bytes per vertex
     std::vector<unsigned char> contourRegs;
     std::vector<unsigned char> contourAreas;
-    int nvp;
-    std::vector<unsigned short> verts;  // 3 per vertex
-    std::vector<unsigned short> polys;  // 2 * nvp per poly
-    std::vector<unsigned char> areas;
 };
 
 namespace {
 
 // Owns what the build allocates, freed on every path out.
 struct LayerBuild {
-    explicit LayerBuild(dtTileCacheAlloc* a) : alloc(a), lcset(0), lmesh(0) {}
-    ~LayerBuild() {
-        dtFreeTileCacheContourSet(alloc, lcset);
-        dtFreeTileCachePolyMesh(alloc, lmesh);
-    }
+    explicit LayerBuild(dtTileCacheAlloc* a) : alloc(a), lcset(0) {}
+    ~LayerBuild() { dtFreeTileCacheContourSet(alloc, lcset); }
     dtTileCacheAlloc* alloc;
     dtTileCacheContourSet* lcset;
-    dtTileCachePolyMesh* lmesh;
 };
 
 }  // namespace
 
-// Regions, contours and poly mesh of a w x h layer (1..255 each way), as dtTileCache builds a
-// tile before it marks obstacles in (none are marked here, as RecastDemo's views). The grids
+// Regions and contours of a w x h layer (1..255 each way), as dtTileCache builds a tile
+// before it marks obstacles in (none are marked here, as RecastDemo's views). The grids
 // are only read. Returns the result (free it with navkit_tc_layer_mesh_free) or null, with
 // Detour's status in `status` (DT_FAILURE | DT_INVALID_PARAM for bad arguments,
 // DT_FAILURE | DT_OUT_OF_MEMORY if allocation failed).
@@ -111,17 +104,11 @@ NavkitLayerMesh* navkit_tc_layer_mesh_new(int w, int h, const unsigned char* hei
         }
         LayerBuild bc(&alloc);
         bc.lcset = dtAllocTileCacheContourSet(&alloc);
-        bc.lmesh = dtAllocTileCachePolyMesh(&alloc);
-        if (!bc.lcset || !bc.lmesh) {
+        if (!bc.lcset) {
             *status = DT_FAILURE | DT_OUT_OF_MEMORY;
             return 0;
         }
         st = dtBuildTileCacheContours(&alloc, layer, walkableClimb, maxError, *bc.lcset);
-        if (dtStatusFailed(st)) {
-            *status = st;
-            return 0;
-        }
-        st = dtBuildTileCachePolyMesh(&alloc, *bc.lcset, *bc.lmesh);
         if (dtStatusFailed(st)) {
             *status = st;
             return 0;
@@ -137,13 +124,6 @@ NavkitLayerMesh* navkit_tc_layer_mesh_new(int w, int h, const unsigned char* hei
             out->contourAreas.push_back(c.area);
         }
         out->contourStarts.push_back((int)(out->contourVerts.size() / 4));
-        const dtTileCachePolyMesh& m = *bc.lmesh;
-        out->nvp = m.nvp;
-        if (m.nverts > 0 && m.verts) out->verts.assign(m.verts, m.verts + m.nverts * 3);
-        if (m.npolys > 0 && m.polys && m.areas) {
-            out->polys.assign(m.polys, m.polys + m.npolys * m.nvp * 2);
-            out->areas.assign(m.areas, m.areas + m.npolys);
-        }
         *status = st;
         return out;
     } catch (...) {
@@ -170,20 +150,6 @@ int navkit_tc_layer_mesh_contour(const NavkitLayerMesh* m, int i, const unsigned
     *reg = m->contourRegs[i];
     *area = m->contourAreas[i];
     return 1;
-}
-
-// The poly mesh: verts per poly, vertex array (3 per vertex), poly array (2 * nvp per poly:
-// vertex indices, 0xffff after the last, then neighbour info) and areas.
-void navkit_tc_layer_mesh_polys(const NavkitLayerMesh* m, int* nvp, const unsigned short** verts,
-                                int* nverts, const unsigned short** polys,
-                                const unsigned char** areas, int* npolys) {
-    if (!m || !nvp || !verts || !nverts || !polys || !areas || !npolys) return;
-    *nvp = m->nvp;
-    *verts = m->verts.data();
-    *nverts = (int)(m->verts.size() / 3);
-    *polys = m->polys.data();
-    *areas = m->areas.data();
-    *npolys = (int)m->areas.size();
 }
 
 }  // extern "C"

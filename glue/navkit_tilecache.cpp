@@ -359,6 +359,15 @@ void navkit_tc_alloc_stats(const void* a, unsigned long long* checks, unsigned l
   *builds = al->builds();
 }
 
+// Virtual calls for navkit's own tile build (src/ffi/tilecache_build.rs), which does what
+// dtTileCache::buildNavMeshTile does with the cache's allocator and mesh process.
+void navkit_tc_alloc_reset(dtTileCacheAlloc* a) { a->reset(); }
+
+void navkit_tc_meshproc_process(dtTileCacheMeshProcess* p, dtNavMeshCreateParams* params,
+                                unsigned char* areas, unsigned short* flags) {
+  p->process(params, areas, flags);
+}
+
 // The region-neighbour check on its own, for tests and for validating loaded layers.
 int navkit_tc_layer_regions_fit(int w, int h, const unsigned char* heights,
                                 const unsigned char* areas, int climb) {

@@ -21,8 +21,11 @@ pub(crate) mod recast;
 pub(crate) mod search;
 pub(crate) mod sweep_room;
 pub(crate) mod tile_layer;
+pub(crate) mod tile_poly_mesh;
 pub(crate) mod tile_view;
 pub(crate) mod tilecache;
+pub(crate) mod tilecache_build;
+mod tilecache_update;
 pub(crate) mod validate;
 
 pub(crate) use crate::poly_ref::{PolyRef, PolyRefBits};

@@ -5,6 +5,7 @@ use std::os::raw::c_int;
 
 use super::buffers::c_slice;
 use super::owner::{opaque, owner};
+use super::tile_poly_mesh::{NVP, TileContour, build_tile_poly_mesh};
 use super::tilecache::layer_regions_fit;
 
 unsafe extern "C" {
@@ -182,15 +183,6 @@ unsafe extern "C" {
         reg: *mut u8,
         area: *mut u8,
     ) -> c_int;
-    fn navkit_tc_layer_mesh_polys(
-        m: *const NavkitLayerMesh,
-        nvp: *mut c_int,
-        verts: *mut *const u16,
-        nverts: *mut c_int,
-        polys: *mut *const u16,
-        areas: *mut *const u8,
-        npolys: *mut c_int,
-    );
 }
 
 /// One contour of a layer: vertices (x, height, z, flags) in cells, region and area.
@@ -201,7 +193,8 @@ pub(crate) struct RawLayerContour {
 }
 
 /// A layer's poly mesh: `polys` holds `2 * nvp` entries per poly (vertex indices, 0xffff after
-/// the last, then neighbour information); every vertex index is checked below `verts.len()`.
+/// the last, then neighbour information); every vertex index is below `verts.len()` (navkit's
+/// builder gives no other).
 pub(crate) struct RawLayerPolyMesh {
     pub nvp: usize,
     pub verts: Vec<[u16; 3]>,
@@ -216,8 +209,8 @@ owner!(
 );
 
 impl LayerMesh {
-    /// The glue's regions, contours (simplified with `max_error`) and poly mesh of a `w` x `h`
-    /// layer, or Detour's status.
+    /// The glue's regions and contours (simplified with `max_error`) of a `w` x `h` layer, or
+    /// Detour's status.
     ///
     /// # Safety
     /// The grids must have passed [`check_grids`] for `w`, `h` and `walkable_climb`: Detour's
@@ -273,55 +266,30 @@ impl LayerMesh {
         let n = unsafe { navkit_tc_layer_mesh_contour_count(self.as_ptr()) }.max(0);
         (0..n).map(|i| self.contour(i)).collect()
     }
+}
 
-    /// The poly mesh, copied out; `None` if its counts or vertex indices do not add up.
-    fn poly_mesh(&self) -> Option<RawLayerPolyMesh> {
-        let (mut nvp, mut vp, mut nv, mut pp, mut ap, mut np) = (
-            0,
-            std::ptr::null(),
-            0,
-            std::ptr::null(),
-            std::ptr::null(),
-            0,
-        );
-        // SAFETY: live result, six outputs.
-        unsafe {
-            navkit_tc_layer_mesh_polys(
-                self.as_ptr(),
-                &mut nvp,
-                &mut vp,
-                &mut nv,
-                &mut pp,
-                &mut ap,
-                &mut np,
-            )
-        };
-        let count = |n: c_int| usize::try_from(n).unwrap_or(0);
-        let (nvp, nv, np) = (count(nvp), count(nv), count(np));
-        // SAFETY: the result holds `nv` vertices of 3 u16 at `vp`, `np * nvp * 2` u16 at `pp` and
-        // `np` area bytes at `ap` (each null when empty), alive while `self` is borrowed.
-        let (verts, polys, areas) = unsafe {
-            (
-                c_slice(vp as *const [u16; 3], nv).to_vec(),
-                c_slice(pp, np * nvp * 2).to_vec(),
-                c_slice(ap, np).to_vec(),
-            )
-        };
-        let nvp_ok = (3..=6).contains(&nvp) || np == 0;
-        let in_range = polys.chunks(2 * nvp.max(1)).all(|p| {
-            p[..nvp.min(p.len())]
-                .iter()
-                .all(|&v| v == 0xffff || (v as usize) < verts.len())
-        });
-        (nvp_ok && polys.len() == np * nvp * 2 && areas.len() == np && in_range).then_some(
-            RawLayerPolyMesh {
-                nvp,
-                verts,
-                polys,
-                areas,
-            },
-        )
-    }
+/// navkit's poly mesh of a layer's contours ([`super::tile_poly_mesh`], what the tile builds
+/// use in place of Detour's `dtBuildTileCachePolyMesh`), or a Detour status.
+fn poly_mesh_of(contours: &[RawLayerContour]) -> Result<RawLayerPolyMesh, u32> {
+    let conts: Vec<TileContour> = contours
+        .iter()
+        .map(|c| TileContour {
+            verts: c.verts.concat(),
+            reg: c.reg,
+            area: c.area,
+        })
+        .collect();
+    let mesh = build_tile_poly_mesh(&conts)?;
+    Ok(RawLayerPolyMesh {
+        nvp: NVP,
+        verts: mesh
+            .verts
+            .chunks_exact(3)
+            .map(|v| [v[0], v[1], v[2]])
+            .collect(),
+        polys: mesh.polys,
+        areas: mesh.areas,
+    })
 }
 
 /// Why [`layer_contours_and_mesh`] gave nothing.
@@ -332,8 +300,8 @@ pub(crate) enum LayerBuildError {
     Detour(u32),
 }
 
-/// Contours and poly mesh of a `w` x `h` layer as `dtTileCache` builds them (regions, contours
-/// with `max_error`, poly mesh; no obstacles marked). The grids are checked first
+/// Contours and poly mesh of a `w` x `h` layer as navkit's tile builds make them (Detour's
+/// regions and contours with `max_error`, navkit's poly mesh; no obstacles marked). The grids are checked first
 /// ([`check_grids`]): Detour's builder trusts them.
 pub(crate) fn layer_contours_and_mesh(
     w: usize,
@@ -354,8 +322,6 @@ pub(crate) fn layer_contours_and_mesh(
     let mesh = unsafe { LayerMesh::build(w, h, (heights, areas, cons), walkable_climb, max_error) }
         .map_err(LayerBuildError::Detour)?;
     let contours = mesh.contours();
-    let poly_mesh = mesh
-        .poly_mesh()
-        .ok_or(LayerBuildError::Detour(recastnavigation_sys::DT_FAILURE))?;
+    let poly_mesh = poly_mesh_of(&contours).map_err(LayerBuildError::Detour)?;
     Ok((contours, poly_mesh))
 }

@@ -13,7 +13,7 @@ use std::os::raw::c_int;
 use recastnavigation_sys as sys;
 
 use super::buffers::{DetourCopy, c_slice, take_detour_alloc};
-use super::detour::{OffMeshInput, RawNavMesh};
+use super::detour::OffMeshInput;
 use super::owner::{opaque, owner};
 use super::status_result;
 use super::tile_layer::check_connections;
@@ -95,7 +95,6 @@ unsafe extern "C" {
 }
 
 const FAILURE: u32 = sys::DT_FAILURE;
-const SUCCESS: u32 = sys::DT_SUCCESS;
 
 /// How far from the tile grid's origin, in cells, obstacle coordinates may be: far inside
 /// `int` range for Detour's cell and tile conversions. (The safe layer admits obstacles only
@@ -638,8 +637,14 @@ impl RawTileCache {
         Ok(cache)
     }
 
-    fn raw(&self) -> &sys::dtTileCache {
+    pub(super) fn raw(&self) -> &sys::dtTileCache {
         self.tc.raw()
+    }
+
+    /// The `dtTileCache`, for the tile build and update steps (`super::tilecache_build`),
+    /// which change it only through `&mut self`.
+    pub(super) fn as_mut_ptr(&mut self) -> *mut sys::dtTileCache {
+        self.tc.as_ptr()
     }
 
     pub(crate) fn params(&self) -> sys::dtTileCacheParams {
@@ -684,62 +689,6 @@ impl RawTileCache {
         }
         copy.handed_over();
         Ok(r)
-    }
-
-    /// (Re)builds every layer of tile (`tx`, `ty`) into `nav` in `getTilesAt`'s order, as Detour's
-    /// `buildNavMeshTilesAt` does but for all of them: it builds 32 and drops the rest silently.
-    pub(crate) fn build_tiles_at(&mut self, tx: i32, ty: i32, nav: &mut RawNavMesh) -> u32 {
-        const MOST: usize = super::validate::layer::MAX_LAYERS_PER_TILE + 1;
-        let mut refs = [0; MOST];
-        // SAFETY: live tile cache; `refs` holds `MOST` refs and Detour writes at most that many.
-        let n = unsafe {
-            sys::dtTileCache_getTilesAt(self.tc.as_ptr(), tx, ty, refs.as_mut_ptr(), MOST as i32)
-        };
-        for &r in &refs[..(n.max(0) as usize).min(MOST)] {
-            let st = self.build_tile(r, nav);
-            if st & FAILURE != 0 {
-                return st;
-            }
-        }
-        SUCCESS
-    }
-
-    /// `buildNavMeshTile` of one layer (RecastDemo's `loadAll` after each `addTile`). A ref naming
-    /// no layer in use fails (`DT_INVALID_PARAM`): Detour lets index `maxTiles` and free slots by.
-    pub(crate) fn build_tile(&mut self, tile_ref: u32, nav: &mut RawNavMesh) -> u32 {
-        // SAFETY: live tile cache; getTileByRef bounds-checks the index and compares the salt.
-        let tile = unsafe { sys::dtTileCache_getTileByRef(self.tc.as_ptr(), tile_ref) };
-        // SAFETY: a non-null result points into the cache's tile array, alive with the cache.
-        let in_use =
-            !tile.is_null() && unsafe { !(*tile).header.is_null() && !(*tile).data.is_null() };
-        if !in_use {
-            return FAILURE | sys::DT_INVALID_PARAM;
-        }
-        // SAFETY: live tile cache and navmesh, both exclusively borrowed; `tile_ref` names a
-        // layer in use (checked above).
-        super::panic::call(|| unsafe {
-            sys::dtTileCache_buildNavMeshTile(
-                self.tc.as_ptr(),
-                tile_ref,
-                nav.as_ptr() as *mut sys::dtNavMesh,
-            )
-        })
-    }
-
-    /// One `dtTileCache::update` step: (status, up to date).
-    pub(crate) fn update(&mut self, nav: &mut RawNavMesh) -> (u32, bool) {
-        let mut up_to_date = false;
-        // SAFETY: live tile cache and navmesh, both exclusively borrowed (no query can hold the
-        // navmesh: the safe layer's queries borrow it).
-        let st = super::panic::call(|| unsafe {
-            sys::dtTileCache_update(
-                self.tc.as_ptr(),
-                0.0,
-                nav.as_ptr() as *mut sys::dtNavMesh,
-                &mut up_to_date,
-            )
-        });
-        (st, up_to_date)
     }
 
     /// True if every point is finite and within [`GRID_LIMIT_CELLS`] cells of the grid origin
@@ -828,7 +777,7 @@ impl RawTileCache {
         unsafe { sys::dtTileCache_removeObstacle(self.tc.as_ptr(), r) }
     }
 
-    fn obstacle_slots(&self) -> &[sys::dtTileCacheObstacle] {
+    pub(super) fn obstacle_slots(&self) -> &[sys::dtTileCacheObstacle] {
         let t = self.raw();
         let n = t.m_params.maxObstacles.max(0) as usize;
         if t.m_obstacles.is_null() || n == 0 {

@@ -243,10 +243,10 @@ impl DecodedLayer {
             )
     }
 
-    /// Runs Detour's tile build on the layer as it is stored (no obstacles marked, as
-    /// RecastDemo's layer views): regions, contours simplified with the cache's error, poly
-    /// mesh (`dtBuildTileCacheRegions`, `dtBuildTileCacheContours`,
-    /// `dtBuildTileCachePolyMesh`).
+    /// Runs the tile build on the layer as it is stored (no obstacles marked, as RecastDemo's
+    /// layer views): regions, contours simplified with the cache's error (Detour's
+    /// `dtBuildTileCacheRegions`, `dtBuildTileCacheContours`), poly mesh (navkit's, as the
+    /// tile builds: Detour's `dtBuildTileCachePolyMesh` is not memory-safe on every layer).
     ///
     /// # Errors
     /// [`Error::Detour`] (or [`Error::OutOfMemory`]) when Detour fails;

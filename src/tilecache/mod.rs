@@ -11,9 +11,16 @@
 //! ```text
 //! geometry -> per tile: rasterize (its triangles only) -> filters -> compact -> erode
 //!          -> convex volumes -> heightfield layers -> dtBuildTileCacheLayer (FastLZ or LZ4)
-//!          -> dtTileCache -> buildNavMeshTilesAt -> NavMesh
+//!          -> dtTileCache -> per layer: Detour's regions and contours, navkit's poly mesh
+//!          -> dtCreateNavMeshData -> NavMesh
 //! obstacle add/remove -> update(budget) -> touched layers rebuilt -> NavMesh tiles replaced
 //! ```
+//!
+//! The tile builds and update steps are navkit's own (`src/ffi/tilecache_build.rs`,
+//! `src/ffi/tilecache_update.rs`), doing what Detour's `buildNavMeshTile` and `update` do but
+//! with navkit's polygon mesh builder (`src/ffi/tile_poly_mesh/`): Detour's
+//! `dtBuildTileCachePolyMesh` reads uninitialised memory and writes past its stack arrays on
+//! some layers. The tiles are Detour's bytes wherever Detour's are defined.
 //!
 //! The cache owns its navmesh: [`TileCache::navmesh`] lends it to a
 //! [`crate::query::NavMeshQuery`], and [`TileCache::update`] takes `&mut self`, so no query can
@@ -73,6 +80,8 @@
 
 mod decoded;
 pub use crate::ffi::fastlz::codec as fastlz;
+#[cfg(test)]
+mod differential_tests;
 mod layers;
 mod obstacles;
 mod settings;
