@@ -10,7 +10,10 @@
 #   and the crafted tiles' refusals (about 10 s);
 # - multistorey: multi-storey levels with every partition, solo, tiled and as tile caches,
 #   where Recast's row sweeps would overflow their arrays without navkit's room for them
-#   (upstream #317; about 3 min).
+#   (upstream #317; about 3 min);
+# - tilecache_polymesh: tile caches of 8-cell tiles on small random levels and the level where
+#   Detour's dtBuildTileCachePolyMesh read uninitialised memory, built with navkit's own polygon
+#   mesh builder (about 40 s).
 # Installs valgrind when missing (scripts/ensure-deps.sh: apt-get as root); skips (exit 0, with
 # a note) where it still is missing.
 set -euo pipefail
@@ -21,7 +24,7 @@ if ! command -v valgrind >/dev/null; then
   echo "navkit: valgrind not installed; skipping the tests under valgrind" >&2
   exit 0
 fi
-[ $# -gt 0 ] || set -- upstream_tiles multistorey
+[ $# -gt 0 ] || set -- upstream_tiles multistorey tilecache_polymesh
 for spec in "$@"; do
   test=${spec%%:*}
   filter=
