@@ -21,7 +21,7 @@ echo "navkit: the tests again with 32-bit poly refs (--features $narrow)" >&2
 cargo test --release --features "$narrow" "$@"
 if [ $# -eq 0 ]; then
   scripts/check-features.sh
-  # The upstream tile-loading crash classes and the multi-storey levels under valgrind, the whole suite under
+  # The upstream tile-loading crash classes, the multi-storey levels and the tile-cache polygon meshes under valgrind, the whole suite under
   # AddressSanitizer + LeakSanitizer (Rust and C++), and every fuzz target briefly.
   scripts/valgrind.sh
   scripts/asan.sh
