@@ -74,6 +74,21 @@ fn case318_tile_cache_builds_with_every_tile_valid_twice() {
         // run over themselves 4 and 8 times; their polygons are kept (see tile_poly_mesh).
         assert_eq!(counts, (35, 143));
         assert_eq!(*first.get_or_insert(counts), counts);
+        // The report says what navkit's builder did where Detour's would not be sound: the one
+        // border vertex of tile (2,0,0) whose hole does not close (2 vertices, the unit test in
+        // src/ffi/tile_poly_mesh/tests.rs), and the one-sided links of both tiles' overlapping
+        // polygons (6 in (2,0,0), as that unit test counts, 2 in (0,3,0); measured: 8).
+        let w = &tc.report().warnings;
+        let ours: Vec<_> = w.iter().filter(|w| w.starts_with("tile polygon")).collect();
+        assert_eq!(ours.len(), 1, "{w:?}");
+        assert!(
+            ours[0].starts_with("tile polygon meshes: 1 border vertices kept"),
+            "{w:?}"
+        );
+        assert!(
+            ours[0].contains(", 8 one-sided neighbour links made walls"),
+            "{w:?}"
+        );
     }
 }
 

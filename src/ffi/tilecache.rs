@@ -581,6 +581,8 @@ pub(crate) struct RawTileCache {
     alloc: TileCacheAlloc,
     comp: Compressor,
     _process: MeshProcess,
+    /// What navkit's polygon mesh builder did differently from Detour's, over all tile builds.
+    pub(super) fixes: super::tile_poly_mesh::PolyMeshFixes,
 }
 
 // SAFETY: the tile cache and its callback objects are heap data owned by this value, with no
@@ -618,6 +620,7 @@ impl RawTileCache {
             alloc,
             comp,
             _process: process,
+            fixes: Default::default(),
         };
         // SAFETY: live tile cache; Detour copies the params (checked by `cache_params_ok`) and
         // keeps the three pointers, which live as long as `cache` (freed after the dtTileCache
@@ -901,6 +904,12 @@ impl RawTileCache {
     /// builds started (one per `buildNavMeshTile`).
     pub(crate) fn guard_stats(&self) -> (u64, u64, u64) {
         self.alloc.stats()
+    }
+
+    /// Border vertices kept and one-sided links made walls by navkit's polygon mesh builder
+    /// where Detour's would be undefined or invalid, over all tile builds so far.
+    pub(crate) fn poly_mesh_fixes(&self) -> (u64, u64) {
+        (self.fixes.kept_vertices, self.fixes.walled_links)
     }
 }
 

@@ -115,7 +115,10 @@ impl RawTileCache {
             .tile_contours(tile_ref, &header)
             .and_then(|conts| build_tile_poly_mesh(&conts));
         match mesh {
-            Ok(mesh) => self.publish(&header, mesh, nav),
+            Ok(mesh) => {
+                self.fixes.add(&mesh);
+                self.publish(&header, mesh, nav)
+            }
             Err(st) => st | FAILURE,
         }
     }

@@ -182,7 +182,9 @@ pub struct TileCacheReport {
     pub off_mesh_issues: Vec<OffMeshIssue>,
     /// Wall-clock milliseconds of the build or load.
     pub total_ms: f64,
-    /// Recast's warnings.
+    /// Recast's warnings, and one of navkit's if its tile polygon mesh builder kept border
+    /// vertices or walled one-sided links where Detour's builder would read uninitialised
+    /// memory or build an invalid tile.
     pub warnings: Vec<String>,
 }
 
@@ -305,6 +307,8 @@ impl TileCache {
         let order: Vec<(i32, i32)> = positions.iter().map(|t| (t.x, t.z)).collect();
         tc.build_navmesh_tiles(&order, &guard)?;
         tc.build_counts = counts;
+        let mut warnings = warnings;
+        warnings.extend(tc.poly_mesh_warning());
         tc.report = TileCacheReport {
             tiles_x: grid.tiles_x,
             tiles_z: grid.tiles_z,
@@ -373,6 +377,19 @@ impl TileCache {
             }
         }
         self.check_poly_bits()
+    }
+
+    /// The report's line on the tile polygon meshes built so far where navkit's builder did
+    /// otherwise than Detour's (undefined or invalid there), if it did.
+    fn poly_mesh_warning(&self) -> Option<String> {
+        let (kept, walled) = self.raw.poly_mesh_fixes();
+        (kept + walled > 0).then(|| {
+            format!(
+                "tile polygon meshes: {kept} border vertices kept where Detour's vertex removal \
+                 would read uninitialised memory (a hole that does not close), {walled} \
+                 one-sided neighbour links made walls (contours that run over themselves)"
+            )
+        })
     }
 
     /// The error for a failed tile build: the guard's if it refused a layer, Detour's otherwise.
@@ -617,7 +634,7 @@ impl TileCache {
                 set.cache.walkable_climb,
             ),
             total_ms: started.elapsed().as_secs_f64() * 1e3,
-            warnings: Vec::new(),
+            warnings: tc.poly_mesh_warning().into_iter().collect(),
         };
         Ok(tc)
     }

@@ -95,6 +95,23 @@ impl TilePolyMesh {
     }
 }
 
+/// What navkit's builder did differently from Detour's, summed over a cache's tile builds (see
+/// the module doc): border vertices kept where Detour's removal is undefined, and one-sided
+/// neighbour links made walls.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct PolyMeshFixes {
+    pub kept_vertices: u64,
+    pub walled_links: u64,
+}
+
+impl PolyMeshFixes {
+    /// Adds what the build of `mesh` did.
+    pub(crate) fn add(&mut self, mesh: &TilePolyMesh) {
+        self.kept_vertices += mesh.kept_open_holes as u64;
+        self.walled_links += mesh.one_sided_links as u64;
+    }
+}
+
 /// Number of vertices of a polygon (up to its first [`NULL_IDX`]).
 fn count_poly_verts(p: &[u16]) -> usize {
     p.iter()
