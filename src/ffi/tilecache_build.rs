@@ -10,9 +10,11 @@ use std::os::raw::c_int;
 
 use recastnavigation_sys as sys;
 
+use super::buffers::take_detour_alloc;
 use super::detour::RawNavMesh;
 use super::tile_poly_mesh::{NVP, TileContour, TilePolyMesh, build_tile_poly_mesh};
 use super::tilecache::{OBSTACLE_EMPTY, OBSTACLE_REMOVING, RawTileCache};
+use super::validate::ValidTileData;
 
 unsafe extern "C" {
     fn navkit_tc_alloc_reset(a: *mut sys::dtTileCacheAlloc);
@@ -230,9 +232,10 @@ impl RawTileCache {
         }
     }
 
-    /// Packs `mesh` (through the cache's mesh process: areas, flags, off-mesh connections) and
-    /// puts it in `nav` in place of the layer's old tile, as `buildNavMeshTile` ends: an empty
-    /// mesh only removes the old tile.
+    /// Packs `mesh` (through the cache's mesh process: areas, flags, off-mesh connections),
+    /// validates the tile (`ValidTileData`, as every tile navkit hands to Detour) and puts it
+    /// in `nav` in place of the layer's old tile, as `buildNavMeshTile` ends: an empty mesh
+    /// only removes the old tile.
     fn publish(
         &mut self,
         header: &sys::dtTileCacheLayerHeader,
@@ -276,26 +279,25 @@ impl RawTileCache {
         let mut size: c_int = 0;
         // SAFETY: every array in `params` is alive for the call with the stated lengths (the
         // mesh's vertices and polygons, 2 * NVP entries each; the off-mesh arrays are the mesh
-        // process's). Detour writes a new allocation to `data`.
-        if !unsafe { sys::dtCreateNavMeshData(&mut params, &mut data, &mut size) } {
+        // process's). Detour leaves `data` null or sets it to `size` bytes it allocated with
+        // dtAlloc, which `take_detour_alloc` copies out and frees.
+        let (ok, data) = unsafe {
+            let ok = sys::dtCreateNavMeshData(&mut params, &mut data, &mut size);
+            (ok, take_detour_alloc(data, size))
+        };
+        let Some(data) = data.filter(|_| ok) else {
             return FAILURE;
-        }
+        };
+        // Like every tile navkit hands to Detour, validated first; a tile that failed would
+        // keep the layer's previous polygons.
+        let Ok((valid, _)) = ValidTileData::new(&data) else {
+            return FAILURE | sys::DT_INVALID_PARAM;
+        };
         nav.remove_tile(nav.tile_ref_at(tx, ty, tlayer));
-        if data.is_null() {
-            return SUCCESS;
+        match nav.add_tile(valid, 0) {
+            Ok(_) => SUCCESS,
+            Err(st) => st,
         }
-        let flag = sys::dtTileFlags_DT_TILE_FREE_DATA as c_int;
-        let nav_ptr = nav.as_ptr() as *mut sys::dtNavMesh;
-        let null = std::ptr::null_mut();
-        // SAFETY: live navmesh, exclusively borrowed; `data` is Detour's own tile data for this
-        // navmesh's tile grid, handed over (DT_TILE_FREE_DATA) on success.
-        let st = unsafe { sys::dtNavMesh_addTile(nav_ptr, data, size, flag, 0, null) };
-        if st & FAILURE != 0 {
-            // SAFETY: not handed over: ours to free, allocated by Detour with dtAlloc.
-            unsafe { sys::dtFree(data.cast()) };
-            return st;
-        }
-        SUCCESS
     }
 }
 
