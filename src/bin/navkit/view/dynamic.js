@@ -240,7 +240,7 @@
     return s;
   }
   async function loadScenario(text) {
-    const r = await fetch("/api/scenario", { method: "POST", headers: { "Content-Type": "application/json" }, body: text });
+    const r = await NK.fetch("/api/scenario", { method: "POST", headers: { "Content-Type": "application/json" }, body: text });
     const v = await r.json();
     if (!r.ok) throw new Error((v.error && v.error.message) || `HTTP ${r.status}`);
     await navmeshChanged(v);
@@ -260,7 +260,7 @@
     f.text().then(loadScenario).catch(fail).finally(() => { $("dyn-load").value = ""; });
   };
   async function saveBinary(path, name) {
-    const r = await fetch(path);
+    const r = await NK.fetch(path);
     if (!r.ok) { const v = await r.json(); throw new Error((v.error && v.error.message) || `HTTP ${r.status}`); }
     download(name, await r.blob());
   }

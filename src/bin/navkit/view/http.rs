@@ -1,14 +1,28 @@
 //! A small, careful HTTP/1.1 server on `std::net`: one request per connection (`Connection:
-//! close`), bounded head and body sizes, read and write time-outs, a cap on connections served
-//! at once, and every request answered (a 4xx with a message for anything malformed, a 500 if a
-//! handler panics). It serves no files: routes are matched exactly, so no path can reach the disk.
+//! close`), bounded head and body sizes, a deadline for the whole request and one for the
+//! answer, a cap on connections served at once, and every request answered (a 4xx with a
+//! message for anything malformed, a 500 if a handler panics). It serves no files: routes are
+//! matched exactly, so no path can reach the disk.
+//!
+//! Access ([`Access`], what local notebook and dev servers do): the `Host` header must name the
+//! address served (or `localhost`), a request with another `Origin` is refused, a request that
+//! is not a GET must be `Content-Type: application/json`, and every API request must carry the
+//! secret token made at start (`X-Navkit-Token` header or `token` query parameter) - so a page
+//! of another site, or a name rebound to 127.0.0.1, changes and reads nothing.
+//!
+//! The listening thread only accepts: each connection's reading, waiting and writing happens
+//! on its own thread, under deadlines, and past the cap of threads the refusal is one
+//! non-blocking write. Slow clients lose their slot at the request deadline.
+//!
+//! This file is also compiled into the fuzz target `viewer_http` (`#[path]`): it uses only
+//! `std` and `serde_json`.
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::net::{IpAddr, TcpListener, TcpStream};
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Duration;
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
 
 /// The longest request line plus headers accepted (431 beyond).
 pub const MAX_HEAD_BYTES: usize = 16 * 1024;
@@ -16,17 +30,47 @@ pub const MAX_HEAD_BYTES: usize = 16 * 1024;
 pub const MAX_HEADERS: usize = 64;
 /// The largest request body accepted (413 beyond).
 pub const MAX_BODY_BYTES: usize = 1024 * 1024;
-/// Connections served at once; more get a 503 straight away.
+/// Connections served at once (reading their request, handled or answered).
 pub const MAX_CONNECTIONS: usize = 64;
-/// How long a client may take to send its request, or to read the answer.
-pub const IO_TIMEOUT: Duration = Duration::from_secs(10);
+/// Connections that may wait for one of those slots (up to [`REQUEST_DEADLINE`], then a 503);
+/// past these, a 503 is written without waiting.
+pub const MAX_WAITING: usize = 64;
+/// How long a client may take to send its whole request (head and body) once it has a slot.
+pub const REQUEST_DEADLINE: Duration = Duration::from_secs(5);
+/// How long a client may take to read the whole answer.
+pub const ANSWER_DEADLINE: Duration = Duration::from_secs(30);
+/// The header that carries the token (or the `token` query parameter).
+pub const TOKEN_HEADER: &str = "x-navkit-token";
 
 /// A parsed request.
 pub struct Request {
     pub method: String,
     /// The path, without the query string.
     pub path: String,
+    /// The query string, without its `?` (empty without one).
+    pub query: String,
+    /// The headers in order, names in lower case, values trimmed.
+    pub headers: Vec<(String, String)>,
     pub body: Vec<u8>,
+}
+
+impl Request {
+    /// The value of the header `name` (lower case), if it came once; `Err` if it came twice.
+    pub fn header(&self, name: &str) -> Result<Option<&str>, Response> {
+        let mut found = self.headers.iter().filter(|(n, _)| n == name);
+        let first = found.next().map(|(_, v)| v.as_str());
+        if found.next().is_some() {
+            return Err(Response::error(400, format!("two `{name}` headers")));
+        }
+        Ok(first)
+    }
+
+    /// The value of the query parameter `name` (undecoded), if any.
+    pub fn query_param(&self, name: &str) -> Option<&str> {
+        self.query
+            .split('&')
+            .find_map(|kv| kv.strip_prefix(name)?.strip_prefix('='))
+    }
 }
 
 /// An answer.
@@ -58,10 +102,13 @@ impl Response {
 fn reason(status: u16) -> &'static str {
     match status {
         200 => "OK",
+        204 => "No Content",
         400 => "Bad Request",
+        403 => "Forbidden",
         404 => "Not Found",
         405 => "Method Not Allowed",
         408 => "Request Timeout",
+        409 => "Conflict",
         411 => "Length Required",
         413 => "Content Too Large",
         415 => "Unsupported Media Type",
@@ -75,38 +122,98 @@ fn reason(status: u16) -> &'static str {
     }
 }
 
-fn write_response(stream: &mut TcpStream, r: &Response) {
-    let head = format!(
+fn head_of(r: &Response) -> String {
+    format!(
         "HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\nConnection: close\r\n\
          Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n\r\n",
         r.status,
         reason(r.status),
         r.content_type,
         r.body.len()
-    );
-    let _ = stream.write_all(head.as_bytes());
-    let _ = stream.write_all(&r.body);
+    )
+}
+
+/// Writes `bytes` by `deadline` (each write waits at most what is left of it).
+fn write_by(stream: &mut TcpStream, bytes: &[u8], deadline: Instant) -> std::io::Result<()> {
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(std::io::ErrorKind::TimedOut.into());
+        }
+        stream.set_write_timeout(Some(left))?;
+        let n = stream.write(&rest[..rest.len().min(64 * 1024)])?;
+        if n == 0 {
+            return Err(std::io::ErrorKind::WriteZero.into());
+        }
+        rest = &rest[n..];
+    }
+    Ok(())
+}
+
+fn write_response(stream: &mut TcpStream, r: &Response) {
+    let deadline = Instant::now() + ANSWER_DEADLINE;
+    if write_by(stream, head_of(r).as_bytes(), deadline).is_err()
+        || write_by(stream, &r.body, deadline).is_err()
+    {
+        return;
+    }
     let _ = stream.flush();
     let _ = stream.shutdown(std::net::Shutdown::Write);
-    // Drain what the client still sends (briefly), so closing does not reset the connection
-    // before it has read the answer.
-    let _ = stream.set_read_timeout(Some(Duration::from_millis(200)));
+    // Drain what the client still sends (briefly: a second at most, whatever it sends), so
+    // closing does not reset the connection before it has read the answer.
+    let until = Instant::now() + Duration::from_secs(1);
     let mut sink = [0u8; 4096];
     let mut drained = 0usize;
-    while let Ok(n) = stream.read(&mut sink) {
-        if n == 0 || drained > MAX_BODY_BYTES {
+    while drained <= MAX_BODY_BYTES {
+        let left = until.saturating_duration_since(Instant::now());
+        if left.is_zero() || stream.set_read_timeout(Some(left)).is_err() {
             break;
         }
-        drained += n;
+        match stream.read(&mut sink) {
+            Ok(n) if n > 0 => drained += n,
+            _ => break,
+        }
     }
 }
 
-/// Reads one request; `Err` is the answer to give instead.
-fn read_request(stream: &TcpStream) -> Result<Request, Response> {
-    let mut reader = BufReader::new(stream.take((MAX_HEAD_BYTES + MAX_BODY_BYTES + 1) as u64));
+/// A connection read under a deadline: each read waits at most what is left of it, and fails
+/// with `TimedOut` once it has passed, however the client trickles its bytes.
+struct ByDeadline<'a> {
+    stream: &'a TcpStream,
+    deadline: Instant,
+}
+
+impl Read for ByDeadline<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let left = self.deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(std::io::ErrorKind::TimedOut.into());
+        }
+        self.stream.set_read_timeout(Some(left))?;
+        let mut stream = self.stream;
+        stream.read(buf)
+    }
+}
+
+/// Reads one request by `deadline`; `Err` is the answer to give instead.
+fn read_request(stream: &TcpStream, deadline: Instant) -> Result<Request, Response> {
+    read_request_from(ByDeadline { stream, deadline })
+}
+
+/// Parses one request from `bytes` (what a client sent), as the server does; `Err` is the
+/// answer it would give instead. For the fuzz target (fuzz/fuzz_targets/viewer_http.rs).
+#[allow(dead_code)]
+pub fn parse_request(bytes: &[u8]) -> Result<Request, Response> {
+    read_request_from(bytes)
+}
+
+fn read_request_from(input: impl Read) -> Result<Request, Response> {
+    let mut reader = BufReader::new(input.take((MAX_HEAD_BYTES + MAX_BODY_BYTES + 1) as u64));
     let lines = read_head(&mut reader)?;
     let (method, target) = parse_request_line(&lines[0])?;
-    let content_length = content_length(&lines[1..])?;
+    let headers = parse_headers(&lines[1..])?;
+    let content_length = content_length(&headers)?;
     let mut body = Vec::new();
     if let Some(n) = content_length {
         body.resize(n, 0);
@@ -119,10 +226,13 @@ fn read_request(stream: &TcpStream) -> Result<Request, Response> {
     } else if method == "POST" || method == "PUT" {
         return Err(Response::error(411, "a POST needs a Content-Length"));
     }
-    let path = target.split(['?', '#']).next().unwrap_or("/").to_string();
+    let target = target.split('#').next().unwrap_or("/");
+    let (path, query) = target.split_once('?').unwrap_or((target, ""));
     Ok(Request {
         method: method.to_string(),
-        path,
+        path: path.to_string(),
+        query: query.to_string(),
+        headers,
         body,
     })
 }
@@ -208,11 +318,10 @@ fn parse_request_line(line: &str) -> Result<(&str, &str), Response> {
     Ok((method, target))
 }
 
-/// The body's length the headers give (`None` without a Content-Length), checking every
-/// header line's form; a Transfer-Encoding is refused.
-fn content_length(headers: &[String]) -> Result<Option<usize>, Response> {
-    let mut content_length: Option<usize> = None;
-    for h in headers {
+/// The header lines as (lower-case name, trimmed value), each line's form checked.
+fn parse_headers(lines: &[String]) -> Result<Vec<(String, String)>, Response> {
+    let mut headers = Vec::with_capacity(lines.len());
+    for h in lines {
         let Some((name, value)) = h.split_once(':') else {
             return Err(Response::error(
                 400,
@@ -220,13 +329,22 @@ fn content_length(headers: &[String]) -> Result<Option<usize>, Response> {
             ));
         };
         let name = name.trim().to_ascii_lowercase();
-        let value = value.trim();
         if name.is_empty() || name.contains(' ') {
             return Err(Response::error(
                 400,
                 "a header name is empty or has a space",
             ));
         }
+        headers.push((name, value.trim().to_string()));
+    }
+    Ok(headers)
+}
+
+/// The body's length the headers give (`None` without a Content-Length); a Transfer-Encoding
+/// is refused.
+fn content_length(headers: &[(String, String)]) -> Result<Option<usize>, Response> {
+    let mut content_length: Option<usize> = None;
+    for (name, value) in headers {
         match name.as_str() {
             "content-length" => {
                 let n = content_length_value(value)?;
@@ -270,46 +388,258 @@ pub fn clip(s: &str) -> String {
     t
 }
 
-/// Serves `listener` until the process ends, one thread per connection.
-pub fn serve<H>(listener: TcpListener, handler: H)
+/// Paths served to anyone who may connect (with a right `Host` and `Origin`): the page's
+/// script and icon, which hold no data.
+const OPEN_PATHS: [&str; 2] = ["/dynamic.js", "/favicon.ico"];
+/// The page: served with the token in its URL, else a note saying where to find it.
+const PAGE_PATHS: [&str; 2] = ["/", "/index.html"];
+
+/// Who may ask what: the secret token and the address served.
+pub struct Access {
+    token: String,
+    /// The address bound (`0.0.0.0` or `::` for every address of the machine).
+    bind: IpAddr,
+    port: u16,
+}
+
+impl Access {
+    /// Access to a server on `bind:port` for requests carrying `token`.
+    pub fn new(token: String, bind: IpAddr, port: u16) -> Access {
+        Access { token, bind, port }
+    }
+
+    /// Whether `host` (a `Host` header, or an origin's host) names this server: `localhost` or
+    /// an address literal it answers on (the one bound, a loopback one if it binds loopback,
+    /// any if it binds every address), with its port. Any other name could be rebound to this
+    /// machine by whoever controls it: refused.
+    pub fn host_allowed(&self, host: &str) -> bool {
+        let (name, port, bracketed) = if let Some(rest) = host.strip_prefix('[') {
+            let Some((ip6, after)) = rest.split_once(']') else {
+                return false;
+            };
+            (ip6, after, true)
+        } else {
+            match host.find(':') {
+                Some(i) => (&host[..i], &host[i..], false),
+                None => (host, "", false),
+            }
+        };
+        let port_ok = match port.strip_prefix(':') {
+            None => port.is_empty() && self.port == 80,
+            Some(p) => {
+                !p.is_empty()
+                    && p.len() <= 5
+                    && p.bytes().all(|b| b.is_ascii_digit())
+                    && p.parse::<u16>() == Ok(self.port)
+            }
+        };
+        if !port_ok {
+            return false;
+        }
+        if !bracketed && name.eq_ignore_ascii_case("localhost") {
+            return true;
+        }
+        let Ok(ip) = name.parse::<IpAddr>() else {
+            return false;
+        };
+        // An IPv6 address in brackets, an IPv4 one without.
+        if ip.is_ipv6() != bracketed {
+            return false;
+        }
+        ip == self.bind
+            || self.bind.is_unspecified()
+            || (ip.is_loopback() && self.bind.is_loopback())
+    }
+
+    /// Whether `token` is the server's (compared in constant time).
+    fn token_matches(&self, token: &str) -> bool {
+        let (a, b) = (self.token.as_bytes(), token.as_bytes());
+        a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+    }
+
+    /// Refuses what this server must not answer: a foreign `Host` (403; none: 400), a foreign
+    /// `Origin` (403), without the token any path but [`OPEN_PATHS`] (403; the page gets a
+    /// note saying where the token is), and a request other than GET or HEAD whose body is not
+    /// declared JSON (415: a page of another site can send text/plain without asking).
+    pub fn check(&self, req: &Request) -> Result<(), Response> {
+        let host = req
+            .header("host")?
+            .ok_or_else(|| Response::error(400, "a Host header is required (HTTP/1.1)"))?;
+        if !self.host_allowed(host) {
+            return Err(Response::error(
+                403,
+                format!(
+                    "Host `{}` is not this server's address (localhost or its address, with \
+                     its port): refused, as a name rebound to this machine would be",
+                    clip(host)
+                ),
+            ));
+        }
+        if let Some(origin) = req.header("origin")? {
+            let own = origin
+                .strip_prefix("http://")
+                .is_some_and(|h| self.host_allowed(h));
+            if !own {
+                return Err(Response::error(
+                    403,
+                    format!(
+                        "requests from another origin (`{}`) are refused",
+                        clip(origin)
+                    ),
+                ));
+            }
+        }
+        let token_ok = match req.header(TOKEN_HEADER)? {
+            Some(t) => self.token_matches(t),
+            None => req
+                .query_param("token")
+                .is_some_and(|t| self.token_matches(t)),
+        };
+        if !token_ok && !OPEN_PATHS.contains(&req.path.as_str()) {
+            if PAGE_PATHS.contains(&req.path.as_str()) && req.method == "GET" {
+                return Err(Response {
+                    status: 403,
+                    content_type: "text/html; charset=utf-8",
+                    body: NO_TOKEN_PAGE.as_bytes().to_vec(),
+                });
+            }
+            return Err(Response::error(
+                403,
+                "this request needs the viewer's token: open the URL `navkit view` printed \
+                 (its `token` parameter), or send it in an X-Navkit-Token header",
+            ));
+        }
+        if req.method != "GET" && req.method != "HEAD" {
+            let json = req.header("content-type")?.is_some_and(|ct| {
+                let mime = ct.split(';').next().unwrap_or("").trim();
+                mime.eq_ignore_ascii_case("application/json")
+            });
+            if !json {
+                return Err(Response::error(
+                    415,
+                    format!(
+                        "a {} must be sent as Content-Type: application/json",
+                        clip(&req.method)
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The page without the token: where to find it.
+const NO_TOKEN_PAGE: &str = "<!doctype html><meta charset=\"utf-8\"><title>navkit view</title>\
+<p>This viewer needs its token: open the URL that <code>navkit view</code> printed (it ends in \
+<code>?token=...</code>).</p>\n";
+
+/// Connection slots: how many are taken, and a condition to wait for one.
+struct Slots {
+    taken: Mutex<usize>,
+    freed: Condvar,
+}
+
+impl Slots {
+    /// Takes a slot, waiting until `deadline` at most.
+    fn take(&self, deadline: Instant) -> bool {
+        let mut taken = self.taken.lock().unwrap_or_else(|e| e.into_inner());
+        while *taken >= MAX_CONNECTIONS {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return false;
+            }
+            taken = self
+                .freed
+                .wait_timeout(taken, left)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+        *taken += 1;
+        true
+    }
+
+    fn give_back(&self) {
+        let mut taken = self.taken.lock().unwrap_or_else(|e| e.into_inner());
+        *taken = taken.saturating_sub(1);
+        self.freed.notify_one();
+    }
+}
+
+/// A 503 written without waiting (one non-blocking write; what does not fit is lost), then the
+/// connection closed: the listening thread's only answer.
+fn refuse_now(stream: TcpStream) {
+    let r = Response::error(503, "too many connections at once; try again");
+    let mut bytes = head_of(&r).into_bytes();
+    bytes.extend_from_slice(&r.body);
+    if stream.set_nonblocking(true).is_ok() {
+        let _ = (&stream).write(&bytes);
+    }
+}
+
+/// One connection, on its own thread: a slot (or a 503 when none frees in time), the request
+/// by its deadline, the access check, the handler, the answer.
+fn serve_one<H>(mut stream: TcpStream, slots: &Slots, access: &Access, handler: &H)
+where
+    H: Fn(&Request) -> Response,
+{
+    let _ = stream.set_nonblocking(false);
+    if !slots.take(Instant::now() + REQUEST_DEADLINE) {
+        write_response(
+            &mut stream,
+            &Response::error(503, "too many connections at once; try again"),
+        );
+        return;
+    }
+    let response = match read_request(&stream, Instant::now() + REQUEST_DEADLINE)
+        .and_then(|request| access.check(&request).map(|()| request))
+    {
+        Ok(request) => catch_unwind(AssertUnwindSafe(|| handler(&request)))
+            .unwrap_or_else(|_| Response::error(500, "the server failed on this request (a bug)")),
+        Err(r) => r,
+    };
+    write_response(&mut stream, &response);
+    slots.give_back();
+}
+
+/// Serves `listener` until the process ends, one thread per connection, each request checked
+/// by `access` before `handler` sees it.
+pub fn serve<H>(listener: TcpListener, access: Access, handler: H)
 where
     H: Fn(&Request) -> Response + Send + Sync + 'static,
 {
     let handler = Arc::new(handler);
-    let active = Arc::new(AtomicUsize::new(0));
+    let access = Arc::new(access);
+    let slots = Arc::new(Slots {
+        taken: Mutex::new(0),
+        freed: Condvar::new(),
+    });
+    // Connections with a thread: served, or waiting for a slot.
+    let open = Arc::new(AtomicUsize::new(0));
     for stream in listener.incoming() {
-        let Ok(mut stream) = stream else {
+        let Ok(stream) = stream else {
             // Too many open files and the like: wait a little and go on accepting.
             std::thread::sleep(Duration::from_millis(10));
             continue;
         };
-        let _ = stream.set_read_timeout(Some(IO_TIMEOUT));
-        let _ = stream.set_write_timeout(Some(IO_TIMEOUT));
-        if active.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
-            active.fetch_sub(1, Ordering::SeqCst);
-            write_response(
-                &mut stream,
-                &Response::error(503, "too many connections at once; try again"),
-            );
+        if open.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS + MAX_WAITING {
+            open.fetch_sub(1, Ordering::SeqCst);
+            refuse_now(stream);
             continue;
         }
-        let handler = Arc::clone(&handler);
-        let active_in_thread = Arc::clone(&active);
+        let (handler, access, slots) = (
+            Arc::clone(&handler),
+            Arc::clone(&access),
+            Arc::clone(&slots),
+        );
+        let open_in_thread = Arc::clone(&open);
         let spawned = std::thread::Builder::new()
             .name("navkit-view-conn".into())
             .spawn(move || {
-                let response = match read_request(&stream) {
-                    Ok(request) => catch_unwind(AssertUnwindSafe(|| handler(&request)))
-                        .unwrap_or_else(|_| {
-                            Response::error(500, "the server failed on this request (a bug)")
-                        }),
-                    Err(r) => r,
-                };
-                write_response(&mut stream, &response);
-                active_in_thread.fetch_sub(1, Ordering::SeqCst);
+                serve_one(stream, &slots, &access, &*handler);
+                open_in_thread.fetch_sub(1, Ordering::SeqCst);
             });
         if spawned.is_err() {
-            active.fetch_sub(1, Ordering::SeqCst);
+            open.fetch_sub(1, Ordering::SeqCst);
         }
     }
 }

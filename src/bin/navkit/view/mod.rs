@@ -17,7 +17,12 @@
 //!   `/api/obstacles/...`, `/api/crowd/...`, `/api/scenario`, `/api/save` and the downloads,
 //!   with the page's script `/dynamic.js` ([`dynamic`]).
 //!
-//! Every answer is bounded and every bad request gets a 4xx with a message ([`http`]).
+//! Every answer is bounded and every bad request gets a 4xx with a message ([`http`]). Only the
+//! page's own requests are answered: the URL printed at start carries a secret token that every
+//! API request must send, the `Host` must be this server's address and the `Origin` (if any)
+//! its own, and a request that is not a GET must be JSON ([`http::Access`]). A build runs on
+//! the requesting connection's thread, off the state lock: the others are answered from the
+//! current navmesh meanwhile, and the next build cancels it ([`settings::build_request`]).
 
 mod dynamic;
 mod encode;
@@ -46,7 +51,6 @@ use crate::exit::{CliError, CliResult, Outcome};
 use http::{Request, Response};
 use paths::{path, path_request};
 use scene::layers;
-use settings::{rebuild, settings_request};
 
 /// The page, embedded at build time.
 const PAGE: &str = include_str!("page.html");
@@ -77,7 +81,8 @@ pub struct ViewArgs {
 /// What the server shows: the input, the settings of its navmesh, the navmesh and what the
 /// last build reported, and what is computed from them on request (kept until the next build).
 pub(crate) struct State {
-    geometry: Option<InputGeometry>,
+    /// The level's geometry (shared with a build in flight).
+    geometry: Option<Arc<InputGeometry>>,
     settings: BuildSettings,
     /// Built tiled (`TiledNavMesh`) rather than solo.
     tiled: bool,
@@ -94,6 +99,12 @@ pub(crate) struct State {
     source: String,
     /// Obstacles, the crowd and their tile cache (view/dynamic.rs).
     dynamic: dynamic::Dynamic,
+    /// The file the viewer was started on (never saved over).
+    input: PathBuf,
+    /// The build in flight, if any ([`settings::build_request`]).
+    building: Option<settings::InFlight>,
+    /// The number of the next build.
+    next_build: u64,
 }
 
 impl State {
@@ -118,8 +129,18 @@ impl State {
     }
 }
 
+/// The secret of this run: 128 bits from the operating system's generator, in hex.
+fn new_token() -> navkit::Result<String> {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).map_err(|e| {
+        Error::InvalidArgument(format!("no random numbers for the viewer's token: {e}"))
+    })?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
 pub fn run(args: ViewArgs) -> CliResult {
     let state = load(&args.input)?;
+    let token = new_token()?;
     let listener = TcpListener::bind(SocketAddr::new(args.bind, args.port)).map_err(|e| {
         CliError::from(Error::InvalidArgument(format!(
             "cannot listen on {}:{}: {e}",
@@ -133,7 +154,7 @@ pub fn run(args: ViewArgs) -> CliResult {
         IpAddr::V6(ip) => format!("[{ip}]"),
         IpAddr::V4(ip) => ip.to_string(),
     };
-    let url = format!("http://{host}:{}/", addr.port());
+    let url = format!("http://{host}:{}/?token={token}", addr.port());
     {
         use std::io::Write;
         out!("navkit view: serving {} at {url}", state.source);
@@ -144,7 +165,8 @@ pub fn run(args: ViewArgs) -> CliResult {
         open_browser(&url);
     }
     let state = Arc::new(Mutex::new(state));
-    http::serve(listener, move |req| route(&state, req));
+    let access = http::Access::new(token, addr.ip(), addr.port());
+    http::serve(listener, access, move |req| route(&state, req));
     Ok(Outcome::Success)
 }
 
@@ -163,6 +185,7 @@ fn open_browser(url: &str) {
 
 fn load(input: &std::path::Path) -> navkit::Result<State> {
     let source = input.display().to_string();
+    let input_path = input.to_path_buf();
     if is_geometry(input) {
         let geom = InputGeometry::load(input)?;
         let settings = geom.settings.clone().unwrap_or_default();
@@ -172,7 +195,7 @@ fn load(input: &std::path::Path) -> navkit::Result<State> {
             .solo()?;
         let build = settings::solo_report(built.report());
         let st = State {
-            geometry: Some(geom),
+            geometry: Some(Arc::new(geom)),
             settings,
             tiled: false,
             navmesh: built.into_navmesh(),
@@ -183,6 +206,9 @@ fn load(input: &std::path::Path) -> navkit::Result<State> {
             grid_ms: 0.0,
             source,
             dynamic: Default::default(),
+            input: input_path,
+            building: None,
+            next_build: 1,
         };
         Ok(st)
     } else if let Some((settings, navmesh, dynamic)) = dynamic::load_tile_cache(input)? {
@@ -199,6 +225,9 @@ fn load(input: &std::path::Path) -> navkit::Result<State> {
             grid_ms: 0.0,
             source,
             dynamic,
+            input: input_path,
+            building: None,
+            next_build: 1,
         })
     } else {
         Ok(State {
@@ -213,6 +242,9 @@ fn load(input: &std::path::Path) -> navkit::Result<State> {
             grid_ms: 0.0,
             source,
             dynamic: Default::default(),
+            input: input_path,
+            building: None,
+            next_build: 1,
         })
     }
 }
@@ -262,11 +294,9 @@ fn route(state: &Mutex<State>, req: &Request) -> Response {
             Ok(p) => Response::json(200, &path(&mut lock(), &p)),
             Err(r) => r,
         },
-        ("POST", "/api/build") => match parse_body(&req.body).and_then(|v| {
-            let mut st = lock();
-            let request = settings_request(&st, &v)?;
-            rebuild(&mut st, request)
-        }) {
+        ("POST", "/api/build") => match parse_body(&req.body)
+            .and_then(|v| settings::build_request(state, &v))
+        {
             Ok(v) => Response::json(200, &v),
             Err(r) => r,
         },

@@ -113,6 +113,7 @@ pub(super) fn layers(st: &State) -> Value {
         "fields": fields_json(),
         "can_rebuild": st.geometry.is_some(),
         "build": st.build,
+        "building": super::settings::building_json(st),
         "polys": table,
         "limits": {
             "build_time_limit_s": super::BUILD_TIME_LIMIT.as_secs(),

@@ -1,11 +1,16 @@
 //! `/api/build`: the build settings the page may change (RecastDemo's settings panel, from the
 //! library's table [`BuildSettings::FIELDS`]), checked, and the rebuild, solo or tiled, with
-//! its counts, per-stage timings and warnings.
+//! its counts, per-stage timings and warnings. A build runs off the state lock, with a
+//! [`CancelToken`] the next build trips ([`build_request`]).
+
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 use serde_json::{Map, Value, json};
 
-use navkit::build::{Budget, BuildReport, Stage};
-use navkit::{BuildSettings, NavMeshBuilder, Partition};
+use navkit::build::{Budget, BuildReport, CancelToken, Stage};
+use navkit::navmesh::NavMesh;
+use navkit::{BuildSettings, InputGeometry, NavMeshBuilder, Partition};
 
 use super::http::{self, Response};
 use super::{BUILD_MAX_CELLS, BUILD_TIME_LIMIT, State};
@@ -13,6 +18,34 @@ use crate::json::num32;
 
 /// Keys of a build request besides the numeric fields.
 const OTHER_KEYS: [&str; 2] = ["partition", "mode"];
+
+/// The build in flight: its number, its token, when it started and what it asked for.
+pub(crate) struct InFlight {
+    id: u64,
+    cancel: CancelToken,
+    started: Instant,
+    settings: Value,
+}
+
+/// The build in flight as the page shows it (`null` without one): its number, the seconds it
+/// has run and its settings.
+pub(super) fn building_json(st: &State) -> Value {
+    match &st.building {
+        None => Value::Null,
+        Some(b) => json!({
+            "id": b.id,
+            "seconds": b.started.elapsed().as_secs_f64(),
+            "settings": b.settings,
+        }),
+    }
+}
+
+/// Cancels the build in flight, if any: it will not change the state.
+pub(super) fn cancel_build(st: &mut State) {
+    if let Some(b) = st.building.take() {
+        b.cancel.cancel();
+    }
+}
 
 /// What a build request asks for.
 pub(super) struct BuildRequest {
@@ -121,7 +154,7 @@ pub(super) fn settings_json(st: &State) -> Value {
     Value::Object(m)
 }
 
-/// The budget of a build the page asks for.
+/// The budget of a build the page asks for (its limits; the caller adds a cancel token).
 pub(super) fn budget() -> Budget {
     Budget::new()
         .time_limit(BUILD_TIME_LIMIT)
@@ -156,73 +189,136 @@ pub(super) fn solo_report(r: &BuildReport) -> Value {
     })
 }
 
-/// Builds the navmesh of `req` from the geometry; on success the state holds it, with its
-/// build report (`mode`, `total_ms`, `stages_ms`, `counts`, `warnings`, `off_mesh_issues`,
-/// `grid`), and the caches of the old navmesh (stages, grid) are dropped.
-pub(super) fn build_into(st: &mut State, req: BuildRequest) -> Result<(), Response> {
-    let Some(geom) = st.geometry.as_ref() else {
-        return Err(Response::error(
-            422,
-            "the viewer was started on a saved navmesh: there is no geometry to rebuild from",
-        ));
-    };
-    let settings = req.settings;
-    let (navmesh, report) = if req.tiled {
+/// The navmesh of `req` built from `geom` within `budget`, with its report as the page shows
+/// it (`mode`, `total_ms`, `stages_ms`, `counts`, `warnings`, `off_mesh_issues`, `grid`).
+/// Needs no state: it runs off the lock.
+fn build_navmesh(
+    geom: &InputGeometry,
+    req: &BuildRequest,
+    budget: Budget,
+) -> Result<(NavMesh, Value), Response> {
+    let settings = &req.settings;
+    if !req.tiled {
         let built = NavMeshBuilder::new(geom)
             .settings(settings.clone())
-            .budget(budget())
-            .tiled()
-            .map_err(|e| Response::error(422, format!("the tiled build failed: {e}")))?;
-        let r = built.report();
-        let counts: Map<String, Value> = r
-            .totals
-            .named()
-            .iter()
-            .map(|(k, v)| ((*k).to_string(), json!(v)))
-            .collect();
-        let report = json!({
-            "mode": "tiled",
-            "total_ms": r.total_ms,
-            "stages_ms": stage_ms(&r.tiles.stage_ms),
-            "stages_note": "summed over the tiles",
-            "counts": counts,
-            "warnings": r.warnings,
-            "off_mesh_issues": crate::build::off_mesh_issues_json(&r.off_mesh_issues),
-            "grid": {
-                "tiles_x": r.grid.tiles_x, "tiles_z": r.grid.tiles_z,
-                "tile_size_cells": settings.tile_size, "tiles_built": r.tiles.built,
-                "tiles_non_empty": r.tiles.non_empty, "threads": r.threads,
-            },
-        });
-        (built.into_navmesh(), report)
-    } else {
-        let built = NavMeshBuilder::new(geom)
-            .settings(settings.clone())
-            .budget(budget())
+            .budget(budget)
             .solo()
             .map_err(|e| Response::error(422, format!("the build failed: {e}")))?;
         let report = solo_report(built.report());
-        (built.into_navmesh(), report)
-    };
+        return Ok((built.into_navmesh(), report));
+    }
+    let built = NavMeshBuilder::new(geom)
+        .settings(settings.clone())
+        .budget(budget)
+        .tiled()
+        .map_err(|e| Response::error(422, format!("the tiled build failed: {e}")))?;
+    let r = built.report();
+    let counts: Map<String, Value> = r
+        .totals
+        .named()
+        .iter()
+        .map(|(k, v)| ((*k).to_string(), json!(v)))
+        .collect();
+    let report = json!({
+        "mode": "tiled",
+        "total_ms": r.total_ms,
+        "stages_ms": stage_ms(&r.tiles.stage_ms),
+        "stages_note": "summed over the tiles",
+        "counts": counts,
+        "warnings": r.warnings,
+        "off_mesh_issues": crate::build::off_mesh_issues_json(&r.off_mesh_issues),
+        "grid": {
+            "tiles_x": r.grid.tiles_x, "tiles_z": r.grid.tiles_z,
+            "tile_size_cells": settings.tile_size, "tiles_built": r.tiles.built,
+            "tiles_non_empty": r.tiles.non_empty, "threads": r.threads,
+        },
+    });
+    Ok((built.into_navmesh(), report))
+}
+
+/// The state's geometry (to build from), or the 422 of a viewer without one.
+fn geometry(st: &State) -> Result<Arc<InputGeometry>, Response> {
+    st.geometry.clone().ok_or_else(|| {
+        Response::error(
+            422,
+            "the viewer was started on a saved navmesh: there is no geometry to rebuild from",
+        )
+    })
+}
+
+/// Puts a built navmesh in the state with its settings and report; the caches of the old
+/// navmesh (stages, grid) are dropped.
+fn install(st: &mut State, navmesh: NavMesh, report: Value, req: BuildRequest) {
     st.set_navmesh(navmesh);
-    st.settings = settings;
+    st.settings = req.settings;
     st.tiled = req.tiled;
     st.build = report;
+}
+
+/// Builds the navmesh of `req` from the geometry, holding the state (a scenario's settings);
+/// a build in flight is cancelled first.
+fn build_into(st: &mut State, req: BuildRequest) -> Result<(), Response> {
+    let geom = geometry(st)?;
+    cancel_build(st);
+    let (navmesh, report) = build_navmesh(&geom, &req, budget())?;
+    install(st, navmesh, report, req);
     Ok(())
 }
 
-/// `POST /api/build`: the rebuild, answered with the new counts, settings and build report;
-/// dynamic mode (obstacles, crowd) is made again on the new navmesh (`dynamic`: what happened).
-pub(super) fn rebuild(st: &mut State, req: BuildRequest) -> Result<Value, Response> {
-    build_into(st, req)?;
+/// The answer to a build: the new counts, settings and build report; dynamic mode (obstacles,
+/// crowd) is made again on the new navmesh (`dynamic`: what happened).
+fn rebuilt(st: &mut State) -> Value {
     let dynamic = super::dynamic::after_rebuild(st);
-    Ok(json!({
+    json!({
         "counts": super::scene::counts(st),
         "settings": settings_json(st),
         "build": st.build,
         "build_ms": st.build["total_ms"],
         "dynamic": dynamic,
-    }))
+    })
+}
+
+/// `POST /api/build` while holding the state (a scenario's settings): the rebuild and its
+/// answer ([`rebuilt`]).
+pub(super) fn rebuild(st: &mut State, req: BuildRequest) -> Result<Value, Response> {
+    build_into(st, req)?;
+    Ok(rebuilt(st))
+}
+
+/// `POST /api/build`: the request checked and registered as the build in flight (cancelling
+/// the one before, which then answers 409) under the lock; the build itself off it, so every
+/// other request is answered from the current navmesh meanwhile; the result put in under the
+/// lock again if no later build (or scenario) replaced it, answered as [`rebuilt`].
+pub(super) fn build_request(state: &Mutex<State>, v: &Value) -> Result<Value, Response> {
+    let lock = || state.lock().unwrap_or_else(|e| e.into_inner());
+    let (geom, req, id, cancel) = {
+        let mut st = lock();
+        let req = settings_request(&st, v)?;
+        let geom = geometry(&st)?;
+        cancel_build(&mut st);
+        let id = st.next_build;
+        st.next_build += 1;
+        let cancel = CancelToken::new();
+        st.building = Some(InFlight {
+            id,
+            cancel: cancel.clone(),
+            started: Instant::now(),
+            settings: v.clone(),
+        });
+        (geom, req, id, cancel)
+    };
+    let built = build_navmesh(&geom, &req, budget().cancel_token(cancel));
+    let mut st = lock();
+    if st.building.as_ref().map(|b| b.id) != Some(id) {
+        return Err(Response::error(
+            409,
+            "this build was cancelled: a later build (or scenario) replaced it",
+        ));
+    }
+    st.building = None;
+    let (navmesh, report) = built?;
+    install(&mut st, navmesh, report, req);
+    Ok(rebuilt(&mut st))
 }
 
 /// A build request for `settings` (a scenario's), every field of the panel's table checked

@@ -1,5 +1,6 @@
 //! `navkit view`'s scenarios (saved and loaded, with the view's own part) and saves to a path
-//! confined to the working directory.
+//! confined to the working directory: only navkit's own kinds of file (by extension), never
+//! over a file of another kind (by content), the level viewed, or inside a dot-folder.
 
 use super::crowd::add_agent;
 use super::obstacles::{add_to_cache, check_shape};
@@ -170,14 +171,25 @@ pub(super) fn load_scenario(st: &mut State, text: &str) -> Result<Value, Respons
     Ok(out)
 }
 
-/// A path under the working directory: relative, no `..`, its folder an existing one inside.
+/// A path under the working directory: relative, no `..`, no name starting with `.` (hidden
+/// files and folders such as `.git`), its folder an existing one inside.
 pub(super) fn confined(path: &str) -> Result<PathBuf, Response> {
     if path.is_empty() || path.len() > 255 {
         return Err(bad("`path` must be a file name of 1 to 255 bytes"));
     }
     let p = Path::new(path);
+    let hidden = || {
+        bad(format!(
+            "`{}`: names starting with `.` (hidden files and folders such as .git) are not \
+             saved to",
+            http::clip(path)
+        ))
+    };
     for c in p.components() {
         match c {
+            Component::Normal(name) if name.to_string_lossy().starts_with('.') => {
+                return Err(hidden());
+            }
             Component::Normal(_) | Component::CurDir => {}
             Component::ParentDir => {
                 return Err(bad(format!(
@@ -208,11 +220,18 @@ pub(super) fn confined(path: &str) -> Result<PathBuf, Response> {
         ))
     })?;
     // A symbolic link could lead out: the real folder must be inside.
-    if !parent.starts_with(&cwd) {
+    let Ok(inside) = parent.strip_prefix(&cwd) else {
         return Err(bad(format!(
             "`{}` leads outside the working directory",
             http::clip(path)
         )));
+    };
+    // A link inside may also lead into a hidden folder.
+    if inside
+        .components()
+        .any(|c| c.as_os_str().to_string_lossy().starts_with('.'))
+    {
+        return Err(hidden());
     }
     let target = parent.join(p.file_name().unwrap_or_default());
     if target.is_dir() {
@@ -244,7 +263,98 @@ pub(super) fn save(st: &mut State, v: &Value) -> Result<Value, Response> {
         }
     };
     let target = confined(path)?;
+    may_save_over(st, &target, what, path)?;
     navkit::atomic_file::write(&target, &bytes)
         .map_err(|e| unprocessable(format!("saving failed: {e}")))?;
     Ok(json!({"saved": target.display().to_string(), "bytes": bytes.len(), "what": what}))
+}
+
+/// The extensions a save of `what` may have.
+fn extensions(what: &str) -> &'static [&'static str] {
+    match what {
+        "navmesh" => &["bin", "navmesh", "mset"],
+        "tilecache" => &["bin", "tset", "tilecache"],
+        _ => &["json"],
+    }
+}
+
+/// What kind of navkit file `path` holds, by its content: `navmesh` (RecastDemo's MSET),
+/// `tilecache` (its TSET), `scenario` (a scenario that loads), or `None`.
+fn kind_of(path: &Path, len: u64) -> Option<&'static str> {
+    use std::io::Read;
+    let mut magic = [0u8; 4];
+    let mut file = std::fs::File::open(path).ok()?;
+    if file.read_exact(&mut magic).is_ok() {
+        match i32::from_le_bytes(magic) {
+            navkit::navmesh::mset::MSET_MAGIC => return Some("navmesh"),
+            TSET_MAGIC => return Some("tilecache"),
+            _ => {}
+        }
+    }
+    // A scenario is at most what a request can bring, with room for pretty-printing.
+    if len > 16 * http::MAX_BODY_BYTES as u64 {
+        return None;
+    }
+    let text = std::fs::read_to_string(path).ok()?;
+    Scenario::from_json_str(&text, path)
+        .is_ok()
+        .then_some("scenario")
+}
+
+/// Whether `a` and `b` are the same file (by identity: links and other names of it too).
+fn same_file(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (std::fs::metadata(a), std::fs::metadata(b)) {
+            (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y)
+    }
+}
+
+/// Refuses a save of `what` to `target` (asked as `asked`) that would lose something: another
+/// extension than its kind's, the level being viewed, something other than a regular file, or
+/// an existing file that is not of its kind by content.
+fn may_save_over(st: &State, target: &Path, what: &str, asked: &str) -> Result<(), Response> {
+    let exts = extensions(what);
+    let ext = target
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    if !ext.as_deref().is_some_and(|e| exts.contains(&e)) {
+        let list: Vec<String> = exts.iter().map(|e| format!(".{e}")).collect();
+        return Err(bad(format!(
+            "`{}`: a {what} is saved to a name ending in {}",
+            http::clip(asked),
+            list.join(", ")
+        )));
+    }
+    if same_file(target, &st.input) {
+        return Err(bad(format!(
+            "`{}` is the level being viewed: it is not saved over",
+            http::clip(asked)
+        )));
+    }
+    let Ok(meta) = std::fs::symlink_metadata(target) else {
+        return Ok(()); // a new file
+    };
+    if !meta.file_type().is_file() {
+        return Err(bad(format!(
+            "`{}` exists and is not a regular file (a link, device or pipe): it is not saved \
+             over",
+            http::clip(asked)
+        )));
+    }
+    if kind_of(target, meta.len()) != Some(what) {
+        return Err(bad(format!(
+            "`{}` exists and is not a navkit {what} file: it is not saved over",
+            http::clip(asked)
+        )));
+    }
+    Ok(())
 }
