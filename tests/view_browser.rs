@@ -110,7 +110,7 @@ fn check_mesh(name: &str) {
     // 1. The page's own result of the click pair (mouse events at the two points' pixels,
     // through the page's picking and click handling) and the hover over the start.
     let url = format!(
-        "{}?top=1&click=1&nk=1&{pair}&hover={},{}",
+        "{}&top=1&click=1&nk=1&{pair}&hover={},{}",
         v.url, a[0], a[1]
     );
     let result = page_result(&url, name);
@@ -261,7 +261,7 @@ fn check_mesh(name: &str) {
     };
     let search = screenshot(
         &format!(
-            "{}?top=1&{pair}&show=path.search_nodes,follower.boundaries,grid.search,grid.cells",
+            "{}&top=1&{pair}&show=path.search_nodes,follower.boundaries,grid.search,grid.cells",
             v.url
         ),
         &format!("{stem}-7-search"),
@@ -273,8 +273,8 @@ fn check_mesh(name: &str) {
     );
 
     // 3. A stage layer toggled on draws something: the regions over the same view.
-    let plain = screenshot(&format!("{}?top=1", v.url), &format!("{stem}-2-plain"));
-    let url = format!("{}?top=1&show=stage.regions", v.url);
+    let plain = screenshot(&format!("{}&top=1", v.url), &format!("{stem}-2-plain"));
+    let url = format!("{}&top=1&show=stage.regions", v.url);
     let regions = screenshot(&url, &format!("{stem}-3-regions"));
     let changed = differing_pixels(&plain, &regions);
     assert!(
@@ -283,7 +283,7 @@ fn check_mesh(name: &str) {
     );
 
     // 4. The 3D view of the paths (orbit camera), with the stages' poly mesh: drawn.
-    let url = format!("{}?{pair}&show=stage.poly_mesh&pitch=0.7", v.url);
+    let url = format!("{}&{pair}&show=stage.poly_mesh&pitch=0.7", v.url);
     let img = screenshot(&url, &format!("{stem}-4-3d"));
     let background = img.pixel(img.width - 310, img.height - 5);
     let drawn = (0..img.height)
@@ -294,21 +294,21 @@ fn check_mesh(name: &str) {
     assert!(drawn > 5000, "{name}: the 3D view: {drawn} pixels drawn");
 
     // 5. A rebuild with another cell size changes the poly count (and the picture).
-    let url = format!("{}?top=1&rebuild=cell_size:0.6", v.url);
+    let url = format!("{}&top=1&rebuild=cell_size:0.6", v.url);
     let result = page_result(&url, name);
     assert_ne!(
         result["polys_before"], result["polys_after"],
         "{name}: {result}"
     );
     assert_eq!(result["polys"], result["polys_after"]);
-    let rebuilt = screenshot(&format!("{}?top=1", v.url), &format!("{stem}-5-rebuilt"));
+    let rebuilt = screenshot(&format!("{}&top=1", v.url), &format!("{stem}-5-rebuilt"));
     assert!(
         differing_pixels(&plain, &rebuilt) > 500,
         "{name}: the rebuilt navmesh looks the same"
     );
 
     // 6. A refused build is shown on the page, saying which setting, and changes nothing.
-    let url = format!("{}?top=1&rebuild=agent_height:900", v.url);
+    let url = format!("{}&top=1&rebuild=agent_height:900", v.url);
     let result = page_result(&url, name);
     let message = result["message"].as_str().unwrap_or("");
     assert!(

@@ -12,19 +12,10 @@ mod viewer;
 use std::process::Command;
 
 use serde_json::{Value, json};
-use viewer::Viewer;
+use viewer::{Viewer, assert_refused};
 
 fn body(v: &Value) -> String {
     v.to_string()
-}
-
-/// A 4xx whose body is `{"error": {"status", "message"}}` with a message.
-fn assert_refused(what: &str, (status, text): (u16, String), expected: u16) {
-    assert_eq!(status, expected, "{what}: {text}");
-    let v: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{what}: {e}: {text}"));
-    let message = v["error"]["message"].as_str().unwrap_or("");
-    assert!(message.len() > 10, "{what}: a message: {text}");
-    assert_eq!(v["error"]["status"], expected, "{what}");
 }
 
 fn f(v: &Value) -> f64 {

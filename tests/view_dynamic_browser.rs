@@ -105,7 +105,7 @@ fn check_mesh(name: &str) {
     let v = Viewer::start(&mesh);
     let [a, b] = two_points(&v);
     let base = format!(
-        "{}?top=1&dyntest={},{};{},{}",
+        "{}&top=1&dyntest={},{};{},{}",
         v.url, a[0], a[1], b[0], b[1]
     );
     let crowd = format!("{base}&clicks=1&agents=20&seed=7&seconds=5");

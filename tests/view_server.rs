@@ -11,19 +11,10 @@ use std::net::TcpStream;
 use std::process::Command;
 
 use serde_json::Value;
-use viewer::Viewer;
+use viewer::{Viewer, assert_refused};
 
 fn dungeon() -> Viewer {
     Viewer::start(&common::mesh("dungeon.obj"))
-}
-
-/// A 4xx whose body is `{"error": {"status", "message"}}` with a message.
-fn assert_refused(what: &str, (status, body): (u16, String), expected: u16) {
-    assert_eq!(status, expected, "{what}: {body}");
-    let v: Value = serde_json::from_str(&body).unwrap_or_else(|e| panic!("{what}: {e}: {body}"));
-    let message = v["error"]["message"].as_str().unwrap_or("");
-    assert!(message.len() > 10, "{what}: a message: {body}");
-    assert_eq!(v["error"]["status"], expected, "{what}");
 }
 
 #[test]
@@ -87,7 +78,13 @@ fn hostile_requests_get_a_4xx_with_a_message_and_the_server_keeps_serving() {
     );
     assert_refused(
         "wrong method",
-        v.raw(b"DELETE /api/path HTTP/1.1\r\n\r\n"),
+        v.raw(
+            format!(
+                "DELETE /api/path HTTP/1.1\r\n{}Content-Type: application/json\r\n\r\n",
+                v.auth()
+            )
+            .as_bytes(),
+        ),
         405,
     );
     assert_refused("GET on a POST route", v.get("/api/build"), 405);
@@ -345,7 +342,13 @@ fn the_new_endpoints_refuse_hostile_input_with_a_message() {
     assert_refused("ten thousand layers", v.post("/api/stages", &huge), 400);
     assert_refused(
         "PUT on stages",
-        v.raw(b"PUT /api/stages HTTP/1.1\r\nContent-Length: 0\r\n\r\n"),
+        v.raw(
+            format!(
+                "PUT /api/stages HTTP/1.1\r\n{}Content-Type: application/json\r\n                 Content-Length: 0\r\n\r\n",
+                v.auth()
+            )
+            .as_bytes(),
+        ),
         405,
     );
     assert_refused("GET on path", v.get("/api/path"), 405);

@@ -67,7 +67,7 @@ fn the_stages_shown_are_those_of_the_tile_asked_for_or_picked() {
     let b = grid.tile_bounds(busiest);
     let mid = (b.min + b.max) * 0.5;
     let url = format!(
-        "{}?fresh=1&rebuild=mode:tiled,tile_size:32&show=stage.regions,stage.contours\
+        "{}&fresh=1&rebuild=mode:tiled,tile_size:32&show=stage.regions,stage.contours\
          &hide=navmesh.polys,navmesh.outlines&stagetile={},{}&top=1&at={},{}&zoom=0.16",
         v.url, busiest.x, busiest.z, mid.x, mid.z
     );
@@ -119,7 +119,7 @@ fn the_stages_shown_are_those_of_the_tile_asked_for_or_picked() {
         })
         .unwrap();
     let url = format!(
-        "{}?fresh=1&rebuild=mode:tiled,tile_size:32&show=stage.regions&top=1&picktile={},{}",
+        "{}&fresh=1&rebuild=mode:tiled,tile_size:32&show=stage.regions&top=1&picktile={},{}",
         v.url, pick.x, pick.z
     );
     let dom = chromium(&url, &["--dump-dom"]);
@@ -152,7 +152,7 @@ fn the_stages_shown_are_those_of_the_tile_asked_for_or_picked() {
         .vertex(usize::from(other.stages.poly_mesh.polys[0][0]));
     let goal = goal.unwrap();
     let url = format!(
-        "{}?fresh=1&rebuild=mode:tiled,tile_size:32&show=stage.regions&top=1\
+        "{}&fresh=1&rebuild=mode:tiled,tile_size:32&show=stage.regions&top=1\
          &test={},{};{},{}&stagetileresult=1",
         v.url, pick.x, pick.z, goal.x, goal.z
     );

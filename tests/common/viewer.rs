@@ -10,14 +10,24 @@ use std::time::Duration;
 pub struct Viewer {
     child: Child,
     pub addr: SocketAddr,
+    /// The URL it printed, with its token (`http://127.0.0.1:PORT/?token=...`): add page
+    /// parameters with `&`.
     pub url: String,
+    /// The secret token of its URL.
+    pub token: String,
 }
 
 impl Viewer {
     /// Starts `navkit view INPUT --port 0` and reads the URL it prints.
     pub fn start(input: &std::path::Path) -> Viewer {
+        Viewer::start_in(input, std::path::Path::new(env!("CARGO_MANIFEST_DIR")))
+    }
+
+    /// [`Viewer::start`] in the working directory `dir` (where its saves go).
+    pub fn start_in(input: &std::path::Path, dir: &std::path::Path) -> Viewer {
         let mut child = Command::new(env!("CARGO_BIN_EXE_navkit"))
             .args(["view", &input.display().to_string(), "--port", "0"])
+            .current_dir(dir)
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
@@ -33,13 +43,28 @@ impl Viewer {
             .find(|w| w.starts_with("http://"))
             .unwrap_or_else(|| panic!("no URL in `{line}`"))
             .to_string();
-        let host_port = url
+        let (host_port, rest) = url
             .trim_start_matches("http://")
-            .trim_end_matches('/')
-            .to_string();
+            .split_once('/')
+            .unwrap_or_else(|| panic!("no path in `{url}`"));
         let addr: SocketAddr = host_port.parse().expect("address in the URL");
         assert!(addr.ip().is_loopback(), "binds loopback by default: {addr}");
-        Viewer { child, addr, url }
+        let token = rest
+            .strip_prefix("?token=")
+            .unwrap_or_else(|| panic!("no token in `{url}`"))
+            .to_string();
+        Viewer {
+            child,
+            addr,
+            url,
+            token,
+        }
+    }
+
+    /// The `Host` and token header lines of the page's own requests (each ending in CRLF), for
+    /// raw requests.
+    pub fn auth(&self) -> String {
+        format!("Host: {}\r\nX-Navkit-Token: {}\r\n", self.addr, self.token)
     }
 
     /// Sends raw bytes, closes the write side and returns (status, body). The status is 0 if the
@@ -59,14 +84,15 @@ impl Viewer {
 
     /// A GET.
     pub fn get(&self, path: &str) -> (u16, String) {
-        self.raw(format!("GET {path} HTTP/1.1\r\nHost: x\r\n\r\n").as_bytes())
+        self.raw(format!("GET {path} HTTP/1.1\r\n{}\r\n", self.auth()).as_bytes())
     }
 
     /// A POST of `body`.
     pub fn post(&self, path: &str, body: &str) -> (u16, String) {
         self.raw(
             format!(
-                "POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+                "POST {path} HTTP/1.1\r\n{}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+                self.auth(),
                 body.len()
             )
             .as_bytes(),
@@ -79,6 +105,16 @@ impl Viewer {
         assert_eq!(status, 200, "POST {path} {body}: {text}");
         serde_json::from_str(&text).expect("JSON answer")
     }
+}
+
+/// A 4xx whose body is `{"error": {"status", "message"}}` with a message.
+pub fn assert_refused(what: &str, (status, body): (u16, String), expected: u16) {
+    assert_eq!(status, expected, "{what}: {body}");
+    let v: serde_json::Value =
+        serde_json::from_str(&body).unwrap_or_else(|e| panic!("{what}: {e}: {body}"));
+    let message = v["error"]["message"].as_str().unwrap_or("");
+    assert!(message.len() > 10, "{what}: a message: {body}");
+    assert_eq!(v["error"]["status"], expected, "{what}");
 }
 
 impl Drop for Viewer {

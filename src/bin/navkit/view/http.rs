@@ -32,11 +32,14 @@ pub const MAX_HEADERS: usize = 64;
 pub const MAX_BODY_BYTES: usize = 1024 * 1024;
 /// Connections served at once (reading their request, handled or answered).
 pub const MAX_CONNECTIONS: usize = 64;
-/// Connections that may wait for one of those slots (up to [`REQUEST_DEADLINE`], then a 503);
+/// Connections that may wait for one of those slots (up to [`SLOT_WAIT`], then a 503);
 /// past these, a 503 is written without waiting.
 pub const MAX_WAITING: usize = 64;
 /// How long a client may take to send its whole request (head and body) once it has a slot.
 pub const REQUEST_DEADLINE: Duration = Duration::from_secs(5);
+/// How long a connection may wait for a slot: longer than [`REQUEST_DEADLINE`], by which the
+/// slowest client holding one has sent its request or lost it.
+pub const SLOT_WAIT: Duration = Duration::from_secs(10);
 /// How long a client may take to read the whole answer.
 pub const ANSWER_DEADLINE: Duration = Duration::from_secs(30);
 /// The header that carries the token (or the `token` query parameter).
@@ -583,7 +586,7 @@ where
     H: Fn(&Request) -> Response,
 {
     let _ = stream.set_nonblocking(false);
-    if !slots.take(Instant::now() + REQUEST_DEADLINE) {
+    if !slots.take(Instant::now() + SLOT_WAIT) {
         write_response(
             &mut stream,
             &Response::error(503, "too many connections at once; try again"),

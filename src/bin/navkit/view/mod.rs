@@ -294,12 +294,12 @@ fn route(state: &Mutex<State>, req: &Request) -> Response {
             Ok(p) => Response::json(200, &path(&mut lock(), &p)),
             Err(r) => r,
         },
-        ("POST", "/api/build") => match parse_body(&req.body)
-            .and_then(|v| settings::build_request(state, &v))
-        {
-            Ok(v) => Response::json(200, &v),
-            Err(r) => r,
-        },
+        ("POST", "/api/build") => {
+            match parse_body(&req.body).and_then(|v| settings::build_request(state, &v)) {
+                Ok(v) => Response::json(200, &v),
+                Err(r) => r,
+            }
+        }
         (method, path) => match ROUTES
             .iter()
             .chain(&dynamic::ROUTES)
