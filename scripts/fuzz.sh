@@ -24,7 +24,7 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 FUZZ=$ROOT/fuzz
 TRIPLE=x86_64-unknown-linux-gnu
-TARGETS=(mset tset obj gset scenario testcase movingai_map movingai_scen navmesh_build query crowd sliced gltf)
+TARGETS=(mset tset obj gset scenario testcase movingai_map movingai_scen navmesh_build query crowd sliced gltf viewer_http)
 export CARGO_TARGET_DIR=${NAVKIT_FUZZ_TARGET_DIR:-$FUZZ/target}
 BIN=$CARGO_TARGET_DIR/$TRIPLE/release
 SHARED=$ROOT/../shared
@@ -34,6 +34,7 @@ max_len() {
   case $1 in
     mset | tset | query) echo 65536 ;;
     obj | gltf) echo 16384 ;;
+    viewer_http) echo 32768 ;;
     movingai_map) echo 8192 ;;
     *) echo 4096 ;;
   esac
