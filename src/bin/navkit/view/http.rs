@@ -646,3 +646,86 @@ where
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The names a server answers to, by the address it binds (hand-derived from the rule in
+    /// [`Access::host_allowed`]: localhost, the address bound, loopback if it binds loopback,
+    /// any address literal if it binds every address; always its port).
+    #[test]
+    fn host_names_by_the_address_bound() {
+        let on = |bind: &str| Access::new("t".into(), bind.parse().unwrap(), 8080);
+        let loopback = on("127.0.0.1");
+        for ok in [
+            "127.0.0.1:8080",
+            "localhost:8080",
+            "LOCALHOST:8080",
+            "[::1]:8080",
+            "127.0.0.2:8080",
+        ] {
+            assert!(loopback.host_allowed(ok), "{ok}");
+        }
+        for no in [
+            "127.0.0.1",
+            "127.0.0.1:80",
+            "127.0.0.1:08080x",
+            "evil.example:8080",
+            "[localhost]:8080",
+            "192.168.1.5:8080",
+            "[127.0.0.1]:8080",
+            "::1:8080",
+            "127.0.0.1:8080:8080",
+            "",
+            "localhost.:8080",
+            "[::1]8080",
+            "127.0.0.1:+8080",
+        ] {
+            assert!(!loopback.host_allowed(no), "{no}");
+        }
+        let lan = on("192.168.1.5");
+        assert!(lan.host_allowed("192.168.1.5:8080"));
+        assert!(lan.host_allowed("localhost:8080"));
+        assert!(!lan.host_allowed("127.0.0.1:8080"), "not bound there");
+        let every = on("0.0.0.0");
+        assert!(every.host_allowed("10.1.2.3:8080") && every.host_allowed("[fe80::1]:8080"));
+        assert!(!every.host_allowed("rebound.example:8080"));
+        let port80 = Access::new("t".into(), [127, 0, 0, 1].into(), 80);
+        assert!(port80.host_allowed("localhost") && port80.host_allowed("127.0.0.1:80"));
+    }
+
+    #[test]
+    fn the_token_comes_in_the_header_or_the_query() {
+        let a = Access::new("abcd".into(), [127, 0, 0, 1].into(), 8080);
+        let check = |raw: &str| {
+            a.check(&parse_request(raw.as_bytes()).map_err(|r| r.status).unwrap())
+                .map_err(|r| r.status)
+        };
+        assert_eq!(
+            check("GET /api/layers?token=abcd HTTP/1.1\r\nHost: localhost:8080\r\n\r\n"),
+            Ok(())
+        );
+        assert_eq!(
+            check(
+                "GET /api/layers HTTP/1.1\r\nHost: localhost:8080\r\nX-Navkit-Token: abcd\r\n\r\n"
+            ),
+            Ok(())
+        );
+        assert_eq!(
+            check("GET /api/layers?token=abc HTTP/1.1\r\nHost: localhost:8080\r\n\r\n"),
+            Err(403)
+        );
+        assert_eq!(
+            check("GET /api/layers?token=abcde HTTP/1.1\r\nHost: localhost:8080\r\n\r\n"),
+            Err(403)
+        );
+        // Two Host headers (which one would a proxy believe?): refused.
+        assert_eq!(
+            check(
+                "GET /api/layers?token=abcd HTTP/1.1\r\nHost: localhost:8080\r\nHost: evil.example\r\n\r\n"
+            ),
+            Err(400)
+        );
+    }
+}
