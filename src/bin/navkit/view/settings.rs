@@ -198,42 +198,44 @@ fn build_navmesh(
     budget: Budget,
 ) -> Result<(NavMesh, Value), Response> {
     let settings = &req.settings;
-    if !req.tiled {
+    let (navmesh, report) = if req.tiled {
+        let built = NavMeshBuilder::new(geom)
+            .settings(settings.clone())
+            .budget(budget)
+            .tiled()
+            .map_err(|e| Response::error(422, format!("the tiled build failed: {e}")))?;
+        let r = built.report();
+        let counts: Map<String, Value> = r
+            .totals
+            .named()
+            .iter()
+            .map(|(k, v)| ((*k).to_string(), json!(v)))
+            .collect();
+        let report = json!({
+            "mode": "tiled",
+            "total_ms": r.total_ms,
+            "stages_ms": stage_ms(&r.tiles.stage_ms),
+            "stages_note": "summed over the tiles",
+            "counts": counts,
+            "warnings": r.warnings,
+            "off_mesh_issues": crate::build::off_mesh_issues_json(&r.off_mesh_issues),
+            "grid": {
+                "tiles_x": r.grid.tiles_x, "tiles_z": r.grid.tiles_z,
+                "tile_size_cells": settings.tile_size, "tiles_built": r.tiles.built,
+                "tiles_non_empty": r.tiles.non_empty, "threads": r.threads,
+            },
+        });
+        (built.into_navmesh(), report)
+    } else {
         let built = NavMeshBuilder::new(geom)
             .settings(settings.clone())
             .budget(budget)
             .solo()
             .map_err(|e| Response::error(422, format!("the build failed: {e}")))?;
         let report = solo_report(built.report());
-        return Ok((built.into_navmesh(), report));
-    }
-    let built = NavMeshBuilder::new(geom)
-        .settings(settings.clone())
-        .budget(budget)
-        .tiled()
-        .map_err(|e| Response::error(422, format!("the tiled build failed: {e}")))?;
-    let r = built.report();
-    let counts: Map<String, Value> = r
-        .totals
-        .named()
-        .iter()
-        .map(|(k, v)| ((*k).to_string(), json!(v)))
-        .collect();
-    let report = json!({
-        "mode": "tiled",
-        "total_ms": r.total_ms,
-        "stages_ms": stage_ms(&r.tiles.stage_ms),
-        "stages_note": "summed over the tiles",
-        "counts": counts,
-        "warnings": r.warnings,
-        "off_mesh_issues": crate::build::off_mesh_issues_json(&r.off_mesh_issues),
-        "grid": {
-            "tiles_x": r.grid.tiles_x, "tiles_z": r.grid.tiles_z,
-            "tile_size_cells": settings.tile_size, "tiles_built": r.tiles.built,
-            "tiles_non_empty": r.tiles.non_empty, "threads": r.threads,
-        },
-    });
-    Ok((built.into_navmesh(), report))
+        (built.into_navmesh(), report)
+    };
+    Ok((navmesh, report))
 }
 
 /// The state's geometry (to build from), or the 422 of a viewer without one.
