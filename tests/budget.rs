@@ -165,7 +165,12 @@ fn limits_on_cells_and_memory_refuse_before_building() {
             what: "grid cells",
             estimate,
             limit,
-        } => assert_eq!((estimate, limit), (e.cells, e.cells - 1)),
+            hint,
+        } => {
+            assert_eq!((estimate, limit), (e.cells, e.cells - 1));
+            // The error names the setting to change.
+            assert!(hint.contains("raise cell_size to at least"), "{hint}");
+        }
         other => panic!("{other:?}"),
     }
     let over = NavMeshBuilder::new(&g)

@@ -266,10 +266,13 @@ impl TileCache {
         cache.validate()?;
         let mut settings = settings.clone();
         settings.tile_size = cache.tile_size;
-        let mut estimate = crate::build::budget::estimate_validated(geom, &settings)?;
-        // Layers are built a tile at a time; the whole-level memory estimate does not apply.
-        estimate.memory_bytes = 0;
-        budget.check_estimate(&estimate)?;
+        let estimate = crate::build::budget::estimate_validated(geom, &settings)?;
+        // Layers are built a tile per thread at a time, and kept compressed.
+        let threads = crate::par::current_num_threads();
+        budget.check_estimate_for(
+            &estimate,
+            crate::build::budget::BuildKind::TileCache(threads),
+        )?;
         let (bmin, bmax) = geom.mesh.bounds().into();
         let grid = TileGrid::new(bmin, bmax, &settings)?;
         let base = settings.to_config(bmin, bmax)?;
