@@ -25,7 +25,9 @@ fn main() -> navkit::Result<()> {
     if let Some(cs) = args.get(3).filter(|c| !c.is_empty() && *c != "-") {
         settings.cell_size = cs.parse().expect("CELL_SIZE: a number");
     }
-    let threads: usize = args.get(4).map_or(1, |t| t.parse().expect("THREADS: a number"));
+    let threads: usize = args
+        .get(4)
+        .map_or(1, |t| t.parse().expect("THREADS: a number"));
     let e = estimate(&geom, &settings)?;
     let before = peak_rss();
     let builder = NavMeshBuilder::new(&geom)
@@ -42,7 +44,8 @@ fn main() -> navkit::Result<()> {
         }
         "cache" => {
             let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build();
-            pool.expect("a thread pool").install(|| builder.tile_cache())?;
+            pool.expect("a thread pool")
+                .install(|| builder.tile_cache())?;
             BuildKind::TileCache(threads)
         }
         other => panic!("{other}: {usage}"),

@@ -203,12 +203,15 @@ impl BuildKind {
         };
         match self {
             BuildKind::Solo => e.memory_bytes,
-            BuildKind::Tiled(threads) => in_flight(threads)
-                .saturating_add(e.walkable_spans.saturating_mul(NAVMESH_BYTES_PER_WALKABLE_SPAN)),
-            BuildKind::TileCache(threads) => in_flight(threads).saturating_add(
+            BuildKind::Tiled(threads) => in_flight(threads).saturating_add(
                 e.walkable_spans
-                    .saturating_mul(LAYER_BYTES_PER_WALKABLE_SPAN + NAVMESH_BYTES_PER_WALKABLE_SPAN),
+                    .saturating_mul(NAVMESH_BYTES_PER_WALKABLE_SPAN),
             ),
+            BuildKind::TileCache(threads) => {
+                in_flight(threads).saturating_add(e.walkable_spans.saturating_mul(
+                    LAYER_BYTES_PER_WALKABLE_SPAN + NAVMESH_BYTES_PER_WALKABLE_SPAN,
+                ))
+            }
             BuildKind::Tile => e.tile_memory_bytes.saturating_add(e.input_bytes),
         }
     }
@@ -238,9 +241,9 @@ impl BuildKind {
                  limit (--max-memory)",
                 gb(e.tile_memory_bytes)
             ),
-            BuildKind::Tile => format!(
-                "one tile of {size}: use a smaller tile_size or raise the {what} limit"
-            ),
+            BuildKind::Tile => {
+                format!("one tile of {size}: use a smaller tile_size or raise the {what} limit")
+            }
         }
     }
 }
@@ -442,7 +445,11 @@ struct SpanCounts {
 /// xz area in cells, a cell's width along its edges, and one more (so at least one span per
 /// triangle); walkable spans by area alone (a lower bound where walkable floors do not
 /// overlap); and the densest tile's spans for tiles of `tile_side` cells.
-fn count_spans(geom: &InputGeometry, cfg: &crate::settings::VoxelConfig, tile_side: u64) -> SpanCounts {
+fn count_spans(
+    geom: &InputGeometry,
+    cfg: &crate::settings::VoxelConfig,
+    tile_side: u64,
+) -> SpanCounts {
     let mesh = &geom.mesh;
     let cs = cfg.cs as f64;
     let cells = (cfg.width.max(0) as u64).saturating_mul(cfg.height.max(0) as u64);
@@ -451,13 +458,20 @@ fn count_spans(geom: &InputGeometry, cfg: &crate::settings::VoxelConfig, tile_si
     let min_normal_y = (cfg.walkable_slope_angle as f64).to_radians().cos();
     let p = |i: i32| {
         let i = i as usize * 3;
-        [mesh.verts[i] as f64, mesh.verts[i + 1] as f64, mesh.verts[i + 2] as f64]
+        [
+            mesh.verts[i] as f64,
+            mesh.verts[i + 1] as f64,
+            mesh.verts[i + 2] as f64,
+        ]
     };
     let mut per_tile: std::collections::HashMap<(i64, i64), u64> = Default::default();
     let (mut spans, mut walkable) = (0u64, 0u64);
     for t in mesh.tris.chunks_exact(3) {
         let (a, b, c) = (p(t[0]), p(t[1]), p(t[2]));
-        let (e1, e2) = ([b[0] - a[0], b[1] - a[1], b[2] - a[2]], [c[0] - a[0], c[1] - a[1], c[2] - a[2]]);
+        let (e1, e2) = (
+            [b[0] - a[0], b[1] - a[1], b[2] - a[2]],
+            [c[0] - a[0], c[1] - a[1], c[2] - a[2]],
+        );
         let n = [
             e1[1] * e2[2] - e1[2] * e2[1],
             e1[2] * e2[0] - e1[0] * e2[2],

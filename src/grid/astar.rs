@@ -138,7 +138,12 @@ impl SearchContext {
     /// `node_count` nodes cannot be allocated.
     pub(crate) fn begin(&mut self, node_count: usize) -> Result<()> {
         if self.nodes.len() < node_count {
-            super::try_grow(&mut self.nodes, node_count, NodeState::default(), "search nodes")?;
+            super::try_grow(
+                &mut self.nodes,
+                node_count,
+                NodeState::default(),
+                "search nodes",
+            )?;
         }
         self.heap.reserve(node_count)?;
         if self.generation >= u32::MAX - 4 {

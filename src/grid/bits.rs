@@ -23,7 +23,12 @@ impl BitRows {
         // One spare zero word per row: a window read past the end sees blocked cells.
         let words_per_row = len.div_ceil(64) + 1;
         let mut words = Vec::new();
-        super::try_grow(&mut words, rows * words_per_row, 0u64, "jump point search's bit rows")?;
+        super::try_grow(
+            &mut words,
+            rows * words_per_row,
+            0u64,
+            "jump point search's bit rows",
+        )?;
         for r in 0..rows {
             for i in 0..len {
                 if is_set(r, i) {

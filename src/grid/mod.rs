@@ -79,7 +79,10 @@ pub(crate) fn try_grow<T: Clone>(v: &mut Vec<T>, len: usize, value: T, what: &st
 /// against `navkit --max-memory`.
 pub fn search_memory_bytes(width: u32, height: u32) -> u64 {
     let cells = (u64::from(width) + 2) * (u64::from(height) + 2);
-    cells * (1 + 16 + 4) + cells / 8 * 16 + cells / 2 + 4 * (u64::from(width) + u64::from(height)) * 8
+    cells * (1 + 16 + 4)
+        + cells / 8 * 16
+        + cells / 2
+        + 4 * (u64::from(width) + u64::from(height)) * 8
 }
 
 /// The largest number of cells a [`Grid`] may have (2^28).

@@ -333,12 +333,7 @@ impl Scenario {
         cache_settings.max_obstacles = cache_settings
             .max_obstacles
             .max(u32::try_from(most).unwrap_or(u32::MAX));
-        let mut tc = crate::tilecache::TileCache::build(
-            geom,
-            settings,
-            &cache_settings,
-            budget,
-        )?;
+        let mut tc = crate::tilecache::TileCache::build(geom, settings, &cache_settings, budget)?;
         for (i, o) in self.obstacles.iter().enumerate() {
             tc.add(o).map_err(|e| {
                 Error::InvalidArgument(format!("scenario obstacle {i} ({o:?}): {e}"))
@@ -470,7 +465,13 @@ pub fn simulate_dynamic(
     scenario: &Scenario,
     s: &SimSettings,
 ) -> Result<SimReport> {
-    simulate_dynamic_within(geom, settings, scenario, s, &crate::build::Budget::default())
+    simulate_dynamic_within(
+        geom,
+        settings,
+        scenario,
+        s,
+        &crate::build::Budget::default(),
+    )
 }
 
 /// [`simulate_dynamic`] with the tile cache built within `budget` (see

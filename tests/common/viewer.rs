@@ -16,7 +16,13 @@ pub struct Viewer {
 impl Viewer {
     /// Starts `navkit view INPUT --port 0` and reads the URL it prints.
     pub fn start(input: &std::path::Path) -> Viewer {
+        Self::start_with(input, &[])
+    }
+
+    /// [`Viewer::start`] with global options before `view` (e.g. `--max-memory 64M`).
+    pub fn start_with(input: &std::path::Path, options: &[&str]) -> Viewer {
         let mut child = Command::new(env!("CARGO_BIN_EXE_navkit"))
+            .args(options)
             .args(["view", &input.display().to_string(), "--port", "0"])
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())

@@ -46,7 +46,11 @@ pub fn set_memory_limit(limit: MemoryLimit) {
 
 /// The memory limit of this run in bytes, if any (the default if `main` set none).
 pub fn memory_limit() -> Option<u64> {
-    match MEMORY_LIMIT.get().copied().unwrap_or_else(default_memory_limit) {
+    match MEMORY_LIMIT
+        .get()
+        .copied()
+        .unwrap_or_else(default_memory_limit)
+    {
         MemoryLimit::Bytes(b) => Some(b),
         MemoryLimit::None => None,
     }
@@ -68,11 +72,13 @@ const DEFAULT_MEMORY_FALLBACK: u64 = 4 << 30;
 /// The default `--max-memory`: MemAvailable from /proc/meminfo, at most [`DEFAULT_MEMORY_CAP`];
 /// [`DEFAULT_MEMORY_FALLBACK`] where it cannot be read.
 pub fn default_memory_limit() -> MemoryLimit {
-    let available = std::fs::read_to_string("/proc/meminfo").ok().and_then(|text| {
-        let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
-        let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-        Some(kb.saturating_mul(1024))
-    });
+    let available = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|text| {
+            let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+            let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+            Some(kb.saturating_mul(1024))
+        });
     MemoryLimit::Bytes(available.map_or(DEFAULT_MEMORY_FALLBACK, |a| a.min(DEFAULT_MEMORY_CAP)))
 }
 
@@ -95,7 +101,8 @@ pub fn parse_memory_size(s: &str) -> Result<MemoryLimit, String> {
         Some('T') => (&body[..body.len() - 1], 40),
         _ => (body, 0),
     };
-    let bad = || format!("`{s}` is not a memory size (e.g. 512M, 4G, 1073741824 or none; at least 1M)");
+    let bad =
+        || format!("`{s}` is not a memory size (e.g. 512M, 4G, 1073741824 or none; at least 1M)");
     let v: f64 = num.trim().parse().map_err(|_| bad())?;
     let bytes = v * (1u64 << shift) as f64;
     if !(bytes.is_finite() && bytes >= (1 << 20) as f64 && bytes < 1.8e19) {
@@ -201,7 +208,11 @@ pub fn navmesh_source(
         )));
     }
     let (geom, settings) = load_geometry(input, partition, tile_size)?;
-    Ok(NavSource::Cache(Box::new(s.tile_cache_within(&geom, &settings, &budget())?)))
+    Ok(NavSource::Cache(Box::new(s.tile_cache_within(
+        &geom,
+        &settings,
+        &budget(),
+    )?)))
 }
 
 pub fn load_navmesh(input: &Path, partition: Option<Partition>) -> navkit::Result<NavMesh> {
