@@ -64,7 +64,9 @@ impl CancelToken {
 }
 
 /// Limits on a build. The default has none but the check for stray vertices (see
-/// [`allow_stray_vertices`](Self::allow_stray_vertices)).
+/// [`allow_stray_vertices`](Self::allow_stray_vertices)): in particular no memory limit, as a
+/// library cannot know what its caller can spare (`navkit --max-memory` sets one, by default
+/// the memory available at start, at most 8 GiB).
 #[derive(Clone, Debug, Default)]
 pub struct Budget {
     cancel: Option<CancelToken>,

@@ -252,7 +252,8 @@ impl TileCache {
     /// does not depend on the number of threads. The geometry's convex volumes and off-mesh
     /// connections are used. Within `budget`: refused before building if the
     /// [`estimate`](crate::build::estimate) shows stray vertices or is over the budget's cell
-    /// limit, stopped at the next tile or stage after the budget's token is cancelled or its
+    /// limit, or its memory ([`BuildKind::TileCache`](crate::build::BuildKind::TileCache)) is
+    /// over the memory limit, stopped at the next tile or stage after the budget's token is cancelled or its
     /// time runs out.
     pub(crate) fn build(
         geom: &InputGeometry,
