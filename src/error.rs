@@ -236,7 +236,7 @@ pub enum Error {
         limit: std::time::Duration,
     },
     /// A build would exceed a limit of its [`crate::build::Budget`]; refused before building.
-    #[error("build refused: {what} would be {estimate}, over the budget's limit of {limit}")]
+    #[error("build refused: {what} would be {estimate}, over the budget's limit of {limit}{}", if hint.is_empty() { String::new() } else { format!(" ({hint})") })]
     OverBudget {
         /// What is limited (grid cells, estimated memory).
         what: &'static str,
@@ -244,6 +244,9 @@ pub enum Error {
         estimate: u64,
         /// The budget's limit.
         limit: u64,
+        /// The estimate in words and what to change (the cell size, the bounds, tiles, the
+        /// limit), or empty.
+        hint: String,
     },
     /// Code run on navkit's behalf panicked (a path service's planner, ...); navkit caught the
     /// panic and carried on, and this is the answer of the one request it spoiled.

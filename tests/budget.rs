@@ -165,7 +165,12 @@ fn limits_on_cells_and_memory_refuse_before_building() {
             what: "grid cells",
             estimate,
             limit,
-        } => assert_eq!((estimate, limit), (e.cells, e.cells - 1)),
+            hint,
+        } => {
+            assert_eq!((estimate, limit), (e.cells, e.cells - 1));
+            // The error names the setting to change.
+            assert!(hint.contains("raise cell_size to at least"), "{hint}");
+        }
         other => panic!("{other:?}"),
     }
     let over = NavMeshBuilder::new(&g)
@@ -181,12 +186,30 @@ fn limits_on_cells_and_memory_refuse_before_building() {
         .budget(Budget::new().max_cells(e.cells).max_memory(e.memory_bytes))
         .solo();
     assert!(ok.is_ok());
-    // A tiled build needs one tile per thread at a time: the solo memory limit lets it through.
+    // A tiled build needs one tile per thread at a time, plus the input and its navmesh: far
+    // less than the solo build (1.1 MB over the process's start measured on 1 thread, against
+    // 2.1 MB solo; the estimates 1.2 MB and 9.1 MB).
+    let tiled_need = navkit::build::BuildKind::Tiled(1).memory_bytes(&e);
+    assert!(
+        tiled_need < e.memory_bytes / 4,
+        "{tiled_need} {}",
+        e.memory_bytes
+    );
     let tiled = NavMeshBuilder::new(&g)
         .threads(1)
-        .budget(Budget::new().max_memory(e.memory_bytes / 10))
+        .budget(Budget::new().max_memory(tiled_need))
         .tiled();
     assert!(tiled.is_ok(), "{:?}", tiled.err());
+    let over = NavMeshBuilder::new(&g)
+        .threads(1)
+        .budget(Budget::new().max_memory(tiled_need - 1))
+        .tiled()
+        .map(|_| ())
+        .unwrap_err();
+    assert!(
+        matches!(&over, Error::OverBudget { hint, .. } if hint.contains("1 tile(s) in flight")),
+        "{over}"
+    );
 }
 
 #[test]

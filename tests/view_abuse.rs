@@ -226,7 +226,7 @@ fn save_folder() -> PathBuf {
 #[test]
 fn saves_never_land_on_a_text_file_the_level_or_git_config() {
     let dir = save_folder();
-    let v = Viewer::start_in(&dir.join("level.bin"), &dir);
+    let v = Viewer::start_in(&dir.join("level.bin"), &dir, &[]);
     let snapshot = |name: &str| std::fs::read(dir.join(name)).unwrap();
     let kept = [
         "level.bin",

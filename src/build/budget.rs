@@ -64,7 +64,9 @@ impl CancelToken {
 }
 
 /// Limits on a build. The default has none but the check for stray vertices (see
-/// [`allow_stray_vertices`](Self::allow_stray_vertices)).
+/// [`allow_stray_vertices`](Self::allow_stray_vertices)): in particular no memory limit, as a
+/// library cannot know what its caller can spare (`navkit --max-memory` sets one, by default
+/// the memory available at start, at most 8 GiB).
 #[derive(Clone, Debug, Default)]
 pub struct Budget {
     cancel: Option<CancelToken>,
@@ -113,8 +115,20 @@ impl Budget {
         self
     }
 
-    /// Checks the limits that can be checked before building against `estimate`.
+    /// Checks the limits that can be checked before building against `estimate`, as for a solo
+    /// build: its cells, its memory ([`BuildEstimate::memory_bytes`]) and stray vertices.
     pub fn check_estimate(&self, estimate: &BuildEstimate) -> Result<()> {
+        self.check_estimate_for(estimate, BuildKind::Solo)
+    }
+
+    /// The memory limit, if any ([`max_memory`](Self::max_memory)).
+    pub fn memory_limit(&self) -> Option<u64> {
+        self.max_memory
+    }
+
+    /// [`check_estimate`](Self::check_estimate) for a build of `kind`: its memory is that of
+    /// the kind ([`BuildKind::memory_bytes`]) and the error says what to change for it.
+    pub fn check_estimate_for(&self, estimate: &BuildEstimate, kind: BuildKind) -> Result<()> {
         if let Some(max) = self.max_cells
             && estimate.cells > max
         {
@@ -122,15 +136,18 @@ impl Budget {
                 what: "grid cells",
                 estimate: estimate.cells,
                 limit: max,
+                hint: kind.hint(estimate, estimate.cells as f64 / max as f64, "grid-cell"),
             });
         }
+        let memory = kind.memory_bytes(estimate);
         if let Some(max) = self.max_memory
-            && estimate.memory_bytes > max
+            && memory > max
         {
             return Err(Error::OverBudget {
                 what: "estimated memory (bytes)",
-                estimate: estimate.memory_bytes,
+                estimate: memory,
                 limit: max,
+                hint: kind.hint(estimate, memory as f64 / max.max(1) as f64, "memory"),
             });
         }
         if !self.allow_stray_vertices
@@ -149,6 +166,97 @@ impl Budget {
             deadline: self.time_limit.map(|l| (Instant::now() + l, l)),
         }
     }
+}
+
+/// Which build an estimate is checked for: what its memory is and what to change when it is
+/// over the limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum BuildKind {
+    /// A solo build: the whole grid at once.
+    Solo,
+    /// A tiled build on this many threads: a tile per thread, plus the navmesh it makes.
+    Tiled(usize),
+    /// A tile cache on this many threads: a tile per thread, plus the compressed layers.
+    TileCache(usize),
+    /// One tile's stages.
+    Tile,
+}
+
+/// Estimated bytes of a tiled navmesh (Detour's tiles and the copy kept for rebuilds) per
+/// walkable span; see [`BuildKind::memory_bytes`]. Measured: 1.5 to 1.9 (demo_level at cell
+/// size 0.01, nav_test at 0.05, two threads).
+const NAVMESH_BYTES_PER_WALKABLE_SPAN: u64 = 3;
+/// Estimated bytes of a tile cache's compressed layers per walkable span (with the navmesh's,
+/// 5 per walkable span against 1 to 1.6 measured on the same levels).
+const LAYER_BYTES_PER_WALKABLE_SPAN: u64 = 2;
+
+impl BuildKind {
+    /// The estimated peak memory of this kind of build of `e`: [`BuildEstimate::memory_bytes`]
+    /// for a solo build; for tiled builds and tile caches
+    /// [`BuildEstimate::tile_memory_bytes`] per thread (at most the solo build's), the input,
+    /// and their output (Detour's tiles and the compressed layers, counted per walkable span).
+    pub fn memory_bytes(self, e: &BuildEstimate) -> u64 {
+        let in_flight = |threads: usize| {
+            e.tile_memory_bytes
+                .saturating_mul(threads.max(1) as u64)
+                .min(e.memory_bytes.saturating_sub(e.input_bytes))
+                .saturating_add(e.input_bytes)
+        };
+        match self {
+            BuildKind::Solo => e.memory_bytes,
+            BuildKind::Tiled(threads) => in_flight(threads).saturating_add(
+                e.walkable_spans
+                    .saturating_mul(NAVMESH_BYTES_PER_WALKABLE_SPAN),
+            ),
+            BuildKind::TileCache(threads) => {
+                in_flight(threads).saturating_add(e.walkable_spans.saturating_mul(
+                    LAYER_BYTES_PER_WALKABLE_SPAN + NAVMESH_BYTES_PER_WALKABLE_SPAN,
+                ))
+            }
+            BuildKind::Tile => e.tile_memory_bytes.saturating_add(e.input_bytes),
+        }
+    }
+
+    /// What to change when the build is `over` times over its `what` limit.
+    fn hint(self, e: &BuildEstimate, over: f64, what: &str) -> String {
+        // Cells and most spans shrink with the square of the cell size.
+        let cs = significant(f64::from(e.cell_size) * over.sqrt() * 1.05);
+        let gb = |b: u64| b as f64 / f64::from(1u32 << 30);
+        let size = format!(
+            "{} x {} cells at cell_size {} and about {:.3e} spans, about {:.2} GB (input {:.2} GB)",
+            e.width,
+            e.depth,
+            e.cell_size,
+            e.spans as f64,
+            gb(self.memory_bytes(e)),
+            gb(e.input_bytes),
+        );
+        match self {
+            BuildKind::Solo => format!(
+                "{size}: raise cell_size to at least {cs}, set smaller bounds, build it tiled, \
+                 or raise the {what} limit (--max-memory)"
+            ),
+            BuildKind::Tiled(threads) | BuildKind::TileCache(threads) => format!(
+                "{size}, {threads} tile(s) in flight at about {:.3} GB each: use fewer threads \
+                 or a smaller tile_size, raise cell_size to at least {cs}, or raise the {what} \
+                 limit (--max-memory)",
+                gb(e.tile_memory_bytes)
+            ),
+            BuildKind::Tile => {
+                format!("one tile of {size}: use a smaller tile_size or raise the {what} limit")
+            }
+        }
+    }
+}
+
+/// `x` rounded up to three significant digits.
+fn significant(x: f64) -> f64 {
+    if !(x.is_finite() && x > 0.0) {
+        return x;
+    }
+    let scale = 10f64.powi(2 - x.log10().floor() as i32);
+    (x * scale).ceil() / scale
 }
 
 /// A running build's view of its [`Budget`]: cheap to clone into worker threads.
@@ -212,10 +320,22 @@ pub struct BuildEstimate {
     /// Estimated heightfield spans: the cells the triangles cover, counted once per triangle
     /// (an upper bound for a single floor, about right for stacked floors).
     pub spans: u64,
+    /// Estimated walkable spans: the cells under triangles within the slope limit, by their
+    /// projected area (a lower bound where walkable floors do not overlap). A solo build whose
+    /// estimate is far over [`crate::build::MAX_COMPACT_SPANS`] is refused before rasterizing.
+    pub walkable_spans: u64,
     /// Estimated peak memory of a solo build in bytes (the heightfield's columns and spans, then
-    /// the compact heightfield with its regions and distance field). A tiled build needs far
-    /// less at a time: this per tile, times the worker threads.
+    /// the compact heightfield with its regions and distance field, and the input geometry).
+    /// A tiled build needs far less at a time: [`tile_memory_bytes`](Self::tile_memory_bytes)
+    /// per worker thread, plus its output.
     pub memory_bytes: u64,
+    /// Estimated peak memory of one tile's build (its grid with the border, at the span
+    /// density of the densest tile by triangle centroids, or the mean if that is more).
+    pub tile_memory_bytes: u64,
+    /// The memory of the input geometry itself, counted in both estimates.
+    pub input_bytes: u64,
+    /// The cell size the estimate is for (the settings' `cell_size`).
+    pub cell_size: f32,
     /// A few vertices far from all the others that inflate the grid, if any.
     pub stray: Option<StrayVertices>,
     /// Shapes that make a solo build slow without being wrong (a solo build puts these first
@@ -313,6 +433,93 @@ pub fn estimate(geom: &InputGeometry, settings: &BuildSettings) -> Result<BuildE
     estimate_validated(geom, settings)
 }
 
+/// Spans counted from the triangles before rasterizing (see [`count_spans`]).
+struct SpanCounts {
+    /// All spans: per triangle its projected cells, at least one.
+    spans: u64,
+    /// Cells under walkable triangles (those within the slope limit), by projected area only.
+    walkable: u64,
+    /// The most spans whose triangles have their centroid in one tile of `tile_side` cells.
+    densest_tile: u64,
+}
+
+/// Counts the spans the triangles will make on the grid of `cfg`: per triangle its projected
+/// xz area in cells, a cell's width along its edges, and one more (so at least one span per
+/// triangle); walkable spans by area alone (a lower bound where walkable floors do not
+/// overlap); and the densest tile's spans for tiles of `tile_side` cells.
+fn count_spans(
+    geom: &InputGeometry,
+    cfg: &crate::settings::VoxelConfig,
+    tile_side: u64,
+) -> SpanCounts {
+    let mesh = &geom.mesh;
+    let cs = cfg.cs as f64;
+    let cells = (cfg.width.max(0) as u64).saturating_mul(cfg.height.max(0) as u64);
+    let tile_cells = tile_side.saturating_mul(tile_side).max(1);
+    let tile_w = cs * tile_side.max(1) as f64;
+    let min_normal_y = (cfg.walkable_slope_angle as f64).to_radians().cos();
+    let p = |i: i32| {
+        let i = i as usize * 3;
+        [
+            mesh.verts[i] as f64,
+            mesh.verts[i + 1] as f64,
+            mesh.verts[i + 2] as f64,
+        ]
+    };
+    let mut per_tile: std::collections::HashMap<(i64, i64), u64> = Default::default();
+    let (mut spans, mut walkable) = (0u64, 0u64);
+    for t in mesh.tris.chunks_exact(3) {
+        let (a, b, c) = (p(t[0]), p(t[1]), p(t[2]));
+        let (e1, e2) = (
+            [b[0] - a[0], b[1] - a[1], b[2] - a[2]],
+            [c[0] - a[0], c[1] - a[1], c[2] - a[2]],
+        );
+        let n = [
+            e1[1] * e2[2] - e1[2] * e2[1],
+            e1[2] * e2[0] - e1[0] * e2[2],
+            e1[0] * e2[1] - e1[1] * e2[0],
+        ];
+        let area = n[1].abs() / 2.0;
+        let len = |p: [f64; 3], q: [f64; 3]| (p[0] - q[0]).hypot(p[2] - q[2]);
+        let perimeter = len(a, b) + len(b, c) + len(c, a);
+        // Cells the triangle covers: its area, a cell's width along its edges, one more.
+        let tri = (area / (cs * cs) + perimeter / cs + 1.0).min(cells as f64) as u64;
+        spans = spans.saturating_add(tri);
+        let norm = (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt();
+        if norm > 0.0 && n[1] / norm > min_normal_y {
+            walkable = walkable.saturating_add((area / (cs * cs)).min(cells as f64) as u64);
+        }
+        let key = (
+            (((a[0] + b[0] + c[0]) / 3.0 - cfg.bmin[0] as f64) / tile_w).floor() as i64,
+            (((a[2] + b[2] + c[2]) / 3.0 - cfg.bmin[2] as f64) / tile_w).floor() as i64,
+        );
+        let in_tile = per_tile.entry(key).or_default();
+        *in_tile = in_tile.saturating_add(tri.min(tile_cells));
+    }
+    let densest_tile = per_tile.values().copied().max().unwrap_or(0);
+    SpanCounts {
+        spans: spans.min(cells.saturating_mul(64)),
+        walkable,
+        densest_tile,
+    }
+}
+
+/// Peak memory of building a grid of `cells` cells holding `spans` spans: the heightfield's
+/// columns and spans, then the compact heightfield with its regions and distance field (all
+/// counted as alive at once, which over-estimates a little).
+pub(crate) fn grid_memory(cells: u64, spans: u64) -> u64 {
+    cells
+        .saturating_mul(BYTES_PER_CELL)
+        .saturating_add(spans.saturating_mul(BYTES_PER_SPAN))
+}
+
+/// The memory the input geometry takes while it is built (vertices, triangles, their area
+/// flags and the chunky index's copy of the triangles).
+fn input_memory(geom: &InputGeometry) -> u64 {
+    let (v, t) = (geom.mesh.verts.len() as u64, geom.mesh.tris.len() as u64);
+    v * 4 + t * 4 + t / 3 + t * 4
+}
+
 /// [`estimate`] of a mesh the caller has validated already (the builds do, first).
 pub(crate) fn estimate_validated(
     geom: &InputGeometry,
@@ -321,26 +528,20 @@ pub(crate) fn estimate_validated(
     let mesh = &geom.mesh;
     let (bmin, bmax) = mesh.bounds().into();
     let cfg = settings.to_config(bmin, bmax)?;
-    let cs = cfg.cs as f64;
     let (width, depth) = (cfg.width.max(0) as u64, cfg.height.max(0) as u64);
     let cells = width * depth;
-    let v = |i: i32| {
-        let i = i as usize * 3;
-        [mesh.verts[i] as f64, mesh.verts[i + 2] as f64]
-    };
-    let mut spans = 0u64;
-    for t in mesh.tris.chunks_exact(3) {
-        let (a, b, c) = (v(t[0]), v(t[1]), v(t[2]));
-        let area = ((b[0] - a[0]) * (c[1] - a[1]) - (c[0] - a[0]) * (b[1] - a[1])).abs() / 2.0;
-        let len = |p: [f64; 2], q: [f64; 2]| (p[0] - q[0]).hypot(p[1] - q[1]);
-        let perimeter = len(a, b) + len(b, c) + len(c, a);
-        // Cells the triangle covers: its area, a cell's width along its edges, one more.
-        spans += (area / (cs * cs) + perimeter / cs + 1.0).min(cells as f64) as u64;
-    }
-    let spans = spans.min(cells.saturating_mul(64));
-    let memory_bytes = cells
-        .saturating_mul(BYTES_PER_CELL)
-        .saturating_add(spans.saturating_mul(BYTES_PER_SPAN));
+    let cs = settings.cell_size.max(f32::MIN_POSITIVE);
+    let border = (settings.agent_radius / cs).ceil().max(0.0) as u64 + 3;
+    let tile_side = u64::from(settings.tile_size) + 2 * border;
+    let counts = count_spans(geom, &cfg, tile_side);
+    let spans = counts.spans;
+    let input = input_memory(geom);
+    let memory_bytes = grid_memory(cells, spans).saturating_add(input);
+    // One tile with its border: its cells, and the densest tile's spans or the mean, whichever
+    // is more.
+    let tile_cells = tile_side.saturating_mul(tile_side).min(cells.max(1));
+    let mean = (spans as f64 / cells.max(1) as f64 * tile_cells as f64) as u64;
+    let tile_memory_bytes = grid_memory(tile_cells, counts.densest_tile.max(mean).min(spans));
     let stray = if settings.bounds.is_some() {
         None
     } else {
@@ -360,7 +561,11 @@ pub(crate) fn estimate_validated(
         depth,
         cells,
         spans,
+        walkable_spans: counts.walkable,
         memory_bytes,
+        tile_memory_bytes,
+        input_bytes: input,
+        cell_size: cfg.cs,
         stray,
         warnings,
     })

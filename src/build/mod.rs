@@ -15,7 +15,7 @@ pub use crate::settings::{
     MAX_BUILD_COORDINATE, MAX_BV_CELLS, MAX_GRID_CELLS, MAX_SPAN_HEIGHT, MIN_CELL_ULPS,
     SettingField, VoxelConfig,
 };
-pub use budget::{Budget, BuildEstimate, CancelToken, StrayVertices, estimate};
+pub use budget::{Budget, BuildEstimate, BuildKind, CancelToken, StrayVertices, estimate};
 pub use counts::{StageCounts, TileBuildCounts};
 pub(crate) use offmesh::off_mesh_issues;
 pub use offmesh::{LinkEnd, OffMeshIssue, OffMeshProblem};

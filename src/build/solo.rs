@@ -222,6 +222,31 @@ fn check_solo_axes(
     Ok(())
 }
 
+/// How many times over [`MAX_COMPACT_SPANS`] the estimated walkable spans must be for a solo
+/// build to be refused before rasterizing (the estimate counts overlapping walkable triangles
+/// twice; the exact check after rasterizing catches what this lets through).
+const COMPACT_REFUSE_FACTOR: u64 = 2;
+
+/// Refuses, before rasterizing, a solo build whose walkable spans
+/// ([`BuildEstimate::walkable_spans`](crate::build::BuildEstimate::walkable_spans)) will not
+/// fit a compact heightfield, naming the cell size that would.
+fn check_compact_estimate(e: &crate::build::BuildEstimate) -> Result<()> {
+    let limit = crate::build::MAX_COMPACT_SPANS as u64;
+    if e.walkable_spans <= limit * COMPACT_REFUSE_FACTOR {
+        return Ok(());
+    }
+    let cs = f64::from(e.cell_size) * (e.walkable_spans as f64 / limit as f64).sqrt() * 1.05;
+    Err(Error::Build {
+        stage: Stage::CompactHeightfield,
+        message: format!(
+            "about {:.3e} walkable spans estimated before rasterizing (the walkable triangles \
+             cover that many cells at cell_size {}); a compact heightfield indexes at most \
+             {limit} (24-bit cell index): raise cell_size to at least {:.3}, or build tiled",
+            e.walkable_spans as f64, e.cell_size, cs
+        ),
+    })
+}
+
 /// Triangles rasterized between two checks of a build's [`Budget`].
 const TRIS_PER_CHECK: usize = 1 << 16;
 
@@ -244,6 +269,7 @@ pub(crate) fn build_solo(
     // `solo_config` validated the geometry.
     let estimated = estimate_validated(geom, settings)?;
     budget.check_estimate(&estimated)?;
+    check_compact_estimate(&estimated)?;
     let mut stages = capture_stages.then(SoloStages::default);
     let mut ctx = RecastContext::new();
     ctx.reset_timers();

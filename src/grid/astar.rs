@@ -72,10 +72,23 @@ impl SearchContext {
     }
 
     /// A context with memory for graphs of up to `node_count` nodes.
+    ///
+    /// # Panics
+    /// If the memory cannot be allocated ([`try_with_capacity`](Self::try_with_capacity)
+    /// returns an error instead).
     pub fn with_capacity(node_count: usize) -> Self {
+        match Self::try_with_capacity(node_count) {
+            Ok(ctx) => ctx,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// A context with memory for graphs of up to `node_count` nodes, or
+    /// [`Error::OutOfMemory`] naming the bytes needed if they cannot be allocated.
+    pub fn try_with_capacity(node_count: usize) -> Result<Self> {
         let mut ctx = Self::new();
-        ctx.begin(node_count);
-        ctx
+        ctx.begin(node_count)?;
+        Ok(ctx)
     }
 
     /// The nodes of the last path found, start to goal (every cell, for JPS too); empty if the
@@ -121,10 +134,18 @@ impl SearchContext {
     }
 
     /// Starts a new query on a graph of `node_count` nodes.
-    pub(crate) fn begin(&mut self, node_count: usize) {
+    /// Fails with [`Error::OutOfMemory`] (and nothing changed) if the per-node memory for
+    /// `node_count` nodes cannot be allocated.
+    pub(crate) fn begin(&mut self, node_count: usize) -> Result<()> {
         if self.nodes.len() < node_count {
-            self.nodes.resize(node_count, NodeState::default());
+            super::try_grow(
+                &mut self.nodes,
+                node_count,
+                NodeState::default(),
+                "search nodes",
+            )?;
         }
+        self.heap.reserve(node_count)?;
         if self.generation >= u32::MAX - 4 {
             self.nodes.iter_mut().for_each(|n| n.stamp = 0);
             self.generation = 0;
@@ -133,6 +154,13 @@ impl SearchContext {
         self.heap.reset(node_count);
         self.path.clear();
         self.jump_points.clear();
+        Ok(())
+    }
+
+    /// Forgets the last search (no path, no visited nodes); allocates nothing.
+    pub(crate) fn forget(&mut self) {
+        // Nothing to allocate for no nodes: this cannot fail.
+        let _ = self.begin(0);
     }
 
     /// Opens `node` with cost `g` through `parent`, or lowers its cost if it is open and `g`
@@ -281,10 +309,10 @@ pub fn search<G: SearchGraph>(
         } else {
             continue;
         };
-        ctx.begin(0); // the last path is gone: this search has none
+        ctx.forget(); // the last path is gone: this search has none
         return Err(e);
     }
-    Ok(run(ctx, graph, start, goal, options))
+    run(ctx, graph, start, goal, options)
 }
 
 /// A* between two passable nodes (checked by the caller).
@@ -294,20 +322,20 @@ fn run<G: SearchGraph>(
     start: NodeId,
     goal: NodeId,
     options: &SearchOptions,
-) -> SearchResult {
+) -> Result<SearchResult> {
     let count = graph.node_count();
-    ctx.begin(count);
+    ctx.begin(count)?;
     ctx.relax(start, start, 0, || graph.heuristic(start, goal, options));
     let mut expanded = 0u32;
     while let Some(n) = ctx.pop() {
         expanded += 1;
         if n == goal {
             ctx.retrace(start, goal);
-            return SearchResult {
+            return Ok(SearchResult {
                 status: PathStatus::Complete,
                 cost: from_fixed(ctx.g(goal)),
                 expanded,
-            };
+            });
         }
         let gn = ctx.g(n);
         // Collect the moves first (a trivial closure the compiler inlines into every call
@@ -323,11 +351,11 @@ fn run<G: SearchGraph>(
         ctx.moves = moves;
     }
     let nearest = ctx.retrace_nearest(start, count, |n| graph.heuristic(n, goal, options));
-    SearchResult {
+    Ok(SearchResult {
         status: PathStatus::Partial,
         cost: from_fixed(ctx.g(nearest)),
         expanded,
-    }
+    })
 }
 
 /// A* between two cells of a [`Grid`]; the path's nodes are in [`SearchContext::path`]
@@ -341,8 +369,8 @@ pub fn find_path(
     goal: UVec2,
     options: &SearchOptions,
 ) -> Result<SearchResult> {
-    let (s, g) = check_endpoints(grid, start, goal).inspect_err(|_| ctx.begin(0))?;
-    let mut r = run(ctx, grid, s, g, options);
+    let (s, g) = check_endpoints(grid, start, goal).inspect_err(|_| ctx.forget())?;
+    let mut r = run(ctx, grid, s, g, options)?;
     r.cost = ctx.exact_cost(grid, options);
     Ok(r)
 }

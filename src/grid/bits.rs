@@ -15,10 +15,20 @@ pub(crate) struct BitRows {
 
 impl BitRows {
     /// `rows` rows of `len` bits each, bit `(r, i)` set where `is_set(r, i)`.
-    fn build(rows: usize, len: usize, is_set: impl Fn(usize, usize) -> bool) -> BitRows {
+    fn build(
+        rows: usize,
+        len: usize,
+        is_set: impl Fn(usize, usize) -> bool,
+    ) -> crate::Result<BitRows> {
         // One spare zero word per row: a window read past the end sees blocked cells.
         let words_per_row = len.div_ceil(64) + 1;
-        let mut words = vec![0u64; rows * words_per_row];
+        let mut words = Vec::new();
+        super::try_grow(
+            &mut words,
+            rows * words_per_row,
+            0u64,
+            "jump point search's bit rows",
+        )?;
         for r in 0..rows {
             for i in 0..len {
                 if is_set(r, i) {
@@ -26,10 +36,10 @@ impl BitRows {
                 }
             }
         }
-        BitRows {
+        Ok(BitRows {
             words_per_row,
             words,
-        }
+        })
     }
 
     /// 64 bits of row `r` starting at position `start` (bit `k` = position `start + k`);
@@ -65,12 +75,12 @@ pub(crate) struct ClassBits {
 
 impl ClassBits {
     /// The bits of class `class` in a padded array `cls` of `stride` columns.
-    pub(crate) fn build(cls: &[u8], stride: usize, class: u8) -> ClassBits {
+    pub(crate) fn build(cls: &[u8], stride: usize, class: u8) -> crate::Result<ClassBits> {
         let height = cls.len() / stride;
-        ClassBits {
-            rows: BitRows::build(height, stride, |y, x| cls[y * stride + x] == class),
-            cols: BitRows::build(stride, height, |x, y| cls[y * stride + x] == class),
-        }
+        Ok(ClassBits {
+            rows: BitRows::build(height, stride, |y, x| cls[y * stride + x] == class)?,
+            cols: BitRows::build(stride, height, |x, y| cls[y * stride + x] == class)?,
+        })
     }
 }
 
@@ -197,7 +207,7 @@ mod tests {
                 .map(|_| (0..len).map(|_| next() % density != 0).collect())
                 .collect();
             let flat: Vec<u8> = cls.iter().flatten().map(|&o| o as u8).collect();
-            let bits = ClassBits::build(&flat, len, 1);
+            let bits = ClassBits::build(&flat, len, 1).unwrap();
             for from in 0..len {
                 for dir in [1, -1] {
                     let goal = (trial % 3 == 0).then(|| (next() % len as u64) as usize);

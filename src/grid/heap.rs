@@ -34,6 +34,15 @@ pub(crate) struct IndexedHeap {
 }
 
 impl IndexedHeap {
+    /// Makes room for node ids below `node_count` (fails with [`crate::Error::OutOfMemory`]
+    /// if it cannot be allocated); [`reset`](Self::reset) then allocates nothing.
+    pub(crate) fn reserve(&mut self, node_count: usize) -> crate::Result<()> {
+        if self.pos.len() < node_count {
+            super::try_grow(&mut self.pos, node_count, 0, "the open list's positions")?;
+        }
+        Ok(())
+    }
+
     /// Makes room for node ids below `node_count` and empties the heap.
     pub(crate) fn reset(&mut self, node_count: usize) {
         if self.pos.len() < node_count {

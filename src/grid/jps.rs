@@ -137,8 +137,8 @@ pub fn find_path(
     options: &SearchOptions,
 ) -> Result<SearchResult> {
     check_supported(grid, options)?;
-    let (s, g) = check_endpoints(grid, start, goal).inspect_err(|_| ctx.begin(0))?;
-    Ok(search(ctx, grid, s, g, options))
+    let (s, g) = check_endpoints(grid, start, goal).inspect_err(|_| ctx.forget())?;
+    search(ctx, grid, s, g, options)
 }
 
 /// JPS between two passable nodes of `grid` (checked by the caller).
@@ -148,12 +148,12 @@ fn search(
     start: NodeId,
     goal: NodeId,
     options: &SearchOptions,
-) -> SearchResult {
+) -> Result<SearchResult> {
     let cls = grid.classes();
     let stride = grid.stride() as isize;
     let straight = options.cost_model.straight_fixed();
     let diagonal = options.cost_model.diagonal_fixed();
-    ctx.begin(grid.node_count());
+    ctx.begin(grid.node_count())?;
     let class = cls[start as usize];
     let goal_cell = grid.cell(goal);
     let j = Jumper {
@@ -161,7 +161,7 @@ fn search(
         class,
         goal: goal as usize,
         stride,
-        bits: grid.jump_bits(class),
+        bits: grid.jump_bits(class)?,
         goal_xy: (goal_cell.x as usize + 1, goal_cell.y as usize + 1),
         grid,
     };
@@ -174,11 +174,11 @@ fn search(
     ctx.relax(start, start, 0, || h(start as usize));
     if cls[goal as usize] != j.class {
         ctx.retrace(start, start);
-        return SearchResult {
+        return Ok(SearchResult {
             status: PathStatus::Partial,
             cost: 0.0,
             expanded: 0,
-        };
+        });
     }
     let mut expanded = 0u32;
     while let Some(n) = ctx.pop() {
@@ -186,11 +186,11 @@ fn search(
         if n == goal {
             ctx.retrace(start, goal);
             ctx.expand_jump_points(grid.stride());
-            return SearchResult {
+            return Ok(SearchResult {
                 status: PathStatus::Complete,
                 cost: ctx.exact_cost(grid, options),
                 expanded,
-            };
+            });
         }
         let gn = ctx.g(n);
         let i = n as usize;
@@ -241,9 +241,9 @@ fn search(
     }
     ctx.retrace_nearest(start, grid.node_count(), |n| h(n as usize));
     ctx.expand_jump_points(grid.stride());
-    SearchResult {
+    Ok(SearchResult {
         status: PathStatus::Partial,
         cost: ctx.exact_cost(grid, options),
         expanded,
-    }
+    })
 }

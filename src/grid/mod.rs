@@ -58,6 +58,33 @@ pub use runner::{Algorithm, ScenarioReport, run_scenarios};
 /// A node of a [`SearchGraph`]: an opaque index below [`SearchGraph::node_count`].
 pub type NodeId = u32;
 
+/// Grows `v` to `len` elements of `value`, or fails with [`Error::OutOfMemory`] naming `what`
+/// and the bytes asked for (and `v` unchanged) where the allocator refuses: a grid as large as
+/// [`MAX_CELLS`] needs gigabytes for its searches, which must not abort the process.
+pub(crate) fn try_grow<T: Clone>(v: &mut Vec<T>, len: usize, value: T, what: &str) -> Result<()> {
+    let extra = len.saturating_sub(v.len());
+    v.try_reserve_exact(extra).map_err(|_| {
+        let bytes = (len as u128) * std::mem::size_of::<T>() as u128;
+        Error::OutOfMemory(format!("{what}: {bytes} bytes could not be allocated"))
+    })?;
+    v.resize(len, value);
+    Ok(())
+}
+
+/// Bytes a search on a `width` x `height` grid needs at most, the grid included: its padded
+/// cells (1 byte each), per node the search state (16 bytes) and the open list's position (4
+/// bytes), the open list itself (at most 16 bytes per node, counted for an eighth of them: it
+/// holds the search's frontier), and Jump Point Search's bit rows (4 bits per cell, rows and
+/// columns of two terrain classes). For a refusal by size before loading or searching, e.g.
+/// against `navkit --max-memory`.
+pub fn search_memory_bytes(width: u32, height: u32) -> u64 {
+    let cells = (u64::from(width) + 2) * (u64::from(height) + 2);
+    cells * (1 + 16 + 4)
+        + cells / 8 * 16
+        + cells / 2
+        + 4 * (u64::from(width) + u64::from(height)) * 8
+}
+
 /// The largest number of cells a [`Grid`] may have (2^28).
 pub const MAX_CELLS: u64 = 1 << 28;
 
@@ -372,7 +399,9 @@ impl Grid {
             )));
         }
         let stride = width as usize + 2;
-        let mut class = vec![0u8; stride * (height as usize + 2)];
+        let mut class = Vec::new();
+        let what = format!("the cells of a {width}x{height} grid");
+        try_grow(&mut class, stride * (height as usize + 2), 0u8, &what)?;
         for y in 0..height as usize {
             let row = (y + 1) * stride + 1;
             class[row..row + width as usize].fill(terrain.class());
@@ -474,12 +503,16 @@ impl Grid {
     }
 
     /// The bit rows of terrain class `class` (1 ground, 2 water), built on first use.
-    pub(crate) fn jump_bits(&self, class: u8) -> &bits::ClassBits {
-        let all = self
-            .jump_bits
-            .0
-            .get_or_init(|| [1, 2].map(|c| bits::ClassBits::build(&self.class, self.stride, c)));
-        &all[(class as usize).clamp(1, 2) - 1]
+    /// Fails with [`Error::OutOfMemory`] if they cannot be allocated.
+    pub(crate) fn jump_bits(&self, class: u8) -> Result<&bits::ClassBits> {
+        if self.jump_bits.0.get().is_none() {
+            let ground = bits::ClassBits::build(&self.class, self.stride, 1)?;
+            let water = bits::ClassBits::build(&self.class, self.stride, 2)?;
+            // Another thread may have set them meanwhile: the same bits.
+            let _ = self.jump_bits.0.set([ground, water]);
+        }
+        let all = self.jump_bits.0.get().expect("set above");
+        Ok(&all[(class as usize).clamp(1, 2) - 1])
     }
 
     /// Number of passable cells.

@@ -252,7 +252,8 @@ impl TileCache {
     /// does not depend on the number of threads. The geometry's convex volumes and off-mesh
     /// connections are used. Within `budget`: refused before building if the
     /// [`estimate`](crate::build::estimate) shows stray vertices or is over the budget's cell
-    /// limit, stopped at the next tile or stage after the budget's token is cancelled or its
+    /// limit, or its memory ([`BuildKind::TileCache`](crate::build::BuildKind::TileCache)) is
+    /// over the memory limit, stopped at the next tile or stage after the budget's token is cancelled or its
     /// time runs out.
     pub(crate) fn build(
         geom: &InputGeometry,
@@ -266,10 +267,13 @@ impl TileCache {
         cache.validate()?;
         let mut settings = settings.clone();
         settings.tile_size = cache.tile_size;
-        let mut estimate = crate::build::budget::estimate_validated(geom, &settings)?;
-        // Layers are built a tile at a time; the whole-level memory estimate does not apply.
-        estimate.memory_bytes = 0;
-        budget.check_estimate(&estimate)?;
+        let estimate = crate::build::budget::estimate_validated(geom, &settings)?;
+        // Layers are built a tile per thread at a time, and kept compressed.
+        let threads = crate::par::current_num_threads();
+        budget.check_estimate_for(
+            &estimate,
+            crate::build::budget::BuildKind::TileCache(threads),
+        )?;
         let (bmin, bmax) = geom.mesh.bounds().into();
         let grid = TileGrid::new(bmin, bmax, &settings)?;
         let base = settings.to_config(bmin, bmax)?;

@@ -276,8 +276,9 @@ impl Scenario {
 
     /// Checks the events: finite times from 0, each adds or removes (not both), names unique,
     /// and every removal names an obstacle added by an earlier event.
+    /// Runs in O(n log n) time for n events (the sort; the names are kept in a hash set).
     pub fn check_events(&self) -> Result<()> {
-        let mut added: Vec<(&str, f32)> = Vec::new();
+        let mut added: std::collections::HashSet<&str> = std::collections::HashSet::new();
         let mut order: Vec<&ObstacleEvent> = self.events.iter().collect();
         order.sort_by(|a, b| a.at.total_cmp(&b.at));
         for (i, e) in order.iter().enumerate() {
@@ -289,20 +290,18 @@ impl Scenario {
             match (&e.add, &e.remove) {
                 (Some(_), None) => {
                     if let Some(n) = &e.name {
-                        if added.iter().any(|(m, _)| m == n) {
+                        if !added.insert(n) {
                             return Err(bad("the name is used twice"));
                         }
-                        added.push((n, e.at));
                     }
                 }
                 (None, Some(n)) => {
                     if e.name.is_some() {
                         return Err(bad("a removal has no `name` of its own"));
                     }
-                    let Some(k) = added.iter().position(|(m, _)| m == n) else {
+                    if !added.remove(n.as_str()) {
                         return Err(bad("removes an obstacle no earlier event added"));
-                    };
-                    added.remove(k);
+                    }
                 }
                 _ => return Err(bad("needs exactly one of `add` and `remove`")),
             }
@@ -318,17 +317,23 @@ impl Scenario {
         geom: &crate::InputGeometry,
         settings: &crate::BuildSettings,
     ) -> Result<crate::tilecache::TileCache> {
+        self.tile_cache_within(geom, settings, &crate::build::Budget::default())
+    }
+
+    /// [`tile_cache`](Self::tile_cache) within `budget` (its memory limit checked against the
+    /// estimate before building, its time limit and token while building).
+    pub fn tile_cache_within(
+        &self,
+        geom: &crate::InputGeometry,
+        settings: &crate::BuildSettings,
+        budget: &crate::build::Budget,
+    ) -> Result<crate::tilecache::TileCache> {
         let mut cache_settings = crate::tilecache::TileCacheSettings::default();
         let most = self.obstacles.len() + self.events.iter().filter(|e| e.add.is_some()).count();
         cache_settings.max_obstacles = cache_settings
             .max_obstacles
             .max(u32::try_from(most).unwrap_or(u32::MAX));
-        let mut tc = crate::tilecache::TileCache::build(
-            geom,
-            settings,
-            &cache_settings,
-            &crate::build::Budget::default(),
-        )?;
+        let mut tc = crate::tilecache::TileCache::build(geom, settings, &cache_settings, budget)?;
         for (i, o) in self.obstacles.iter().enumerate() {
             tc.add(o).map_err(|e| {
                 Error::InvalidArgument(format!("scenario obstacle {i} ({o:?}): {e}"))
@@ -460,6 +465,24 @@ pub fn simulate_dynamic(
     scenario: &Scenario,
     s: &SimSettings,
 ) -> Result<SimReport> {
+    simulate_dynamic_within(
+        geom,
+        settings,
+        scenario,
+        s,
+        &crate::build::Budget::default(),
+    )
+}
+
+/// [`simulate_dynamic`] with the tile cache built within `budget` (see
+/// [`Scenario::tile_cache_within`]).
+pub fn simulate_dynamic_within(
+    geom: &crate::InputGeometry,
+    settings: &crate::BuildSettings,
+    scenario: &Scenario,
+    s: &SimSettings,
+    budget: &crate::build::Budget,
+) -> Result<SimReport> {
     scenario.check_events()?;
     if let Some(e) = scenario.events.iter().find(|e| e.at >= s.seconds) {
         return Err(Error::InvalidArgument(format!(
@@ -467,7 +490,7 @@ pub fn simulate_dynamic(
             e.at, s.seconds
         )));
     }
-    let tc = scenario.tile_cache(geom, settings)?;
+    let tc = scenario.tile_cache_within(geom, settings, budget)?;
     let specs: Vec<AgentSpec> = if scenario.agents.is_empty() {
         Comparer::new(tc.navmesh(), None, CompareSettings::default())?
             .random_pairs(s.agents, s.seed)?
@@ -488,7 +511,9 @@ pub fn simulate_dynamic(
     let mut events: Vec<&ObstacleEvent> = scenario.events.iter().collect();
     events.sort_by(|a, b| a.at.total_cmp(&b.at));
     let mut next = 0;
-    let mut named: Vec<(String, crate::tilecache::ObstacleRef)> = Vec::new();
+    // The obstacles added under a name and not removed yet (names are unique among them).
+    let mut named: std::collections::HashMap<&str, crate::tilecache::ObstacleRef> =
+        std::collections::HashMap::new();
     let (mut applied, mut rebuilt) = (0usize, 0usize);
     // The time of the earliest event whose tiles are not all rebuilt yet, and the longest wait.
     let (mut unsettled, mut settle_max) = (None::<f32>, 0.0f32);
@@ -497,16 +522,16 @@ pub fn simulate_dynamic(
             let done = if let Some(shape) = &e.add {
                 crowd.tile_cache_mut().add(shape).map(|r| {
                     if let Some(n) = &e.name {
-                        named.push((n.clone(), r));
+                        named.insert(n, r);
                     }
                 })
-            } else if let Some(k) = e
+            } else if let Some((n, r)) = e
                 .remove
-                .as_ref()
-                .and_then(|n| named.iter().position(|(m, _)| m == n))
+                .as_deref()
+                .and_then(|n| named.get(n).map(|&r| (n, r)))
             {
-                crowd.tile_cache_mut().remove(named[k].1).map(|()| {
-                    named.swap_remove(k);
+                crowd.tile_cache_mut().remove(r).map(|()| {
+                    named.remove(n);
                 })
             } else {
                 Ok(())

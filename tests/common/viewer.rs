@@ -20,12 +20,22 @@ pub struct Viewer {
 impl Viewer {
     /// Starts `navkit view INPUT --port 0` and reads the URL it prints.
     pub fn start(input: &std::path::Path) -> Viewer {
-        Viewer::start_in(input, std::path::Path::new(env!("CARGO_MANIFEST_DIR")))
+        Viewer::start_in(input, std::path::Path::new(env!("CARGO_MANIFEST_DIR")), &[])
     }
 
-    /// [`Viewer::start`] in the working directory `dir` (where its saves go).
-    pub fn start_in(input: &std::path::Path, dir: &std::path::Path) -> Viewer {
+    /// [`Viewer::start`] with global options before `view` (e.g. `--max-memory 64M`).
+    pub fn start_with(input: &std::path::Path, options: &[&str]) -> Viewer {
+        Viewer::start_in(
+            input,
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")),
+            options,
+        )
+    }
+
+    /// [`Viewer::start_with`] in the working directory `dir` (where its saves go).
+    pub fn start_in(input: &std::path::Path, dir: &std::path::Path, options: &[&str]) -> Viewer {
         let mut child = Command::new(env!("CARGO_BIN_EXE_navkit"))
+            .args(options)
             .args(["view", &input.display().to_string(), "--port", "0"])
             .current_dir(dir)
             .stdout(Stdio::piped())

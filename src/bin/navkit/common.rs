@@ -27,6 +27,90 @@ pub fn budget() -> Budget {
     BUDGET.get().cloned().unwrap_or_default()
 }
 
+/// A `--max-memory`: a number of bytes, or none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemoryLimit {
+    /// At most this many bytes.
+    Bytes(u64),
+    /// No limit (`--max-memory none`).
+    None,
+}
+
+/// The `--max-memory` of this run, set once by `main`.
+static MEMORY_LIMIT: std::sync::OnceLock<MemoryLimit> = std::sync::OnceLock::new();
+
+/// Sets the memory limit of this run (the builds' budget gets it from `main` as well).
+pub fn set_memory_limit(limit: MemoryLimit) {
+    let _ = MEMORY_LIMIT.set(limit);
+}
+
+/// The memory limit of this run in bytes, if any (the default if `main` set none).
+pub fn memory_limit() -> Option<u64> {
+    match MEMORY_LIMIT
+        .get()
+        .copied()
+        .unwrap_or_else(default_memory_limit)
+    {
+        MemoryLimit::Bytes(b) => Some(b),
+        MemoryLimit::None => None,
+    }
+}
+
+/// `budget` with this run's memory limit (for builds that make their own budget: the viewer's).
+pub fn with_memory_limit(budget: Budget) -> Budget {
+    match memory_limit() {
+        Some(bytes) => budget.max_memory(bytes),
+        None => budget,
+    }
+}
+
+/// The most the default memory limit allows, whatever is available (8 GiB).
+const DEFAULT_MEMORY_CAP: u64 = 8 << 30;
+/// The default memory limit where /proc/meminfo cannot be read (4 GiB).
+const DEFAULT_MEMORY_FALLBACK: u64 = 4 << 30;
+
+/// The default `--max-memory`: MemAvailable from /proc/meminfo, at most [`DEFAULT_MEMORY_CAP`];
+/// [`DEFAULT_MEMORY_FALLBACK`] where it cannot be read.
+pub fn default_memory_limit() -> MemoryLimit {
+    let available = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|text| {
+            let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+            let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+            Some(kb.saturating_mul(1024))
+        });
+    MemoryLimit::Bytes(available.map_or(DEFAULT_MEMORY_FALLBACK, |a| a.min(DEFAULT_MEMORY_CAP)))
+}
+
+/// Parses a `--max-memory`: `none`, or bytes with an optional K, M, G or T suffix (powers of
+/// 1024, an optional trailing `B` or `iB`), at least 1M.
+pub fn parse_memory_size(s: &str) -> Result<MemoryLimit, String> {
+    let t = s.trim();
+    if t.eq_ignore_ascii_case("none") {
+        return Ok(MemoryLimit::None);
+    }
+    let upper = t.to_ascii_uppercase();
+    let body = upper
+        .strip_suffix("IB")
+        .or_else(|| upper.strip_suffix('B'))
+        .unwrap_or(&upper);
+    let (num, shift) = match body.chars().last() {
+        Some('K') => (&body[..body.len() - 1], 10),
+        Some('M') => (&body[..body.len() - 1], 20),
+        Some('G') => (&body[..body.len() - 1], 30),
+        Some('T') => (&body[..body.len() - 1], 40),
+        _ => (body, 0),
+    };
+    let bad =
+        || format!("`{s}` is not a memory size (e.g. 512M, 4G, 1073741824 or none; at least 1M)");
+    let v: f64 = num.trim().parse().map_err(|_| bad())?;
+    let bytes = v * (1u64 << shift) as f64;
+    if !(bytes.is_finite() && bytes >= (1 << 20) as f64 && bytes < 1.8e19) {
+        return Err(bad());
+    }
+    Ok(MemoryLimit::Bytes(bytes as u64))
+}
+
 pub fn parse_vec3(s: &str) -> Result<Vec3, String> {
     let parts: Vec<&str> = s.split(',').map(str::trim).collect();
     if parts.len() != 3 {
@@ -124,7 +208,11 @@ pub fn navmesh_source(
         )));
     }
     let (geom, settings) = load_geometry(input, partition, tile_size)?;
-    Ok(NavSource::Cache(Box::new(s.tile_cache(&geom, &settings)?)))
+    Ok(NavSource::Cache(Box::new(s.tile_cache_within(
+        &geom,
+        &settings,
+        &budget(),
+    )?)))
 }
 
 pub fn load_navmesh(input: &Path, partition: Option<Partition>) -> navkit::Result<NavMesh> {

@@ -79,7 +79,9 @@ fn demo(gset: &Path, picture: &Path) -> navkit::Result<()> {
         geom.off_mesh_connections.len(),
         geom.convex_volumes.len()
     );
-    let builder = NavMeshBuilder::new(&geom).settings(settings.clone());
+    let builder = NavMeshBuilder::new(&geom)
+        .settings(settings.clone())
+        .budget(crate::common::budget());
     let built = builder.solo()?;
     print_report(built.report());
     let (from, to) = demo_endpoints(&geom);
@@ -144,6 +146,7 @@ fn obstacle_demo(
     // Obstacles: a tile cache of the level, a cylinder on the path's longest leg, then removed.
     let mut cache = NavMeshBuilder::new(geom)
         .settings(settings.clone())
+        .budget(crate::common::budget())
         .tile_cache()?;
     let corners = |nav: &NavMesh| -> navkit::Result<(bool, Vec<Vec3>)> {
         let mut q = NavMeshQuery::new(nav, 2048)?;
@@ -216,6 +219,7 @@ fn world_demo() -> navkit::Result<()> {
     };
     let tiled = NavMeshBuilder::new(&world)
         .settings(world_settings)
+        .budget(crate::common::budget())
         .progress(&show)
         .tiled();
     bar.finish_and_clear();

@@ -32,8 +32,13 @@ pub fn run(args: GridBenchArgs) -> CliResult {
         json,
     } = args;
     use navkit::grid::{movingai, runner};
-    let grid = movingai::load_map(&map)?;
     let scenario = movingai::load_scen(&scen)?;
+    // Refuse by size before reading the map: the sizes its problems declare, then its own.
+    for p in scenario.problems.iter().take(1) {
+        check_grid_memory(p.map_width, p.map_height)?;
+    }
+    let grid = movingai::load_map(&map)?;
+    check_grid_memory(grid.width(), grid.height())?;
     let report = runner::run_scenarios(&grid, &scenario, algo);
     if json {
         const STATS: &[(&str, &str)] = &[
@@ -83,4 +88,20 @@ pub fn run(args: GridBenchArgs) -> CliResult {
         );
     }
     Ok(Outcome::incomplete_if(!report.all_optimal()))
+}
+
+/// Refuses a map whose searches need more than `--max-memory`
+/// ([`navkit::grid::search_memory_bytes`]).
+fn check_grid_memory(width: u32, height: u32) -> Result<(), navkit::Error> {
+    let need = navkit::grid::search_memory_bytes(width, height);
+    match crate::common::memory_limit() {
+        Some(limit) if need > limit => Err(navkit::Error::OutOfMemory(format!(
+            "a {width}x{height} map needs about {need} bytes ({:.2} GiB) for its grid and \
+             searches, over the memory limit of {limit} bytes ({:.2} GiB): raise --max-memory \
+             or use a smaller map",
+            need as f64 / f64::from(1u32 << 30),
+            limit as f64 / f64::from(1u32 << 30),
+        ))),
+        _ => Ok(()),
+    }
 }

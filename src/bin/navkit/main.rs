@@ -65,6 +65,13 @@ struct Cli {
     /// (refused by default, with the vertices named).
     #[arg(long, global = true)]
     allow_stray_vertices: bool,
+    /// The most memory a build or a grid search may use: a size in bytes with an optional
+    /// K, M, G or T suffix (powers of 1024: 512M, 4G), or `none`. Checked against the
+    /// estimate before any work; a build over it is refused with the estimate and the setting
+    /// to change. Default: the memory available at start (MemAvailable in /proc/meminfo), at
+    /// most 8G; 4G where /proc/meminfo cannot be read.
+    #[arg(long, global = true, value_name = "SIZE", value_parser = common::parse_memory_size)]
+    max_memory: Option<common::MemoryLimit>,
 }
 
 /// A `--timeout`: positive, finite seconds, at most a year.
@@ -187,6 +194,11 @@ fn main() -> ExitCode {
         budget = budget.time_limit(std::time::Duration::from_secs_f64(secs));
         start_watchdog(secs, json);
     }
+    let memory = cli.max_memory.unwrap_or_else(common::default_memory_limit);
+    if let common::MemoryLimit::Bytes(bytes) = memory {
+        budget = budget.max_memory(bytes);
+    }
+    common::set_memory_limit(memory);
     common::set_budget(budget);
     match run(cli) {
         Ok(Outcome::Success) => ExitCode::from(exit::EXIT_OK),

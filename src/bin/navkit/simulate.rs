@@ -90,7 +90,13 @@ pub fn run(args: SimulateArgs) -> CliResult {
             }
             let geom = InputGeometry::load(&input)?;
             let build = geom.settings.clone().unwrap_or_default();
-            navkit::tools::simulation::simulate_dynamic(&geom, &build, s, &settings)?
+            navkit::tools::simulation::simulate_dynamic_within(
+                &geom,
+                &build,
+                s,
+                &settings,
+                &crate::common::budget(),
+            )?
         }
         Some(s) if !s.agents.is_empty() => {
             navkit::tools::simulation::simulate_scenario(navmesh, &s.agents, &settings)?

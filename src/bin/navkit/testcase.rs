@@ -28,6 +28,7 @@ pub fn run(args: TestcaseArgs) -> CliResult {
     let geom = InputGeometry::load(&case.mesh)?;
     let built = NavMeshBuilder::new(&geom)
         .settings(BuildSettings::default())
+        .budget(crate::common::budget())
         .solo()?;
     let mut q = NavMeshQuery::new(built.navmesh(), 2048)?;
     let results = testcase::run(&case, &mut q)?;

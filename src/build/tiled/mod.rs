@@ -38,7 +38,7 @@ use std::time::Instant;
 use crate::par::prelude::*;
 
 use crate::Aabb;
-use crate::build::budget::{Budget, Guard};
+use crate::build::budget::{Budget, BuildKind, Guard};
 use crate::build::{
     OffMeshIssue, SoloStages, Stage, StageCounts, TileBuildCounts, detour_tile, off_mesh_issues,
     stage_timings, tile_walkable_area,
@@ -376,27 +376,6 @@ pub(crate) fn tile_config(base: &VoxelConfig, grid: &TileGrid, tile: TileCoord) 
     cfg
 }
 
-/// The [`estimate`](crate::build::estimate) of a tiled build on `threads` workers, of validated
-/// geometry: its memory is that of one tile (with its border) per worker, at the level's mean
-/// span density.
-fn tiled_estimate(
-    geom: &InputGeometry,
-    settings: &BuildSettings,
-    threads: usize,
-) -> Result<crate::build::BuildEstimate> {
-    let mut e = crate::build::budget::estimate_validated(geom, settings)?;
-    let cs = settings.cell_size.max(f32::MIN_POSITIVE);
-    let border = (settings.agent_radius / cs).ceil().max(0.0) as u64 + 3;
-    let side = u64::from(settings.tile_size) + 2 * border;
-    let tile_cells = side.saturating_mul(side).min(e.cells.max(1));
-    let per_cell = e.memory_bytes as f64 / e.cells.max(1) as f64;
-    let per_tile = (per_cell * tile_cells as f64) as u64;
-    e.memory_bytes = e
-        .memory_bytes
-        .min(per_tile.saturating_mul(threads.max(1) as u64));
-    Ok(e)
-}
-
 /// What a rebuild did to one tile position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
@@ -463,7 +442,10 @@ impl TiledNavMesh {
     ) -> Result<TiledNavMesh> {
         let started = Instant::now();
         geom.validate()?;
-        budget.check_estimate(&tiled_estimate(&geom, settings, threads)?)?;
+        budget.check_estimate_for(
+            &crate::build::budget::estimate_validated(&geom, settings)?,
+            BuildKind::Tiled(threads),
+        )?;
         let builder = TileBuilder::new(geom, settings)?;
         let index_ms = started.elapsed().as_secs_f64() * 1e3;
         check_tile_count(&builder.grid, settings)?;

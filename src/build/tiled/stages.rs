@@ -1,6 +1,6 @@
 //! The Recast stages of one tile of a tiled build.
 
-use super::{TileGrid, tiled_estimate};
+use super::TileGrid;
 use crate::build::budget::Budget;
 use crate::build::{SoloStages, Stage, StageCounts};
 use crate::geometry::InputGeometry;
@@ -58,10 +58,10 @@ pub(super) fn check_tile_estimate(
     grid: &TileGrid,
     budget: &Budget,
 ) -> Result<()> {
-    let mut e = tiled_estimate(geom, settings, 1)?;
+    let mut e = crate::build::budget::estimate_validated(geom, settings)?;
     let side = (grid.tile_size + 2 * (base.walkable_radius + 3)).max(0) as u64;
     e.width = side;
     e.depth = side;
     e.cells = side * side;
-    budget.check_estimate(&e)
+    budget.check_estimate_for(&e, crate::build::budget::BuildKind::Tile)
 }

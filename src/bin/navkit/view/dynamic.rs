@@ -192,9 +192,11 @@ fn build_dynamic(st: &State, tile_size: u32) -> Result<Dynamic, Response> {
                 max_obstacles: MAX_OBSTACLES as u32,
                 ..TileCacheSettings::default()
             };
-            let budget = Budget::new()
-                .time_limit(BUILD_TIME_LIMIT)
-                .max_cells(BUILD_MAX_CELLS);
+            let budget = crate::common::with_memory_limit(
+                Budget::new()
+                    .time_limit(BUILD_TIME_LIMIT)
+                    .max_cells(BUILD_MAX_CELLS),
+            );
             let cache = NavMeshBuilder::new(geom)
                 .settings(st.settings.clone())
                 .cache_settings(cache_settings)

@@ -156,9 +156,11 @@ pub(super) fn settings_json(st: &State) -> Value {
 
 /// The budget of a build the page asks for (its limits; the caller adds a cancel token).
 pub(super) fn budget() -> Budget {
-    Budget::new()
-        .time_limit(BUILD_TIME_LIMIT)
-        .max_cells(BUILD_MAX_CELLS)
+    crate::common::with_memory_limit(
+        Budget::new()
+            .time_limit(BUILD_TIME_LIMIT)
+            .max_cells(BUILD_MAX_CELLS),
+    )
 }
 
 fn stage_ms(timings: &[(Stage, f64)]) -> Value {
