@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use navkit::Error;
 use navkit::tools::compare::{CompareSettings, Comparer, Comparison};
 
-use crate::common::{PICTURE, PictureArgs, check_output_opt};
+use crate::common::{Kind, PICTURE, PictureArgs, check_output_opt, level_inputs};
 use crate::common::{is_geometry, navmesh_and_grid, parse_vec3};
 use crate::exit::{CliError, CliResult, Outcome};
 use crate::json::{rename, to_json};
@@ -65,7 +65,13 @@ pub fn run(args: CompareArgs) -> CliResult {
         grid_cell_size,
         zoom,
     } = args;
-    check_output_opt(output.as_deref(), PICTURE, "-o")?;
+    check_output_opt(
+        output.as_deref(),
+        PICTURE,
+        "-o",
+        Kind::Picture,
+        &level_inputs(&input),
+    )?;
     let picture = picture.options()?;
     let paths = navkit::render::ComparisonPaths {
         grid_cells,

@@ -19,6 +19,7 @@ macro_rules! out {
 
 mod bench_tiled;
 mod build;
+mod cleanup;
 mod common;
 mod compare;
 mod demo;
@@ -27,6 +28,7 @@ mod generate;
 mod grid_bench;
 mod info;
 mod json;
+mod output;
 mod path;
 mod render;
 mod simulate;
@@ -65,6 +67,12 @@ struct Cli {
     /// (refused by default, with the vertices named).
     #[arg(long, global = true)]
     allow_stray_vertices: bool,
+    /// Let an output replace an existing file that does not look like the output's own kind
+    /// (an output of navmesh bytes replaces a navmesh, a PNG a PNG ...; an empty file anything).
+    /// An output that is one of the command's inputs, a device, FIFO or folder is refused even
+    /// so.
+    #[arg(long, global = true)]
+    force: bool,
 }
 
 /// A `--timeout`: positive, finite seconds, at most a year.
@@ -87,6 +95,7 @@ fn start_watchdog(seconds: f64, json: bool) {
         let err = CliError::TimedOut(message);
         let _ = err.report(json);
         let _ = std::io::Write::flush(&mut std::io::stdout());
+        cleanup::end_all();
         std::process::exit(i32::from(err.code()));
     });
 }
@@ -182,6 +191,8 @@ fn main() -> ExitCode {
             return CliError::Usage(message).report(true);
         }
     };
+    cleanup::handle_signals();
+    common::set_force(cli.force);
     let mut budget = navkit::build::Budget::new().allow_stray_vertices(cli.allow_stray_vertices);
     if let Some(secs) = cli.timeout {
         budget = budget.time_limit(std::time::Duration::from_secs_f64(secs));

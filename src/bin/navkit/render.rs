@@ -10,9 +10,10 @@ use navkit::tools::simulation::Scenario;
 
 use navkit::render::{ComparisonPaths, RenderOptions};
 
-use crate::common::{PICTURE, PathChoice, PictureArgs, check_output, path_set};
+use crate::common::{Kind, PICTURE, PathChoice, PictureArgs, check_output, path_set};
 use crate::common::{navmesh_and_grid, navmesh_source, parse_vec3};
 use crate::exit::{CliResult, Outcome};
+use crate::output::inputs;
 
 // `navkit render` arguments.
 #[derive(clap::Args)]
@@ -73,7 +74,13 @@ pub fn run(args: RenderArgs) -> CliResult {
         tile_size,
         scenario,
     } = args;
-    check_output(&output, PICTURE, "-o")?;
+    check_output(
+        &output,
+        PICTURE,
+        "-o",
+        Kind::Picture,
+        &inputs(&input, scenario.as_deref()),
+    )?;
     let picture = picture.options()?;
     let mut paths = path_set(&paths);
     paths.grid_cells = grid_cells;
