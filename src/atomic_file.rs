@@ -101,6 +101,18 @@ fn temp_beside(path: &Path) -> std::io::Result<tempfile::NamedTempFile> {
     builder.tempfile_in(dir)
 }
 
+/// Refuses a target that exists and is neither a regular file nor a symlink: a rename over a
+/// device node (`/dev/null` as root), a FIFO or a socket would replace it with a regular file.
+fn refuse_special(path: &Path) -> std::io::Result<()> {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if !m.is_file() && !m.file_type().is_symlink() => Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file (a device, FIFO, socket or folder); navkit saves only regular files",
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// Writes what `fill` writes to `path`, atomically: either the whole new file is there
 /// afterwards, or the old one (if any) is untouched. Errors name `path`.
 pub fn write_with(
@@ -108,6 +120,7 @@ pub fn write_with(
     fill: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> std::io::Result<()>,
 ) -> Result<()> {
     let result = (|| {
+        refuse_special(path)?;
         let (file, tmp) = temp_beside(path)?.into_parts();
         // Dropped before `tmp` (which removes the file if it is still there).
         let _registered = Registered::new(&tmp)?;

@@ -130,3 +130,32 @@ fn an_error_or_a_panic_mid_write_leaves_no_temporary_file() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_or_folder_target_is_refused_not_replaced() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = folder("special");
+    let fifo = dir.join("pipe");
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let e = atomic_file::write(&fifo, b"x").unwrap_err();
+    assert!(e.to_string().contains("not a regular file"), "{e}");
+    assert!(
+        std::fs::symlink_metadata(&fifo)
+            .unwrap()
+            .file_type()
+            .is_fifo()
+    );
+    let sub = dir.join("sub");
+    std::fs::create_dir(&sub).unwrap();
+    assert!(atomic_file::write(&sub, b"x").is_err());
+    assert!(sub.is_dir());
+    assert_eq!(names(&dir), ["pipe", "sub"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -87,14 +87,31 @@ fn an_output_that_is_an_input_is_refused_by_identity() {
 #[test]
 fn devices_fifos_and_symlinks_are_refused_without_waiting() {
     let dir = workspace("special");
-    // A device node: as root navkit 0.3 replaced /dev/null with a regular file.
-    let (code, _, stderr) = navkit_in(&dir, &["build", "level.obj", "-o", "/dev/null"]);
+    // A device node: as root navkit 0.3 replaced /dev/null with a regular file. As root the
+    // test makes its own null device (char 1,3) in its folder, so that a navkit that replaces
+    // devices breaks only that copy; otherwise /dev/null, which a user cannot replace.
+    let null = dir.join("null");
+    let made = Command::new("mknod")
+        .arg(&null)
+        .args(["c", "1", "3"])
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    let device = if made {
+        null
+    } else {
+        PathBuf::from("/dev/null")
+    };
+    let (code, _, stderr) = navkit_in(
+        &dir,
+        &["build", "level.obj", "-o", &device.to_string_lossy()],
+    );
     assert_eq!(code, 1, "{stderr}");
     assert!(stderr.contains("is a device"), "{stderr}");
     {
         use std::os::unix::fs::FileTypeExt;
         assert!(
-            std::fs::symlink_metadata("/dev/null")
+            std::fs::symlink_metadata(&device)
                 .unwrap()
                 .file_type()
                 .is_char_device()
