@@ -194,9 +194,13 @@ fn a_file_of_another_kind_needs_force() {
     let (code, stdout, stderr) = navkit_in(&dir, &["build", "level.obj", "-o", "-"]);
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(stdout, saved);
-    let (code, _, stderr) = navkit_in(&dir, &["render", "level.obj", "-o", "-"]);
+    let (code, stdout, stderr) = navkit_in(&dir, &["render", "level.obj", "-o", "-"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.starts_with(b"\x89PNG\r\n\x1a\n"), "{stderr}");
+    let (code, _, stderr) = navkit_in(&dir, &["simulate", "level.obj", "--trajectories", "-"]);
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("standard output"), "{stderr}");
+    assert!(!dir.join("-").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
 

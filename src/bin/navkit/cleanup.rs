@@ -54,10 +54,7 @@ pub fn remove_dir(dir: &Path) {
 /// registered by another thread escapes.
 pub fn end_all() {
     let mut r = registry();
-    for (_, mut child) in r.children.drain(..) {
-        let _ = child.kill();
-        let _ = child.wait();
-    }
+    end_children(&mut r);
     for dir in r.dirs.drain(..) {
         let _ = std::fs::remove_dir_all(dir);
     }
@@ -70,11 +67,15 @@ pub struct EndOnDrop;
 
 impl Drop for EndOnDrop {
     fn drop(&mut self) {
-        let mut r = registry();
-        for (_, mut child) in r.children.drain(..) {
-            let _ = child.kill();
-            let _ = child.wait();
-        }
+        end_children(&mut registry());
+    }
+}
+
+/// Kills every registered child and waits for it (so that none is left, not even a zombie).
+fn end_children(r: &mut Registry) {
+    for (_, mut child) in r.children.drain(..) {
+        let _ = child.kill();
+        let _ = child.wait();
     }
 }
 
