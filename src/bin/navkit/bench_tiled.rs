@@ -314,6 +314,31 @@ impl Drop for TempFolder {
     }
 }
 
+/// The benchmark's folder: `--keep`'s (created if need be), or a new temporary one, removed
+/// when the returned guard drops or by crate::cleanup::end_all.
+fn work_dir(keep: Option<&Path>) -> Result<(PathBuf, Option<TempFolder>), CliError> {
+    match keep {
+        Some(d) => {
+            std::fs::create_dir_all(d).map_err(|e| CliError::OutputPath {
+                path: d.to_path_buf(),
+                message: format!("--keep: the directory cannot be created ({e})"),
+            })?;
+            Ok((d.to_path_buf(), None))
+        }
+        None => {
+            let t = tempfile::Builder::new()
+                .prefix("navkit-bench-")
+                .tempdir()
+                .map_err(|e| CliError::OutputPath {
+                    path: std::env::temp_dir(),
+                    message: format!("the temporary directory cannot be created ({e})"),
+                })?;
+            cleanup::add_dir(t.path());
+            Ok((t.path().to_path_buf(), Some(TempFolder(t))))
+        }
+    }
+}
+
 /// Runs the benchmark and prints its table (or JSON).
 pub fn run(args: BenchArgs) -> CliResult {
     let exe = std::env::current_exe().map_err(|e| Error::Io {
@@ -327,26 +352,7 @@ pub fn run(args: BenchArgs) -> CliResult {
     } else {
         args.threads
     };
-    let (dir, temp) = match &args.keep {
-        Some(d) => {
-            std::fs::create_dir_all(d).map_err(|e| CliError::OutputPath {
-                path: d.clone(),
-                message: format!("--keep: the directory cannot be created ({e})"),
-            })?;
-            (d.clone(), None)
-        }
-        None => {
-            let t = tempfile::Builder::new()
-                .prefix("navkit-bench-")
-                .tempdir()
-                .map_err(|e| CliError::OutputPath {
-                    path: std::env::temp_dir(),
-                    message: format!("the temporary directory cannot be created ({e})"),
-                })?;
-            cleanup::add_dir(t.path());
-            (t.path().to_path_buf(), Some(TempFolder(t)))
-        }
-    };
+    let (dir, temp) = work_dir(args.keep.as_deref())?;
     // Children are ended when this returns or unwinds (before the temporary folder is removed,
     // by TempDir); on the ways out that do not unwind, crate::cleanup::end_all does both.
     let _end_children = cleanup::EndOnDrop;

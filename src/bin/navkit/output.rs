@@ -99,12 +99,20 @@ fn sniff(head: &[u8]) -> Seen {
             .take(8)
             .map(|l| l.split_whitespace().next().unwrap_or(""))
     };
+    // A .gset's `f` line names a mesh file; an OBJ's lists vertex numbers.
+    let gset_f = t
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("f "))
+        .is_some_and(|a| {
+            !a.trim_start()
+                .starts_with(|c: char| c.is_ascii_digit() || c == '-')
+        });
+    if gset_f && first_words().all(|w| ["f", "s", "c"].contains(&w)) {
+        return Seen::Gset;
+    }
     let obj = ["v", "vn", "vt", "f", "o", "g", "s", "l", "usemtl", "mtllib"];
     if first_words().next().is_some() && first_words().all(|w| obj.contains(&w)) {
         return Seen::Obj;
-    }
-    if first_words().next().is_some() && first_words().all(|w| ["f", "s", "c"].contains(&w)) {
-        return Seen::Gset;
     }
     Seen::Text
 }
