@@ -156,8 +156,13 @@ fn run_child(mut cmd: Command) -> std::io::Result<std::process::Output> {
         o.read_to_end(&mut out)?;
     }
     let err = err_reader.join().unwrap_or_default();
-    let mut child = cleanup::take_child(key)
-        .ok_or_else(|| std::io::Error::other("the child build was ended"))?;
+    let Some(mut child) = cleanup::take_child(key) else {
+        // crate::cleanup::end_all ended it: the process is ending (--timeout, a signal) with
+        // its own message and code; nothing more to report here.
+        loop {
+            std::thread::park();
+        }
+    };
     let status = child.wait()?;
     Ok(std::process::Output {
         status,
