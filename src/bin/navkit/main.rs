@@ -43,6 +43,7 @@ Exit codes:
   2  usage: the command line is wrong (unknown option, missing or malformed value)
   3  incomplete: the results are printed, but a path is partial or failed (path),
      problems are unsolved or not optimal (grid-bench), builds differ (bench-tiled)
+  130, 143  interrupted by SIGINT, SIGTERM (temporary files and child processes removed)
 
 JSON (--json): status is \"complete\", \"partial\" or \"failed\"; endpoints are start and goal;
 keys with a unit end in it (_m, _s, _ms, _us, _bytes, _m_per_s, _cells); with --json an error
