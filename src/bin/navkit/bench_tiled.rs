@@ -17,7 +17,8 @@ use navkit::query::{DEFAULT_HALF_EXTENTS, NavMeshQuery, QueryFilter};
 use navkit::tools::worldgen::{WorldSpec, generate, write_world};
 use navkit::{Error, Result};
 
-use crate::common::{check_output, parse_count};
+use crate::cleanup;
+use crate::common::{Kind, check_output, parse_count};
 use crate::exit::{CliError, CliResult, Outcome};
 
 // What to run (`navkit bench-tiled` arguments).
@@ -98,7 +99,7 @@ fn child_build(
     if let Some(s) = save {
         cmd.arg("-o").arg(s);
     }
-    let out = cmd.output().map_err(|e| Error::Io {
+    let out = run_child(cmd).map_err(|e| Error::Io {
         path: exe.to_path_buf(),
         source: std::sync::Arc::new(e),
     })?;
@@ -127,6 +128,46 @@ fn child_build(
         sum_tile_ms: f(&["tiles", "sum_ms"]),
         peak_rss_bytes: v["peak_rss_bytes"].as_u64().unwrap_or(0),
         data_hash: v["data_hash"].as_str().unwrap_or("").to_string(),
+    })
+}
+
+/// Runs a child to its end like `Command::output`, but registered meanwhile (crate::cleanup),
+/// so that every way out of this process (errors, panics, --timeout, SIGINT, SIGTERM) ends it.
+fn run_child(mut cmd: Command) -> std::io::Result<std::process::Output> {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()?;
+    let (stdout, stderr) = (child.stdout.take(), child.stderr.take());
+    let key = cleanup::add_child(child);
+    // stderr on a thread, so that neither pipe fills while the other is read.
+    let err_reader = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        if let Some(mut e) = stderr {
+            let _ = e.read_to_end(&mut buf);
+        }
+        buf
+    });
+    let mut out = Vec::new();
+    if let Some(mut o) = stdout {
+        o.read_to_end(&mut out)?;
+    }
+    let err = err_reader.join().unwrap_or_default();
+    let Some(mut child) = cleanup::take_child(key) else {
+        // crate::cleanup::end_all ended it: the process is ending (--timeout, a signal) with
+        // its own message and code; nothing more to report here.
+        loop {
+            std::thread::park();
+        }
+    };
+    let status = child.wait()?;
+    Ok(std::process::Output {
+        status,
+        stdout: out,
+        stderr: err,
     })
 }
 
@@ -268,6 +309,41 @@ fn print_table(runs: &[BuildRun], cores: usize) {
     }
 }
 
+/// The benchmark's temporary folder: removed, and forgotten by the cleanup registry, when
+/// dropped.
+struct TempFolder(tempfile::TempDir);
+
+impl Drop for TempFolder {
+    fn drop(&mut self) {
+        cleanup::remove_dir(self.0.path());
+    }
+}
+
+/// The benchmark's folder: `--keep`'s (created if need be), or a new temporary one, removed
+/// when the returned guard drops or by crate::cleanup::end_all.
+fn work_dir(keep: Option<&Path>) -> Result<(PathBuf, Option<TempFolder>), CliError> {
+    match keep {
+        Some(d) => {
+            std::fs::create_dir_all(d).map_err(|e| CliError::OutputPath {
+                path: d.to_path_buf(),
+                message: format!("--keep: the directory cannot be created ({e})"),
+            })?;
+            Ok((d.to_path_buf(), None))
+        }
+        None => {
+            let t = tempfile::Builder::new()
+                .prefix("navkit-bench-")
+                .tempdir()
+                .map_err(|e| CliError::OutputPath {
+                    path: std::env::temp_dir(),
+                    message: format!("the temporary directory cannot be created ({e})"),
+                })?;
+            cleanup::add_dir(t.path());
+            Ok((t.path().to_path_buf(), Some(TempFolder(t))))
+        }
+    }
+}
+
 /// Runs the benchmark and prints its table (or JSON).
 pub fn run(args: BenchArgs) -> CliResult {
     let exe = std::env::current_exe().map_err(|e| Error::Io {
@@ -281,16 +357,18 @@ pub fn run(args: BenchArgs) -> CliResult {
     } else {
         args.threads
     };
-    let dir = match &args.keep {
-        Some(d) => d.clone(),
-        None => std::env::temp_dir().join(format!("navkit-bench-{}", std::process::id())),
-    };
-    std::fs::create_dir_all(&dir).map_err(|e| CliError::OutputPath {
-        path: dir.clone(),
-        message: format!("--keep: the directory cannot be created ({e})"),
-    })?;
+    let (dir, temp) = work_dir(args.keep.as_deref())?;
+    // Children are ended when this returns or unwinds (before the temporary folder is removed,
+    // by TempDir); on the ways out that do not unwind, crate::cleanup::end_all does both.
+    let _end_children = cleanup::EndOnDrop;
     let world = dir.join("world.obj");
-    check_output(&world, &["obj"], "--keep")?;
+    for (name, kind) in [
+        ("world.obj", Kind::Obj),
+        ("world.gset", Kind::Obj),
+        ("world.mset", Kind::Navmesh),
+    ] {
+        check_output(&dir.join(name), &[], "--keep", kind, &[])?;
+    }
     let t = Instant::now();
     let (geom, stats) = generate(&WorldSpec {
         tris: args.tris,
@@ -375,9 +453,7 @@ pub fn run(args: BenchArgs) -> CliResult {
             paths.max_ms
         );
     }
-    if args.keep.is_none() {
-        let _ = std::fs::remove_dir_all(&dir);
-    }
+    drop(temp);
     if !same_data {
         eprintln!("navkit: tile data differed between builds");
     }

@@ -10,7 +10,7 @@ use navkit::build::tiled::TiledReport;
 use navkit::build::{BuildReport, OffMeshIssue, StageCounts};
 use navkit::{BuildSettings, NavMeshBuilder, Partition};
 
-use crate::common::check_output_opt;
+use crate::common::{Kind, check_output_opt, is_stdout, level_inputs};
 use crate::common::{build_input, peak_rss_bytes, progress};
 use crate::exit::{CliResult, Outcome};
 use crate::json::{num32, to_json, v3};
@@ -33,7 +33,8 @@ pub struct BuildArgs {
     /// Worker threads for a tiled build (default: one per core); implies --tiled.
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Save the navmesh here (RecastDemo's MSET format).
+    /// Save the navmesh here (RecastDemo's MSET format); `-o -` writes it to standard output
+    /// (and prints no report).
     #[arg(short, long)]
     pub output: Option<PathBuf>,
     /// Poly ref width of the saved file, 32 or 64 bits, for a RecastDemo (Detour) built with
@@ -64,8 +65,17 @@ pub fn run(args: BuildArgs) -> CliResult {
         refs,
         json,
     } = args;
-    check_output_opt(output.as_deref(), &[], "-o")?;
     let refs = refs.unwrap_or(RefWidth::NATIVE);
+    if output.as_deref().is_some_and(is_stdout) {
+        return build_to_stdout(&input, partition, tile_size, threads, tiled, refs);
+    }
+    check_output_opt(
+        output.as_deref(),
+        &[],
+        "-o",
+        Kind::Navmesh,
+        &level_inputs(&input),
+    )?;
     if tiled || tile_size.is_some() || threads.is_some() {
         build_tiled_cmd(&input, partition, tile_size, threads, output, refs, json)?;
         return Ok(Outcome::Success);
@@ -81,6 +91,37 @@ pub fn run(args: BuildArgs) -> CliResult {
         if let Some(out) = &output {
             out!("Saved:         {}", out.display());
         }
+    }
+    Ok(Outcome::Success)
+}
+
+/// `navkit build -o -`: the navmesh's bytes on standard output, no report.
+fn build_to_stdout(
+    input: &Path,
+    partition: Option<Partition>,
+    tile_size: Option<u32>,
+    threads: Option<usize>,
+    tiled: bool,
+    refs: RefWidth,
+) -> CliResult {
+    let bytes = if tiled || tile_size.is_some() || threads.is_some() {
+        let (geom, settings) = crate::common::load_geometry(input, partition, tile_size)?;
+        let tiled = NavMeshBuilder::new(&geom)
+            .settings(settings)
+            .threads(threads.unwrap_or(0))
+            .budget(crate::common::budget())
+            .tiled()?;
+        tiled.navmesh().to_mset_bytes_with(refs)?
+    } else {
+        build_input(input, partition)?.0.to_mset_bytes_with(refs)?
+    };
+    let mut stdout = std::io::stdout().lock();
+    if stdout
+        .write_all(&bytes)
+        .and_then(|()| stdout.flush())
+        .is_err()
+    {
+        std::process::exit(0);
     }
     Ok(Outcome::Success)
 }

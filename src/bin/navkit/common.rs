@@ -300,69 +300,7 @@ pub fn parse_count(s: &str) -> Result<usize, String> {
     }
 }
 
-/// Checks, before any work starts, that `path` can be written: not a directory, an extension
-/// among `exts` (any if empty), its directory exists and is writable (and the file itself, if
-/// it exists). `what` names the output in the message (`-o`, `--trajectories` ...).
-pub fn check_output(path: &Path, exts: &[&str], what: &str) -> Result<(), CliError> {
-    let fail = |message: String| {
-        Err(CliError::OutputPath {
-            path: path.to_path_buf(),
-            message,
-        })
-    };
-    if path.is_dir() {
-        return fail(format!("{what} is a directory; give a file name"));
-    }
-    if !exts.is_empty() {
-        let ext = path
-            .extension()
-            .and_then(|e| e.to_str())
-            .map(str::to_ascii_lowercase);
-        if !ext.as_deref().is_some_and(|e| exts.contains(&e)) {
-            let list: Vec<String> = exts.iter().map(|e| format!(".{e}")).collect();
-            return fail(format!(
-                "{what} must end in {} (the format is chosen by the extension)",
-                list.join(" or ")
-            ));
-        }
-    }
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    if !dir.is_dir() {
-        return fail(format!(
-            "{what}: the directory {} does not exist",
-            dir.display()
-        ));
-    }
-    if path.exists() {
-        if let Err(e) = std::fs::OpenOptions::new().append(true).open(path) {
-            return fail(format!("{what}: the file cannot be written ({e})"));
-        }
-        return Ok(());
-    }
-    let probe = dir.join(format!(".navkit-write-check-{}", std::process::id()));
-    match std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&probe)
-    {
-        Ok(_) => {
-            let _ = std::fs::remove_file(&probe);
-            Ok(())
-        }
-        Err(e) => fail(format!(
-            "{what}: the directory {} is not writable ({e})",
-            dir.display()
-        )),
-    }
-}
-
-/// [`check_output`] for an optional path.
-pub fn check_output_opt(path: Option<&Path>, exts: &[&str], what: &str) -> Result<(), CliError> {
-    path.map_or(Ok(()), |p| check_output(p, exts, what))
-}
+pub use crate::output::{Kind, check_output, check_output_opt, is_stdout, level_inputs, set_force};
 
 /// The picture formats `render`, `compare`, `simulate` and `demo` write.
 pub const PICTURE: &[&str] = &["png", "svg"];

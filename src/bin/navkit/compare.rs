@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use navkit::Error;
 use navkit::tools::compare::{CompareSettings, Comparer, Comparison};
 
-use crate::common::{PICTURE, PictureArgs, check_output_opt};
+use crate::common::{Kind, PICTURE, PictureArgs, check_output, check_output_opt, level_inputs};
 use crate::common::{is_geometry, navmesh_and_grid, parse_vec3};
 use crate::exit::{CliError, CliResult, Outcome};
 use crate::json::{rename, to_json};
@@ -65,7 +65,13 @@ pub fn run(args: CompareArgs) -> CliResult {
         grid_cell_size,
         zoom,
     } = args;
-    check_output_opt(output.as_deref(), PICTURE, "-o")?;
+    check_output_opt(
+        output.as_deref(),
+        PICTURE,
+        "-o",
+        Kind::Picture,
+        &level_inputs(&input),
+    )?;
     let picture = picture.options()?;
     let paths = navkit::render::ComparisonPaths {
         grid_cells,
@@ -85,6 +91,16 @@ pub fn run(args: CompareArgs) -> CliResult {
             "--random {}: must be between 1 and {MAX_RANDOM}",
             random.unwrap_or(0)
         )));
+    }
+    if let (Some(out), Some(n)) = (output.as_deref(), random.filter(|&n| n > 1)) {
+        // --random N writes OUT-001 ... OUT-N: each one that exists is checked like OUT (the
+        // new names share OUT's folder, checked above).
+        for i in 1..=n {
+            let p = numbered(out, i);
+            if std::fs::symlink_metadata(&p).is_ok() {
+                check_output(&p, PICTURE, "-o", Kind::Picture, &level_inputs(input))?;
+            }
+        }
     }
     let (navmesh, grid) = navmesh_and_grid(input, false, grid_cell_size, None)?;
     let mut cmp = Comparer::new(&navmesh, grid.as_ref(), CompareSettings::default())?;

@@ -13,7 +13,7 @@ use navkit::query::{NavMeshQuery, PathOptions, QueryFilter};
 use navkit::tools::compare::{CompareSettings, Comparer};
 
 use crate::build::print_report;
-use crate::common::{PICTURE, check_output, progress};
+use crate::common::{Kind, PICTURE, check_output, level_inputs, progress};
 use crate::compare::{compare_summary, print_comparisons};
 use crate::exit::{CliError, CliResult, Outcome};
 use crate::path::print_path;
@@ -38,11 +38,11 @@ pub fn run(args: DemoArgs) -> CliResult {
     let picture = args
         .output
         .unwrap_or_else(|| std::env::temp_dir().join("navkit-demo.png"));
-    check_output(&picture, PICTURE, "-o")?;
     let gset = match args.gset {
         Some(g) => g,
         None => find_sample()?,
     };
+    check_output(&picture, PICTURE, "-o", Kind::Picture, &level_inputs(&gset))?;
     demo(&gset, &picture)?;
     Ok(Outcome::Success)
 }

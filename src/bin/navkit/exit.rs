@@ -6,6 +6,7 @@
 //! | 1 | error: an input missing or malformed, a build failed, an output not writable |
 //! | 2 | usage: the command line is wrong (unknown option, missing or malformed value) |
 //! | 3 | incomplete: the command ran and printed its results, but a path asked for is partial or failed (`path`), problems are unsolved or not optimal (`grid-bench`), or builds differ (`bench-tiled`) |
+//! | 130, 143 | interrupted by SIGINT, SIGTERM (`crate::cleanup` removes temporary files and child processes first) |
 
 use std::fmt;
 use std::path::PathBuf;

@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use crate::common::{check_output, parse_count, progress};
+use crate::common::{Kind, check_output, parse_count, progress};
 use crate::exit::{CliResult, Outcome};
 use crate::json::{rename, rename_each, to_json, v3};
 
@@ -25,7 +25,9 @@ pub struct GenArgs {
 }
 
 pub fn run(args: GenArgs) -> CliResult {
-    check_output(&args.output, &["obj"], "-o")?;
+    check_output(&args.output, &["obj"], "-o", Kind::Obj, &[])?;
+    let gset = navkit::tools::worldgen::gset_path(&args.output);
+    check_output(&gset, &["gset"], "-o's .gset", Kind::Obj, &[])?;
     gen_world(args.tris, args.seed, &args.output, args.json)?;
     Ok(Outcome::Success)
 }

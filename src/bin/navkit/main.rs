@@ -19,6 +19,7 @@ macro_rules! out {
 
 mod bench_tiled;
 mod build;
+mod cleanup;
 mod common;
 mod compare;
 mod demo;
@@ -27,6 +28,7 @@ mod generate;
 mod grid_bench;
 mod info;
 mod json;
+mod output;
 mod path;
 mod render;
 mod simulate;
@@ -41,6 +43,7 @@ Exit codes:
   2  usage: the command line is wrong (unknown option, missing or malformed value)
   3  incomplete: the results are printed, but a path is partial or failed (path),
      problems are unsolved or not optimal (grid-bench), builds differ (bench-tiled)
+  130, 143  interrupted by SIGINT, SIGTERM (temporary files and child processes removed)
 
 JSON (--json): status is \"complete\", \"partial\" or \"failed\"; endpoints are start and goal;
 keys with a unit end in it (_m, _s, _ms, _us, _bytes, _m_per_s, _cells); with --json an error
@@ -72,6 +75,12 @@ struct Cli {
     /// most 8G; 4G where /proc/meminfo cannot be read.
     #[arg(long, global = true, value_name = "SIZE", value_parser = common::parse_memory_size)]
     max_memory: Option<common::MemoryLimit>,
+    /// Let an output replace an existing file that does not look like the output's own kind
+    /// (an output of navmesh bytes replaces a navmesh, a PNG a PNG ...; an empty file anything).
+    /// An output that is one of the command's inputs, a device, FIFO or folder is refused even
+    /// so.
+    #[arg(long, global = true)]
+    force: bool,
 }
 
 /// A `--timeout`: positive, finite seconds, at most a year.
@@ -94,6 +103,7 @@ fn start_watchdog(seconds: f64, json: bool) {
         let err = CliError::TimedOut(message);
         let _ = err.report(json);
         let _ = std::io::Write::flush(&mut std::io::stdout());
+        cleanup::end_all();
         std::process::exit(i32::from(err.code()));
     });
 }
@@ -189,6 +199,8 @@ fn main() -> ExitCode {
             return CliError::Usage(message).report(true);
         }
     };
+    cleanup::handle_signals();
+    common::set_force(cli.force);
     let mut budget = navkit::build::Budget::new().allow_stray_vertices(cli.allow_stray_vertices);
     if let Some(secs) = cli.timeout {
         budget = budget.time_limit(std::time::Duration::from_secs_f64(secs));

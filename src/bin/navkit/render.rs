@@ -10,9 +10,10 @@ use navkit::tools::simulation::Scenario;
 
 use navkit::render::{ComparisonPaths, RenderOptions};
 
-use crate::common::{PICTURE, PathChoice, PictureArgs, check_output, path_set};
+use crate::common::{Kind, PICTURE, PathChoice, PictureArgs, check_output, is_stdout, path_set};
 use crate::common::{navmesh_and_grid, navmesh_source, parse_vec3};
 use crate::exit::{CliResult, Outcome};
+use crate::output::inputs;
 
 // `navkit render` arguments.
 #[derive(clap::Args)]
@@ -25,7 +26,7 @@ pub struct RenderArgs {
     /// End point `X,Y,Z`.
     #[arg(long, value_parser = parse_vec3, allow_hyphen_values = true, requires = "from")]
     pub to: Option<Vec3>,
-    /// Output file (.png or .svg).
+    /// Output file (.png or .svg); `-o -` writes a PNG to standard output.
     #[arg(short, long)]
     pub output: PathBuf,
     #[command(flatten)]
@@ -73,7 +74,15 @@ pub fn run(args: RenderArgs) -> CliResult {
         tile_size,
         scenario,
     } = args;
-    check_output(&output, PICTURE, "-o")?;
+    if !is_stdout(&output) {
+        check_output(
+            &output,
+            PICTURE,
+            "-o",
+            Kind::Picture,
+            &inputs(&input, scenario.as_deref()),
+        )?;
+    }
     let picture = picture.options()?;
     let mut paths = path_set(&paths);
     paths.grid_cells = grid_cells;
@@ -152,6 +161,18 @@ fn render(job: RenderJob<'_>) -> navkit::Result<()> {
     }
     if zoom {
         scene.zoom_to_lines(3.0);
+    }
+    if is_stdout(output) {
+        let png = navkit::render::render_png(&scene, &picture)?;
+        let mut stdout = std::io::stdout().lock();
+        if stdout
+            .write_all(&png)
+            .and_then(|()| stdout.flush())
+            .is_err()
+        {
+            std::process::exit(0);
+        }
+        return Ok(());
     }
     navkit::render::save(&scene, output, &picture)?;
     out!("wrote {}", output.display());

@@ -9,10 +9,11 @@ use navkit::navmesh::NavMesh;
 use navkit::tools::simulation::{Scenario, SimReport};
 use navkit::{Error, InputGeometry};
 
+use crate::common::{Kind, PICTURE, PictureArgs, check_output_opt, progress};
 use crate::common::{NavSource, is_geometry, navmesh_source};
-use crate::common::{PICTURE, PictureArgs, check_output_opt, progress};
 use crate::exit::{CliError, CliResult, Outcome};
 use crate::json::{num32, rename_each, to_json};
+use crate::output::inputs;
 
 // `navkit simulate` arguments.
 #[derive(clap::Args)]
@@ -63,8 +64,18 @@ pub fn run(args: SimulateArgs) -> CliResult {
         picture,
         scenario,
     } = args;
-    check_output_opt(trajectories.as_deref(), &["json"], "--trajectories")?;
-    check_output_opt(output.as_deref(), PICTURE, "-o")?;
+    let inputs = inputs(&input, scenario.as_deref());
+    check_output_opt(
+        trajectories.as_deref(),
+        &["json"],
+        "--trajectories",
+        Kind::Json,
+        &inputs,
+    )?;
+    check_output_opt(output.as_deref(), PICTURE, "-o", Kind::Picture, &inputs)?;
+    if let (Some(t), Some(o)) = (&trajectories, &output) {
+        crate::output::check_distinct(t, o, "--trajectories", "-o")?;
+    }
     let picture = picture.options()?;
     let scenario = scenario.map(Scenario::load).transpose()?;
     let source = navmesh_source(&input, None, scenario.as_ref(), None)?;
