@@ -105,33 +105,60 @@ fn sigint_mid_save_leaves_no_temporary_file() {
     signal_mid_save("INT", 130);
 }
 
+/// When, in seconds after its start, a run of `gen --tris 3M` into `dir` was first and last
+/// seen writing its temporary file (polled; `None` if no poll caught it).
+fn save_window(dir: &Path) -> Option<(f64, f64)> {
+    let start = std::time::Instant::now();
+    let mut child = spawn_gen(dir, &[], "3M");
+    let mut seen: Option<(f64, f64)> = None;
+    while child.try_wait().unwrap().is_none() {
+        if has_temp(dir) {
+            let t = start.elapsed().as_secs_f64();
+            seen = Some(seen.map_or((t, t), |(first, _)| (first, t)));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    seen
+}
+
 #[test]
 fn timeout_mid_save_leaves_no_temporary_file() {
-    // `--timeout T` ends the process at T + 0.5 s. Which T falls inside the save is found by
-    // trying: a run with T before the save refuses to start writing, one after it finishes.
-    // The test asserts only on the runs whose timeout was seen to strike during the save.
+    // `--timeout T` ends the process at T + 0.5 s. Which T falls inside the save is measured
+    // first (a run without a limit, polled), then aimed at the middle of the save and moved
+    // after each miss: later if the limit struck before the save, earlier if the run finished.
+    // Only the run seen to be cut mid-save is asserted on; every run must leave no temporary.
     let dir = folder("timeout");
-    let mut struck_mid_save = 0;
-    for t in ["0.6", "0.9", "1.2", "1.6", "2", "2.5", "3", "4", "5", "6"] {
+    let window = (0..5).find_map(|_| {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
-        let mut child = spawn_gen(&dir, &["--timeout", t], "3M");
+        save_window(&dir)
+    });
+    let (first, last) = window.expect("no run of gen was seen saving");
+    let mut t = ((first + last) / 2.0 - 0.5).max(0.05);
+    let mut struck_mid_save = false;
+    for _ in 0..8 {
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut child = spawn_gen(&dir, &["--timeout", &format!("{t:.3}")], "3M");
         let saw_temp = wait_for(&mut child, || has_temp(&dir));
         let out = child.wait_with_output().unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);
-        let timed_out = stderr.contains("timed out");
         let finished = dir.join("world.obj").exists();
-        if saw_temp && timed_out && !finished {
-            struck_mid_save += 1;
-            assert_eq!(out.status.code(), Some(1), "{stderr}");
-        }
         // Whatever the timing: no temporary file is left.
         assert!(!has_temp(&dir), "--timeout {t}: {:?}", entries(&dir));
-        if struck_mid_save >= 1 {
+        if saw_temp && stderr.contains("timed out") && !finished {
+            assert_eq!(out.status.code(), Some(1), "{stderr}");
+            struck_mid_save = true;
             break;
         }
+        let step = ((last - first) / 4.0).max(0.01);
+        t = if finished {
+            (t - step).max(0.05)
+        } else {
+            t + step
+        };
     }
-    assert!(struck_mid_save >= 1, "no timeout struck during the save");
+    assert!(struck_mid_save, "no timeout struck during the save");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
