@@ -1,7 +1,9 @@
 //! The Wavefront OBJ reader behind [`TriMesh::from_obj`]: one pass over the text, streamed from
 //! the file in chunks (no copy of the whole file), giving RecastDemo's `rcMeshLoaderObj` arrays
 //! (every `v` line in file order, faces fan-triangulated as `(f[0], f[i-1], f[i])`) and naming
-//! the file and line of anything malformed.
+//! the file and line of anything malformed. Unlike RecastDemo, faces of more than
+//! [`MAX_FACE_VERTS`] vertices are triangulated whole (with a warning), a byte-order mark is
+//! skipped, and a line longer than [`MAX_LINE_BYTES`] is an error.
 //!
 //! A line is split into words at whitespace exactly as [`str::split_whitespace`] splits it
 //! (lines holding non-ASCII bytes go through [`String::from_utf8_lossy`] first), numbers are
@@ -9,7 +11,8 @@
 //! anything else goes to `parse::<f32>`), so the result does not depend on how the file is cut
 //! into chunks.
 
-use super::mesh::{MAX_FACE_VERTS, TriMesh, shorten};
+use super::mesh::{MAX_FACE_VERTS, TriMesh};
+use crate::text::{BOM, MAX_LINE_BYTES, quote_bytes};
 use crate::{Error, Result};
 use std::io::Read;
 use std::path::Path;
@@ -47,12 +50,22 @@ pub(super) fn parse_obj_reader(
         // Complete lines end at the last newline; the rest waits for the next read.
         let Some(last) = buf[filled..end].iter().rposition(|&b| b == b'\n') else {
             filled = end;
+            if filled > MAX_LINE_BYTES + 1 {
+                parser.line += 1;
+                return Err(parser.too_long(&buf[..filled]));
+            }
             continue;
         };
         let cut = filled + last + 1;
         parser.lines(&buf[..cut])?;
         buf.copy_within(cut..end, 0);
         filled = end - cut;
+        // What is left is the start of a line: refuse it once it is longer than any line may
+        // be (with a `\r`), before the buffer grows further.
+        if filled > MAX_LINE_BYTES + 1 {
+            parser.line += 1;
+            return Err(parser.too_long(&buf[..filled]));
+        }
     }
     parser.finish()
 }
@@ -70,6 +83,12 @@ struct ObjParser<'p> {
     verts: Vec<f32>,
     tris: Vec<i32>,
     line: usize,
+    /// The vertex indices of the face being read (reused from face to face).
+    face: Vec<i32>,
+    /// Faces of more than [`MAX_FACE_VERTS`] vertices: how many, and the line and vertex count
+    /// of the first.
+    big_faces: usize,
+    first_big_face: (usize, usize),
 }
 
 /// Whitespace as [`char::is_whitespace`] sees it, for ASCII bytes: tab, line feed, vertical
@@ -85,11 +104,22 @@ impl<'p> ObjParser<'p> {
             verts: Vec::new(),
             tris: Vec::new(),
             line: 0,
+            face: Vec::new(),
+            big_faces: 0,
+            first_big_face: (0, 0),
         }
     }
 
     fn err(&self, message: String) -> Error {
         Error::parse(self.path, self.line, message)
+    }
+
+    /// The error for the current line, of which `start` is the start, being too long.
+    fn too_long(&self, start: &[u8]) -> Error {
+        self.err(format!(
+            "line longer than {MAX_LINE_BYTES} bytes (the limit): `{}`",
+            quote_bytes(start)
+        ))
     }
 
     /// Parses `text` as whole lines separated by `\n` (a last line without one included).
@@ -108,6 +138,13 @@ impl<'p> ObjParser<'p> {
     /// Parses one line (without its `\n`).
     fn line(&mut self, raw: &[u8]) -> Result<()> {
         self.line += 1;
+        let raw = match self.line {
+            1 => raw.strip_prefix(BOM).unwrap_or(raw),
+            _ => raw,
+        };
+        if raw.strip_suffix(b"\r").unwrap_or(raw).len() > MAX_LINE_BYTES {
+            return Err(self.too_long(raw));
+        }
         if raw.is_ascii() {
             self.words(raw.split(|&b| is_space(b)).filter(|w| !w.is_empty()))
         } else {
@@ -133,11 +170,11 @@ impl<'p> ObjParser<'p> {
                 match parse_f32(w) {
                     Some(x) if x.is_finite() => *slot = x,
                     Some(_) => {
-                        let w = String::from_utf8_lossy(w);
+                        let w = quote_bytes(w);
                         return Err(self.err(format!("vertex coordinate `{w}` is not finite")));
                     }
                     None => {
-                        let w = shorten(&String::from_utf8_lossy(w));
+                        let w = quote_bytes(w);
                         return Err(self.err(format!("vertex coordinate `{w}` is not a number")));
                     }
                 }
@@ -152,7 +189,7 @@ impl<'p> ObjParser<'p> {
             } else {
                 "face"
             };
-            let kw = shorten(&String::from_utf8_lossy(kw));
+            let kw = quote_bytes(kw);
             return Err(self.err(format!(
                 "unsupported statement `{kw}` (RecastDemo would read it as a {what})"
             )));
@@ -161,58 +198,78 @@ impl<'p> ObjParser<'p> {
         Ok(())
     }
 
-    /// Reads the words of an `f` line after the `f` and appends its fan of triangles.
+    /// Reads the words of an `f` line after the `f` and appends its fan of triangles: all of
+    /// them (RecastDemo reads only the first [`MAX_FACE_VERTS`] vertices of a face and drops
+    /// the rest of it; here such faces are counted for a warning).
     fn face<'a>(&mut self, words: impl Iterator<Item = &'a [u8]>) -> Result<()> {
-        // RecastDemo reads at most 32 vertices of a face.
-        let mut toks: [&[u8]; MAX_FACE_VERTS] = [&[]; MAX_FACE_VERTS];
-        let mut n = 0;
-        for w in words.take(MAX_FACE_VERTS) {
-            toks[n] = w;
-            n += 1;
-        }
-        // A `#` ends the face. RecastDemo reads it as an invalid index, which drops the
-        // triangles that use it but not later ones, so numbers after it are an error.
-        let hash = toks[..n].iter().position(|w| w.starts_with(b"#"));
-        let (toks, comment) = toks[..n].split_at(hash.unwrap_or(n));
-        let atoi_reads_a_number = |w: &&[u8]| {
-            let w = w.strip_prefix(b"+").or(w.strip_prefix(b"-")).unwrap_or(w);
-            w.first().is_some_and(u8::is_ascii_digit)
-        };
-        if comment.iter().any(atoi_reads_a_number) {
-            return Err(self.err("vertex indices after a `#` in a face".into()));
-        }
         let nverts = self.verts.len() / 3;
-        let mut face = [0i32; MAX_FACE_VERTS];
-        for (slot, w) in face.iter_mut().zip(toks) {
-            let pos = w.split(|&b| b == b'/').next().unwrap_or(&[]);
-            *slot = match parse_i64(pos) {
-                Some(0) => return Err(self.err("vertex index 0 (OBJ indices start at 1)".into())),
-                // `nverts` fits an i32 (checked when vertices are added below), so both do.
-                Some(v) if v > 0 && v as u64 <= nverts as u64 => (v - 1) as i32,
-                Some(v) if v < 0 && v.unsigned_abs() <= nverts as u64 => (nverts as i64 + v) as i32,
-                Some(v) => {
-                    return Err(self.err(format!(
-                        "face refers to vertex {v} but only {nverts} vertices are defined before this line"
-                    )));
-                }
-                None => {
-                    let w = shorten(&String::from_utf8_lossy(w));
-                    return Err(self.err(format!("invalid face vertex `{w}`")));
-                }
-            };
-        }
         if nverts > i32::MAX as usize {
             return Err(self.err(format!(
                 "{nverts} vertices: at most {} are supported",
                 i32::MAX
             )));
         }
-        let face = &face[..toks.len()];
+        let mut face = std::mem::take(&mut self.face);
+        face.clear();
+        let mut words = words.peekable();
+        // A `#` ends the face. RecastDemo reads it as an invalid index, which drops the
+        // triangles that use it but not later ones, so numbers after it are an error.
+        while let Some(w) = words.next_if(|w| !w.starts_with(b"#")) {
+            face.push(self.face_index(w, nverts)?);
+        }
+        let atoi_reads_a_number = |w: &[u8]| {
+            let w = w.strip_prefix(b"+").or(w.strip_prefix(b"-")).unwrap_or(w);
+            w.first().is_some_and(u8::is_ascii_digit)
+        };
+        if words.any(atoi_reads_a_number) {
+            return Err(self.err("vertex indices after a `#` in a face".into()));
+        }
+        if face.len() > MAX_FACE_VERTS {
+            if self.big_faces == 0 {
+                self.first_big_face = (self.line, face.len());
+            }
+            self.big_faces += 1;
+        }
         for i in 2..face.len() {
             self.tris
                 .extend_from_slice(&[face[0], face[i - 1], face[i]]);
         }
+        self.face = face;
         Ok(())
+    }
+
+    /// The 0-based vertex a face word (`v`, `v/vt`, `v//vn`, `v/vt/vn`) names, with `nverts`
+    /// vertices read so far (at most `i32::MAX`).
+    fn face_index(&self, w: &[u8], nverts: usize) -> Result<i32> {
+        let pos = w.split(|&b| b == b'/').next().unwrap_or(&[]);
+        match parse_i64(pos) {
+            Some(0) => Err(self.err("vertex index 0 (OBJ indices start at 1)".into())),
+            // `nverts` fits an i32 (checked by the caller), so both do.
+            Some(v) if v > 0 && v as u64 <= nverts as u64 => Ok((v - 1) as i32),
+            Some(v) if v < 0 && v.unsigned_abs() <= nverts as u64 => Ok((nverts as i64 + v) as i32),
+            Some(v) => Err(self.err(format!(
+                "face refers to vertex {v} but only {nverts} vertices are defined before this line"
+            ))),
+            None => Err(self.err(format!("invalid face vertex `{}`", quote_bytes(w)))),
+        }
+    }
+
+    /// The warning for faces of more than [`MAX_FACE_VERTS`] vertices, if there were any.
+    fn big_face_warning(&self) -> Option<String> {
+        let (line, n) = self.first_big_face;
+        let path = self.path.display();
+        match self.big_faces {
+            0 => None,
+            1 => Some(format!(
+                "{path}:{line}: a face of {n} vertices, more than RecastDemo reads \
+                 ({MAX_FACE_VERTS}); all are triangulated (as a fan from its first vertex)"
+            )),
+            k => Some(format!(
+                "{path}: {k} faces have more than {MAX_FACE_VERTS} vertices, which RecastDemo \
+                 reads (the first at line {line}, {n} vertices); all are triangulated (as fans \
+                 from their first vertices)"
+            )),
+        }
     }
 
     /// The mesh, or the error for a mesh without vertices or triangles.
@@ -229,6 +286,7 @@ impl<'p> ObjParser<'p> {
         if self.tris.is_empty() {
             return empty("triangles");
         }
+        let warnings = self.big_face_warning().into_iter().collect();
         let (mut verts, mut tris) = (self.verts, self.tris);
         verts.shrink_to_fit();
         tris.shrink_to_fit();
@@ -236,6 +294,7 @@ impl<'p> ObjParser<'p> {
             verts,
             tris,
             source: None,
+            warnings,
         })
     }
 }
