@@ -6,6 +6,7 @@
 //! triangulation bit for bit.
 
 use super::Aabb;
+use crate::settings::MAX_BUILD_COORDINATE;
 use crate::{Error, Result};
 use glam::Vec3;
 use std::path::{Path, PathBuf};
@@ -128,8 +129,10 @@ impl TriMesh {
         Aabb::from_points(self.verts.chunks_exact(3).map(Vec3::from_slice)).unwrap_or_default()
     }
 
-    /// Checks that the mesh has vertices and triangles, whole triples, finite coordinates and
-    /// triangle indices in range.
+    /// Checks that the mesh has vertices and triangles, whole triples, finite coordinates
+    /// within +-[`MAX_BUILD_COORDINATE`] (no cell size builds a level beyond: the error names
+    /// the farthest vertex, its line in the OBJ file it was read from, and how far it lies from
+    /// the rest) and triangle indices in range.
     pub fn validate(&self) -> Result<()> {
         let name = match &self.source {
             Some(p) => format!("{}: ", p.display()),
@@ -156,6 +159,9 @@ impl TriMesh {
         if let Some(i) = self.verts.iter().position(|c| !c.is_finite()) {
             return fail(format!("vertex {} has a non-finite coordinate", i / 3));
         }
+        if let Some(message) = far_vertex_message(self) {
+            return fail(message);
+        }
         if let Some(i) = self.tris.iter().position(|&t| t < 0 || t as usize >= n) {
             return fail(format!(
                 "triangle {} refers to vertex {} but the mesh has {n} vertices",
@@ -165,6 +171,97 @@ impl TriMesh {
         }
         Ok(())
     }
+}
+
+/// The error message for the vertices of `mesh` that lie beyond
+/// [`MAX_BUILD_COORDINATE`] on some axis, if any: no cell size can build such a level, so the
+/// message names the farthest vertex (its number as OBJ counts them, its line in the OBJ file
+/// it came from, its coordinates) and how far it lies from the rest of the level.
+fn far_vertex_message(mesh: &TriMesh) -> Option<String> {
+    let beyond = |v: Vec3| v.abs().max_element() > MAX_BUILD_COORDINATE;
+    let (mut far, mut count) = (None::<(usize, Vec3)>, 0usize);
+    let mut rest: Option<Aabb> = None;
+    for (i, c) in mesh.verts.chunks_exact(3).enumerate() {
+        let v = Vec3::from_slice(c);
+        if !beyond(v) {
+            rest = Some(rest.map_or(Aabb::new(v, v), |b| Aabb::new(b.min.min(v), b.max.max(v))));
+            continue;
+        }
+        count += 1;
+        if far.is_none_or(|(_, f)| v.abs().max_element() > f.abs().max_element()) {
+            far = Some((i, v));
+        }
+    }
+    let (i, v) = far?;
+    let line = mesh
+        .source
+        .as_deref()
+        .and_then(|p| obj_vertex_line(p, i, mesh.vert_count()))
+        .map_or(String::new(), |l| format!(" (line {l})"));
+    let others = match count {
+        1 => String::new(),
+        n => format!(" and {} other vertices", n - 1),
+    };
+    let from_rest = match rest {
+        Some(b) => {
+            let (v, lo, hi) = (v.as_dvec3(), b.min.as_dvec3(), b.max.as_dvec3());
+            let gap = (lo - v).max(v - hi).max(glam::DVec3::ZERO).length();
+            format!(
+                "{} m from the rest of the level, whose vertices lie within {} .. {}",
+                number(gap as f32),
+                point(b.min),
+                point(b.max)
+            )
+        }
+        None => "as every vertex of the level does".to_string(),
+    };
+    Some(format!(
+        "OBJ vertex {}{line} at {}{others} lies beyond +-{MAX_BUILD_COORDINATE:e} m of the \
+         origin, {from_rest}; a level must lie within +-{MAX_BUILD_COORDINATE:e} m of the origin \
+         (navmesh data holds coordinates within +-{:e} m), whatever the cell size: remove or fix \
+         the vertex",
+        i + 1,
+        point(v),
+        crate::ffi::validate::MAX_COORDINATE,
+    ))
+}
+
+/// `x` for a message: as is, or in scientific notation when large (`3e38`, not 39 digits).
+fn number(x: f32) -> String {
+    if x.abs() >= 1e7 {
+        format!("{x:e}")
+    } else {
+        format!("{x}")
+    }
+}
+
+/// `v` for a message: `(x, y, z)`, each as [`number`] writes it.
+fn point(v: Vec3) -> String {
+    format!("({}, {}, {})", number(v.x), number(v.y), number(v.z))
+}
+
+/// The line of the OBJ file `path` where its `index`-th (0-based) `v` statement is, if the
+/// file reads as an OBJ with `count` vertices (so that it still is the file the mesh came from).
+fn obj_vertex_line(path: &Path, index: usize, count: usize) -> Option<usize> {
+    if !path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("obj"))
+    {
+        return None;
+    }
+    let file = std::fs::File::open(path).ok()?;
+    let mut lines = crate::text::LineReader::new(std::io::BufReader::new(file), path);
+    let (mut seen, mut found) = (0usize, None);
+    while let Some((n, raw)) = lines.next_line().ok()? {
+        let text = String::from_utf8_lossy(raw);
+        if text.split_whitespace().next() == Some("v") {
+            if seen == index {
+                found = Some(n);
+            }
+            seen += 1;
+        }
+    }
+    found.filter(|_| seen == count)
 }
 
 #[cfg(test)]

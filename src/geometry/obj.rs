@@ -507,4 +507,147 @@ mod tests {
             }
         }
     }
+
+    /// An endless stream of one byte (`/dev/zero` for 0), counting what was read.
+    struct Endless {
+        byte: u8,
+        read: u64,
+    }
+
+    impl Read for Endless {
+        fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+            out.fill(self.byte);
+            self.read += out.len() as u64;
+            Ok(out.len())
+        }
+    }
+
+    #[test]
+    fn a_line_over_the_limit_is_refused_in_bounded_memory() {
+        let p = Path::new("z.obj");
+        // An endless line (`/dev/zero` as a level): refused once it passes the limit, after
+        // reading at most the limit and the buffer's growth (the buffer doubles from 256 KiB).
+        for byte in [0, b'v', b' '] {
+            let mut src = Endless { byte, read: 0 };
+            let err = parse_obj_reader(&mut src, p, None).unwrap_err();
+            let Error::Parse { line, message, .. } = &err else {
+                panic!("{err:?}")
+            };
+            assert_eq!(*line, 1, "{message}");
+            assert!(
+                message.starts_with("line longer than 1048576 bytes"),
+                "{message}"
+            );
+            assert!(
+                message.chars().count() < 6 * crate::text::QUOTE_CHARS,
+                "{message}"
+            );
+            assert!(src.read <= 2 * MAX_LINE_BYTES as u64 + 2, "{}", src.read);
+        }
+        // After good lines, the same in memory and streamed: the line is named.
+        let mut text = b"v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 3\n# ".to_vec();
+        // Line 5 is `# ` and x's: exactly the limit long.
+        text.extend(std::iter::repeat_n(b'x', MAX_LINE_BYTES - 2));
+        let ok = parse_obj_bytes(&text, p).unwrap();
+        assert_eq!(ok.tri_count(), 1);
+        assert_eq!(parse_obj_reader(&text[..], p, None).unwrap(), ok);
+        text.extend(b"\r\n");
+        assert_eq!(
+            parse_obj_bytes(&text, p).unwrap(),
+            ok,
+            "a CR does not count"
+        );
+        assert_eq!(parse_obj_reader(&text[..], p, None).unwrap(), ok);
+        // One byte more.
+        text.insert(text.len() - 2, b'x');
+        for err in [
+            parse_obj_bytes(&text, p).unwrap_err(),
+            parse_obj_reader(&text[..], p, None).unwrap_err(),
+        ] {
+            match err {
+                Error::Parse {
+                    line: 5, message, ..
+                } => {
+                    assert!(
+                        message.ends_with(&format!("`# {}…`", "x".repeat(78))),
+                        "{message}"
+                    )
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_skipped() {
+        // The finding: a BOM before the first `v` made it an unknown statement, so the first
+        // vertex was lost and `f 1 2 3` refused (`only 2 vertices are defined`).
+        let text = b"\xef\xbb\xbfv 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 3\n";
+        let p = Path::new("bom.obj");
+        let want = parse_obj_bytes(&text[3..], p).unwrap();
+        assert_eq!(parse_obj_bytes(text, p).unwrap(), want);
+        assert_eq!(parse_obj_reader(&text[..], p, None).unwrap(), want);
+        assert_eq!(want.verts, [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0]);
+        // Elsewhere, an invisible character in a word is shown escaped.
+        let err = parse_obj_bytes("v 0 0 0\nv 1\u{200b} 0 0\n".as_bytes(), p).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "bom.obj:2: vertex coordinate `1\\u{200b}` is not a number"
+        );
+    }
+
+    #[test]
+    fn faces_of_more_than_32_vertices_are_triangulated_whole() {
+        // A regular 40-gon of circumradius 10 in the xz plane, as one face: RecastDemo (and
+        // navkit until now) read its first 32 vertices, silently losing 8 of its 38 triangles.
+        let n = 40;
+        let mut text = String::new();
+        for i in 0..n {
+            let a = std::f64::consts::TAU * i as f64 / n as f64;
+            text += &format!("v {} 0 {}\n", 10.0 * a.cos(), 10.0 * a.sin());
+        }
+        text += "f";
+        for i in 1..=n {
+            text += &format!(" {i}");
+        }
+        text += "\n";
+        let mesh = parse_obj_bytes(text.as_bytes(), Path::new("disc.obj")).unwrap();
+        assert_eq!(mesh.tri_count(), n - 2);
+        // The area of a regular n-gon of circumradius r: n/2 r^2 sin(2 pi / n) (40 isosceles
+        // triangles of apex 9 degrees): 2000 sin(9 deg) = 312.8689...; the fan's triangles
+        // cover it exactly once (f32 coordinates: within 1e-3).
+        let want = 20.0 * 100.0 * (std::f64::consts::TAU / 40.0).sin();
+        let area: f64 = mesh
+            .tris
+            .chunks(3)
+            .map(|t| {
+                let v = |i: i32| mesh.vertex(i as usize).as_dvec3();
+                let (a, b, c) = (v(t[0]), v(t[1]), v(t[2]));
+                ((b - a).cross(c - a)).length() / 2.0
+            })
+            .sum();
+        assert!((area - want).abs() < 1e-3, "{area} vs {want}");
+        assert_eq!(
+            mesh.warnings,
+            [
+                "disc.obj:41: a face of 40 vertices, more than RecastDemo reads (32); all are \
+              triangulated (as a fan from its first vertex)"
+            ]
+        );
+        // Two such faces: one warning, counting them; 32 vertices: none.
+        let twice = format!("{text}{}", text.lines().last().unwrap());
+        let mesh = parse_obj_bytes(twice.as_bytes(), Path::new("d.obj")).unwrap();
+        assert_eq!(mesh.tri_count(), 2 * (n - 2));
+        assert_eq!(mesh.warnings.len(), 1);
+        assert!(
+            mesh.warnings[0].starts_with("d.obj: 2 faces have more than 32 vertices")
+                && mesh.warnings[0].contains("(the first at line 41, 40 vertices)"),
+            "{:?}",
+            mesh.warnings
+        );
+        let f32_face = (1..=32).map(|i| format!(" {i}")).collect::<String>();
+        let text32 = format!("{}f{f32_face}\n", text.split("f ").next().unwrap());
+        let mesh = parse_obj_bytes(text32.as_bytes(), Path::new("d.obj")).unwrap();
+        assert_eq!((mesh.tri_count(), mesh.warnings.len()), (30, 0));
+    }
 }

@@ -480,4 +480,85 @@ mod tests {
             Err(Error::Io { .. })
         ));
     }
+
+    #[test]
+    fn byte_order_marks_are_skipped_and_invisible_characters_shown() {
+        // The finding: `expected `version 1`, found `version 1`` (a BOM before it).
+        let s = parse_scen(
+            b"\xef\xbb\xbfversion 1\n0 m.map 4 4 0 0 1 1 1.41421\n",
+            "b".as_ref(),
+        );
+        assert_eq!(s.unwrap().problems.len(), 1);
+        let g = map("\u{feff}type octile\nheight 1\nwidth 2\nmap\n.@\n").unwrap();
+        assert_eq!(g.passable_count(), 1);
+        // A zero-width space is a character like another: refused, and shown escaped.
+        let (l, m) = line_of(scen("\u{200b}version 1\n").unwrap_err());
+        assert_eq!(
+            (l, m.as_str()),
+            (1, "expected `version 1`, found `\\u{200b}version 1`")
+        );
+        let (l, m) = line_of(map("type octile\nheight\u{a0}1\nwidth 2\nmap\n..\n").unwrap_err());
+        assert_eq!(l, 2);
+        assert!(m.contains("`height\\u{a0}1`"), "{m}");
+    }
+
+    /// An endless stream of one byte, counting what was read.
+    struct Endless(u8, u64);
+
+    impl std::io::Read for Endless {
+        fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+            out.fill(self.0);
+            self.1 += out.len() as u64;
+            Ok(out.len())
+        }
+    }
+
+    #[test]
+    fn long_lines_are_refused_after_reading_the_limit() {
+        use crate::text::MAX_LINE_BYTES;
+        // `/dev/zero` as a map or a scenario: one endless line.
+        for scenario in [false, true] {
+            let mut src = Endless(0, 0);
+            let reader = std::io::BufReader::new(&mut src);
+            let p = Path::new("zero");
+            let e = if scenario {
+                read_scen(reader, p).unwrap_err()
+            } else {
+                read_map(reader, p).unwrap_err()
+            };
+            let (l, m) = line_of(e);
+            assert_eq!(l, 1);
+            assert!(m.starts_with("line longer than 1048576 bytes"), "{m}");
+            assert!(m.ends_with(&format!("`{}…`", "\\u{0}".repeat(80))), "{m}");
+            assert!(src.1 <= MAX_LINE_BYTES as u64 + 3 + 8192, "{}", src.1);
+        }
+        // A row may be as long as the map is wide (a 2,000,000-wide map: rows beyond the
+        // header lines' limit), and not much longer.
+        let w = 2 * MAX_LINE_BYTES;
+        let head = format!("type octile\nheight 1\nwidth {w}\nmap\n");
+        let ok = format!("{head}{}\n", ".".repeat(w));
+        assert_eq!(map(&ok).unwrap().width() as usize, w);
+        let mut src = Endless(b'.', 0);
+        let endless = std::io::Read::chain(head.as_bytes(), &mut src);
+        let (l, m) = line_of(read_map(std::io::BufReader::new(endless), "e".as_ref()).unwrap_err());
+        assert_eq!(l, 5);
+        assert!(
+            m.starts_with(&format!("map row longer than {} bytes", 2 * w + 256)),
+            "{m}"
+        );
+        assert!(src.1 <= 2 * w as u64 + 256 + 3 + 8192, "{}", src.1);
+        // Scenario lines, past the limit.
+        let long = format!(
+            "version 1\n0 {} 4 4 0 0 1 1 1\n",
+            "m".repeat(MAX_LINE_BYTES)
+        );
+        let (l, m) = line_of(scen(&long).unwrap_err());
+        assert_eq!(l, 2);
+        assert!(m.ends_with(&format!("`0 {}…`", "m".repeat(78))), "{m}");
+        // Invalid UTF-8 in a problem names its line.
+        let (l, m) =
+            line_of(parse_scen(b"version 1\n\n0 \xff 4 4 0 0 1 1 1\n", "u".as_ref()).unwrap_err());
+        assert_eq!(l, 3);
+        assert!(m.starts_with("not valid UTF-8"), "{m}");
+    }
 }

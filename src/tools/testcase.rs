@@ -269,3 +269,120 @@ pub fn run(case: &TestCase, q: &mut NavMeshQuery<'_>) -> Result<Vec<TestResult>>
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp_dir(tag: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("navkit-testcase-{}-{tag}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn parse_err(text: &str, path: &FsPath) -> (usize, String) {
+        match TestCase::parse(text, path) {
+            Err(Error::Parse { line, message, .. }) => (line, message),
+            other => panic!("{text:.100?}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn meshes_stay_in_the_folder_or_recastdemos_meshes_folder() {
+        // RecastDemo's layout: TestCases/ beside Meshes/; and a file outside both.
+        let dir = temp_dir("confined");
+        for f in ["TestCases/here.obj", "Meshes/there.obj", "outside.obj"] {
+            std::fs::create_dir_all(dir.join(f).parent().unwrap()).unwrap();
+            std::fs::write(dir.join(f), "v 0 0 0\n").unwrap();
+        }
+        let case = dir.join("TestCases/t.txt");
+        let ok = TestCase::parse("s Solo Mesh\nf here.obj\n", &case).unwrap();
+        assert_eq!(ok.mesh, dir.join("TestCases/here.obj"));
+        let ok = TestCase::parse("f there.obj\n", &case).unwrap();
+        assert_eq!(ok.mesh, dir.join("TestCases/../Meshes/there.obj"));
+        // Nowhere: the first place looked at, for the caller's "not found".
+        let none = TestCase::parse("f none.obj\n", &case).unwrap();
+        assert_eq!(none.mesh, dir.join("TestCases/none.obj"));
+        let outside = dir.join("outside.obj");
+        let abs = format!("s x\nf {}\n", outside.display());
+        for (text, what, file) in [
+            ("f ../outside.obj\n", "goes up a folder", "outside.obj"),
+            (
+                "f ../Meshes/there.obj\n",
+                "goes up a folder",
+                "Meshes/there.obj",
+            ),
+            (abs.as_str(), "is absolute", "outside.obj"),
+        ] {
+            let (line, message) = parse_err(text, &case);
+            assert_eq!(line, text.lines().count(), "{message}");
+            assert!(message.contains(what), "{message}");
+            let anywhere = LoadOptions {
+                allow_outside_paths: true,
+            };
+            let found = TestCase::parse_with(text, &case, &anywhere).unwrap().mesh;
+            assert_eq!(
+                found.canonicalize().unwrap(),
+                dir.join(file).canonicalize().unwrap()
+            );
+        }
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(&outside, dir.join("TestCases/link.obj")).unwrap();
+            let (line, message) = parse_err("\n\nf link.obj\n", &case);
+            assert_eq!(line, 3);
+            assert!(message.contains("outside the folder"), "{message}");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn byte_order_marks_long_lines_and_bad_bytes_name_the_line() {
+        let dir = temp_dir("text");
+        std::fs::write(dir.join("m.obj"), "v 0 0 0\n").unwrap();
+        let case = dir.join("t.txt");
+        // A BOM was `unknown record `\u{feff}s`` (printed invisibly).
+        let text = "\u{feff}s Solo Mesh\r\nf m.obj\r\npf 0 0 0 1 0 1 0x3 0x0\r\n";
+        std::fs::write(&case, text).unwrap();
+        for c in [
+            TestCase::load(&case).unwrap(),
+            TestCase::parse(text, &case).unwrap(),
+        ] {
+            assert_eq!(
+                (c.sample.as_str(), c.queries.len(), c.queries[0].line),
+                ("Solo Mesh", 1, 3)
+            );
+        }
+        let (line, message) = parse_err("s x\n\u{200b}pf 0 0 0 1 0 1 0x3 0x0\n", &case);
+        assert_eq!(
+            (line, message.as_str()),
+            (2, "unknown record `\\u{200b}pf` (expected s, f, pf or rc)")
+        );
+        let long = format!(
+            "s x\nf m.obj\n# {}\n",
+            "y".repeat(crate::text::MAX_LINE_BYTES)
+        );
+        let (line, message) = parse_err(&long, &case);
+        assert_eq!(line, 3);
+        assert!(
+            message.ends_with(&format!("`# {}…`", "y".repeat(78))),
+            "{message}"
+        );
+        // Invalid UTF-8 was an I/O error naming no line.
+        std::fs::write(&case, b"s x\nf m.obj\npf 0 0 \xff 1 0 1 0x3 0x0\n").unwrap();
+        match TestCase::load(&case) {
+            Err(Error::Parse {
+                line: 3, message, ..
+            }) => {
+                assert!(
+                    message.starts_with("not valid UTF-8 (at byte 8"),
+                    "{message}"
+                )
+            }
+            other => panic!("{other:?}"),
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -5,9 +5,9 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
+use navkit::Error;
 use navkit::navmesh::NavMesh;
 use navkit::tools::simulation::{Scenario, SimReport};
-use navkit::{Error, InputGeometry};
 
 use crate::common::{NavSource, is_geometry, navmesh_source};
 use crate::common::{PICTURE, PictureArgs, check_output_opt, progress};
@@ -88,7 +88,7 @@ pub fn run(args: SimulateArgs) -> CliResult {
                     input.display()
                 ))));
             }
-            let geom = InputGeometry::load(&input)?;
+            let geom = crate::common::load_input(&input)?;
             let build = geom.settings.clone().unwrap_or_default();
             navkit::tools::simulation::simulate_dynamic(&geom, &build, s, &settings)?
         }
