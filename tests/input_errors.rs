@@ -64,7 +64,11 @@ fn a_vertex_no_cell_size_can_grid_is_named() {
     let mut mesh = geom.mesh.clone();
     mesh.verts.extend([0.0, -6e8, 0.0]);
     mesh.source = None;
-    let m = mesh.validate().unwrap_err().to_string();
+    mesh.validate().unwrap();
+    let m = InputGeometry::from_mesh(mesh)
+        .validate()
+        .unwrap_err()
+        .to_string();
     assert!(
         m.contains("OBJ vertex 5 at (3e38, 0, 5) and 1 other vertices lies beyond"),
         "{m}"
@@ -72,7 +76,7 @@ fn a_vertex_no_cell_size_can_grid_is_named() {
     // Just inside the limit the build goes on (to a cell-size check of its own).
     let near = format!("{FLOOR}v 4e8 0 5\n");
     let mesh = navkit::TriMesh::from_obj_str(&near, "n.obj".as_ref()).unwrap();
-    mesh.validate().unwrap();
+    InputGeometry::from_mesh(mesh).validate().unwrap();
     let (code, _, err) = navkit_in(&dir, &["build", "far.obj", "-o", "far.navmesh"]);
     assert_eq!(code, 1, "{err}");
     assert!(err.contains(want) && !err.contains("cell_size"), "{err}");

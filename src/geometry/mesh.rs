@@ -129,10 +129,8 @@ impl TriMesh {
         Aabb::from_points(self.verts.chunks_exact(3).map(Vec3::from_slice)).unwrap_or_default()
     }
 
-    /// Checks that the mesh has vertices and triangles, whole triples, finite coordinates
-    /// within +-[`MAX_BUILD_COORDINATE`] (no cell size builds a level beyond: the error names
-    /// the farthest vertex, its line in the OBJ file it was read from, and how far it lies from
-    /// the rest) and triangle indices in range.
+    /// Checks that the mesh has vertices and triangles, whole triples, finite coordinates and
+    /// triangle indices in range.
     pub fn validate(&self) -> Result<()> {
         let name = match &self.source {
             Some(p) => format!("{}: ", p.display()),
@@ -159,9 +157,6 @@ impl TriMesh {
         if let Some(i) = self.verts.iter().position(|c| !c.is_finite()) {
             return fail(format!("vertex {} has a non-finite coordinate", i / 3));
         }
-        if let Some(message) = far_vertex_message(self) {
-            return fail(message);
-        }
         if let Some(i) = self.tris.iter().position(|&t| t < 0 || t as usize >= n) {
             return fail(format!(
                 "triangle {} refers to vertex {} but the mesh has {n} vertices",
@@ -170,6 +165,21 @@ impl TriMesh {
             ));
         }
         Ok(())
+    }
+}
+
+impl TriMesh {
+    /// Refuses, with [`Error::Geometry`], vertices beyond +-[`MAX_BUILD_COORDINATE`]: no cell
+    /// size builds a level out there, so the error names the farthest vertex, its line in the
+    /// OBJ file it was read from, and how far it lies from the rest.
+    pub(crate) fn check_build_reach(&self) -> Result<()> {
+        match far_vertex_message(self) {
+            None => Ok(()),
+            Some(message) => Err(Error::Geometry(match &self.source {
+                Some(p) => format!("{}: {message}", p.display()),
+                None => message,
+            })),
+        }
     }
 }
 

@@ -237,12 +237,16 @@ impl InputGeometry {
         }
     }
 
-    /// Checks the mesh ([`TriMesh::validate`]), the settings if any
+    /// Checks the mesh ([`TriMesh::validate`], and its vertices within
+    /// +-[`MAX_BUILD_COORDINATE`](crate::build::MAX_BUILD_COORDINATE), beyond which no cell size
+    /// builds a level: the error names the farthest vertex, its line in the OBJ file it came
+    /// from and how far it lies from the rest), the settings if any
     /// ([`BuildSettings::validate`]), the connections (at most 256, finite, end points and
     /// radius within +-[`MAX_COORDINATE`], radius > 0, area <= 63) and the volumes (at most 256,
     /// 3..=12 finite points, finite `hmin <= hmax`, area <= 63).
     pub fn validate(&self) -> Result<()> {
         self.mesh.validate()?;
+        self.mesh.check_build_reach()?;
         if let Some(s) = &self.settings {
             s.validate()?;
         }

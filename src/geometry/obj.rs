@@ -154,7 +154,7 @@ impl<'p> ObjParser<'p> {
     }
 
     /// Reads the statement made of `words`.
-    fn words<'a>(&mut self, mut words: impl Iterator<Item = &'a [u8]>) -> Result<()> {
+    fn words<'a>(&mut self, mut words: impl Iterator<Item = &'a [u8]> + Clone) -> Result<()> {
         let Some(kw) = words.next() else {
             return Ok(());
         };
@@ -201,7 +201,22 @@ impl<'p> ObjParser<'p> {
     /// Reads the words of an `f` line after the `f` and appends its fan of triangles: all of
     /// them (RecastDemo reads only the first [`MAX_FACE_VERTS`] vertices of a face and drops
     /// the rest of it; here such faces are counted for a warning).
-    fn face<'a>(&mut self, words: impl Iterator<Item = &'a [u8]>) -> Result<()> {
+    fn face<'a>(&mut self, words: impl Iterator<Item = &'a [u8]> + Clone) -> Result<()> {
+        // A `#` ends the face. RecastDemo reads it as an invalid index, which drops the
+        // triangles that use it but not later ones, so numbers after it are an error (found
+        // before the indices are read, as the reader before this one found it).
+        let is_comment = |w: &&[u8]| w.starts_with(b"#");
+        let atoi_reads_a_number = |w: &[u8]| {
+            let w = w.strip_prefix(b"+").or(w.strip_prefix(b"-")).unwrap_or(w);
+            w.first().is_some_and(u8::is_ascii_digit)
+        };
+        if words
+            .clone()
+            .skip_while(|w| !is_comment(w))
+            .any(atoi_reads_a_number)
+        {
+            return Err(self.err("vertex indices after a `#` in a face".into()));
+        }
         let nverts = self.verts.len() / 3;
         if nverts > i32::MAX as usize {
             return Err(self.err(format!(
@@ -211,18 +226,8 @@ impl<'p> ObjParser<'p> {
         }
         let mut face = std::mem::take(&mut self.face);
         face.clear();
-        let mut words = words.peekable();
-        // A `#` ends the face. RecastDemo reads it as an invalid index, which drops the
-        // triangles that use it but not later ones, so numbers after it are an error.
-        while let Some(w) = words.next_if(|w| !w.starts_with(b"#")) {
+        for w in words.take_while(|w| !is_comment(w)) {
             face.push(self.face_index(w, nverts)?);
-        }
-        let atoi_reads_a_number = |w: &[u8]| {
-            let w = w.strip_prefix(b"+").or(w.strip_prefix(b"-")).unwrap_or(w);
-            w.first().is_some_and(u8::is_ascii_digit)
-        };
-        if words.any(atoi_reads_a_number) {
-            return Err(self.err("vertex indices after a `#` in a face".into()));
         }
         if face.len() > MAX_FACE_VERTS {
             if self.big_faces == 0 {
