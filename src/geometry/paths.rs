@@ -38,7 +38,7 @@ pub struct LoadOptions {
 const HOW_TO_ALLOW: &str =
     "allow_outside_paths (the CLI's --allow-outside-paths) lets a file name meshes anywhere";
 
-/// `dir`, or `.` for the empty folder of a bare file name.
+/// The folder of `file`, or `.` for a bare file name.
 pub(crate) fn folder_of(file: &Path) -> PathBuf {
     match file.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
@@ -46,7 +46,7 @@ pub(crate) fn folder_of(file: &Path) -> PathBuf {
     }
 }
 
-/// Where the file `name`, named by a file of the folder `dir`, is: the first of `candidates`
+/// Where the file `name` (as another file names it) is: the first of `candidates`
 /// (each a folder to look in and the folder the result must then lie inside) where
 /// `folder.join(name)` exists, or the first candidate's if none does (for the caller's "not
 /// found"). Unless `options` allow more, `name` must be relative without `..`, and the file
