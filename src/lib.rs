@@ -74,6 +74,7 @@ pub mod service;
 mod settings;
 mod stage;
 pub mod status;
+pub mod text;
 pub mod tilecache;
 #[cfg(feature = "tools")]
 #[cfg_attr(docsrs, doc(cfg(feature = "tools")))]

@@ -590,6 +590,8 @@ impl BuildSettings {
                 "bounds {bmin} .. {bmax} are not finite"
             )));
         }
+        // Bounds too far out first: no cell size grids them, so it is not the cell size's fault.
+        self.check_reach(bmin, bmax, mesh)?;
         let cs = self.cell_size;
         let width = ((bmax.x - bmin.x) / cs + 0.5) as i64;
         let height = ((bmax.z - bmin.z) / cs + 0.5) as i64;
@@ -629,7 +631,6 @@ impl BuildSettings {
                  agent reaches"
             )));
         }
-        self.check_reach(bmin, bmax, mesh)?;
         Ok(VoxelConfig {
             width: width as i32,
             height: height as i32,

@@ -31,7 +31,11 @@ fn nav_test() -> (InputGeometry, SoloBuild) {
         area::WATER,
     );
     std::fs::write(&path, text).unwrap();
-    let geom = InputGeometry::load(&path).unwrap();
+    // The mesh is named by its absolute path, outside the `.gset`'s folder: allowed here.
+    let anywhere = navkit::geometry::LoadOptions {
+        allow_outside_paths: true,
+    };
+    let geom = InputGeometry::load_with(&path, &anywhere).unwrap();
     assert_eq!(geom.off_mesh_connections.len(), 1);
     assert_eq!(geom.convex_volumes.len(), 1);
     let built = NavMeshBuilder::new(&geom)

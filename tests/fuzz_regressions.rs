@@ -54,6 +54,7 @@ fn fuzz_build_input() -> (InputGeometry, BuildSettings) {
         verts,
         tris,
         source: None,
+        warnings: Vec::new(),
     };
     let settings = BuildSettings {
         cell_size: 0.375,

@@ -26,6 +26,7 @@ const RANKS: &[(&str, u32)] = &[
     ("stage", 0),
     ("poly_ref", 0),
     ("aabb", 0),
+    ("text", 0),
     ("ffi", 1),
     ("settings", 2),
     ("geometry", 3),

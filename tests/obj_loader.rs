@@ -208,15 +208,53 @@ fn edge_cases() {
         b"v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 3 # x -2\n",
         Err((4, "after a `#`")),
     );
-    // Lines far longer than the reader's chunk, as the last line without a newline.
+    // A line far longer than the reader's chunk (256 KiB), as the last line without a newline,
+    // of up to 32 corners (as many as RecastDemo, and the old reader, read of a face), then
+    // padding: `0 1 2 0 1 2 ...`, fanned from the first.
     let mut long = b"v 0 0 0\nv 1 0 0\nv 0 0 1\nf".to_vec();
-    long.extend(b" 1 2 3".repeat(300_000));
-    // Only the first 32 corners count: 0 1 2 0 1 2 ..., fanned from the first.
+    long.extend(b" 1 2 3".repeat(10));
+    long.extend(b" 1 2\t");
+    long.extend(std::iter::repeat_n(b' ', 900_000));
     let corners: Vec<i32> = (0..32).map(|i| i % 3).collect();
     let fan: Vec<i32> = (2..32)
         .flat_map(|i| [0, corners[i - 1], corners[i]])
         .collect();
     check(&long, Ok((3, &fan)));
+}
+
+/// What the old reader (and RecastDemo) did wrong, done right: faces of more than 32 corners
+/// read whole (with a warning), where the old reader dropped the corners after the 32nd; a
+/// line longer than 1 MiB refused, where the old reader read it all.
+#[test]
+fn long_faces_and_lines_as_the_old_reader_did_not() {
+    let p = Path::new("long.obj");
+    let mut face = b"v 0 0 0\nv 1 0 0\nv 0 0 1\nf".to_vec();
+    face.extend(b" 1 2 3".repeat(170_000)); // 1,020,001 bytes: under the limit.
+    let old = old_obj::parse_obj(&String::from_utf8_lossy(&face), p).unwrap();
+    assert_eq!(old.tri_count(), 30);
+    let new = TriMesh::from_obj_bytes(&face, p).unwrap();
+    // 510,000 corners `0 1 2 0 1 2 ...`: 509,998 triangles, fanned from the first.
+    assert_eq!(new.tri_count(), 509_998);
+    assert!(
+        new.tris
+            .chunks(3)
+            .enumerate()
+            .all(|(i, t)| t == [0, ((i + 1) % 3) as i32, ((i + 2) % 3) as i32])
+    );
+    assert_eq!(new.warnings.len(), 1, "{:?}", new.warnings);
+    assert_eq!(TriMesh::from_obj_reader(&face[..], p).unwrap(), new);
+    face.extend(b" 1 2 3".repeat(5_000)); // 1,050,001 bytes: over.
+    for err in [
+        TriMesh::from_obj_bytes(&face, p).unwrap_err(),
+        TriMesh::from_obj_reader(&face[..], p).unwrap_err(),
+    ] {
+        assert!(
+            matches!(&err, Error::Parse { line: 4, message, .. }
+                if message.starts_with("line longer than 1048576 bytes (the limit): `f 1 2 3 1 2 3")),
+            "{err}"
+        );
+    }
+    assert!(old_obj::parse_obj(&String::from_utf8_lossy(&face), p).is_ok());
 }
 
 #[test]

@@ -20,6 +20,15 @@ const JUMP_END: Vec3 = Vec3::new(-0.63, 8.33, -12.5);
 /// about 0.76 m short of `JUMP_END`, more than the link's radius).
 const LANDING: Vec3 = Vec3::new(-0.63, 8.33, -11.0);
 
+/// The `.gset` names the shared mesh by its absolute path, outside the `.gset`'s folder:
+/// loaded with that allowed.
+fn load(gset: std::path::PathBuf) -> navkit::Result<InputGeometry> {
+    let anywhere = navkit::geometry::LoadOptions {
+        allow_outside_paths: true,
+    };
+    InputGeometry::load_with(gset, &anywhere)
+}
+
 fn gset(extra: &str) -> std::path::PathBuf {
     let path = common::temp(&format!("jump-{}.gset", extra.len()));
     let text = format!("f {}\n{extra}", common::mesh("nav_test.obj").display());
@@ -29,7 +38,7 @@ fn gset(extra: &str) -> std::path::PathBuf {
 
 #[test]
 fn off_mesh_connection_joins_two_levels() {
-    let with = InputGeometry::load(gset(&format!(
+    let with = load(gset(&format!(
         "c {} {} {}  {} {} {}  0.6 1 {} 8\n",
         JUMP_START.x,
         JUMP_START.y,
@@ -109,7 +118,7 @@ fn convex_volume_marks_its_area() {
     // of that hole.
     let vol = "v 4 1 -5 5\n5 -2.27 5\n15 -2.27 5\n15 -2.27 15\n5 -2.27 15\n\
                v 4 1 -5 5\n0 -2.27 11\n6 -2.27 11\n6 -2.27 12\n0 -2.27 12\n";
-    let geom = InputGeometry::load(gset(vol)).unwrap();
+    let geom = load(gset(vol)).unwrap();
     assert_eq!(geom.convex_volumes.len(), 2);
     let b = NavMeshBuilder::new(&geom)
         .settings(BuildSettings::default())

@@ -82,6 +82,7 @@ impl<'a> Arbitrary<'a> for Input {
             verts,
             tris,
             source: None,
+            warnings: Vec::new(),
         };
         let mut geom = InputGeometry::from_mesh(mesh);
         for i in 0..u.int_in_range(0..=3)? {

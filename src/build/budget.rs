@@ -430,6 +430,7 @@ const BYTES_PER_SPAN: u64 = 16 + 12 + 1 + 2 + 2 + 8;
 /// [`BuildSettings`] refuses.
 pub fn estimate(geom: &InputGeometry, settings: &BuildSettings) -> Result<BuildEstimate> {
     geom.mesh.validate()?;
+    geom.mesh.check_build_reach()?;
     estimate_validated(geom, settings)
 }
 

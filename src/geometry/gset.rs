@@ -1,17 +1,19 @@
 //! RecastDemo's `.gset` geometry sets: a mesh path plus build settings, off-mesh connections
 //! and convex volumes, read and written.
 
-use super::mesh::shorten;
+use super::paths::{LoadOptions, folder_of, resolve_named_file};
 use super::{
     ConvexVolume, InputGeometry, MAX_AREA, MAX_CONVEX_VOLUME_VERTS, MAX_CONVEX_VOLUMES,
     MAX_OFF_MESH_CONNECTIONS, OffMeshConnection, TriMesh,
 };
 use crate::Aabb;
 use crate::settings::{BuildSettings, Partition};
+use crate::text::{LineReader, quote};
 use crate::{Error, Result};
 use glam::Vec3;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::io::BufRead;
+use std::path::Path;
 
 /// The 21 values of a `.gset` `s` line, for error messages.
 const SETTING_NAMES: [&str; 21] = [
@@ -42,7 +44,7 @@ fn parse_f32(tok: &str, what: &str) -> std::result::Result<f32, String> {
     match tok.parse::<f32>() {
         Ok(v) if v.is_finite() => Ok(v),
         Ok(_) => Err(format!("{what} `{tok}` is not finite")),
-        Err(_) => Err(format!("{what} `{}` is not a number", shorten(tok))),
+        Err(_) => Err(format!("{what} `{}` is not a number", quote(tok))),
     }
 }
 
@@ -50,7 +52,7 @@ fn parse_int(tok: &str, what: &str, min: i64, max: i64) -> std::result::Result<i
     match tok.parse::<i64>() {
         Ok(v) if (min..=max).contains(&v) => Ok(v),
         Ok(v) => Err(format!("{what} {v} is out of range {min}..={max}")),
-        Err(_) => Err(format!("{what} `{}` is not an integer", shorten(tok))),
+        Err(_) => Err(format!("{what} `{}` is not an integer", quote(tok))),
     }
 }
 
@@ -62,29 +64,28 @@ fn parse_vec3(toks: &[&str], what: &str) -> std::result::Result<Vec3, String> {
     ))
 }
 
-/// Where a `.gset` `f` path points: absolute as is; relative to the `.gset`'s directory, or,
-/// if nothing is there, to its parent (RecastDemo writes paths like `Meshes/x.obj`, relative to
-/// its working directory, one level above `Meshes/`).
-fn resolve_mesh_path(dir: &Path, name: &str) -> PathBuf {
-    let p = Path::new(name);
-    if p.is_absolute() {
-        return p.to_path_buf();
-    }
-    let primary = dir.join(p);
-    if !primary.exists() {
-        if let Some(alt) = dir.parent().map(|d| d.join(p)).filter(|a| a.exists()) {
-            return alt;
-        }
-    }
-    primary
-}
-
-/// Loads the mesh of a `.gset` `f` line; errors are messages for that line.
-fn load_gset_mesh(dir: &Path, name: &str) -> std::result::Result<TriMesh, String> {
+/// Loads the mesh of a `.gset` `f` line naming `name`, in the `.gset`'s folder `dir` or, if
+/// nothing is there, in its parent (RecastDemo writes paths like `Meshes/x.obj`, relative to
+/// its working directory, one level above `Meshes/` where it keeps its `.gset` files); unless
+/// `options` allow more, the mesh must lie inside `dir`. Errors are messages for that line.
+fn load_gset_mesh(
+    dir: &Path,
+    name: &str,
+    options: &LoadOptions,
+) -> std::result::Result<TriMesh, String> {
     if name.is_empty() {
         return Err("`f` line without a mesh path".into());
     }
-    let p = resolve_mesh_path(dir, name);
+    let mut candidates = vec![(dir.to_path_buf(), dir.to_path_buf())];
+    if let Some(parent) = dir.parent() {
+        let parent = if parent.as_os_str().is_empty() {
+            Path::new("..")
+        } else {
+            parent
+        };
+        candidates.push((parent.to_path_buf(), dir.to_path_buf()));
+    }
+    let p = resolve_named_file(name, &candidates, options)?;
     TriMesh::load(&p).map_err(|e| match e {
         Error::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
             format!("mesh file `{}` not found", p.display())
@@ -216,21 +217,77 @@ fn parse_volume_header(toks: &[&str]) -> std::result::Result<(ConvexVolume, usiz
     ))
 }
 
+/// The lines of a `.gset` that say something (blank lines and `#` comments skipped), trimmed,
+/// with their numbers.
+struct GsetLines<R> {
+    lines: LineReader<R>,
+}
+
+impl<R: BufRead> GsetLines<R> {
+    fn next(&mut self) -> Result<Option<(usize, String)>> {
+        while let Some((n, raw)) = self.lines.next_line()? {
+            let text = String::from_utf8_lossy(raw);
+            let line = text.trim();
+            if !line.is_empty() && !line.starts_with('#') {
+                return Ok(Some((n, line.to_string())));
+            }
+        }
+        Ok(None)
+    }
+}
+
+/// The `n` point lines of the convex volume `vol` whose `v` line is line `ln`.
+fn read_volume_points<R: BufRead>(
+    lines: &mut GsetLines<R>,
+    mut vol: ConvexVolume,
+    n: usize,
+    ln: usize,
+    gset_path: &Path,
+) -> Result<ConvexVolume> {
+    let perr = |line: usize, msg: String| Error::parse(gset_path, line, msg);
+    while vol.verts.len() < n {
+        let Some((pl, p)) = lines.next()? else {
+            let have = vol.verts.len();
+            return Err(perr(
+                ln,
+                format!("convex volume has {have} of its {n} points"),
+            ));
+        };
+        let pt: Vec<&str> = p.split_whitespace().collect();
+        if pt.len() != 3 {
+            let msg = format!("convex volume point has {} values, expected 3", pt.len());
+            return Err(perr(pl, msg));
+        }
+        vol.verts
+            .push(parse_vec3(&pt, "point coordinate").map_err(|m| perr(pl, m))?);
+    }
+    Ok(vol)
+}
+
 impl InputGeometry {
-    /// Reads a RecastDemo geometry set; see [`InputGeometry::from_gset_str`].
+    /// Reads a RecastDemo geometry set; see [`InputGeometry::from_gset_str`]. The mesh must
+    /// lie inside the `.gset`'s folder ([`InputGeometry::from_gset_with`] allows more).
     pub fn from_gset(path: impl AsRef<Path>) -> Result<Self> {
+        Self::from_gset_with(path, &LoadOptions::default())
+    }
+
+    /// [`InputGeometry::from_gset`] with `options` saying where the mesh may lie. The file is
+    /// read a line at a time; a line longer than [`crate::text::MAX_LINE_BYTES`] is an error.
+    pub fn from_gset_with(path: impl AsRef<Path>, options: &LoadOptions) -> Result<Self> {
         let path = path.as_ref();
-        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-        Self::from_gset_str(&String::from_utf8_lossy(&bytes), path)
+        let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+        Self::parse_gset(std::io::BufReader::new(file), path, options)
     }
 
     /// Parses a RecastDemo geometry set (`InputGeom::loadGeomSet`'s format). `gset_path` names
     /// the file in errors and locates relative mesh paths.
     ///
-    /// Lines (blank lines and `#` comments are skipped):
+    /// Lines (blank lines and `#` comments are skipped; a byte-order mark at the start too):
     /// - `f <mesh path>`: the mesh ([`TriMesh::load`]: OBJ, or glTF/GLB with the `gltf`
-    ///   feature, by extension), exactly once, absolute or relative to the `.gset`'s
-    ///   directory (or, failing that, to its parent, as RecastDemo's own files are).
+    ///   feature, by extension), exactly once, relative to the `.gset`'s directory (or, failing
+    ///   that, to its parent, as RecastDemo's own files are) and inside that directory: absolute
+    ///   paths, `..` and symbolic links leading out are refused unless
+    ///   [`LoadOptions::allow_outside_paths`] ([`InputGeometry::from_gset_str_with`]).
     ///   RecastDemo discards connections and volumes read before an `f` line and replaces the mesh
     ///   at a second one; here `c`/`v` lines may come before `f` and keep their order, and a second
     ///   `f` line is an error.
@@ -244,18 +301,26 @@ impl InputGeometry {
     ///   `hmin <= hmax`. At most 256.
     ///
     /// RecastDemo silently ignores extra connections, volumes and malformed numbers; here any
-    /// malformed line is an [`Error::Parse`] naming it.
+    /// malformed line (or one longer than [`crate::text::MAX_LINE_BYTES`]) is an
+    /// [`Error::Parse`] naming it.
     pub fn from_gset_str(text: &str, gset_path: &Path) -> Result<Self> {
+        Self::from_gset_str_with(text, gset_path, &LoadOptions::default())
+    }
+
+    /// [`InputGeometry::from_gset_str`] with `options` saying where the mesh may lie.
+    pub fn from_gset_str_with(text: &str, gset_path: &Path, options: &LoadOptions) -> Result<Self> {
+        Self::parse_gset(text.as_bytes(), gset_path, options)
+    }
+
+    fn parse_gset(reader: impl BufRead, gset_path: &Path, options: &LoadOptions) -> Result<Self> {
         let perr = |line: usize, msg: String| Error::parse(gset_path, line, msg);
-        let dir = gset_path.parent().unwrap_or(Path::new(""));
+        let dir = folder_of(gset_path);
         let mut geom = InputGeometry::from_mesh(TriMesh::default());
         let mut have_mesh = false;
-        let mut lines = text
-            .split('\n')
-            .enumerate()
-            .map(|(i, l)| (i + 1, l.trim()))
-            .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'));
-        while let Some((ln, line)) = lines.next() {
+        let mut lines = GsetLines {
+            lines: LineReader::new(reader, gset_path),
+        };
+        while let Some((ln, line)) = lines.next()? {
             let mut words = line.split_whitespace();
             let kw = words.next().unwrap_or("");
             let toks: Vec<&str> = words.collect();
@@ -268,7 +333,8 @@ impl InputGeometry {
                     ));
                 }
                 "f" => {
-                    geom.mesh = load_gset_mesh(dir, line[1..].trim()).map_err(|m| perr(ln, m))?;
+                    geom.mesh =
+                        load_gset_mesh(&dir, line[1..].trim(), options).map_err(|m| perr(ln, m))?;
                     have_mesh = true;
                 }
                 "s" if geom.settings.is_some() => {
@@ -291,31 +357,12 @@ impl InputGeometry {
                     ));
                 }
                 "v" => {
-                    let (mut vol, n) = parse_volume_header(&toks).map_err(|m| perr(ln, m))?;
-                    while vol.verts.len() < n {
-                        let Some((pl, p)) = lines.next() else {
-                            let have = vol.verts.len();
-                            return Err(perr(
-                                ln,
-                                format!("convex volume has {have} of its {n} points"),
-                            ));
-                        };
-                        let pt: Vec<&str> = p.split_whitespace().collect();
-                        if pt.len() != 3 {
-                            let msg =
-                                format!("convex volume point has {} values, expected 3", pt.len());
-                            return Err(perr(pl, msg));
-                        }
-                        vol.verts
-                            .push(parse_vec3(&pt, "point coordinate").map_err(|m| perr(pl, m))?);
-                    }
-                    geom.convex_volumes.push(vol);
+                    let (vol, n) = parse_volume_header(&toks).map_err(|m| perr(ln, m))?;
+                    geom.convex_volumes
+                        .push(read_volume_points(&mut lines, vol, n, ln, gset_path)?);
                 }
                 _ => {
-                    let msg = format!(
-                        "unknown line type `{}` (expected f, s, c or v)",
-                        shorten(kw)
-                    );
+                    let msg = format!("unknown line type `{}` (expected f, s, c or v)", quote(kw));
                     return Err(perr(ln, msg));
                 }
             }
@@ -443,7 +490,11 @@ pub(super) mod tests {
         let abs = mesh_path("nav_test.obj").canonicalize().unwrap();
         let gset = dir.join("level.GSET");
         g.save_gset(&gset, abs.to_str().unwrap()).unwrap();
-        let back = InputGeometry::load(&gset).unwrap();
+        // The mesh is named by its absolute path: allowed by the option only.
+        let anywhere = LoadOptions {
+            allow_outside_paths: true,
+        };
+        let back = InputGeometry::load_with(&gset, &anywhere).unwrap();
         assert_eq!(back.mesh.verts, g.mesh.verts);
         assert_eq!(back.mesh.tris, g.mesh.tris);
         assert_eq!(back.settings, g.settings);
@@ -502,6 +553,120 @@ pub(super) mod tests {
             (lo - a.mesh.bounds().min).abs().max_element() < 1e-6
                 && (hi - a.mesh.bounds().max).abs().max_element() < 1e-6
         );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn gset_meshes_stay_inside_the_folder_unless_allowed() {
+        // The finding: `f` lines read meshes by absolute and `..` paths, where glTF buffers
+        // may not leave the level's folder.
+        let dir = temp_dir("confined");
+        let level = dir.join("level");
+        std::fs::create_dir_all(level.join("sub")).unwrap();
+        let tri = "v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 3\n";
+        for f in [
+            "level/m.obj",
+            "level/sub/m.obj",
+            "outside.obj",
+            "Meshes/r.obj",
+        ] {
+            std::fs::create_dir_all(dir.join(f).parent().unwrap()).unwrap();
+            std::fs::write(dir.join(f), tri).unwrap();
+        }
+        let outside = dir.join("outside.obj").canonicalize().unwrap();
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(&outside, level.join("link.obj")).unwrap();
+            std::os::unix::fs::symlink("..", level.join("up")).unwrap();
+        }
+        let gset = level.join("l.gset");
+        let anywhere = LoadOptions {
+            allow_outside_paths: true,
+        };
+        let abs = format!("f {}\n", outside.display());
+        let mut refused = vec![
+            ("f ../outside.obj\n".to_string(), "goes up a folder (`..`)"),
+            (
+                "# x\n\nf sub/../../outside.obj\n".into(),
+                "goes up a folder",
+            ),
+            (abs.clone(), "is absolute"),
+            // Found beside the folder by RecastDemo's fallback (relative to its parent),
+            // which is outside this `.gset`'s folder.
+            ("f Meshes/r.obj\n".into(), "outside the folder"),
+        ];
+        if cfg!(unix) {
+            refused.push(("f link.obj\n".into(), "outside the folder"));
+            refused.push(("f up/outside.obj\n".into(), "outside the folder"));
+        }
+        for (text, what) in &refused {
+            let line = text.lines().count();
+            match InputGeometry::from_gset_str(text, &gset) {
+                Err(Error::Parse {
+                    line: l, message, ..
+                }) => {
+                    assert_eq!(l, line, "{text:?}: {message}");
+                    assert!(message.contains(what), "{text:?}: {message}");
+                    assert!(message.contains("--allow-outside-paths"), "{message}");
+                }
+                other => panic!("{text:?}: {:?}", other.map(|g| g.source)),
+            }
+            let g = InputGeometry::from_gset_str_with(text, &gset, &anywhere).unwrap();
+            assert_eq!(g.mesh.tri_count(), 1, "{text:?}");
+        }
+        // Inside the folder: plain, in a subfolder, through `.`; and from a file.
+        for text in ["f m.obj\n", "f sub/m.obj\n", "f ./sub/./m.obj\n"] {
+            let g = InputGeometry::from_gset_str(text, &gset).unwrap();
+            assert_eq!(g.mesh.tri_count(), 1, "{text:?}");
+        }
+        std::fs::write(&gset, &abs).unwrap();
+        let err = InputGeometry::load(&gset).unwrap_err();
+        assert!(err.to_string().contains("is absolute"), "{err}");
+        assert_eq!(
+            InputGeometry::load_with(&gset, &anywhere)
+                .unwrap()
+                .mesh
+                .tri_count(),
+            1
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn gset_byte_order_marks_long_lines_and_invisible_characters() {
+        let dir = temp_dir("bom");
+        std::fs::write(dir.join("m.obj"), "v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 3\n").unwrap();
+        let gset = dir.join("b.gset");
+        // A byte-order mark (as Windows editors write) was refused as `unknown line type
+        // `\u{feff}f``, the BOM invisible in the message.
+        std::fs::write(&gset, "\u{feff}f m.obj\r\nc 0 0 0 1 1 1 0.5 1\r\n").unwrap();
+        let g = InputGeometry::from_gset(&gset).unwrap();
+        assert_eq!((g.mesh.tri_count(), g.off_mesh_connections.len()), (1, 1));
+        // Anywhere else it is a character like another, and shown escaped.
+        let err = InputGeometry::from_gset_str("f m.obj\n\u{200b}c 0 0 0 1 1 1 0.5 1\n", &gset)
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "{}:2: unknown line type `\\u{{200b}}c` (expected f, s, c or v)",
+                gset.display()
+            )
+        );
+        // A line over the limit is refused with its number and a clipped quote.
+        let long = format!("f m.obj\n# {}\n", "x".repeat(crate::text::MAX_LINE_BYTES));
+        std::fs::write(&gset, &long).unwrap();
+        for err in [
+            InputGeometry::from_gset(&gset).unwrap_err(),
+            InputGeometry::from_gset_str(&long, &gset).unwrap_err(),
+        ] {
+            let Error::Parse { line, message, .. } = &err else {
+                panic!("{err}")
+            };
+            assert_eq!(*line, 2);
+            let quoted = format!("`# {}…`", "x".repeat(78));
+            assert!(message.ends_with(&quoted), "{message}");
+            assert!(message.contains("longer than 1048576 bytes"), "{message}");
+        }
         let _ = std::fs::remove_dir_all(&dir);
     }
 
@@ -589,8 +754,12 @@ pub(super) mod tests {
         ];
         std::fs::write(dir.join("bad.obj"), "v 0 0 0\nv 1 x 0\n").unwrap();
         let gset = dir.join("t.gset");
+        // The mesh is named by its absolute path: allowed by the option only.
+        let anywhere = LoadOptions {
+            allow_outside_paths: true,
+        };
         for (text, line, what) in &cases {
-            match InputGeometry::from_gset_str(text, &gset) {
+            match InputGeometry::from_gset_str_with(text, &gset, &anywhere) {
                 Err(Error::Parse {
                     path,
                     line: l,
@@ -603,9 +772,10 @@ pub(super) mod tests {
             }
         }
         // At the limits is fine.
-        let ok = InputGeometry::from_gset_str(
+        let ok = InputGeometry::from_gset_str_with(
             &format!("{}{f}{}", c.repeat(256), vol.repeat(256)),
             &gset,
+            &anywhere,
         )
         .unwrap();
         assert_eq!(

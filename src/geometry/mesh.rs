@@ -6,11 +6,14 @@
 //! triangulation bit for bit.
 
 use super::Aabb;
+use crate::settings::MAX_BUILD_COORDINATE;
 use crate::{Error, Result};
 use glam::Vec3;
 use std::path::{Path, PathBuf};
 
-/// Most vertices RecastDemo reads from one OBJ face (its `parseFace` buffer); later ones are ignored.
+/// Most vertices RecastDemo reads from one OBJ face (its `parseFace` buffer; it ignores later
+/// ones, cutting the face short). navkit triangulates longer faces whole and says so in
+/// [`TriMesh::warnings`].
 pub const MAX_FACE_VERTS: usize = 32;
 /// A triangle soup as Recast consumes it.
 ///
@@ -31,19 +34,26 @@ pub struct TriMesh {
     pub tris: Vec<i32>,
     /// The file the mesh was read from, if any.
     pub source: Option<PathBuf>,
+    /// What the reader did that the file's author may not expect, for the user to see (the
+    /// CLI prints these): faces of more than [`MAX_FACE_VERTS`] vertices, which RecastDemo
+    /// would cut short, triangulated whole. Empty for meshes made in code.
+    pub warnings: Vec<String>,
 }
 
 impl TriMesh {
     /// Reads an OBJ file as RecastDemo does: every `v` line in file order (also unreferenced
     /// ones), every face of every object and group in file order, fan-triangulated as
     /// `(f[0], f[i-1], f[i])`, relative (negative) indices resolved; texture coordinates,
-    /// normals, materials, groups, `w` and colour components are ignored, faces with fewer than
-    /// three vertices give no triangle and vertices past the 32nd of a face are ignored.
+    /// normals, materials, groups, `w` and colour components are ignored and faces with fewer
+    /// than three vertices give no triangle.
     ///
     /// Unlike RecastDemo, which silently skips or misreads them, malformed lines (non-numeric
-    /// or non-finite coordinates, a face index 0 or beyond the vertices read so far ...) are
-    /// [`Error::Parse`] errors naming the line; a mesh without vertices or triangles is an
-    /// [`Error::Geometry`] error. Invalid UTF-8 is replaced, not rejected.
+    /// or non-finite coordinates, a face index 0 or beyond the vertices read so far, a line
+    /// longer than [`crate::text::MAX_LINE_BYTES`] ...) are [`Error::Parse`] errors naming the
+    /// line; a mesh without vertices or triangles is an [`Error::Geometry`] error. Invalid
+    /// UTF-8 is replaced, not rejected; a byte-order mark at the start is skipped. A face of
+    /// more than [`MAX_FACE_VERTS`] vertices, which RecastDemo cuts short, is triangulated
+    /// whole, and [`TriMesh::warnings`] says so.
     ///
     /// The file is read in one pass, a chunk at a time: beyond the resulting arrays it costs a
     /// buffer of at most 256 KiB (more only for a longer line).
@@ -89,6 +99,7 @@ impl TriMesh {
             verts,
             tris,
             source: None,
+            warnings: Vec::new(),
         };
         mesh.validate()?;
         Ok(mesh)
@@ -157,12 +168,110 @@ impl TriMesh {
     }
 }
 
-/// At most 40 characters of `s`, for error messages.
-pub(super) fn shorten(s: &str) -> String {
-    match s.char_indices().nth(40) {
-        Some((i, _)) => format!("{}...", &s[..i]),
-        None => s.to_string(),
+impl TriMesh {
+    /// Refuses, with [`Error::Geometry`], vertices beyond +-[`MAX_BUILD_COORDINATE`]: no cell
+    /// size builds a level out there, so the error names the farthest vertex, its line in the
+    /// OBJ file it was read from, and how far it lies from the rest.
+    pub(crate) fn check_build_reach(&self) -> Result<()> {
+        match far_vertex_message(self) {
+            None => Ok(()),
+            Some(message) => Err(Error::Geometry(match &self.source {
+                Some(p) => format!("{}: {message}", p.display()),
+                None => message,
+            })),
+        }
     }
+}
+
+/// The error message for the vertices of `mesh` that lie beyond
+/// [`MAX_BUILD_COORDINATE`] on some axis, if any: no cell size can build such a level, so the
+/// message names the farthest vertex (its number as OBJ counts them, its line in the OBJ file
+/// it came from, its coordinates) and how far it lies from the rest of the level.
+fn far_vertex_message(mesh: &TriMesh) -> Option<String> {
+    let beyond = |v: Vec3| v.abs().max_element() > MAX_BUILD_COORDINATE;
+    let (mut far, mut count) = (None::<(usize, Vec3)>, 0usize);
+    let mut rest: Option<Aabb> = None;
+    for (i, c) in mesh.verts.chunks_exact(3).enumerate() {
+        let v = Vec3::from_slice(c);
+        if !beyond(v) {
+            rest = Some(rest.map_or(Aabb::new(v, v), |b| Aabb::new(b.min.min(v), b.max.max(v))));
+            continue;
+        }
+        count += 1;
+        if far.is_none_or(|(_, f)| v.abs().max_element() > f.abs().max_element()) {
+            far = Some((i, v));
+        }
+    }
+    let (i, v) = far?;
+    let line = mesh
+        .source
+        .as_deref()
+        .and_then(|p| obj_vertex_line(p, i, mesh.vert_count()))
+        .map_or(String::new(), |l| format!(" (line {l})"));
+    let others = match count {
+        1 => String::new(),
+        n => format!(" and {} other vertices", n - 1),
+    };
+    let from_rest = match rest {
+        Some(b) => {
+            let (v, lo, hi) = (v.as_dvec3(), b.min.as_dvec3(), b.max.as_dvec3());
+            let gap = (lo - v).max(v - hi).max(glam::DVec3::ZERO).length();
+            format!(
+                "{} m from the rest of the level, whose vertices lie within {} .. {}",
+                number(gap as f32),
+                point(b.min),
+                point(b.max)
+            )
+        }
+        None => "as every vertex of the level does".to_string(),
+    };
+    Some(format!(
+        "OBJ vertex {}{line} at {}{others} lies beyond +-{MAX_BUILD_COORDINATE:e} m of the \
+         origin, {from_rest}; a level must lie within +-{MAX_BUILD_COORDINATE:e} m of the origin \
+         (navmesh data holds coordinates within +-{:e} m), whatever the cell size: remove or fix \
+         the vertex",
+        i + 1,
+        point(v),
+        crate::ffi::validate::MAX_COORDINATE,
+    ))
+}
+
+/// `x` for a message: as is, or in scientific notation when large (`3e38`, not 39 digits).
+fn number(x: f32) -> String {
+    if x.abs() >= 1e7 {
+        format!("{x:e}")
+    } else {
+        format!("{x}")
+    }
+}
+
+/// `v` for a message: `(x, y, z)`, each as [`number`] writes it.
+fn point(v: Vec3) -> String {
+    format!("({}, {}, {})", number(v.x), number(v.y), number(v.z))
+}
+
+/// The line of the OBJ file `path` where its `index`-th (0-based) `v` statement is, if the
+/// file reads as an OBJ with `count` vertices (so that it still is the file the mesh came from).
+fn obj_vertex_line(path: &Path, index: usize, count: usize) -> Option<usize> {
+    if !path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("obj"))
+    {
+        return None;
+    }
+    let file = std::fs::File::open(path).ok()?;
+    let mut lines = crate::text::LineReader::new(std::io::BufReader::new(file), path);
+    let (mut seen, mut found) = (0usize, None);
+    while let Some((n, raw)) = lines.next_line().ok()? {
+        let text = String::from_utf8_lossy(raw);
+        if text.split_whitespace().next() == Some("v") {
+            if seen == index {
+                found = Some(n);
+            }
+            seen += 1;
+        }
+    }
+    found.filter(|_| seen == count)
 }
 
 #[cfg(test)]
@@ -172,7 +281,8 @@ mod tests {
     use crate::geometry::test_support::*;
 
     /// Independent reading of `v`/`f` lines following rcMeshLoaderObj::load (atoi, skipping
-    /// triangles with an index out of range).
+    /// triangles with an index out of range), but for faces of more than 32 vertices, which
+    /// it reads whole where RecastDemo cuts them short.
     fn reference(text: &str) -> (Vec<f32>, Vec<i32>) {
         let (mut verts, mut tris) = (Vec::new(), Vec::new());
         for line in text.lines() {
@@ -187,7 +297,6 @@ mod tests {
                 let n = (verts.len() / 3) as i32;
                 let f: Vec<i32> = rest
                     .split_whitespace()
-                    .take(32)
                     .map(|t| {
                         // atoi: optional sign, leading digits, 0 if none.
                         let (neg, d) = match t.strip_prefix('-') {
@@ -250,7 +359,8 @@ mod tests {
     #[test]
     fn obj_quirks_match_recastdemo() {
         // Groups, materials, unreferenced and duplicate vertices, relative indices, points and
-        // lines, a 34-gon (cut at 32 vertices), CRLF, texture/normal indices, comments.
+        // lines, a 34-gon (which RecastDemo cuts at 32 vertices; read whole, with a warning),
+        // CRLF, texture/normal indices, comments.
         let mut obj = String::from(
             "# c\r\nmtllib x.mtl\r\no a\r\nv 0 0 0\r\nv 1 0 0\r\nv 9 9 9\r\nv 1 0 1\r\nv 0 0 1\r\n",
         );
@@ -268,7 +378,14 @@ mod tests {
         let (rv, rt) = reference(&obj);
         assert_eq!(mesh.verts, rv);
         assert_eq!(mesh.tris, rt);
-        assert_eq!(mesh.tri_count(), 2 + 1 + 2 + 30);
+        assert_eq!(mesh.tri_count(), 2 + 1 + 2 + 32);
+        assert_eq!(
+            mesh.warnings,
+            [
+                "q.obj:57: a face of 34 vertices, more than RecastDemo reads (32); all are \
+              triangulated (as a fan from its first vertex)"
+            ]
+        );
         assert_eq!(
             &mesh.tris[..15],
             &[0, 1, 3, 0, 3, 4, 4, 5, 6, 6, 5, 1, 1, 6, 5]
@@ -334,7 +451,10 @@ mod tests {
             "v 0 0 0\nv 1 0 0\nv 0 0 1\nf {}\n",
             "1 2 3 ".repeat(100_000)
         );
-        assert_eq!(TriMesh::from_obj_str(&long, p).unwrap().tri_count(), 30);
+        assert_eq!(
+            TriMesh::from_obj_str(&long, p).unwrap().tri_count(),
+            299_998
+        );
         let bytes = b"v 0 0 0\nv 1 0 0\n# \xff\xfe\nv 0 0 1\nf 1 2 3\nv \xff 0 0\n";
         let err = TriMesh::from_obj_str(&String::from_utf8_lossy(bytes), p).unwrap_err();
         assert!(matches!(err, Error::Parse { line: 6, .. }), "{err}");

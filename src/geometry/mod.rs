@@ -10,10 +10,13 @@ pub mod gltf;
 pub mod gset;
 pub mod mesh;
 mod obj;
+mod paths;
 pub mod spatial;
 
 use crate::Aabb;
 pub use mesh::{MAX_FACE_VERTS, TriMesh};
+pub use paths::LoadOptions;
+pub(crate) use paths::{folder_of, resolve_named_file};
 
 use crate::ffi::validate::MAX_COORDINATE;
 use crate::settings::BuildSettings;
@@ -214,12 +217,17 @@ impl InputGeometry {
     }
 
     /// Reads a mesh ([`TriMesh::load`]: `.obj`, or `.gltf`/`.glb` with the `gltf` feature) or
-    /// a `.gset` geometry set ([`InputGeometry::from_gset`]), by extension, case-insensitively;
-    /// other extensions are an error.
+    /// a `.gset` geometry set ([`InputGeometry::from_gset`], whose mesh must lie inside its
+    /// folder), by extension, case-insensitively; other extensions are an error.
     pub fn load(path: impl AsRef<Path>) -> Result<Self> {
+        Self::load_with(path, &LoadOptions::default())
+    }
+
+    /// [`InputGeometry::load`] with `options` saying where a `.gset`'s mesh may lie.
+    pub fn load_with(path: impl AsRef<Path>, options: &LoadOptions) -> Result<Self> {
         let path = path.as_ref();
         match extension(path).as_deref() {
-            Some("gset") => Self::from_gset(path),
+            Some("gset") => Self::from_gset_with(path, options),
             Some(e) if MESH_EXTENSIONS.contains(&e) => Ok(Self::from_mesh(TriMesh::load(path)?)),
             _ => Err(Error::parse(
                 path,
@@ -229,12 +237,16 @@ impl InputGeometry {
         }
     }
 
-    /// Checks the mesh ([`TriMesh::validate`]), the settings if any
+    /// Checks the mesh ([`TriMesh::validate`], and its vertices within
+    /// +-[`MAX_BUILD_COORDINATE`](crate::build::MAX_BUILD_COORDINATE), beyond which no cell size
+    /// builds a level: the error names the farthest vertex, its line in the OBJ file it came
+    /// from and how far it lies from the rest), the settings if any
     /// ([`BuildSettings::validate`]), the connections (at most 256, finite, end points and
     /// radius within +-[`MAX_COORDINATE`], radius > 0, area <= 63) and the volumes (at most 256,
     /// 3..=12 finite points, finite `hmin <= hmax`, area <= 63).
     pub fn validate(&self) -> Result<()> {
         self.mesh.validate()?;
+        self.mesh.check_build_reach()?;
         if let Some(s) = &self.settings {
             s.validate()?;
         }

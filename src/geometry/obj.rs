@@ -1,7 +1,9 @@
 //! The Wavefront OBJ reader behind [`TriMesh::from_obj`]: one pass over the text, streamed from
 //! the file in chunks (no copy of the whole file), giving RecastDemo's `rcMeshLoaderObj` arrays
 //! (every `v` line in file order, faces fan-triangulated as `(f[0], f[i-1], f[i])`) and naming
-//! the file and line of anything malformed.
+//! the file and line of anything malformed. Unlike RecastDemo, faces of more than
+//! [`MAX_FACE_VERTS`] vertices are triangulated whole (with a warning), a byte-order mark is
+//! skipped, and a line longer than [`MAX_LINE_BYTES`] is an error.
 //!
 //! A line is split into words at whitespace exactly as [`str::split_whitespace`] splits it
 //! (lines holding non-ASCII bytes go through [`String::from_utf8_lossy`] first), numbers are
@@ -9,7 +11,8 @@
 //! anything else goes to `parse::<f32>`), so the result does not depend on how the file is cut
 //! into chunks.
 
-use super::mesh::{MAX_FACE_VERTS, TriMesh, shorten};
+use super::mesh::{MAX_FACE_VERTS, TriMesh};
+use crate::text::{BOM, MAX_LINE_BYTES, quote_bytes};
 use crate::{Error, Result};
 use std::io::Read;
 use std::path::Path;
@@ -47,12 +50,22 @@ pub(super) fn parse_obj_reader(
         // Complete lines end at the last newline; the rest waits for the next read.
         let Some(last) = buf[filled..end].iter().rposition(|&b| b == b'\n') else {
             filled = end;
+            if filled > MAX_LINE_BYTES + 1 {
+                parser.line += 1;
+                return Err(parser.too_long(&buf[..filled]));
+            }
             continue;
         };
         let cut = filled + last + 1;
         parser.lines(&buf[..cut])?;
         buf.copy_within(cut..end, 0);
         filled = end - cut;
+        // What is left is the start of a line: refuse it once it is longer than any line may
+        // be (with a `\r`), before the buffer grows further.
+        if filled > MAX_LINE_BYTES + 1 {
+            parser.line += 1;
+            return Err(parser.too_long(&buf[..filled]));
+        }
     }
     parser.finish()
 }
@@ -70,6 +83,12 @@ struct ObjParser<'p> {
     verts: Vec<f32>,
     tris: Vec<i32>,
     line: usize,
+    /// The vertex indices of the face being read (reused from face to face).
+    face: Vec<i32>,
+    /// Faces of more than [`MAX_FACE_VERTS`] vertices: how many, and the line and vertex count
+    /// of the first.
+    big_faces: usize,
+    first_big_face: (usize, usize),
 }
 
 /// Whitespace as [`char::is_whitespace`] sees it, for ASCII bytes: tab, line feed, vertical
@@ -85,11 +104,22 @@ impl<'p> ObjParser<'p> {
             verts: Vec::new(),
             tris: Vec::new(),
             line: 0,
+            face: Vec::new(),
+            big_faces: 0,
+            first_big_face: (0, 0),
         }
     }
 
     fn err(&self, message: String) -> Error {
         Error::parse(self.path, self.line, message)
+    }
+
+    /// The error for the current line, of which `start` is the start, being too long.
+    fn too_long(&self, start: &[u8]) -> Error {
+        self.err(format!(
+            "line longer than {MAX_LINE_BYTES} bytes (the limit): `{}`",
+            quote_bytes(start)
+        ))
     }
 
     /// Parses `text` as whole lines separated by `\n` (a last line without one included).
@@ -108,6 +138,13 @@ impl<'p> ObjParser<'p> {
     /// Parses one line (without its `\n`).
     fn line(&mut self, raw: &[u8]) -> Result<()> {
         self.line += 1;
+        let raw = match self.line {
+            1 => raw.strip_prefix(BOM).unwrap_or(raw),
+            _ => raw,
+        };
+        if raw.strip_suffix(b"\r").unwrap_or(raw).len() > MAX_LINE_BYTES {
+            return Err(self.too_long(raw));
+        }
         if raw.is_ascii() {
             self.words(raw.split(|&b| is_space(b)).filter(|w| !w.is_empty()))
         } else {
@@ -117,7 +154,7 @@ impl<'p> ObjParser<'p> {
     }
 
     /// Reads the statement made of `words`.
-    fn words<'a>(&mut self, mut words: impl Iterator<Item = &'a [u8]>) -> Result<()> {
+    fn words<'a>(&mut self, mut words: impl Iterator<Item = &'a [u8]> + Clone) -> Result<()> {
         let Some(kw) = words.next() else {
             return Ok(());
         };
@@ -133,11 +170,11 @@ impl<'p> ObjParser<'p> {
                 match parse_f32(w) {
                     Some(x) if x.is_finite() => *slot = x,
                     Some(_) => {
-                        let w = String::from_utf8_lossy(w);
+                        let w = quote_bytes(w);
                         return Err(self.err(format!("vertex coordinate `{w}` is not finite")));
                     }
                     None => {
-                        let w = shorten(&String::from_utf8_lossy(w));
+                        let w = quote_bytes(w);
                         return Err(self.err(format!("vertex coordinate `{w}` is not a number")));
                     }
                 }
@@ -152,7 +189,7 @@ impl<'p> ObjParser<'p> {
             } else {
                 "face"
             };
-            let kw = shorten(&String::from_utf8_lossy(kw));
+            let kw = quote_bytes(kw);
             return Err(self.err(format!(
                 "unsupported statement `{kw}` (RecastDemo would read it as a {what})"
             )));
@@ -161,58 +198,83 @@ impl<'p> ObjParser<'p> {
         Ok(())
     }
 
-    /// Reads the words of an `f` line after the `f` and appends its fan of triangles.
-    fn face<'a>(&mut self, words: impl Iterator<Item = &'a [u8]>) -> Result<()> {
-        // RecastDemo reads at most 32 vertices of a face.
-        let mut toks: [&[u8]; MAX_FACE_VERTS] = [&[]; MAX_FACE_VERTS];
-        let mut n = 0;
-        for w in words.take(MAX_FACE_VERTS) {
-            toks[n] = w;
-            n += 1;
-        }
+    /// Reads the words of an `f` line after the `f` and appends its fan of triangles: all of
+    /// them (RecastDemo reads only the first [`MAX_FACE_VERTS`] vertices of a face and drops
+    /// the rest of it; here such faces are counted for a warning).
+    fn face<'a>(&mut self, words: impl Iterator<Item = &'a [u8]> + Clone) -> Result<()> {
         // A `#` ends the face. RecastDemo reads it as an invalid index, which drops the
-        // triangles that use it but not later ones, so numbers after it are an error.
-        let hash = toks[..n].iter().position(|w| w.starts_with(b"#"));
-        let (toks, comment) = toks[..n].split_at(hash.unwrap_or(n));
-        let atoi_reads_a_number = |w: &&[u8]| {
+        // triangles that use it but not later ones, so numbers after it are an error (found
+        // before the indices are read, as the reader before this one found it).
+        let is_comment = |w: &&[u8]| w.starts_with(b"#");
+        let atoi_reads_a_number = |w: &[u8]| {
             let w = w.strip_prefix(b"+").or(w.strip_prefix(b"-")).unwrap_or(w);
             w.first().is_some_and(u8::is_ascii_digit)
         };
-        if comment.iter().any(atoi_reads_a_number) {
+        if words
+            .clone()
+            .skip_while(|w| !is_comment(w))
+            .any(atoi_reads_a_number)
+        {
             return Err(self.err("vertex indices after a `#` in a face".into()));
         }
         let nverts = self.verts.len() / 3;
-        let mut face = [0i32; MAX_FACE_VERTS];
-        for (slot, w) in face.iter_mut().zip(toks) {
-            let pos = w.split(|&b| b == b'/').next().unwrap_or(&[]);
-            *slot = match parse_i64(pos) {
-                Some(0) => return Err(self.err("vertex index 0 (OBJ indices start at 1)".into())),
-                // `nverts` fits an i32 (checked when vertices are added below), so both do.
-                Some(v) if v > 0 && v as u64 <= nverts as u64 => (v - 1) as i32,
-                Some(v) if v < 0 && v.unsigned_abs() <= nverts as u64 => (nverts as i64 + v) as i32,
-                Some(v) => {
-                    return Err(self.err(format!(
-                        "face refers to vertex {v} but only {nverts} vertices are defined before this line"
-                    )));
-                }
-                None => {
-                    let w = shorten(&String::from_utf8_lossy(w));
-                    return Err(self.err(format!("invalid face vertex `{w}`")));
-                }
-            };
-        }
         if nverts > i32::MAX as usize {
             return Err(self.err(format!(
                 "{nverts} vertices: at most {} are supported",
                 i32::MAX
             )));
         }
-        let face = &face[..toks.len()];
+        let mut face = std::mem::take(&mut self.face);
+        face.clear();
+        for w in words.take_while(|w| !is_comment(w)) {
+            face.push(self.face_index(w, nverts)?);
+        }
+        if face.len() > MAX_FACE_VERTS {
+            if self.big_faces == 0 {
+                self.first_big_face = (self.line, face.len());
+            }
+            self.big_faces += 1;
+        }
         for i in 2..face.len() {
             self.tris
                 .extend_from_slice(&[face[0], face[i - 1], face[i]]);
         }
+        self.face = face;
         Ok(())
+    }
+
+    /// The 0-based vertex a face word (`v`, `v/vt`, `v//vn`, `v/vt/vn`) names, with `nverts`
+    /// vertices read so far (at most `i32::MAX`).
+    fn face_index(&self, w: &[u8], nverts: usize) -> Result<i32> {
+        let pos = w.split(|&b| b == b'/').next().unwrap_or(&[]);
+        match parse_i64(pos) {
+            Some(0) => Err(self.err("vertex index 0 (OBJ indices start at 1)".into())),
+            // `nverts` fits an i32 (checked by the caller), so both do.
+            Some(v) if v > 0 && v as u64 <= nverts as u64 => Ok((v - 1) as i32),
+            Some(v) if v < 0 && v.unsigned_abs() <= nverts as u64 => Ok((nverts as i64 + v) as i32),
+            Some(v) => Err(self.err(format!(
+                "face refers to vertex {v} but only {nverts} vertices are defined before this line"
+            ))),
+            None => Err(self.err(format!("invalid face vertex `{}`", quote_bytes(w)))),
+        }
+    }
+
+    /// The warning for faces of more than [`MAX_FACE_VERTS`] vertices, if there were any.
+    fn big_face_warning(&self) -> Option<String> {
+        let (line, n) = self.first_big_face;
+        let path = self.path.display();
+        match self.big_faces {
+            0 => None,
+            1 => Some(format!(
+                "{path}:{line}: a face of {n} vertices, more than RecastDemo reads \
+                 ({MAX_FACE_VERTS}); all are triangulated (as a fan from its first vertex)"
+            )),
+            k => Some(format!(
+                "{path}: {k} faces have more than {MAX_FACE_VERTS} vertices, which RecastDemo \
+                 reads (the first at line {line}, {n} vertices); all are triangulated (as fans \
+                 from their first vertices)"
+            )),
+        }
     }
 
     /// The mesh, or the error for a mesh without vertices or triangles.
@@ -229,6 +291,7 @@ impl<'p> ObjParser<'p> {
         if self.tris.is_empty() {
             return empty("triangles");
         }
+        let warnings = self.big_face_warning().into_iter().collect();
         let (mut verts, mut tris) = (self.verts, self.tris);
         verts.shrink_to_fit();
         tris.shrink_to_fit();
@@ -236,6 +299,7 @@ impl<'p> ObjParser<'p> {
             verts,
             tris,
             source: None,
+            warnings,
         })
     }
 }
@@ -447,5 +511,148 @@ mod tests {
                 other => panic!("{other:?}"),
             }
         }
+    }
+
+    /// An endless stream of one byte (`/dev/zero` for 0), counting what was read.
+    struct Endless {
+        byte: u8,
+        read: u64,
+    }
+
+    impl Read for Endless {
+        fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+            out.fill(self.byte);
+            self.read += out.len() as u64;
+            Ok(out.len())
+        }
+    }
+
+    #[test]
+    fn a_line_over_the_limit_is_refused_in_bounded_memory() {
+        let p = Path::new("z.obj");
+        // An endless line (`/dev/zero` as a level): refused once it passes the limit, after
+        // reading at most the limit and the buffer's growth (the buffer doubles from 256 KiB).
+        for byte in [0, b'v', b' '] {
+            let mut src = Endless { byte, read: 0 };
+            let err = parse_obj_reader(&mut src, p, None).unwrap_err();
+            let Error::Parse { line, message, .. } = &err else {
+                panic!("{err:?}")
+            };
+            assert_eq!(*line, 1, "{message}");
+            assert!(
+                message.starts_with("line longer than 1048576 bytes"),
+                "{message}"
+            );
+            assert!(
+                message.chars().count() < 6 * crate::text::QUOTE_CHARS,
+                "{message}"
+            );
+            assert!(src.read <= 2 * MAX_LINE_BYTES as u64 + 2, "{}", src.read);
+        }
+        // After good lines, the same in memory and streamed: the line is named.
+        let mut text = b"v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 3\n# ".to_vec();
+        // Line 5 is `# ` and x's: exactly the limit long.
+        text.extend(std::iter::repeat_n(b'x', MAX_LINE_BYTES - 2));
+        let ok = parse_obj_bytes(&text, p).unwrap();
+        assert_eq!(ok.tri_count(), 1);
+        assert_eq!(parse_obj_reader(&text[..], p, None).unwrap(), ok);
+        text.extend(b"\r\n");
+        assert_eq!(
+            parse_obj_bytes(&text, p).unwrap(),
+            ok,
+            "a CR does not count"
+        );
+        assert_eq!(parse_obj_reader(&text[..], p, None).unwrap(), ok);
+        // One byte more.
+        text.insert(text.len() - 2, b'x');
+        for err in [
+            parse_obj_bytes(&text, p).unwrap_err(),
+            parse_obj_reader(&text[..], p, None).unwrap_err(),
+        ] {
+            match err {
+                Error::Parse {
+                    line: 5, message, ..
+                } => {
+                    assert!(
+                        message.ends_with(&format!("`# {}…`", "x".repeat(78))),
+                        "{message}"
+                    )
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_skipped() {
+        // The finding: a BOM before the first `v` made it an unknown statement, so the first
+        // vertex was lost and `f 1 2 3` refused (`only 2 vertices are defined`).
+        let text = b"\xef\xbb\xbfv 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 3\n";
+        let p = Path::new("bom.obj");
+        let want = parse_obj_bytes(&text[3..], p).unwrap();
+        assert_eq!(parse_obj_bytes(text, p).unwrap(), want);
+        assert_eq!(parse_obj_reader(&text[..], p, None).unwrap(), want);
+        assert_eq!(want.verts, [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0]);
+        // Elsewhere, an invisible character in a word is shown escaped.
+        let err = parse_obj_bytes("v 0 0 0\nv 1\u{200b} 0 0\n".as_bytes(), p).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "bom.obj:2: vertex coordinate `1\\u{200b}` is not a number"
+        );
+    }
+
+    #[test]
+    fn faces_of_more_than_32_vertices_are_triangulated_whole() {
+        // A regular 40-gon of circumradius 10 in the xz plane, as one face: RecastDemo (and
+        // navkit until now) read its first 32 vertices, silently losing 8 of its 38 triangles.
+        let n = 40;
+        let mut text = String::new();
+        for i in 0..n {
+            let a = std::f64::consts::TAU * i as f64 / n as f64;
+            text += &format!("v {} 0 {}\n", 10.0 * a.cos(), 10.0 * a.sin());
+        }
+        text += "f";
+        for i in 1..=n {
+            text += &format!(" {i}");
+        }
+        text += "\n";
+        let mesh = parse_obj_bytes(text.as_bytes(), Path::new("disc.obj")).unwrap();
+        assert_eq!(mesh.tri_count(), n - 2);
+        // The area of a regular n-gon of circumradius r: n/2 r^2 sin(2 pi / n) (40 isosceles
+        // triangles of apex 9 degrees): 2000 sin(9 deg) = 312.8689...; the fan's triangles
+        // cover it exactly once (f32 coordinates: within 1e-3).
+        let want = 20.0 * 100.0 * (std::f64::consts::TAU / 40.0).sin();
+        let area: f64 = mesh
+            .tris
+            .chunks(3)
+            .map(|t| {
+                let v = |i: i32| mesh.vertex(i as usize).as_dvec3();
+                let (a, b, c) = (v(t[0]), v(t[1]), v(t[2]));
+                ((b - a).cross(c - a)).length() / 2.0
+            })
+            .sum();
+        assert!((area - want).abs() < 1e-3, "{area} vs {want}");
+        assert_eq!(
+            mesh.warnings,
+            [
+                "disc.obj:41: a face of 40 vertices, more than RecastDemo reads (32); all are \
+              triangulated (as a fan from its first vertex)"
+            ]
+        );
+        // Two such faces: one warning, counting them; 32 vertices: none.
+        let twice = format!("{text}{}", text.lines().last().unwrap());
+        let mesh = parse_obj_bytes(twice.as_bytes(), Path::new("d.obj")).unwrap();
+        assert_eq!(mesh.tri_count(), 2 * (n - 2));
+        assert_eq!(mesh.warnings.len(), 1);
+        assert!(
+            mesh.warnings[0].starts_with("d.obj: 2 faces have more than 32 vertices")
+                && mesh.warnings[0].contains("(the first at line 41, 40 vertices)"),
+            "{:?}",
+            mesh.warnings
+        );
+        let f32_face = (1..=32).map(|i| format!(" {i}")).collect::<String>();
+        let text32 = format!("{}f{f32_face}\n", text.split("f ").next().unwrap());
+        let mesh = parse_obj_bytes(text32.as_bytes(), Path::new("d.obj")).unwrap();
+        assert_eq!((mesh.tri_count(), mesh.warnings.len()), (30, 0));
     }
 }

@@ -361,6 +361,7 @@ mod tests {
             verts: vec![],
             tris: vec![],
             source: None,
+            warnings: vec![],
         };
         let e = ChunkyTriMesh::new(&empty, 256);
         let mut out = vec![7];

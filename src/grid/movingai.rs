@@ -8,21 +8,20 @@
 //! line number; parsing never panics.
 
 use super::{Grid, MAX_CELLS, Terrain};
+use crate::text::LineReader;
 use crate::{Error, Result};
 use glam::UVec2;
+use std::io::BufRead;
 use std::path::Path;
 
-/// Splits into lines (on `\n`), without the line terminator or trailing whitespace, numbered
-/// from 1.
-fn lines(data: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
-    let data = data.strip_suffix(b"\n").unwrap_or(data);
-    data.split(|&b| b == b'\n')
-        .enumerate()
-        .map(|(i, l)| (i + 1, l.trim_ascii_end()))
+/// The start of `line` for a message ([`crate::text::quote_bytes`]).
+fn text(line: &[u8]) -> String {
+    crate::text::quote_bytes(line)
 }
 
-fn text(line: &[u8]) -> String {
-    String::from_utf8_lossy(line).into_owned()
+/// The next line and its number, without its line terminator and trailing whitespace.
+fn next<R: BufRead>(lines: &mut LineReader<R>) -> Result<Option<(usize, &[u8])>> {
+    Ok(lines.next_line()?.map(|(n, l)| (n, l.trim_ascii_end())))
 }
 
 /// Parses a Moving AI `.map` file's contents; `path` is only used in error messages.
@@ -37,12 +36,17 @@ fn text(line: &[u8]) -> String {
 /// # Ok::<(), navkit::Error>(())
 /// ```
 pub fn parse_map(data: &[u8], path: &Path) -> Result<Grid> {
-    let err = |line: usize, msg: String| Error::parse(path, line, msg);
-    let mut it = lines(data);
+    read_map(data, path)
+}
+
+/// The `width` and `height` of a map's header, read up to its `map` line.
+fn read_map_header<R: BufRead>(lines: &mut LineReader<R>, path: &Path) -> Result<(u32, u32)> {
     let mut width: Option<u32> = None;
     let mut height: Option<u32> = None;
-    let mut map_line = 0;
-    for (n, line) in it.by_ref() {
+    loop {
+        let Some((n, line)) = next(lines)? else {
+            return Err(Error::parse(path, 0, "no `map` line"));
+        };
         let line = line.trim_ascii();
         if line.is_empty() {
             continue;
@@ -52,113 +56,96 @@ pub fn parse_map(data: &[u8], path: &Path) -> Result<Grid> {
             .filter(|w| !w.is_empty());
         let key = words.next().unwrap_or_default();
         let value = words.next();
-        if words.next().is_some() {
-            return Err(err(n, format!("unexpected header line `{}`", text(line))));
-        }
-        match (key, value) {
-            (b"map", None) => {
-                map_line = n;
-                break;
-            }
-            (b"type", Some(t)) => {
-                if t != b"octile" {
-                    return Err(err(
-                        n,
-                        format!("unsupported map type `{}` (expected octile)", text(t)),
-                    ));
+        let message = if words.next().is_some() {
+            format!("unexpected header line `{}`", text(line))
+        } else {
+            match (key, value) {
+                (b"map", None) => break,
+                (b"type", Some(b"octile")) => continue,
+                (b"type", Some(t)) => {
+                    format!("unsupported map type `{}` (expected octile)", text(t))
                 }
-            }
-            (b"height" | b"width", Some(v)) => {
-                let parsed = std::str::from_utf8(v)
-                    .ok()
-                    .and_then(|s| s.parse::<u32>().ok())
-                    .filter(|&v| v > 0)
-                    .ok_or_else(|| {
-                        err(
-                            n,
-                            format!("{} `{}` is not a positive integer", text(key), text(v)),
-                        )
-                    })?;
-                if key == b"height" {
-                    height = Some(parsed);
-                } else {
-                    width = Some(parsed);
+                (b"height" | b"width", Some(v)) => {
+                    let parsed = std::str::from_utf8(v)
+                        .ok()
+                        .and_then(|s| s.parse::<u32>().ok())
+                        .filter(|&v| v > 0);
+                    match (parsed, key) {
+                        (Some(v), b"height") => height = Some(v),
+                        (Some(v), _) => width = Some(v),
+                        (None, _) => {
+                            let msg =
+                                format!("{} `{}` is not a positive integer", text(key), text(v));
+                            return Err(Error::parse(path, n, msg));
+                        }
+                    }
+                    continue;
                 }
+                _ => format!(
+                    "unexpected header line `{}` (expected `type octile`, `height H`, `width W` or `map`)",
+                    text(line)
+                ),
             }
-            _ => {
-                return Err(err(
-                    n,
-                    format!(
-                        "unexpected header line `{}` (expected `type octile`, `height H`, `width W` or `map`)",
-                        text(line)
-                    ),
-                ));
-            }
-        }
-    }
-    if map_line == 0 {
-        return Err(err(0, "no `map` line".into()));
+        };
+        return Err(Error::parse(path, n, message));
     }
     let (Some(width), Some(height)) = (width, height) else {
-        return Err(err(
-            map_line,
-            "`map` before both `height` and `width` were given".into(),
-        ));
+        return Err(lines.error("`map` before both `height` and `width` were given"));
     };
     if width as u64 * height as u64 > MAX_CELLS {
-        return Err(err(
-            map_line,
-            format!("map {width}x{height} has more than {MAX_CELLS} cells"),
-        ));
+        return Err(lines.error(format!(
+            "map {width}x{height} has more than {MAX_CELLS} cells"
+        )));
     }
-    let mut grid = Grid::new(width, height).map_err(|e| err(map_line, e.to_string()))?;
-    let mut last_line = map_line;
+    Ok((width, height))
+}
+
+/// Reads a `.map` a line at a time: header lines of at most
+/// [`MAX_LINE_BYTES`](crate::text::MAX_LINE_BYTES), map rows of at most twice the map's width
+/// and 256 bytes (a row is as wide as the map; what follows is trailing whitespace).
+fn read_map(reader: impl BufRead, path: &Path) -> Result<Grid> {
+    let mut lines = LineReader::new(reader, path);
+    let (width, height) = read_map_header(&mut lines, path)?;
+    let mut grid = Grid::new(width, height).map_err(|e| lines.error(e.to_string()))?;
+    // A row is `width` characters; trailing whitespace is ignored, a CR is not counted.
+    lines.set_max_len(2 * width as usize + 256, "map row");
     for y in 0..height {
-        let Some((n, row)) = it.next() else {
-            return Err(err(
-                last_line,
-                format!("expected {height} map rows, found {y}"),
-            ));
+        let Some((n, row)) = next(&mut lines)? else {
+            return Err(lines.error(format!("expected {height} map rows, found {y}")));
         };
-        last_line = n;
         if row.len() != width as usize {
-            return Err(err(
-                n,
-                format!("map row {y} has {} cells, expected {width}", row.len()),
-            ));
+            let cells = row.len();
+            let msg = format!("map row {y} has {cells} cells, expected {width}");
+            return Err(Error::parse(path, n, msg));
         }
         for (x, &c) in row.iter().enumerate() {
-            let t = Terrain::from_movingai(c).ok_or_else(|| {
-                err(
-                    n,
-                    format!(
-                        "column {}: `{}` is not a map character (expected one of . G S @ O T W)",
-                        x + 1,
-                        c.escape_ascii()
-                    ),
-                )
-            })?;
+            let Some(t) = Terrain::from_movingai(c) else {
+                let msg = format!(
+                    "column {}: `{}` is not a map character (expected one of . G S @ O T W)",
+                    x + 1,
+                    c.escape_ascii()
+                );
+                return Err(Error::parse(path, n, msg));
+            };
             if t != Terrain::Ground {
                 grid.set_terrain(UVec2::new(x as u32, y), t);
             }
         }
     }
-    for (n, line) in it {
+    lines.set_max_len(crate::text::MAX_LINE_BYTES, "line");
+    while let Some((_, line)) = next(&mut lines)? {
         if !line.trim_ascii().is_empty() {
-            return Err(err(
-                n,
-                format!("unexpected data after the {height} map rows"),
-            ));
+            return Err(lines.error(format!("unexpected data after the {height} map rows")));
         }
     }
     Ok(grid)
 }
 
-/// Reads and parses a `.map` file.
+/// Reads and parses a `.map` file, a line at a time (see [`parse_map`]).
 pub fn load_map(path: impl AsRef<Path>) -> Result<Grid> {
     let path = path.as_ref();
-    let data = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-    parse_map(&data, path)
+    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    read_map(std::io::BufReader::new(file), path)
 }
 
 /// One problem of a scenario file.
@@ -202,18 +189,30 @@ pub struct Scenario {
 /// # Ok::<(), navkit::Error>(())
 /// ```
 pub fn parse_scen(data: &[u8], path: &Path) -> Result<Scenario> {
+    read_scen(data, path)
+}
+
+/// Reads a `.scen` a line at a time, lines of at most
+/// [`MAX_LINE_BYTES`](crate::text::MAX_LINE_BYTES).
+fn read_scen(reader: impl BufRead, path: &Path) -> Result<Scenario> {
     let err = |line: usize, msg: String| Error::parse(path, line, msg);
-    let mut it = lines(data).filter(|(_, l)| !l.trim_ascii().is_empty());
-    match it.next() {
-        Some((_, l)) if matches!(l.trim_ascii(), b"version 1" | b"version 1.0") => {}
-        Some((n, l)) => return Err(err(n, format!("expected `version 1`, found `{}`", text(l)))),
-        None => return Err(err(1, "empty scenario file (expected `version 1`)".into())),
+    let mut lines = LineReader::new(reader, path);
+    loop {
+        match next(&mut lines)? {
+            Some((_, l)) if l.trim_ascii().is_empty() => continue,
+            Some((_, l)) if matches!(l.trim_ascii(), b"version 1" | b"version 1.0") => break,
+            Some((n, l)) => {
+                let msg = format!("expected `version 1`, found `{}`", text(l));
+                return Err(err(n, msg));
+            }
+            None => return Err(err(1, "empty scenario file (expected `version 1`)".into())),
+        }
     }
     let mut problems = Vec::new();
-    for (n, line) in it {
-        let Ok(line) = std::str::from_utf8(line) else {
-            return Err(err(n, "not valid UTF-8".into()));
-        };
+    while let Some((n, line)) = lines.next_str()? {
+        if line.trim_ascii().is_empty() {
+            continue;
+        }
         let fields: Vec<&str> = line.split_ascii_whitespace().collect();
         if fields.len() != 9 {
             return Err(err(
@@ -291,11 +290,11 @@ pub fn parse_scen(data: &[u8], path: &Path) -> Result<Scenario> {
     Ok(Scenario { problems })
 }
 
-/// Reads and parses a `.scen` file.
+/// Reads and parses a `.scen` file, a line at a time (see [`parse_scen`]).
 pub fn load_scen(path: impl AsRef<Path>) -> Result<Scenario> {
     let path = path.as_ref();
-    let data = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-    parse_scen(&data, path)
+    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    read_scen(std::io::BufReader::new(file), path)
 }
 
 #[cfg(test)]
@@ -480,5 +479,86 @@ mod tests {
             load_scen("/nonexistent/x.scen"),
             Err(Error::Io { .. })
         ));
+    }
+
+    #[test]
+    fn byte_order_marks_are_skipped_and_invisible_characters_shown() {
+        // The finding: `expected `version 1`, found `version 1`` (a BOM before it).
+        let s = parse_scen(
+            b"\xef\xbb\xbfversion 1\n0 m.map 4 4 0 0 1 1 1.41421\n",
+            "b".as_ref(),
+        );
+        assert_eq!(s.unwrap().problems.len(), 1);
+        let g = map("\u{feff}type octile\nheight 1\nwidth 2\nmap\n.@\n").unwrap();
+        assert_eq!(g.passable_count(), 1);
+        // A zero-width space is a character like another: refused, and shown escaped.
+        let (l, m) = line_of(scen("\u{200b}version 1\n").unwrap_err());
+        assert_eq!(
+            (l, m.as_str()),
+            (1, "expected `version 1`, found `\\u{200b}version 1`")
+        );
+        let (l, m) = line_of(map("type octile\nheight\u{a0}1\nwidth 2\nmap\n..\n").unwrap_err());
+        assert_eq!(l, 2);
+        assert!(m.contains("`height\\u{a0}1`"), "{m}");
+    }
+
+    /// An endless stream of one byte, counting what was read.
+    struct Endless(u8, u64);
+
+    impl std::io::Read for Endless {
+        fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+            out.fill(self.0);
+            self.1 += out.len() as u64;
+            Ok(out.len())
+        }
+    }
+
+    #[test]
+    fn long_lines_are_refused_after_reading_the_limit() {
+        use crate::text::MAX_LINE_BYTES;
+        // `/dev/zero` as a map or a scenario: one endless line.
+        for scenario in [false, true] {
+            let mut src = Endless(0, 0);
+            let reader = std::io::BufReader::new(&mut src);
+            let p = Path::new("zero");
+            let e = if scenario {
+                read_scen(reader, p).unwrap_err()
+            } else {
+                read_map(reader, p).unwrap_err()
+            };
+            let (l, m) = line_of(e);
+            assert_eq!(l, 1);
+            assert!(m.starts_with("line longer than 1048576 bytes"), "{m}");
+            assert!(m.ends_with(&format!("`{}…`", "\\u{0}".repeat(80))), "{m}");
+            assert!(src.1 <= MAX_LINE_BYTES as u64 + 3 + 8192, "{}", src.1);
+        }
+        // A row may be as long as the map is wide (a 2,000,000-wide map: rows beyond the
+        // header lines' limit), and not much longer.
+        let w = 2 * MAX_LINE_BYTES;
+        let head = format!("type octile\nheight 1\nwidth {w}\nmap\n");
+        let ok = format!("{head}{}\n", ".".repeat(w));
+        assert_eq!(map(&ok).unwrap().width() as usize, w);
+        let mut src = Endless(b'.', 0);
+        let endless = std::io::Read::chain(head.as_bytes(), &mut src);
+        let (l, m) = line_of(read_map(std::io::BufReader::new(endless), "e".as_ref()).unwrap_err());
+        assert_eq!(l, 5);
+        assert!(
+            m.starts_with(&format!("map row longer than {} bytes", 2 * w + 256)),
+            "{m}"
+        );
+        assert!(src.1 <= 2 * w as u64 + 256 + 3 + 8192, "{}", src.1);
+        // Scenario lines, past the limit.
+        let long = format!(
+            "version 1\n0 {} 4 4 0 0 1 1 1\n",
+            "m".repeat(MAX_LINE_BYTES)
+        );
+        let (l, m) = line_of(scen(&long).unwrap_err());
+        assert_eq!(l, 2);
+        assert!(m.ends_with(&format!("`0 {}…`", "m".repeat(78))), "{m}");
+        // Invalid UTF-8 in a problem names its line.
+        let (l, m) =
+            line_of(parse_scen(b"version 1\n\n0 \xff 4 4 0 0 1 1 1\n", "u".as_ref()).unwrap_err());
+        assert_eq!(l, 3);
+        assert!(m.starts_with("not valid UTF-8"), "{m}");
     }
 }

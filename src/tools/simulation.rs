@@ -243,8 +243,10 @@ impl Scenario {
         Self::from_json_str(&text, path)
     }
 
-    /// Parses scenario JSON as [`Scenario::load`] does; `path` only names the text in errors.
+    /// Parses scenario JSON as [`Scenario::load`] does (a byte-order mark at the start is
+    /// skipped); `path` only names the text in errors.
     pub fn from_json_str(text: &str, path: &std::path::Path) -> Result<Scenario> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let f: Scenario =
             serde_json::from_str(text).map_err(|e| Error::parse(path, e.line(), e.to_string()))?;
         for (i, a) in f.agents.iter().enumerate() {

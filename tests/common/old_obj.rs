@@ -170,6 +170,7 @@ pub fn parse_obj(text: &str, path: &Path) -> Result<TriMesh> {
         verts: all.positions.clone(),
         tris,
         source: None,
+        warnings: Vec::new(),
     };
     if mesh.tris.is_empty() {
         return Err(Error::Geometry(format!(

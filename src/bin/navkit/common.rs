@@ -5,6 +5,7 @@ use std::path::Path;
 use glam::Vec3;
 
 use navkit::build::{Budget, BuildReport};
+use navkit::geometry::LoadOptions;
 use navkit::grid::mesh::MeshGrid;
 use navkit::navmesh::NavMesh;
 use navkit::query::QueryFilter;
@@ -111,6 +112,30 @@ pub fn parse_memory_size(s: &str) -> Result<MemoryLimit, String> {
     Ok(MemoryLimit::Bytes(bytes as u64))
 }
 
+/// Where a `.gset` or test case may find its mesh (`--allow-outside-paths`), set once by `main`.
+static LOAD_OPTIONS: std::sync::OnceLock<LoadOptions> = std::sync::OnceLock::new();
+
+/// Sets how every command of this run loads `.gset` files and test cases.
+pub fn set_load_options(options: LoadOptions) {
+    let _ = LOAD_OPTIONS.set(options);
+}
+
+/// How every command of this run loads `.gset` files and test cases (the default if `main`
+/// set none).
+pub fn load_options() -> LoadOptions {
+    LOAD_OPTIONS.get().cloned().unwrap_or_default()
+}
+
+/// Loads geometry (a mesh or a `.gset`) with the run's [`load_options`], and prints what the
+/// reader warns about (faces RecastDemo would cut short ...) on stderr.
+pub fn load_input(path: &Path) -> navkit::Result<InputGeometry> {
+    let geom = InputGeometry::load_with(path, &load_options())?;
+    for w in &geom.mesh.warnings {
+        eprintln!("navkit: warning: {w}");
+    }
+    Ok(geom)
+}
+
 pub fn parse_vec3(s: &str) -> Result<Vec3, String> {
     let parts: Vec<&str> = s.split(',').map(str::trim).collect();
     if parts.len() != 3 {
@@ -148,7 +173,7 @@ pub fn build_input(
     input: &Path,
     partition: Option<Partition>,
 ) -> navkit::Result<(NavMesh, BuildReport)> {
-    let geom = InputGeometry::load(input)?;
+    let geom = load_input(input)?;
     let mut settings = geom.settings.clone().unwrap_or_else(BuildSettings::default);
     if let Some(p) = partition {
         settings.partition = p;
@@ -245,7 +270,7 @@ pub fn navmesh_and_grid(
     if !is_geometry(input) {
         return Ok((NavMesh::load(input)?, None));
     }
-    let geom = InputGeometry::load(input)?;
+    let geom = load_input(input)?;
     let mut builder = NavMeshBuilder::new(&geom).budget(budget());
     let navmesh = match tiled {
         Some(tile_size) => {
@@ -275,7 +300,7 @@ pub fn load_geometry(
     partition: Option<Partition>,
     tile_size: Option<u32>,
 ) -> navkit::Result<(InputGeometry, BuildSettings)> {
-    let geom = InputGeometry::load(input)?;
+    let geom = load_input(input)?;
     let mut settings = geom.settings.clone().unwrap_or_default();
     if let Some(p) = partition {
         settings.partition = p;

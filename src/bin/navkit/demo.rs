@@ -69,7 +69,7 @@ fn find_sample() -> Result<PathBuf, CliError> {
 }
 
 fn demo(gset: &Path, picture: &Path) -> navkit::Result<()> {
-    let geom = InputGeometry::load(gset)?;
+    let geom = crate::common::load_input(gset)?;
     let settings = geom.settings.clone().unwrap_or_default();
     out!("navkit demo: {}", gset.display());
     out!(
@@ -249,8 +249,11 @@ fn world_demo() -> navkit::Result<()> {
 /// neighbourhood, else the two ends of the mesh bounds' diagonal.
 fn demo_endpoints(geom: &InputGeometry) -> (Vec3, Vec3) {
     if let Some(src) = &geom.source {
-        if let Ok(text) = std::fs::read_to_string(src) {
-            for l in text.lines() {
+        if let Ok(file) = std::fs::File::open(src) {
+            // A line at a time, each of at most navkit::text::MAX_LINE_BYTES.
+            let mut lines = navkit::text::LineReader::new(std::io::BufReader::new(file), src);
+            while let Ok(Some((_, raw))) = lines.next_line() {
+                let l = String::from_utf8_lossy(raw);
                 if let Some(rest) = l.trim().strip_prefix("# demo-path") {
                     let n: Vec<f32> = rest
                         .split_whitespace()

@@ -81,6 +81,11 @@ struct Cli {
     /// so.
     #[arg(long, global = true)]
     force: bool,
+    /// Let a .gset or test case name a mesh outside its own folder (by an absolute path, `..`,
+    /// or a symbolic link leading out); refused by default, as files from elsewhere could
+    /// otherwise make navkit read any file.
+    #[arg(long, global = true)]
+    allow_outside_paths: bool,
 }
 
 /// A `--timeout`: positive, finite seconds, at most a year.
@@ -212,6 +217,9 @@ fn main() -> ExitCode {
     }
     common::set_memory_limit(memory);
     common::set_budget(budget);
+    common::set_load_options(navkit::geometry::LoadOptions {
+        allow_outside_paths: cli.allow_outside_paths,
+    });
     match run(cli) {
         Ok(Outcome::Success) => ExitCode::from(exit::EXIT_OK),
         Ok(Outcome::Incomplete) => ExitCode::from(exit::EXIT_INCOMPLETE),

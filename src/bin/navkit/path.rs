@@ -1,12 +1,13 @@
 //! `navkit path`: one path (or a batch of them) with the corridor, straight and smooth paths.
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::path::PathBuf;
 
 use glam::Vec3;
 use serde_json::{Value, json};
 
 use navkit::query::{DEFAULT_HALF_EXTENTS, NavMeshQuery, NavPath, PathOptions, QueryFilter};
+use navkit::text::{LineReader, quote};
 use navkit::tools::simulation::Scenario;
 use navkit::{Error, Partition};
 
@@ -35,7 +36,8 @@ pub struct PathArgs {
     /// (default 2,4,2, RecastDemo's); the path then runs between the nearest points found.
     #[arg(long, value_parser = parse_vec3, value_name = "X,Y,Z")]
     pub half_extents: Option<Vec3>,
-    /// A file of queries, one `sx sy sz ex ey ez` per line; prints one JSON object per line.
+    /// A file of queries, one `sx sy sz ex ey ez` per line (`#` comments; lines of at most
+    /// 1 MiB); prints one JSON object per line.
     #[arg(long, conflicts_with_all = ["from", "to"])]
     pub batch: Option<PathBuf>,
     /// Region partitioning when building.
@@ -63,46 +65,27 @@ pub fn run(args: PathArgs) -> CliResult {
         json,
         half_extents,
     } = args;
+    // The batch file is opened before the build, so that a missing one costs nothing.
+    let batch = match batch {
+        Some(path) => {
+            let file = std::fs::File::open(&path).map_err(|e| Error::Io {
+                path: path.clone(),
+                source: std::sync::Arc::new(e),
+            })?;
+            Some(LineReader::new(std::io::BufReader::new(file), &path))
+        }
+        None => None,
+    };
     let scenario = scenario.map(Scenario::load).transpose()?;
     let source = navmesh_source(&input, partition, scenario.as_ref(), None)?;
     let navmesh = source.navmesh();
     let mut q = NavMeshQuery::new(navmesh, 2048)?;
     let filter = filter_from(include, exclude);
     let mut incomplete = false;
-    if let Some(batch) = batch {
-        let file = std::fs::File::open(&batch).map_err(|e| Error::Io {
-            path: batch.clone(),
-            source: std::sync::Arc::new(e),
-        })?;
+    if let Some(mut lines) = batch {
         let stdout = std::io::stdout();
         let mut out = stdout.lock();
-        for (i, line) in std::io::BufReader::new(file).lines().enumerate() {
-            let line = line.map_err(|e| Error::Io {
-                path: batch.clone(),
-                source: std::sync::Arc::new(e),
-            })?;
-            let t = line.trim();
-            if t.is_empty() || t.starts_with('#') {
-                continue;
-            }
-            let nums: Vec<f32> = t
-                .split_whitespace()
-                .filter_map(|s| s.parse().ok())
-                .collect();
-            if nums.len() != 6
-                || t.split_whitespace().count() != 6
-                || nums.iter().any(|v| !v.is_finite())
-            {
-                return Err(CliError::from(Error::Parse {
-                    path: batch.clone(),
-                    line: i + 1,
-                    message: format!("expected `sx sy sz ex ey ez` (6 finite numbers), got `{t}`"),
-                }));
-            }
-            let (start, goal) = (
-                Vec3::new(nums[0], nums[1], nums[2]),
-                Vec3::new(nums[3], nums[4], nums[5]),
-            );
+        while let Some((start, goal)) = next_query(&mut lines)? {
             let a = find(&mut q, start, goal, &filter, half_extents);
             incomplete |= !a.is_complete();
             if writeln!(out, "{}", a.to_json()).is_err() {
@@ -126,6 +109,43 @@ pub fn run(args: PathArgs) -> CliResult {
         }
     }
     Ok(Outcome::incomplete_if(incomplete))
+}
+
+/// The next query of a `--batch` file (`sx sy sz ex ey ez`; blank lines and `#` comments
+/// skipped), read a line at a time: a line longer than [`navkit::text::MAX_LINE_BYTES`], not
+/// UTF-8 or not six finite numbers is an error naming it, quoting at most its start.
+fn next_query<R: std::io::BufRead>(
+    lines: &mut LineReader<R>,
+) -> Result<Option<(Vec3, Vec3)>, CliError> {
+    let path = lines.path().to_path_buf();
+    while let Some((n, line)) = lines.next_str()? {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        let nums: Vec<f32> = t
+            .split_whitespace()
+            .filter_map(|s| s.parse().ok())
+            .collect();
+        if nums.len() != 6
+            || t.split_whitespace().count() != 6
+            || nums.iter().any(|v| !v.is_finite())
+        {
+            return Err(CliError::from(Error::Parse {
+                path,
+                line: n,
+                message: format!(
+                    "expected `sx sy sz ex ey ez` (6 finite numbers), got `{}`",
+                    quote(t)
+                ),
+            }));
+        }
+        return Ok(Some((
+            Vec3::new(nums[0], nums[1], nums[2]),
+            Vec3::new(nums[3], nums[4], nums[5]),
+        )));
+    }
+    Ok(None)
 }
 
 /// A path query's answer: the path, and for an endpoint off the navmesh its nearest walkable

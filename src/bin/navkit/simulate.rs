@@ -5,9 +5,9 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
+use navkit::Error;
 use navkit::navmesh::NavMesh;
 use navkit::tools::simulation::{Scenario, SimReport};
-use navkit::{Error, InputGeometry};
 
 use crate::common::{Kind, PICTURE, PictureArgs, check_output_opt, progress};
 use crate::common::{NavSource, is_geometry, navmesh_source};
@@ -99,7 +99,7 @@ pub fn run(args: SimulateArgs) -> CliResult {
                     input.display()
                 ))));
             }
-            let geom = InputGeometry::load(&input)?;
+            let geom = crate::common::load_input(&input)?;
             let build = geom.settings.clone().unwrap_or_default();
             navkit::tools::simulation::simulate_dynamic_within(
                 &geom,

@@ -3,10 +3,10 @@
 use std::io::Write;
 use std::path::PathBuf;
 
+use navkit::BuildSettings;
 use navkit::NavMeshBuilder;
 use navkit::query::NavMeshQuery;
 use navkit::tools::testcase::{self, TestCase, TestKind, TestResult};
-use navkit::{BuildSettings, InputGeometry};
 use serde_json::{Value, json};
 
 use crate::exit::{CliResult, Outcome};
@@ -24,8 +24,8 @@ pub struct TestcaseArgs {
 
 pub fn run(args: TestcaseArgs) -> CliResult {
     let TestcaseArgs { file, json } = args;
-    let case = TestCase::load(&file)?;
-    let geom = InputGeometry::load(&case.mesh)?;
+    let case = TestCase::load_with(&file, &crate::common::load_options())?;
+    let geom = crate::common::load_input(&case.mesh)?;
     let built = NavMeshBuilder::new(&geom)
         .settings(BuildSettings::default())
         .budget(crate::common::budget())

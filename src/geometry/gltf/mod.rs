@@ -395,7 +395,7 @@ impl<'a> Loader<'a> {
 
     /// An external buffer file, which must be a relative path inside `base_dir`.
     fn external(&self, i: usize, uri: &str, base_dir: Option<&Path>) -> Result<Vec<u8>> {
-        let shown = super::mesh::shorten(uri);
+        let shown = crate::text::quote(uri);
         let Some(dir) = base_dir else {
             return Err(self.err(format!(
                 "buffer {i} refers to the file `{shown}`, but the level was given as bytes without a folder"
@@ -452,7 +452,7 @@ impl<'a> Loader<'a> {
                             .collect();
                         self.err(format!(
                             "no scene is named `{}` (the file's scene names: {names:?})",
-                            super::mesh::shorten(name)
+                            crate::text::quote(name)
                         ))
                     })?,
             ),

@@ -187,7 +187,7 @@ fn load(input: &std::path::Path) -> navkit::Result<State> {
     let source = input.display().to_string();
     let input_path = input.to_path_buf();
     if is_geometry(input) {
-        let geom = InputGeometry::load(input)?;
+        let geom = crate::common::load_input(input)?;
         let settings = geom.settings.clone().unwrap_or_default();
         let built = NavMeshBuilder::new(&geom)
             .settings(settings.clone())
