@@ -51,7 +51,7 @@ pub enum Error {
         source: Arc<std::io::Error>,
     },
     /// An input text file (OBJ, `.gset`, test case, batch file, map, scenario) is malformed.
-    #[error("{}:{line}: {message}", path.display())]
+    #[error("{}{}: {message}", path.display(), line_suffix(*line))]
     Parse {
         /// The file involved.
         path: PathBuf,
@@ -295,5 +295,14 @@ impl Error {
             *path = Some(file.to_path_buf());
         }
         self
+    }
+}
+
+/// `:LINE` for a 1-based line, nothing for 0 (a problem of the whole file).
+fn line_suffix(line: usize) -> String {
+    if line == 0 {
+        String::new()
+    } else {
+        format!(":{line}")
     }
 }

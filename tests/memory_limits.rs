@@ -279,7 +279,10 @@ fn a_large_scenario_is_checked_in_linear_time_and_refused_for_the_right_reason()
     let n = 200_000;
     let err = Scenario::from_json_str(&scenario_json(n), Path::new("big.json")).unwrap_err();
     let msg = err.to_string();
-    assert!(msg.contains(&format!("obstacle event {n} ")), "{msg}");
+    assert!(
+        msg.contains(&format!("events[{n}] (at 200 s, remove `nobody`)")),
+        "{msg}"
+    );
     assert!(
         msg.contains("removes an obstacle no earlier event added"),
         "{msg}"

@@ -234,6 +234,23 @@ pub struct ObstacleEvent {
     pub name: Option<String>,
 }
 
+impl ObstacleEvent {
+    /// A short description for messages: the time and what it adds or removes, names quoted
+    /// (clipped, invisible characters escaped).
+    fn describe(&self) -> String {
+        let what = match (&self.add, &self.remove) {
+            (Some(_), None) => "add".to_string(),
+            (None, Some(n)) => format!("remove `{}`", crate::text::quote(n)),
+            (Some(_), Some(_)) => "add and remove".to_string(),
+            (None, None) => "neither add nor remove".to_string(),
+        };
+        let name = self.name.as_deref().map_or(String::new(), |n| {
+            format!(" named `{}`", crate::text::quote(n))
+        });
+        format!("at {} s, {what}{name}", self.at)
+    }
+}
+
 impl Scenario {
     /// Reads a scenario file. Errors name the file and, for malformed JSON, the line; points
     /// must be finite.
@@ -281,11 +298,12 @@ impl Scenario {
     /// Runs in O(n log n) time for n events (the sort; the names are kept in a hash set).
     pub fn check_events(&self) -> Result<()> {
         let mut added: std::collections::HashSet<&str> = std::collections::HashSet::new();
-        let mut order: Vec<&ObstacleEvent> = self.events.iter().collect();
-        order.sort_by(|a, b| a.at.total_cmp(&b.at));
-        for (i, e) in order.iter().enumerate() {
-            let bad =
-                |why: &str| Error::InvalidArgument(format!("obstacle event {i} ({e:?}): {why}"));
+        let mut order: Vec<(usize, &ObstacleEvent)> = self.events.iter().enumerate().collect();
+        order.sort_by(|a, b| a.1.at.total_cmp(&b.1.at));
+        for &(i, e) in &order {
+            let bad = |why: &str| {
+                Error::InvalidArgument(format!("events[{i}] ({}): {why}", e.describe()))
+            };
             if !(e.at.is_finite() && e.at >= 0.0) {
                 return Err(bad("`at` must be a finite time >= 0"));
             }
