@@ -16,6 +16,7 @@ pub mod spatial;
 use crate::Aabb;
 pub use mesh::{MAX_FACE_VERTS, TriMesh};
 pub use paths::LoadOptions;
+#[cfg(feature = "tools")]
 pub(crate) use paths::{folder_of, resolve_named_file};
 
 use crate::ffi::validate::MAX_COORDINATE;
