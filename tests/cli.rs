@@ -1,10 +1,12 @@
 //! The `navkit` command line, end to end: JSON keys, batch mode, test cases, the demo, errors.
 
+#[path = "common/cli.rs"]
+mod cli_run;
 mod common;
+use cli_run::navkit_in;
 
 use navkit::build::Stage;
 use navkit::navmesh::mset::{RefWidth, tile_record_size};
-use std::process::Command;
 
 use serde_json::Value;
 
@@ -17,19 +19,6 @@ fn navkit(args: &[&str]) -> (bool, String, String) {
 /// and stderr.
 fn navkit_code(args: &[&str]) -> (i32, String, String) {
     navkit_in(env!("CARGO_MANIFEST_DIR"), args)
-}
-
-fn navkit_in(dir: impl AsRef<std::path::Path>, args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_navkit"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("run navkit");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 fn s(p: &std::path::Path) -> String {

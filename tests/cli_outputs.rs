@@ -3,25 +3,13 @@
 //! not a regular file or a new name, a folder it cannot write, and an existing file of another
 //! kind without `--force`; `build -o -` writes the navmesh to standard output.
 
+#[path = "common/cli.rs"]
+mod cli_run;
 mod common;
+use cli_run::navkit_in_bytes as navkit_in;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-
-/// Runs navkit in `dir`: exit code, stdout bytes, stderr.
-fn navkit_in(dir: &Path, args: &[&str]) -> (i32, Vec<u8>, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_navkit"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run navkit");
-    (
-        out.status.code().unwrap_or(-1),
-        out.stdout,
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 /// A fresh folder holding a copy of the demo level (`level.obj`, and `level.gset` naming it).
 fn workspace(name: &str) -> PathBuf {

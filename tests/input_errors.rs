@@ -2,26 +2,14 @@
 //! end through the library and the `navkit` program: each reproduction of the issue, refused
 //! promptly with an error naming the line (or the vertex), or handled.
 
+#[path = "common/cli.rs"]
+mod cli_run;
 mod common;
+use cli_run::navkit_in;
 
 use navkit::geometry::LoadOptions;
 use navkit::{Error, InputGeometry, NavMeshBuilder};
 use std::path::{Path, PathBuf};
-use std::process::Command;
-
-/// Exit code, stdout and stderr of `navkit args` run in `dir`.
-fn navkit_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_navkit"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("run navkit");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 /// A fresh folder for one test.
 fn folder(tag: &str) -> PathBuf {
