@@ -347,6 +347,11 @@ fn ensure_dynamic(st: &State) -> Result<(), Response> {
     }
 }
 
+/// A request's check giving the tile size of a tile cache it needs first ([`with_cache`]).
+type Needs = dyn Fn(&State, &Value) -> Result<Option<u32>, Response>;
+/// A request's answer, holding the state.
+type Handler = dyn Fn(&mut State, &Value) -> Result<Value, Response>;
+
 /// Answers a request that needs dynamic mode with `f`, holding the state. `needs` checks the
 /// request and gives the tile size of a tile cache to build first (`None` if there is one):
 /// that build is registered as the build in flight, runs off the lock (so every other request
@@ -355,8 +360,8 @@ fn ensure_dynamic(st: &State) -> Result<(), Response> {
 fn with_cache(
     state: &Mutex<State>,
     v: &Value,
-    needs: &dyn Fn(&State, &Value) -> Result<Option<u32>, Response>,
-    f: &dyn Fn(&mut State, &Value) -> Result<Value, Response>,
+    needs: &Needs,
+    f: &Handler,
 ) -> Result<Value, Response> {
     let (job, id, budget) = {
         let mut st = super::lock(state);
@@ -434,12 +439,11 @@ pub fn route(state: &Mutex<State>, req: &Request) -> Option<Response> {
         })
     };
     // A request that needs dynamic mode, entered first off the lock ([`with_cache`]).
-    let cached = |needs: &dyn Fn(&State, &Value) -> Result<Option<u32>, Response>,
-                  f: &dyn Fn(&mut State, &Value) -> Result<Value, Response>| {
-        match super::parse_body(&req.body).and_then(|v| with_cache(state, &v, needs, f)) {
-            Ok(v) => Response::json(200, &v),
-            Err(r) => r,
-        }
+    let cached = |needs: &Needs, f: &Handler| match super::parse_body(&req.body)
+        .and_then(|v| with_cache(state, &v, needs, f))
+    {
+        Ok(v) => Response::json(200, &v),
+        Err(r) => r,
     };
     let r = match (req.method.as_str(), path) {
         ("GET", "/dynamic.js") => Response {
