@@ -91,12 +91,14 @@ pub(super) fn start_build(st: &mut State, kind: BuildKind, settings: Value) -> (
 }
 
 /// Ends build `id` under the lock again: `Ok` if it is still the one in flight (its result
-/// may go in), else the 409 of a build that a later build (or scenario) replaced.
+/// may go in), else the 409 of a build that a later build, a scenario or leaving dynamic mode
+/// cancelled.
 pub(super) fn end_build(st: &mut State, id: u64) -> Result<(), Response> {
     if st.building.as_ref().map(|b| b.id) != Some(id) {
         return Err(Response::error(
             409,
-            "this build was cancelled: a later build (or scenario) replaced it",
+            "this build was cancelled: a later build (or a scenario, or leaving dynamic mode) \
+             replaced it",
         ));
     }
     st.building = None;
