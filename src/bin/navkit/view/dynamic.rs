@@ -3,7 +3,8 @@
 //! The first obstacle or agent (or `POST /api/dynamic {"enabled": true}`) builds a tile cache of
 //! the geometry with the current settings ("dynamic mode"); a crowd owns it, so the agents keep
 //! walking while obstacles are carved in and out, and [`State::navmesh`] is then the cache's
-//! navmesh: layers, paths and hover follow the obstacles. Routes (bodies are JSON; every bad
+//! navmesh: layers, paths and hover follow the obstacles. That tile cache is built off the
+//! state lock as the build in flight, as a navmesh is ([`with_cache`], [`rebuild_job`]). Routes (bodies are JSON; every bad
 //! request gets a 4xx with a message):
 //!
 //! - `GET /api/dynamic` the state: `dynamic`, `tile_size`, `obstacles`, `agents`, `time`, the
@@ -46,10 +47,11 @@ use navkit::tilecache::{
 };
 use navkit::tools::compare::{CompareSettings, Comparer};
 use navkit::tools::simulation::{AgentBehaviour, AgentSpec, Scenario, ViewState};
-use navkit::{BuildSettings, NavMeshBuilder};
+use navkit::{BuildSettings, InputGeometry, NavMeshBuilder};
 
+use super::State;
 use super::http::{self, Request, Response};
-use super::{BUILD_MAX_CELLS, BUILD_TIME_LIMIT, State};
+use super::settings::{BuildKind, end_build, start_build};
 use crate::json::{num32, v3};
 
 mod crowd;
@@ -57,11 +59,11 @@ mod files;
 mod obstacles;
 
 use crowd::{
-    CrowdOptions, add_agents, agent_params, bodies_layer, options_json, remove_agents, set_options,
-    set_target, step, targets_layer,
+    CrowdOptions, add_agents, agent_params, agent_radius, agents_request, bodies_layer,
+    options_json, remove_agents, set_options, set_target, step, targets_layer,
 };
-use files::{dynamic_from, load_scenario, save, scenario, scenario_json};
-use obstacles::{add_obstacle, remove_obstacle};
+use files::{load_scenario, populate, save, scenario, scenario_json};
+use obstacles::{add_obstacle, obstacle_request, remove_obstacle};
 
 /// The page's script for all of this, embedded at build time.
 pub const SCRIPT: &str = include_str!("dynamic.js");
@@ -181,42 +183,32 @@ fn number(v: &Value, key: &str, lo: f64, hi: f64) -> Result<Option<f32>, Respons
     }
 }
 
-/// A tile cache of the geometry with the current settings (or, for a viewer of a TSET file,
-/// that file's cache afresh), in a crowd.
-fn build_dynamic(st: &State, tile_size: u32) -> Result<Dynamic, Response> {
-    let t = Instant::now();
-    let (cache, tile_size) = match (&st.geometry, &st.dynamic.tset) {
-        (Some(geom), _) => {
-            let cache_settings = TileCacheSettings {
-                tile_size,
-                max_obstacles: MAX_OBSTACLES as u32,
-                ..TileCacheSettings::default()
-            };
-            let budget = crate::common::with_memory_limit(
-                Budget::new()
-                    .time_limit(BUILD_TIME_LIMIT)
-                    .max_cells(BUILD_MAX_CELLS),
-            );
-            let cache = NavMeshBuilder::new(geom)
-                .settings(st.settings.clone())
-                .cache_settings(cache_settings)
-                .budget(budget)
-                .tile_cache()
-                .map_err(|e| unprocessable(format!("the tile cache build failed: {e}")))?;
-            (cache, tile_size)
-        }
-        (None, Some(bytes)) => {
-            let cache = TileCache::from_tset_bytes(bytes, &[])
-                .map_err(|e| unprocessable(format!("the tile cache did not load: {e}")))?;
-            let file_size = cache.params().width.max(0) as u32;
-            if tile_size != file_size {
-                return Err(unprocessable(format!(
-                    "the viewer was started on a TSET file: its tiles are {file_size} cells \
-                     (there is no geometry to build others from)"
-                )));
-            }
-            (cache, file_size)
-        }
+/// What a tile cache is built from (taken from the state under the lock, built off it): the
+/// geometry with the settings, or, for a viewer of a TSET file, that file's cache afresh.
+pub(super) struct CacheJob {
+    source: CacheSource,
+    settings: BuildSettings,
+    tile_size: u32,
+}
+
+enum CacheSource {
+    Geometry(Arc<InputGeometry>),
+    Tset(Arc<Vec<u8>>),
+}
+
+/// A tile cache built in a crowd, to be put in the state ([`enter`], [`after_rebuild`]).
+pub(super) struct CacheBuilt {
+    crowd: Crowd<TileCache>,
+    tile_size: u32,
+    ms: f64,
+}
+
+/// The job of a tile cache of the state's level with `settings` and `tiles` of that many cells;
+/// the 422 of a viewer of a saved navmesh (nothing to make one from).
+fn cache_job(st: &State, settings: &BuildSettings, tile_size: u32) -> Result<CacheJob, Response> {
+    let source = match (&st.geometry, &st.dynamic.tset) {
+        (Some(geom), _) => CacheSource::Geometry(Arc::clone(geom)),
+        (None, Some(bytes)) => CacheSource::Tset(Arc::clone(bytes)),
         (None, None) => {
             return Err(unprocessable(
                 "the viewer was started on a saved navmesh: obstacles and crowds need the \
@@ -224,14 +216,70 @@ fn build_dynamic(st: &State, tile_size: u32) -> Result<Dynamic, Response> {
             ));
         }
     };
-    let params = agent_params(st);
-    let crowd = Crowd::with_tile_cache(cache, MAX_AGENTS, params.radius)
-        .map_err(|e| unprocessable(format!("the crowd could not be made: {e}")))?;
-    Ok(Dynamic {
-        crowd: Some(crowd),
-        build_ms: t.elapsed().as_secs_f64() * 1e3,
-        ..st.dynamic.fresh(tile_size)
+    Ok(CacheJob {
+        source,
+        settings: settings.clone(),
+        tile_size,
     })
+}
+
+/// In dynamic mode, the job of its tile cache with the new `settings` of a rebuild.
+pub(super) fn rebuild_job(
+    st: &State,
+    settings: &BuildSettings,
+) -> Result<Option<CacheJob>, Response> {
+    match st.dynamic.crowd {
+        None => Ok(None),
+        Some(_) => cache_job(st, settings, st.dynamic.tile_size).map(Some),
+    }
+}
+
+impl CacheJob {
+    /// The tile cache built within `budget` (no state needed: it runs off the lock), in a crowd.
+    pub(super) fn build(self, budget: Budget) -> Result<CacheBuilt, Response> {
+        let t = Instant::now();
+        let (cache, tile_size) = match &self.source {
+            CacheSource::Geometry(geom) => {
+                let cache_settings = TileCacheSettings {
+                    tile_size: self.tile_size,
+                    max_obstacles: MAX_OBSTACLES as u32,
+                    ..TileCacheSettings::default()
+                };
+                let cache = NavMeshBuilder::new(geom)
+                    .settings(self.settings.clone())
+                    .cache_settings(cache_settings)
+                    .budget(budget)
+                    .tile_cache()
+                    .map_err(|e| unprocessable(format!("the tile cache build failed: {e}")))?;
+                (cache, self.tile_size)
+            }
+            CacheSource::Tset(bytes) => {
+                let cache = TileCache::from_tset_bytes(bytes, &[])
+                    .map_err(|e| unprocessable(format!("the tile cache did not load: {e}")))?;
+                let file_size = cache.params().width.max(0) as u32;
+                if self.tile_size != file_size {
+                    return Err(unprocessable(format!(
+                        "the viewer was started on a TSET file: its tiles are {file_size} cells \
+                         (there is no geometry to build others from)"
+                    )));
+                }
+                (cache, file_size)
+            }
+        };
+        let crowd = Crowd::with_tile_cache(cache, MAX_AGENTS, agent_radius(&self.settings))
+            .map_err(|e| unprocessable(format!("the crowd could not be made: {e}")))?;
+        Ok(CacheBuilt {
+            crowd,
+            tile_size,
+            ms: t.elapsed().as_secs_f64() * 1e3,
+        })
+    }
+}
+
+/// The tile cache of the state's level with its settings, built holding the state (a
+/// scenario's).
+fn build_dynamic(st: &State, tile_size: u32) -> Result<CacheBuilt, Response> {
+    cache_job(st, &st.settings, tile_size)?.build(super::settings::budget())
 }
 
 /// A viewer's start on a TSET file (RecastDemo's tile cache): `None` for other files; else
@@ -263,8 +311,7 @@ pub fn load_tile_cache(input: &Path) -> navkit::Result<Option<(BuildSettings, Na
         ..BuildSettings::default()
     };
     let navmesh = NavMesh::from_mset_bytes(&cache.navmesh().to_mset_bytes())?;
-    let radius = settings.agent_radius.max(0.05);
-    let crowd = Crowd::with_tile_cache(cache, MAX_AGENTS, radius)?;
+    let crowd = Crowd::with_tile_cache(cache, MAX_AGENTS, agent_radius(&settings))?;
     Ok(Some((
         settings.clone(),
         navmesh,
@@ -277,14 +324,69 @@ pub fn load_tile_cache(input: &Path) -> navkit::Result<Option<(BuildSettings, Na
     )))
 }
 
-/// Enters dynamic mode if not in it.
-fn ensure_dynamic(st: &mut State) -> Result<(), Response> {
-    if st.dynamic.crowd.is_none() {
-        let events = std::mem::take(&mut st.dynamic.events);
-        st.dynamic = build_dynamic(st, st.dynamic.tile_size)?;
-        st.dynamic.events = events;
-    }
+/// Puts a built tile cache in the state as dynamic mode, with the obstacles, agents and kept
+/// events there are (out of dynamic mode, only the events).
+fn enter(st: &mut State, built: CacheBuilt) -> Result<(), Response> {
+    let mut s = scenario(st);
+    s.view = None;
+    st.dynamic = populate(st, built, &s)?;
+    st.navmesh_changed();
     Ok(())
+}
+
+/// The tile size of the tile cache a request needs first: `None` in dynamic mode.
+fn entering(st: &State) -> Option<u32> {
+    st.dynamic.crowd.is_none().then_some(st.dynamic.tile_size)
+}
+
+/// Refuses a request that needs dynamic mode out of it ([`with_cache`] enters it first).
+fn ensure_dynamic(st: &State) -> Result<(), Response> {
+    match st.dynamic.crowd {
+        Some(_) => Ok(()),
+        None => Err(unprocessable("not in dynamic mode")),
+    }
+}
+
+/// A request's check giving the tile size of a tile cache it needs first ([`with_cache`]).
+type Needs = dyn Fn(&State, &Value) -> Result<Option<u32>, Response>;
+/// A request's answer, holding the state.
+type Handler = dyn Fn(&mut State, &Value) -> Result<Value, Response>;
+
+/// Answers a request that needs dynamic mode with `f`, holding the state. `needs` checks the
+/// request and gives the tile size of a tile cache to build first (`None` if there is one):
+/// that build is registered as the build in flight, runs off the lock (so every other request
+/// is answered meanwhile) and is put in ([`enter`]) before `f` only if no later build (or
+/// scenario) replaced it; else this request answers 409 ([`start_build`], [`end_build`]).
+fn with_cache(
+    state: &Mutex<State>,
+    v: &Value,
+    needs: &Needs,
+    f: &Handler,
+) -> Result<Value, Response> {
+    let (job, id, budget) = {
+        let mut st = super::lock(state);
+        let Some(tile_size) = needs(&st, v)? else {
+            return f(&mut st, v);
+        };
+        let job = cache_job(&st, &st.settings, tile_size)?;
+        let shown = json!({"tile_size": tile_size});
+        let (id, budget) = start_build(&mut st, BuildKind::TileCache, shown);
+        (job, id, budget)
+    };
+    let built = job.build(budget);
+    let mut st = super::lock(state);
+    end_build(&mut st, id)?;
+    enter(&mut st, built?)?;
+    f(&mut st, v)
+}
+
+/// `r`, what was computed for the navmesh shown dropped if it is `Ok` (a request that may have
+/// changed that navmesh).
+fn changed(st: &mut State, r: Result<Value, Response>) -> Result<Value, Response> {
+    if r.is_ok() {
+        st.navmesh_changed();
+    }
+    r
 }
 
 /// Rebuilds the touched tiles until done; records what it did.
@@ -333,11 +435,15 @@ pub fn route(state: &Mutex<State>, req: &Request) -> Option<Response> {
     let changing = |f: &dyn Fn(&mut State, &Value) -> Result<Value, Response>| {
         post(&|st: &mut State, v: &Value| {
             let r = f(st, v);
-            if r.is_ok() {
-                st.navmesh_changed();
-            }
-            r
+            changed(st, r)
         })
+    };
+    // A request that needs dynamic mode, entered first off the lock ([`with_cache`]).
+    let cached = |needs: &Needs, f: &Handler| match super::parse_body(&req.body)
+        .and_then(|v| with_cache(state, &v, needs, f))
+    {
+        Ok(v) => Response::json(200, &v),
+        Err(r) => r,
     };
     let r = match (req.method.as_str(), path) {
         ("GET", "/dynamic.js") => Response {
@@ -346,10 +452,22 @@ pub fn route(state: &Mutex<State>, req: &Request) -> Option<Response> {
             body: SCRIPT.as_bytes().to_vec(),
         },
         ("GET", "/api/dynamic") => Response::json(200, &status(&lock())),
-        ("POST", "/api/dynamic") => changing(&set_dynamic),
-        ("POST", "/api/obstacles/add") => changing(&add_obstacle),
+        ("POST", "/api/dynamic") => cached(&dynamic_needs, &|st, v| {
+            let r = set_dynamic(st, v);
+            changed(st, r)
+        }),
+        ("POST", "/api/obstacles/add") => cached(
+            &|st, v| obstacle_request(st, v).map(|_| entering(st)),
+            &|st, v| {
+                let r = add_obstacle(st, v);
+                changed(st, r)
+            },
+        ),
         ("POST", "/api/obstacles/remove") => changing(&remove_obstacle),
-        ("POST", "/api/crowd/add") => post(&add_agents),
+        ("POST", "/api/crowd/add") => cached(
+            &|st, v| agents_request(st, v).map(|_| entering(st)),
+            &add_agents,
+        ),
         ("POST", "/api/crowd/target") => post(&set_target),
         ("POST", "/api/crowd/remove") => post(&remove_agents),
         ("POST", "/api/crowd/step") => post(&step),
@@ -440,7 +558,8 @@ fn flag(v: &Value, key: &str) -> Result<bool, Response> {
     }
 }
 
-fn set_dynamic(st: &mut State, v: &Value) -> Result<Value, Response> {
+/// What `POST /api/dynamic` asks for, checked: whether dynamic mode is on, and its tile size.
+fn dynamic_request(st: &State, v: &Value) -> Result<(bool, u32), Response> {
     fields(v, "dynamic mode", &["enabled", "tile_size"])?;
     let enabled = match v.get("enabled") {
         None => true,
@@ -449,17 +568,28 @@ fn set_dynamic(st: &mut State, v: &Value) -> Result<Value, Response> {
     };
     let tile_size = whole(v, "tile_size", *TILE_SIZES.start(), *TILE_SIZES.end())?
         .map_or(st.dynamic.tile_size, |n| n as u32);
+    Ok((enabled, tile_size))
+}
+
+/// The tile cache `POST /api/dynamic` needs first: entering dynamic mode, or another tile
+/// size (the obstacles and agents there are are carried over to it, [`enter`]).
+fn dynamic_needs(st: &State, v: &Value) -> Result<Option<u32>, Response> {
+    let (enabled, tile_size) = dynamic_request(st, v)?;
+    let new = st.dynamic.crowd.is_none() || tile_size != st.dynamic.tile_size;
+    Ok((enabled && new).then_some(tile_size))
+}
+
+/// `POST /api/dynamic` with its tile cache in place ([`dynamic_needs`]): leaving dynamic mode
+/// (a tile cache in flight cancelled too), or the state.
+fn set_dynamic(st: &mut State, v: &Value) -> Result<Value, Response> {
+    let (enabled, tile_size) = dynamic_request(st, v)?;
     if !enabled {
+        super::settings::cancel_build(st, Some(BuildKind::TileCache));
         let events = std::mem::take(&mut st.dynamic.events);
         st.dynamic = Dynamic {
             events,
             ..st.dynamic.fresh(tile_size)
         };
-    } else if st.dynamic.crowd.is_none() || tile_size != st.dynamic.tile_size {
-        // Keep what there is: the scenario is carried over to the new cache.
-        let mut s = scenario(st);
-        s.view = None;
-        st.dynamic = dynamic_from(st, &s, tile_size, true)?;
     }
     Ok(status(st))
 }
@@ -566,9 +696,10 @@ fn status_without_counts(st: &State) -> Value {
     })
 }
 
-/// After a rebuild with new settings: dynamic mode is made again with them, its obstacles and
-/// agents carried over. Returns what happened, for the rebuild's answer.
-pub fn after_rebuild(st: &mut State) -> Value {
+/// After a rebuild with new settings: dynamic mode is made again with `built` (its tile cache
+/// built with them, [`rebuild_job`]), its obstacles and agents carried over. Returns what
+/// happened, for the rebuild's answer.
+pub fn after_rebuild(st: &mut State, built: Option<Result<CacheBuilt, Response>>) -> Value {
     if st.dynamic.crowd.is_none() {
         return json!({"dynamic": false});
     }
@@ -576,7 +707,12 @@ pub fn after_rebuild(st: &mut State) -> Value {
     s.view = None;
     let tile_size = st.dynamic.tile_size;
     st.dynamic.crowd = None;
-    match dynamic_from(st, &s, tile_size, true) {
+    let built = built.unwrap_or_else(|| {
+        Err(unprocessable(
+            "no tile cache was built with the new settings",
+        ))
+    });
+    match built.and_then(|b| populate(st, b, &s)) {
         Ok(d) => {
             st.dynamic = d;
             json!({"dynamic": true, "obstacles": s.obstacles.len(), "agents": s.agents.len()})

@@ -22,7 +22,8 @@
 //! API request must send, the `Host` must be this server's address and the `Origin` (if any)
 //! its own, and a request that is not a GET must be JSON ([`http::Access`]). A build runs on
 //! the requesting connection's thread, off the state lock: the others are answered from the
-//! current navmesh meanwhile, and the next build cancels it ([`settings::build_request`]).
+//! current navmesh meanwhile, and the next build cancels it ([`settings::build_request`]); so
+//! does a tile cache's build ([`dynamic`]).
 
 mod dynamic;
 mod encode;
@@ -127,6 +128,11 @@ impl State {
         self.stage_tiles = None;
         self.grid = None;
     }
+}
+
+/// The state, locked (also after a request panicked holding it).
+fn lock(state: &Mutex<State>) -> std::sync::MutexGuard<'_, State> {
+    state.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// The secret of this run: 128 bits from the operating system's generator, in hex.

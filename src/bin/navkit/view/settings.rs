@@ -12,6 +12,7 @@ use navkit::build::{Budget, BuildReport, CancelToken, Stage};
 use navkit::navmesh::NavMesh;
 use navkit::{BuildSettings, InputGeometry, NavMeshBuilder, Partition};
 
+use super::dynamic::CacheBuilt;
 use super::http::{self, Response};
 use super::{BUILD_MAX_CELLS, BUILD_TIME_LIMIT, State};
 use crate::json::num32;
@@ -19,32 +20,89 @@ use crate::json::num32;
 /// Keys of a build request besides the numeric fields.
 const OTHER_KEYS: [&str; 2] = ["partition", "mode"];
 
-/// The build in flight: its number, its token, when it started and what it asked for.
+/// The build in flight: its number, what it builds, its token, when it started and what it
+/// asked for.
 pub(crate) struct InFlight {
     id: u64,
+    kind: BuildKind,
     cancel: CancelToken,
     started: Instant,
     settings: Value,
 }
 
-/// The build in flight as the page shows it (`null` without one): its number, the seconds it
-/// has run and its settings.
+/// What a build in flight builds.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum BuildKind {
+    /// A navmesh (`/api/build`), and in dynamic mode its tile cache too.
+    Navmesh,
+    /// The tile cache of dynamic mode, entered or remade with another tile size.
+    TileCache,
+}
+
+impl BuildKind {
+    fn name(self) -> &'static str {
+        match self {
+            BuildKind::Navmesh => "navmesh",
+            BuildKind::TileCache => "tile_cache",
+        }
+    }
+}
+
+/// The build in flight as the page shows it (`null` without one): its number, what it builds
+/// (`navmesh` or `tile_cache`), the seconds it has run and its settings.
 pub(super) fn building_json(st: &State) -> Value {
     match &st.building {
         None => Value::Null,
         Some(b) => json!({
             "id": b.id,
+            "kind": b.kind.name(),
             "seconds": b.started.elapsed().as_secs_f64(),
             "settings": b.settings,
         }),
     }
 }
 
-/// Cancels the build in flight, if any: it will not change the state.
-pub(super) fn cancel_build(st: &mut State) {
-    if let Some(b) = st.building.take() {
+/// Cancels the build in flight, if any (only if of `kind`, when given): it will not change
+/// the state.
+pub(super) fn cancel_build(st: &mut State, kind: Option<BuildKind>) {
+    if kind.is_none_or(|k| st.building.as_ref().is_some_and(|b| b.kind == k))
+        && let Some(b) = st.building.take()
+    {
         b.cancel.cancel();
     }
+}
+
+/// Registers a build of `kind` asked with `settings` as the one in flight, cancelling the one
+/// before: its number (for [`end_build`]) and the budget to run it in, with the token the next
+/// build trips. The caller then lets go of the lock and builds.
+pub(super) fn start_build(st: &mut State, kind: BuildKind, settings: Value) -> (u64, Budget) {
+    cancel_build(st, None);
+    let id = st.next_build;
+    st.next_build += 1;
+    let cancel = CancelToken::new();
+    st.building = Some(InFlight {
+        id,
+        kind,
+        cancel: cancel.clone(),
+        started: Instant::now(),
+        settings,
+    });
+    (id, budget().cancel_token(cancel))
+}
+
+/// Ends build `id` under the lock again: `Ok` if it is still the one in flight (its result
+/// may go in), else the 409 of a build that a later build, a scenario or leaving dynamic mode
+/// cancelled.
+pub(super) fn end_build(st: &mut State, id: u64) -> Result<(), Response> {
+    if st.building.as_ref().map(|b| b.id) != Some(id) {
+        return Err(Response::error(
+            409,
+            "this build was cancelled: a later build (or a scenario, or leaving dynamic mode) \
+             replaced it",
+        ));
+    }
+    st.building = None;
+    Ok(())
 }
 
 /// What a build request asks for.
@@ -263,16 +321,17 @@ fn install(st: &mut State, navmesh: NavMesh, report: Value, req: BuildRequest) {
 /// a build in flight is cancelled first.
 fn build_into(st: &mut State, req: BuildRequest) -> Result<(), Response> {
     let geom = geometry(st)?;
-    cancel_build(st);
+    cancel_build(st, None);
     let (navmesh, report) = build_navmesh(&geom, &req, budget())?;
     install(st, navmesh, report, req);
     Ok(())
 }
 
 /// The answer to a build: the new counts, settings and build report; dynamic mode (obstacles,
-/// crowd) is made again on the new navmesh (`dynamic`: what happened).
-fn rebuilt(st: &mut State) -> Value {
-    let dynamic = super::dynamic::after_rebuild(st);
+/// crowd) is made again on the new navmesh with `cache`, the tile cache built with the new
+/// settings (`dynamic`: what happened).
+fn rebuilt(st: &mut State, cache: Option<Result<CacheBuilt, Response>>) -> Value {
+    let dynamic = super::dynamic::after_rebuild(st, cache);
     json!({
         "counts": super::scene::counts(st),
         "settings": settings_json(st),
@@ -282,47 +341,34 @@ fn rebuilt(st: &mut State) -> Value {
     })
 }
 
-/// `POST /api/build` while holding the state (a scenario's settings): the rebuild and its
-/// answer ([`rebuilt`]).
+/// `POST /api/build` while holding the state (a scenario's settings, out of dynamic mode): the
+/// rebuild and its answer ([`rebuilt`]).
 pub(super) fn rebuild(st: &mut State, req: BuildRequest) -> Result<Value, Response> {
     build_into(st, req)?;
-    Ok(rebuilt(st))
+    Ok(rebuilt(st, None))
 }
 
 /// `POST /api/build`: the request checked and registered as the build in flight (cancelling
-/// the one before, which then answers 409) under the lock; the build itself off it, so every
-/// other request is answered from the current navmesh meanwhile; the result put in under the
-/// lock again if no later build (or scenario) replaced it, answered as [`rebuilt`].
+/// the one before, which then answers 409) under the lock ([`start_build`]); the build itself
+/// off it, and in dynamic mode the tile cache with the new settings too, so every other request
+/// is answered from the current navmesh meanwhile; the result put in under the lock again if
+/// no later build (or scenario) replaced it ([`end_build`]), answered as [`rebuilt`].
 pub(super) fn build_request(state: &Mutex<State>, v: &Value) -> Result<Value, Response> {
-    let lock = || state.lock().unwrap_or_else(|e| e.into_inner());
-    let (geom, req, id, cancel) = {
-        let mut st = lock();
+    let (geom, req, cache, id, budget) = {
+        let mut st = super::lock(state);
         let req = settings_request(&st, v)?;
         let geom = geometry(&st)?;
-        cancel_build(&mut st);
-        let id = st.next_build;
-        st.next_build += 1;
-        let cancel = CancelToken::new();
-        st.building = Some(InFlight {
-            id,
-            cancel: cancel.clone(),
-            started: Instant::now(),
-            settings: v.clone(),
-        });
-        (geom, req, id, cancel)
+        let cache = super::dynamic::rebuild_job(&st, &req.settings)?;
+        let (id, budget) = start_build(&mut st, BuildKind::Navmesh, v.clone());
+        (geom, req, cache, id, budget)
     };
-    let built = build_navmesh(&geom, &req, budget().cancel_token(cancel));
-    let mut st = lock();
-    if st.building.as_ref().map(|b| b.id) != Some(id) {
-        return Err(Response::error(
-            409,
-            "this build was cancelled: a later build (or scenario) replaced it",
-        ));
-    }
-    st.building = None;
-    let (navmesh, report) = built?;
+    let built = build_navmesh(&geom, &req, budget.clone())
+        .map(|nav| (nav, cache.map(|job| job.build(budget))));
+    let mut st = super::lock(state);
+    end_build(&mut st, id)?;
+    let ((navmesh, report), cache) = built?;
     install(&mut st, navmesh, report, req);
-    Ok(rebuilt(&mut st))
+    Ok(rebuilt(&mut st, cache))
 }
 
 /// A build request for `settings` (a scenario's), every field of the panel's table checked

@@ -48,10 +48,15 @@ pub(super) fn options_json(o: &CrowdOptions) -> Value {
     Value::Object(m)
 }
 
+/// The radius of the viewer's agents (and of its crowds) with build `settings`.
+pub(super) fn agent_radius(settings: &BuildSettings) -> f32 {
+    settings.agent_radius.max(0.05)
+}
+
 /// The parameters of the viewer's agents: RecastDemo's, sized by the build settings, with the
 /// crowd options.
 pub(super) fn agent_params(st: &State) -> AgentParams {
-    let mut p = AgentParams::with_radius(st.settings.agent_radius.max(0.05));
+    let mut p = AgentParams::with_radius(agent_radius(&st.settings));
     p.height = st.settings.agent_height.max(0.1);
     let o = &st.dynamic.options;
     p.max_speed = o.max_speed;
@@ -106,7 +111,21 @@ pub(super) fn set_options(st: &mut State, v: &Value) -> Result<Value, Response> 
     Ok(status(st))
 }
 
-pub(super) fn add_agents(st: &mut State, v: &Value) -> Result<Value, Response> {
+/// What `POST /api/crowd/add` asks for, checked: one agent at a point or `random` ones, and
+/// their target if given.
+pub(super) struct AgentsRequest {
+    spec: AgentsSpec,
+    seed: u64,
+    target: Option<Vec3>,
+}
+
+enum AgentsSpec {
+    At(Vec3),
+    Random(u64),
+}
+
+/// The agents `POST /api/crowd/add` asks for, checked, if there is room for them.
+pub(super) fn agents_request(st: &State, v: &Value) -> Result<AgentsRequest, Response> {
     fields(v, "adding agents", &["pos", "random", "seed", "target"])?;
     let random = whole(v, "random", 1, MAX_RANDOM)?;
     let seed = whole(v, "seed", 0, u64::MAX)?.unwrap_or(1);
@@ -115,13 +134,28 @@ pub(super) fn add_agents(st: &mut State, v: &Value) -> Result<Value, Response> {
     } else {
         None
     };
-    let specs: Vec<(Vec3, Option<Vec3>)> = match (v.get("pos"), random) {
-        (Some(_), None) => vec![(super::super::paths::point(v, "pos")?, target)],
-        (None, Some(n)) => {
-            if st.dynamic.agents.len() + n as usize > MAX_AGENTS {
-                return Err(too_many_agents(st.dynamic.agents.len(), n as usize));
-            }
-            ensure_dynamic(st)?;
+    let (spec, more) = match (v.get("pos"), random) {
+        (Some(_), None) => (AgentsSpec::At(super::super::paths::point(v, "pos")?), 1),
+        (None, Some(n)) => (AgentsSpec::Random(n), n as usize),
+        _ => {
+            return Err(bad(
+                "give either `pos` ([x, y, z], one agent) or `random` (how many random agents)",
+            ));
+        }
+    };
+    if st.dynamic.agents.len() + more > MAX_AGENTS {
+        return Err(too_many_agents(st.dynamic.agents.len(), more));
+    }
+    Ok(AgentsRequest { spec, seed, target })
+}
+
+/// `POST /api/crowd/add` in dynamic mode (entered first, [`with_cache`]).
+pub(super) fn add_agents(st: &mut State, v: &Value) -> Result<Value, Response> {
+    let AgentsRequest { spec, seed, target } = agents_request(st, v)?;
+    ensure_dynamic(st)?;
+    let specs: Vec<(Vec3, Option<Vec3>)> = match spec {
+        AgentsSpec::At(pos) => vec![(pos, target)],
+        AgentsSpec::Random(n) => {
             let nav = st.navmesh();
             let mut cmp = Comparer::new(nav, None, CompareSettings::default())
                 .map_err(|e| unprocessable(format!("no random points: {e}")))?;
@@ -138,16 +172,10 @@ pub(super) fn add_agents(st: &mut State, v: &Value) -> Result<Value, Response> {
                 .map(|(a, b)| (a, Some(target.unwrap_or(b))))
                 .collect()
         }
-        _ => {
-            return Err(bad(
-                "give either `pos` ([x, y, z], one agent) or `random` (how many random agents)",
-            ));
-        }
     };
     if st.dynamic.agents.len() + specs.len() > MAX_AGENTS {
         return Err(too_many_agents(st.dynamic.agents.len(), specs.len()));
     }
-    ensure_dynamic(st)?;
     let params = agent_params(st);
     let mut added = Vec::new();
     for (pos, target) in specs {

@@ -63,8 +63,17 @@ pub(super) fn dynamic_from(
             ..st.dynamic.fresh(tile_size)
         });
     }
-    let mut d = build_dynamic(st, tile_size)?;
-    d.events = s.events.clone();
+    populate(st, build_dynamic(st, tile_size)?, s)
+}
+
+/// A new dynamic state of the tile cache `built` with `s`'s obstacles, agents and events.
+pub(super) fn populate(st: &State, built: CacheBuilt, s: &Scenario) -> Result<Dynamic, Response> {
+    let mut d = Dynamic {
+        crowd: Some(built.crowd),
+        build_ms: built.ms,
+        events: s.events.clone(),
+        ..st.dynamic.fresh(built.tile_size)
+    };
     for (i, o) in s.obstacles.iter().enumerate() {
         check_shape(o).map_err(|_| {
             bad(format!(
@@ -143,6 +152,8 @@ pub(super) fn load_scenario(st: &mut State, text: &str) -> Result<Value, Respons
     let made = dynamic_from(st, &s, tile_size, keep_on);
     st.settings = old_settings;
     let d = made?;
+    // A build in flight would put in what the scenario replaces.
+    super::super::settings::cancel_build(st, None);
     let mut rebuilt = Value::Null;
     if let Some(ns) = new_settings {
         // The static navmesh with the new settings; the new dynamic state goes in after it.

@@ -78,13 +78,20 @@ pub(super) fn add_to_cache(
         .map_err(|e| refused(what, e))
 }
 
-pub(super) fn add_obstacle(st: &mut State, v: &Value) -> Result<Value, Response> {
+/// The obstacle `POST /api/obstacles/add` asks for, checked, if there is room for it.
+pub(super) fn obstacle_request(st: &State, v: &Value) -> Result<ObstacleShape, Response> {
     let shape = parse_shape(v)?;
     if st.dynamic.obstacles().len() >= MAX_OBSTACLES {
         return Err(unprocessable(format!(
             "there are {MAX_OBSTACLES} obstacles already, the most the viewer keeps: remove some"
         )));
     }
+    Ok(shape)
+}
+
+/// `POST /api/obstacles/add` in dynamic mode (entered first, [`with_cache`]).
+pub(super) fn add_obstacle(st: &mut State, v: &Value) -> Result<Value, Response> {
+    let shape = obstacle_request(st, v)?;
     ensure_dynamic(st)?;
     let id = add_to_cache(&mut st.dynamic, &shape, "the obstacle was refused")?;
     settle(&mut st.dynamic)?;
