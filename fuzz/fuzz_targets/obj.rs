@@ -18,13 +18,14 @@ use std::path::Path;
 /// no vertices or no triangles).
 type Outcome = Result<(Vec<u32>, Vec<i32>), usize>;
 
-/// navkit's OBJ rules, read simply: lines split at `\n`, words at Unicode whitespace, `v` takes
-/// three finite `f32`s, `f` up to 32 corners (the index before any `/`, 1-based or relative,
-/// within the vertices so far; after a `#` word no word may start like a number), fan
-/// triangulation; `vt`/`vn`/`#` lines and other keywords skipped, other `v*`/`f*` keywords
-/// refused.
+/// navkit's OBJ rules, read simply: a byte-order mark at the start skipped, lines split at
+/// `\n`, words at Unicode whitespace, `v` takes three finite `f32`s, `f` all its corners (the
+/// index before any `/`, 1-based or relative, within the vertices so far; after a `#` word no
+/// word may start like a number), fan triangulation; `vt`/`vn`/`#` lines and other keywords
+/// skipped, other `v*`/`f*` keywords refused.
 fn reference(text: &str) -> Outcome {
     let (mut verts, mut tris) = (Vec::<u32>::new(), Vec::new());
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     for (i, line) in text.split('\n').enumerate() {
         let mut words = line.split_whitespace();
         let Some(kw) = words.next() else { continue };
@@ -40,7 +41,7 @@ fn reference(text: &str) -> Outcome {
         } else if kw == "f" {
             let mut face = Vec::new();
             let mut comment = false;
-            for w in words.take(32) {
+            for w in words {
                 comment |= w.starts_with('#');
                 if comment {
                     let d = w.trim_start_matches(['+', '-']);

@@ -18,7 +18,11 @@ fn assert_refusal(r: &http::Response) {
     if r.content_type == "application/json" {
         let v: serde_json::Value = serde_json::from_slice(&r.body).expect("a JSON refusal");
         assert_eq!(v["error"]["status"], r.status);
-        assert!(v["error"]["message"].as_str().is_some_and(|m| !m.is_empty()));
+        assert!(
+            v["error"]["message"]
+                .as_str()
+                .is_some_and(|m| !m.is_empty())
+        );
     }
 }
 
