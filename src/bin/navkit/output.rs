@@ -174,6 +174,19 @@ fn identity(path: &Path) -> Option<PathBuf> {
     std::fs::canonicalize(path).ok()
 }
 
+/// Whether `a` and `b` are one existing file (by identity: hard links and other names too).
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    identity(a).is_some_and(|id| identity(b) == Some(id))
+}
+
+/// Whether `path`'s extension, in lower case, is one of `exts`.
+pub fn has_extension(path: &Path, exts: &[&str]) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+        .is_some_and(|e| exts.contains(&e.as_str()))
+}
+
 /// The inputs a level names that an output could overwrite: the level itself and, for a
 /// `.gset`, the mesh its `f` line names (where RecastDemo's rule may find it).
 pub fn level_inputs(level: &Path) -> Vec<PathBuf> {
@@ -213,7 +226,7 @@ pub fn inputs(level: &Path, others: Option<&Path>) -> Vec<PathBuf> {
 
 /// Refuses two outputs of one command that name the same file.
 pub fn check_distinct(a: &Path, b: &Path, what_a: &str, what_b: &str) -> Result<(), CliError> {
-    let same = a == b || identity(a).is_some_and(|id| identity(b) == Some(id));
+    let same = a == b || same_file(a, b);
     if same {
         return Err(CliError::Usage(format!(
             "{what_a} and {what_b} name the same file `{}`; choose two names",
@@ -277,18 +290,12 @@ pub fn check_output(
     if path.is_dir() {
         return fail(format!("{what} is a directory; give a file name"));
     }
-    if !exts.is_empty() {
-        let ext = path
-            .extension()
-            .and_then(|e| e.to_str())
-            .map(str::to_ascii_lowercase);
-        if !ext.as_deref().is_some_and(|e| exts.contains(&e)) {
-            let list: Vec<String> = exts.iter().map(|e| format!(".{e}")).collect();
-            return fail(format!(
-                "{what} must end in {} (the format is chosen by the extension)",
-                list.join(" or ")
-            ));
-        }
+    if !exts.is_empty() && !has_extension(path, exts) {
+        let list: Vec<String> = exts.iter().map(|e| format!(".{e}")).collect();
+        return fail(format!(
+            "{what} must end in {} (the format is chosen by the extension)",
+            list.join(" or ")
+        ));
     }
     let existing = match std::fs::symlink_metadata(path) {
         Ok(m) => Some(m),

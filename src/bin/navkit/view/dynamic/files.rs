@@ -312,32 +312,12 @@ fn kind_of(path: &Path, len: u64) -> Option<&'static str> {
         .then_some("scenario")
 }
 
-/// Whether `a` and `b` are the same file (by identity: links and other names of it too).
-fn same_file(a: &Path, b: &Path) -> bool {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        match (std::fs::metadata(a), std::fs::metadata(b)) {
-            (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
-            _ => false,
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y)
-    }
-}
-
 /// Refuses a save of `what` to `target` (asked as `asked`) that would lose something: another
 /// extension than its kind's, the level being viewed, something other than a regular file, or
 /// an existing file that is not of its kind by content.
 fn may_save_over(st: &State, target: &Path, what: &str, asked: &str) -> Result<(), Response> {
     let exts = extensions(what);
-    let ext = target
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase);
-    if !ext.as_deref().is_some_and(|e| exts.contains(&e)) {
+    if !crate::output::has_extension(target, exts) {
         let list: Vec<String> = exts.iter().map(|e| format!(".{e}")).collect();
         return Err(bad(format!(
             "`{}`: a {what} is saved to a name ending in {}",
@@ -345,7 +325,7 @@ fn may_save_over(st: &State, target: &Path, what: &str, asked: &str) -> Result<(
             list.join(", ")
         )));
     }
-    if same_file(target, &st.input) {
+    if crate::output::same_file(target, &st.input) {
         return Err(bad(format!(
             "`{}` is the level being viewed: it is not saved over",
             http::clip(asked)
