@@ -40,6 +40,9 @@
 
 use glam::Vec3;
 
+mod stuck;
+pub use stuck::StuckCause;
+
 pub use crate::ffi::crowd::{AgentParams, AvoidanceParams};
 use crate::ffi::crowd::{RawAgentState, RawCrowd};
 use crate::navmesh::NavMesh;
@@ -246,6 +249,9 @@ pub struct AgentState {
     pub path_status: PathStatus,
     /// Its parameters.
     pub params: AgentParams,
+    /// Why it is stuck, if the crowd's stuck detection finds it stuck (`None` while it makes
+    /// progress, has arrived, or has no target).
+    pub stuck: Option<StuckCause>,
 }
 
 /// Where a [`Crowd`]'s navmesh lives: borrowed (`&NavMesh`, [`Crowd::new`]) or in a
@@ -659,6 +665,7 @@ impl<N: CrowdNavMesh> Crowd<N> {
                 PathStatus::Complete
             },
             params: a.params,
+            stuck: None,
         })
     }
 }
