@@ -2,6 +2,7 @@
 //! test-case files and the large-world generator.
 
 pub mod compare;
+pub mod scenario;
 pub mod simulation;
 pub mod testcase;
 pub mod worldgen;
