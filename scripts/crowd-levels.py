@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Writes the crowd scenario suite's levels (scenarios/crowd/levels/*.obj) and the agents of
-its hand-made scenarios (scenarios/crowd/*.json). Run from the repository root; the output is
-committed, this script documents where it comes from.
+"""Writes the crowd scenario suite's levels (scenarios/crowd/levels/*.obj) and its scenario
+files (scenarios/crowd/*.json: each names its level and length; the hand-made ones list their
+agents, the ones on RecastDemo's levels draw random agents over five seeds). Run from the
+repository root; the output is committed, this script documents where it comes from.
 
 Every level is a flat floor at y = 0 made of axis-aligned rectangles (two triangles each); the
 navmesh's boundary is the floor's outline, eroded by the agent radius (0.6 with the default
@@ -90,11 +91,23 @@ def scenarios():
 LEVEL_OF = {"corridor_swap": "corridor", "door_oneway": "door", "door_swap": "door",
             "crossing": "crossing", "circle_swap": "open", "bottleneck_exit": "bottleneck"}
 
+# Random agents on RecastDemo's levels, which lie beside the repository (../shared, not part of
+# it): a scenario names them by a path that leaves the suite's folder, so, like a .gset naming a
+# mesh outside its folder, it is read only with --allow-outside-paths (the suite's benchmark and
+# tests allow it for the project's own suite).
+RECASTDEMO = "../../../shared/meshes/recastdemo"
+RANDOM = {"dungeon_random": "dungeon.obj", "nav_test_random": "nav_test.obj"}
+
 if __name__ == "__main__":
     os.makedirs("scenarios/crowd/levels", exist_ok=True)
     for name, rects in LEVELS.items():
         write_obj(f"scenarios/crowd/levels/{name}.obj", rects)
-    for name, agents in scenarios().items():
+    files = {name: {"level": f"levels/{LEVEL_OF[name]}.obj", "seconds": 120, "agents": agents}
+             for name, agents in scenarios().items()}
+    for name, mesh in RANDOM.items():
+        files[name] = {"level": f"{RECASTDEMO}/{mesh}", "seconds": 60,
+                       "random": {"agents": 100, "seeds": [1, 2, 3, 4, 5]}}
+    for name, scenario in files.items():
         with open(f"scenarios/crowd/{name}.json", "w") as f:
-            json.dump({"agents": agents}, f, indent=1)
+            json.dump(scenario, f, indent=1)
             f.write("\n")

@@ -273,6 +273,7 @@ fn scenario_types_round_trip() {
         obstacles: vec![cylinder],
         events: vec![event],
         view: Some(view),
+        ..Scenario::default()
     });
     round_trip(&Scenario::default());
 }

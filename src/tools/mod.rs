@@ -2,6 +2,8 @@
 //! test-case files and the large-world generator.
 
 pub mod compare;
+pub mod crowd_metrics;
+pub mod crowd_suite;
 pub mod scenario;
 pub mod simulation;
 pub mod testcase;

@@ -3,6 +3,11 @@
 
 use glam::Vec3;
 
+use std::path::{Path, PathBuf};
+
+use crate::agents::crowd::AgentParams;
+use crate::geometry::LoadOptions;
+use crate::tools::simulation::SimSettings;
 use crate::{Error, Result};
 
 /// How an agent of a scenario gets to its goal.
@@ -46,6 +51,26 @@ pub struct AgentSpec {
 /// }
 /// ```
 ///
+/// A scenario may also name what it runs on and for how long (all optional; the crowd suite's
+/// files in `scenarios/crowd/` do):
+///
+/// ```json
+/// {
+///   "level": "levels/corridor.obj",
+///   "seconds": 120,
+///   "random": {"agents": 100, "seeds": [1, 2, 3, 4, 5]},
+///   "agent": {"radius": 0.6, "height": 2.0, "max_speed": 3.5, "max_acceleration": 8.0},
+///   "arrive_distance": 1.0
+/// }
+/// ```
+///
+/// - `level`: a mesh, `.gset` or saved navmesh, relative to the scenario file's folder and, as a
+///   `.gset`'s mesh, inside it unless outside paths are allowed ([`Scenario::level_file`]);
+/// - `seconds`: simulated seconds (0 < s <= 3600);
+/// - `random`: random agents instead of `agents` ([`RandomAgents`]), a run per seed;
+/// - `agent`: agent parameters ([`AgentOverrides`]);
+/// - `arrive_distance`: the arrival distance in metres (xz).
+///
 /// Obstacles are carved into a tile cache's navmesh ([`crate::tilecache::TileCache`]) as
 /// given: the walkable area is not eroded around them, so give them the agents' radius of
 /// clearance if agents' centres must stay that far away.
@@ -69,6 +94,141 @@ pub struct Scenario {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub view: Option<ViewState>,
+    /// The level to run on (a mesh navkit reads, a `.gset` or a saved navmesh), by a path
+    /// relative to the scenario file's folder; [`Scenario::level_file`] resolves it.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub level: Option<String>,
+    /// Simulated seconds (0 < s <= 3600); the runner's default without.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub seconds: Option<f32>,
+    /// Random agents instead of `agents`: drawn as `navkit simulate` draws them, one run per
+    /// seed.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub random: Option<RandomAgents>,
+    /// Every agent's parameters where they differ from RecastDemo's ([`AgentParams::default`](crate::agents::crowd::AgentParams::default)).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub agent: Option<AgentOverrides>,
+    /// An agent within this distance (xz, metres) of its goal has arrived; the runner's default
+    /// (1 m, [`SimSettings::arrive_radius`]) without.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub arrive_distance: Option<f32>,
+}
+
+/// A scenario's random agents: `agents` of them (1 to 10,000), random connected starts and goals
+/// drawn as [`simulate`](crate::tools::simulation::simulate) draws them, once per seed: `seed`
+/// (one run) or `seeds` (one run each, at least one), not both; seed 1 without either.
+///
+/// ```json
+/// "random": {"agents": 100, "seeds": [1, 2, 3, 4, 5]}
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
+pub struct RandomAgents {
+    /// How many agents.
+    pub agents: usize,
+    /// One seed.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub seed: Option<u64>,
+    /// A run per seed.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub seeds: Option<Vec<u64>>,
+}
+
+impl RandomAgents {
+    /// The seeds to run: `seeds`, or `seed`, or 1.
+    pub fn seeds(&self) -> Vec<u64> {
+        match (&self.seeds, self.seed) {
+            (Some(v), _) => v.clone(),
+            (None, Some(s)) => vec![s],
+            (None, None) => vec![1],
+        }
+    }
+}
+
+/// A scenario's agent parameters that differ from RecastDemo's (each optional, finite, above 0
+/// and at most 1000). A radius sets the ranges that scale with it as
+/// [`AgentParams::with_radius`](crate::agents::crowd::AgentParams::with_radius) does. The
+/// navmesh is built for the level's settings whatever the radius (eroded by 0.6 m by default).
+///
+/// ```json
+/// "agent": {"radius": 0.4, "max_speed": 2.0}
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
+pub struct AgentOverrides {
+    /// Radius, metres.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub radius: Option<f32>,
+    /// Height, metres.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub height: Option<f32>,
+    /// Maximum speed, m/s.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub max_speed: Option<f32>,
+    /// Maximum acceleration, m/s².
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub max_acceleration: Option<f32>,
+}
+
+impl AgentOverrides {
+    /// `params` with these overrides applied.
+    pub fn apply(&self, params: AgentParams) -> AgentParams {
+        let mut p = params;
+        if let Some(r) = self.radius {
+            let scaled = AgentParams::with_radius(r);
+            p.radius = r;
+            p.collision_query_range = scaled.collision_query_range;
+            p.path_optimization_range = scaled.path_optimization_range;
+        }
+        p.height = self.height.unwrap_or(p.height);
+        p.max_speed = self.max_speed.unwrap_or(p.max_speed);
+        p.max_acceleration = self.max_acceleration.unwrap_or(p.max_acceleration);
+        p
+    }
+
+    fn named(&self) -> [(&'static str, Option<f32>); 4] {
+        [
+            ("radius", self.radius),
+            ("height", self.height),
+            ("max_speed", self.max_speed),
+            ("max_acceleration", self.max_acceleration),
+        ]
+    }
 }
 
 /// `navkit view`'s part of a scenario file: every field optional.
@@ -186,6 +346,7 @@ impl Scenario {
         }
         f.check_events()
             .map_err(|e| Error::parse(path, 0, e.to_string()))?;
+        f.check_run_fields().map_err(|e| Error::parse(path, 0, e))?;
         if let Some(v) = &f.view {
             if v.start.iter().chain(&v.goal).any(|p| !p.is_finite()) {
                 return Err(Error::parse(
@@ -274,6 +435,112 @@ impl Scenario {
         }
         tc.update_until_done()?;
         Ok(tc)
+    }
+}
+
+impl Scenario {
+    /// Checks the fields of a run (`level`, `seconds`, `random`, `agent`, `arrive_distance`);
+    /// the message names the field.
+    fn check_run_fields(&self) -> std::result::Result<(), String> {
+        if self.level.as_deref().is_some_and(str::is_empty) {
+            return Err("level: empty path".into());
+        }
+        if let Some(t) = self.seconds {
+            if !(t.is_finite() && t > 0.0 && t <= 3600.0) {
+                return Err(format!("seconds: {t}: must be above 0 and at most 3600"));
+            }
+        }
+        if let Some(r) = &self.random {
+            if !self.agents.is_empty() {
+                return Err("random: a scenario has `agents` or `random`, not both".into());
+            }
+            if !(1..=10_000).contains(&r.agents) {
+                return Err(format!("random.agents: {}: must be 1 to 10000", r.agents));
+            }
+            match (&r.seed, &r.seeds) {
+                (Some(_), Some(_)) => {
+                    return Err("random: `seed` or `seeds`, not both".into());
+                }
+                (_, Some(v)) if v.is_empty() => {
+                    return Err("random.seeds: empty: give at least one seed".into());
+                }
+                (_, Some(v)) if v.len() > 1000 => {
+                    return Err(format!("random.seeds: {} seeds: at most 1000", v.len()));
+                }
+                _ => {}
+            }
+        }
+        for (name, v) in self.agent.iter().flat_map(AgentOverrides::named) {
+            if let Some(v) = v {
+                if !(v.is_finite() && v > 0.0 && v <= 1000.0) {
+                    return Err(format!(
+                        "agent.{name}: {v}: must be above 0 and at most 1000"
+                    ));
+                }
+            }
+        }
+        if let Some(d) = self.arrive_distance {
+            if !(d.is_finite() && d > 0.0 && d <= 1000.0) {
+                return Err(format!(
+                    "arrive_distance: {d}: must be above 0 and at most 1000"
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The file `level` names, if any: `scenario_file`'s folder joined with it, which must be
+    /// an existing file. As a `.gset`'s mesh: unless `options` allow paths outside
+    /// ([`LoadOptions::allow_outside_paths`], the CLI's `--allow-outside-paths`), the path must be
+    /// relative without `..` and resolve (symbolic links followed) inside that folder. Errors
+    /// ([`Error::Parse`]) name the scenario file and the field.
+    pub fn level_file(
+        &self,
+        scenario_file: &Path,
+        options: &LoadOptions,
+    ) -> Result<Option<PathBuf>> {
+        let Some(name) = &self.level else {
+            return Ok(None);
+        };
+        let bad = |why: String| Error::parse(scenario_file, 0, format!("level: {why}"));
+        let folder = crate::geometry::folder_of(scenario_file);
+        let file = crate::geometry::resolve_named_file(name, &[(folder.clone(), folder)], options)
+            .map_err(bad)?;
+        let shown = crate::text::quote(name);
+        match std::fs::metadata(&file) {
+            Ok(m) if m.is_dir() => Err(bad(format!(
+                "`{shown}` ({}) is a folder, not a level file",
+                file.display()
+            ))),
+            Ok(_) => Ok(Some(file)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                Err(bad(format!("`{shown}` ({}) not found", file.display())))
+            }
+            Err(e) => Err(bad(format!("`{shown}` ({}): {e}", file.display()))),
+        }
+    }
+
+    /// `base` with this scenario's `seconds`, agent parameters, arrival distance and random
+    /// agents' count applied (the seed is the runner's: one run per [`RandomAgents::seeds`]).
+    pub fn settings(&self, base: &SimSettings) -> SimSettings {
+        let mut s = base.clone();
+        s.seconds = self.seconds.unwrap_or(s.seconds);
+        s.arrive_radius = self.arrive_distance.unwrap_or(s.arrive_radius);
+        if let Some(a) = &self.agent {
+            s.params = a.apply(s.params);
+        }
+        if let Some(r) = &self.random {
+            s.agents = r.agents;
+        }
+        s
+    }
+
+    /// The seeds to run: the random agents' ([`RandomAgents::seeds`]), or none for a scenario
+    /// without random agents (one run).
+    pub fn seeds(&self) -> Vec<u64> {
+        self.random
+            .as_ref()
+            .map_or_else(Vec::new, RandomAgents::seeds)
     }
 }
 

@@ -2,20 +2,27 @@
 //!
 //! [`simulate`] puts `agents` agents at random navmesh points, each with a random goal it can
 //! reach (pairs drawn as [`crate::tools::compare::Comparer::random_pairs`], reproducible from the
-//! seed), runs the crowd for `seconds` at a fixed time step and reports: how many arrived
-//! (came within `arrive_radius` of their goal, in xz) and when, how many are stuck (not arrived
-//! and moved less than 0.5 units over the last 5 seconds), the mean speed of agents still on
-//! their way, the smallest distance between two agents' centres, collisions (pairs closer than
-//! the sum of their radii, counted once per pair and frame), and the time per crowd update.
-//! Trajectories are sampled every `record_every` frames.
+//! seed), runs the crowd for `seconds` at a fixed time step and reports what
+//! [`crate::tools::crowd_metrics`] measures: how many arrived (came within `arrive_radius` of
+//! their goal, in xz) and when, the last arrival, how many are stuck and why (the crowd's
+//! [`crate::agents::crowd::StuckCause`], or where it gives none, not arrived and moved less than
+//! 0.5 m over the last 5 seconds), the mean speed of agents still on their way, the smallest
+//! distance between two agents' centres, collisions (pairs closer than the sum of their radii,
+//! counted once per pair and frame) and the deepest overlap, and the time per crowd update
+//! (mean and longest). Trajectories are sampled every `record_every` frames.
+//!
+//! Scenario files ([`Scenario`]) give agents, obstacles, timed obstacle events and, for the
+//! crowd scenario suite, the level, the run's length and random agents over several seeds.
 
 use glam::Vec3;
 
 use crate::agents::crowd::{AgentParams, Crowd, CrowdNavMesh};
 use crate::navmesh::NavMesh;
 use crate::tools::compare::{CompareSettings, Comparer};
+use crate::tools::crowd_metrics::{CrowdMetrics, StuckCounts};
 pub use crate::tools::scenario::{
-    AgentBehaviour, AgentSpec, ObstacleEvent, Scenario, ViewState, load_scenario,
+    AgentBehaviour, AgentOverrides, AgentSpec, ObstacleEvent, RandomAgents, Scenario, ViewState,
+    load_scenario,
 };
 use crate::{Error, Result};
 
@@ -37,6 +44,9 @@ pub struct SimSettings {
     pub arrive_radius: f32,
     /// Record positions every this many frames.
     pub record_every: usize,
+    /// Run plain DetourCrowd, without navkit's crowd behaviours (`navkit simulate
+    /// --plain-detour`); see [`configure_crowd`].
+    pub plain_detour: bool,
 }
 
 impl Default for SimSettings {
@@ -49,6 +59,7 @@ impl Default for SimSettings {
             params: AgentParams::default(),
             arrive_radius: 1.0,
             record_every: 3,
+            plain_detour: false,
         }
     }
 }
@@ -61,16 +72,26 @@ pub struct SimReport {
     pub agents: usize,
     /// Agents that reached their goal.
     pub arrived: usize,
-    /// Agents neither arrived nor making progress at the end.
+    /// Agents not arrived at the end that are stuck ([`SimReport::stuck_causes`]'s total).
     pub stuck: usize,
+    /// The stuck agents by cause: the crowd's ([`crate::agents::crowd::AgentState::stuck`]), or
+    /// navkit's no-progress fallback where the crowd gives none.
+    pub stuck_causes: StuckCounts,
+    /// When the last agent to arrive did, seconds (none if none arrived).
+    pub last_arrival: Option<f32>,
     /// Mean speed of agents on their way (before arriving), over all frames.
     pub mean_speed: f32,
     /// The smallest distance between two agents' centres seen.
     pub min_separation: f32,
     /// Pair-frames where two agents overlapped (closer than the sum of their radii).
     pub collisions: u64,
+    /// The deepest overlap: the largest sum of two agents' radii minus their distance, metres
+    /// (0 if none overlapped).
+    pub deepest_overlap: f32,
     /// Mean time per crowd update, microseconds.
     pub update_us: f64,
+    /// The longest crowd update, microseconds.
+    pub update_max_us: f64,
     /// Simulated seconds.
     pub seconds: f32,
     /// Per agent: start, goal, arrival time if it arrived.
@@ -101,21 +122,28 @@ pub struct SimAgent {
 
 /// Runs a simulation on `navmesh` with random starts and goals (see the module docs).
 pub fn simulate(navmesh: &NavMesh, s: &SimSettings) -> Result<SimReport> {
-    if !(1..=10_000).contains(&s.agents) {
+    let specs = random_specs(navmesh, s.agents, s.seed)?;
+    simulate_scenario(navmesh, &specs, s)
+}
+
+/// `agents` random agents (1 to 10,000) on `navmesh` as [`simulate`] draws them: connected
+/// start/goal pairs from [`Comparer::random_pairs`] with default settings, reproducible from
+/// `seed`, each going [`AgentBehaviour::Direct`].
+pub fn random_specs(navmesh: &NavMesh, agents: usize, seed: u64) -> Result<Vec<AgentSpec>> {
+    if !(1..=10_000).contains(&agents) {
         return Err(Error::InvalidArgument(format!(
-            "{} agents: must be 1 to 10000",
-            s.agents
+            "{agents} agents: must be 1 to 10000"
         )));
     }
     let pairs =
-        Comparer::new(navmesh, None, CompareSettings::default())?.random_pairs(s.agents, s.seed)?;
-    if pairs.len() < s.agents {
+        Comparer::new(navmesh, None, CompareSettings::default())?.random_pairs(agents, seed)?;
+    if pairs.len() < agents {
         return Err(Error::InvalidArgument(format!(
             "only {} connected start/goal pairs found on this navmesh",
             pairs.len()
         )));
     }
-    let specs: Vec<AgentSpec> = pairs
+    Ok(pairs
         .into_iter()
         .map(|(start, goal)| AgentSpec {
             start,
@@ -123,8 +151,17 @@ pub fn simulate(navmesh: &NavMesh, s: &SimSettings) -> Result<SimReport> {
             behaviour: AgentBehaviour::Direct,
             seed: 0,
         })
-        .collect();
-    simulate_scenario(navmesh, &specs, s)
+        .collect())
+}
+
+/// Sets up a new crowd for a run: the hook where [`SimSettings::plain_detour`] chooses between
+/// navkit's crowd behaviours (the default) and plain DetourCrowd. Called by every `simulate_*`
+/// right after the crowd is made, before agents are added. Today a no-op: navkit's crowd is
+/// DetourCrowd exactly, whatever the flag (the library option that turns the behaviours off
+/// connects here when it lands).
+pub fn configure_crowd<N: CrowdNavMesh>(crowd: &mut Crowd<N>, s: &SimSettings) -> Result<()> {
+    let _ = (crowd, s.plain_detour);
+    Ok(())
 }
 
 fn check_run(n: usize, s: &SimSettings) -> Result<()> {
@@ -182,6 +219,7 @@ pub fn simulate_scenario(
     check_run(specs.len(), s)?;
     let plans = plan(navmesh, specs)?;
     let mut crowd = Crowd::new(navmesh, specs.len(), s.params.radius.max(0.1))?;
+    configure_crowd(&mut crowd, s)?;
     run(&mut crowd, specs, plans, s, |_, _| Ok(()))
 }
 
@@ -237,22 +275,14 @@ pub fn simulate_dynamic_within(
     }
     let tc = scenario.tile_cache_within(geom, settings, budget)?;
     let specs: Vec<AgentSpec> = if scenario.agents.is_empty() {
-        Comparer::new(tc.navmesh(), None, CompareSettings::default())?
-            .random_pairs(s.agents, s.seed)?
-            .into_iter()
-            .map(|(start, goal)| AgentSpec {
-                start,
-                goal,
-                behaviour: AgentBehaviour::Direct,
-                seed: 0,
-            })
-            .collect()
+        random_specs(tc.navmesh(), s.agents, s.seed)?
     } else {
         scenario.agents.clone()
     };
     check_run(specs.len(), s)?;
     let plans = plan(tc.navmesh(), &specs)?;
     let mut crowd = Crowd::with_tile_cache(tc, specs.len(), s.params.radius.max(0.1))?;
+    configure_crowd(&mut crowd, s)?;
     let mut events: Vec<&ObstacleEvent> = scenario.events.iter().collect();
     events.sort_by(|a, b| a.at.total_cmp(&b.at));
     let mut next = 0;
@@ -311,7 +341,7 @@ pub fn simulate_dynamic_within(
 }
 
 /// The simulation loop: adds the agents, then every frame calls `before_update(crowd, now)`,
-/// updates the crowd and records.
+/// updates the crowd and records (the measures: [`CrowdMetrics`]).
 fn run<N: CrowdNavMesh>(
     crowd: &mut Crowd<N>,
     specs: &[AgentSpec],
@@ -335,88 +365,53 @@ fn run<N: CrowdNavMesh>(
         handles.push(h);
     }
     let frames = (s.seconds / s.dt).ceil() as usize;
-    let window = ((5.0 / s.dt).ceil() as usize).max(1);
-    let mut history: Vec<std::collections::VecDeque<Vec3>> = vec![Default::default(); n];
-    let (mut speed_sum, mut speed_n) = (0.0f64, 0u64);
-    let mut min_sep = f32::INFINITY;
-    let mut collisions = 0u64;
-    let mut update_time = 0.0f64;
-    let mut positions = vec![Vec3::ZERO; n];
+    let goals = detail.iter().map(|d| d.goal).collect();
+    let mut metrics = CrowdMetrics::new(goals, vec![s.params.radius; n], s.arrive_radius, s.dt);
+    let (mut positions, mut velocities) = (vec![Vec3::ZERO; n], vec![Vec3::ZERO; n]);
     for frame in 1..=frames {
         before_update(crowd, (frame - 1) as f32 * s.dt)?;
         let t0 = std::time::Instant::now();
         crowd.update(s.dt)?;
-        update_time += t0.elapsed().as_secs_f64();
-        let now = frame as f32 * s.dt;
+        let took = t0.elapsed();
         for (i, &h) in handles.iter().enumerate() {
             let a = crowd.agent(h)?;
-            positions[i] = a.position;
-            let d = &mut detail[i];
-            if d.arrived_at.is_none() {
-                speed_sum += a.velocity.length() as f64;
-                speed_n += 1;
-                let gap = a.position - d.goal;
-                if Vec3::new(gap.x, 0.0, gap.z).length() <= s.arrive_radius {
-                    d.arrived_at = Some(now);
-                } else if plans[i].0.len() > 1 {
-                    // A wander point reached: on to the next.
-                    let to = a.position - plans[i].0[0];
-                    if Vec3::new(to.x, 0.0, to.z).length() <= s.arrive_radius {
-                        plans[i].0.pop_front();
-                        crowd.request_move_target(h, plans[i].0[0])?;
-                    }
-                }
-            }
+            (positions[i], velocities[i]) = (a.position, a.velocity);
             if frame % s.record_every == 0 || frame == frames {
-                d.trajectory.push(a.position);
-            }
-            let hist = &mut history[i];
-            hist.push_back(a.position);
-            if hist.len() > window {
-                hist.pop_front();
+                detail[i].trajectory.push(a.position);
             }
         }
-        // Separation: sweep over x-sorted agents, pairs within the collision distance in x.
-        let reach = 2.0 * s.params.radius;
-        let mut order: Vec<usize> = (0..n).collect();
-        order.sort_by(|&a, &b| positions[a].x.total_cmp(&positions[b].x));
-        for (k, &i) in order.iter().enumerate() {
-            for &j in &order[k + 1..] {
-                if positions[j].x - positions[i].x > reach.max(min_sep.min(10.0)) {
-                    break;
-                }
-                let d = positions[i].distance(positions[j]);
-                min_sep = min_sep.min(d);
-                if d < reach {
-                    collisions += 1;
+        metrics.frame(&positions, &velocities, took);
+        for (i, &h) in handles.iter().enumerate() {
+            if metrics.arrived_at(i).is_none() && plans[i].0.len() > 1 {
+                // A wander point reached: on to the next.
+                let to = positions[i] - plans[i].0[0];
+                if Vec3::new(to.x, 0.0, to.z).length() <= s.arrive_radius {
+                    plans[i].0.pop_front();
+                    crowd.request_move_target(h, plans[i].0[0])?;
                 }
             }
         }
     }
-    let arrived = detail.iter().filter(|d| d.arrived_at.is_some()).count();
-    let stuck = detail
+    let causes = handles
         .iter()
-        .zip(&history)
-        .filter(|(d, h)| {
-            d.arrived_at.is_none()
-                && h.len() == window
-                && h.front()
-                    .zip(h.back())
-                    .is_some_and(|(a, b)| a.distance(*b) < 0.5)
-        })
-        .count();
+        .map(|&h| Ok(crowd.agent(h)?.stuck))
+        .collect::<Result<Vec<_>>>()?;
+    let m = metrics.report(&causes);
+    for (d, at) in detail.iter_mut().zip(metrics.arrivals()) {
+        d.arrived_at = *at;
+    }
     Ok(SimReport {
         agents: n,
-        arrived,
-        stuck,
-        mean_speed: if speed_n > 0 {
-            (speed_sum / speed_n as f64) as f32
-        } else {
-            0.0
-        },
-        min_separation: if min_sep.is_finite() { min_sep } else { 0.0 },
-        collisions,
-        update_us: update_time * 1e6 / frames as f64,
+        arrived: m.arrived,
+        stuck: m.stuck.total(),
+        stuck_causes: m.stuck,
+        last_arrival: m.last_arrival,
+        mean_speed: m.mean_speed,
+        min_separation: m.min_separation,
+        collisions: m.overlaps,
+        deepest_overlap: m.deepest_overlap,
+        update_us: m.update_mean_us,
+        update_max_us: m.update_max_us,
         seconds: s.seconds,
         agents_detail: detail,
         obstacle_events: 0,

@@ -1,43 +1,50 @@
-//! `navkit simulate`: a crowd on a navmesh, random or from a scenario file, with obstacles.
+//! `navkit simulate`: a crowd on a navmesh, random or from a scenario file, with obstacles; or
+//! a suite of scenario files, a row per run.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use serde_json::json;
-
 use navkit::Error;
 use navkit::navmesh::NavMesh;
-use navkit::tools::simulation::{Scenario, SimReport};
+use navkit::tools::crowd_suite::{SuiteScenario, load_suite};
+use navkit::tools::simulation::{Scenario, SimReport, SimSettings};
 
-use crate::common::{Kind, PICTURE, PictureArgs, check_output_opt, progress};
+use crate::common::{Kind, PICTURE, PictureArgs, check_output_opt, load_options, progress};
 use crate::common::{NavSource, is_geometry, navmesh_source};
 use crate::exit::{CliError, CliResult, Outcome};
-use crate::json::{num32, rename_each, to_json};
+use crate::json::{rename_each, to_json};
 use crate::output::inputs;
+
+#[path = "simulate_report.rs"]
+mod report;
 
 // `navkit simulate` arguments.
 #[derive(clap::Args)]
 pub struct SimulateArgs {
-    /// MESH.obj, MESH.gltf, MESH.glb, GEOM.gset or a saved navmesh.
-    pub input: PathBuf,
-    /// Number of agents.
-    #[arg(long, default_value_t = 50)]
-    pub agents: usize,
-    /// Simulated seconds.
-    #[arg(long, default_value_t = 60.0)]
-    pub seconds: f32,
-    /// Seed for the starts and goals.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Print JSON (`agents`, `arrived`, `stuck`, `mean_speed`, `min_separation`,
-    /// `update_us`, `collisions`).
+    /// MESH.obj, MESH.gltf, MESH.glb, GEOM.gset or a saved navmesh (default: the scenario's
+    /// `level`; with --suite, the level of the scenarios that name none).
+    pub input: Option<PathBuf>,
+    /// Number of agents [default: a scenario's random agents', else 50].
+    #[arg(long)]
+    pub agents: Option<usize>,
+    /// Simulated seconds [default: the scenario's `seconds`, else 60].
+    #[arg(long)]
+    pub seconds: Option<f32>,
+    /// Seed for the starts and goals [default: the scenario's random seeds (a run each), else
+    /// 1].
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Print JSON (`agents`, `arrived`, `last_arrival_s`, `stuck`, `stuck_by_cause`,
+    /// `mean_speed_m_per_s`, `min_separation_m`, `collisions` (overlapping pair-frames),
+    /// `deepest_overlap_m`, `update_us`, `update_max_us`, ...); for a suite, or a scenario with
+    /// several seeds, an array of them, one per run, with `scenario`, `file`, `level` and `seed`.
     #[arg(long)]
     pub json: bool,
     /// Write every agent's start, goal, arrival time and trajectory as JSON here.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", conflicts_with = "suite")]
     pub trajectories: Option<PathBuf>,
     /// Draw the trajectories over the navmesh (PNG or SVG).
-    #[arg(short, long)]
+    #[arg(short, long, conflicts_with = "suite")]
     pub output: Option<PathBuf>,
     #[command(flatten)]
     pub picture: PictureArgs,
@@ -46,25 +53,100 @@ pub struct SimulateArgs {
     /// "direct"|"wander", "seed": N}], "obstacles": [{"kind": "cylinder", "pos": [x,y,z],
     /// "radius": R, "height": H}, {"kind": "box", "bmin": [..], "bmax": [..]}, {"kind":
     /// "oriented_box", "center": [..], "half_extents": [..], "y_angle": A}], "events": [{"at":
-    /// T, "add": {obstacle}, "name": "N"}, {"at": T, "remove": "N"}]}`; all lists optional;
-    /// events are applied while the agents walk).
+    /// T, "add": {obstacle}, "name": "N"}, {"at": T, "remove": "N"}], "level": "PATH",
+    /// "seconds": S, "random": {"agents": N, "seeds": [N, ..]}, "agent": {"radius": R,
+    /// "height": H, "max_speed": V, "max_acceleration": A}, "arrive_distance": D}`; all
+    /// optional; events are applied while the agents walk; `level` is relative to the
+    /// scenario's folder and, like a .gset's mesh, inside it unless --allow-outside-paths;
+    /// `random` draws agents as without a scenario, a run per seed, instead of `agents`).
     #[arg(long, value_name = "FILE")]
     pub scenario: Option<PathBuf>,
+    /// Run a suite of scenarios: folders (their .json files, in name order) or scenario files;
+    /// prints a table with a row per run (scenario and seed), or with --json an array. The
+    /// project's suite is scenarios/crowd (its RecastDemo levels, beside the repository, need
+    /// --allow-outside-paths).
+    #[arg(long, value_name = "PATH", num_args = 1.., conflicts_with = "scenario")]
+    pub suite: Vec<PathBuf>,
+    /// Plain DetourCrowd, without navkit's crowd behaviours (giving way, queueing, stuck
+    /// causes), to compare.
+    #[arg(long)]
+    pub plain_detour: bool,
+}
+
+/// What the command line sets over a scenario's own values.
+struct Overrides {
+    agents: Option<usize>,
+    seconds: Option<f32>,
+    seed: Option<u64>,
+    plain_detour: bool,
+}
+
+impl Overrides {
+    /// The runs of `scenario` (if any): its settings with the command line's over them, one per
+    /// seed (the command line's, else the scenario's random seeds, else 1).
+    fn runs(&self, scenario: Option<&Scenario>) -> Vec<(Option<u64>, SimSettings)> {
+        let base = SimSettings {
+            plain_detour: self.plain_detour,
+            ..Default::default()
+        };
+        let mut s = scenario.map_or(base.clone(), |sc| sc.settings(&base));
+        if let Some(a) = self.agents {
+            s.agents = a;
+        }
+        if let Some(t) = self.seconds {
+            s.seconds = t;
+        }
+        let seeds = match (self.seed, scenario.map(Scenario::seeds)) {
+            (Some(seed), _) => vec![Some(seed)],
+            (None, Some(v)) if !v.is_empty() => v.into_iter().map(Some).collect(),
+            _ => vec![None],
+        };
+        seeds
+            .into_iter()
+            .map(|seed| {
+                let settings = SimSettings {
+                    seed: seed.unwrap_or(1),
+                    ..s.clone()
+                };
+                (
+                    seed.filter(|_| scenario.is_some_and(|sc| sc.random.is_some())),
+                    settings,
+                )
+            })
+            .collect()
+    }
 }
 
 pub fn run(args: SimulateArgs) -> CliResult {
+    let overrides = Overrides {
+        agents: args.agents,
+        seconds: args.seconds,
+        seed: args.seed,
+        plain_detour: args.plain_detour,
+    };
+    if !args.suite.is_empty() {
+        return run_suite(&args.suite, args.input.as_deref(), &overrides, args.json);
+    }
     let SimulateArgs {
         input,
-        agents,
-        seconds,
-        seed,
         json,
         trajectories,
         output,
         picture,
-        scenario,
+        scenario: scenario_file,
+        ..
     } = args;
-    let inputs = inputs(&input, scenario.as_deref());
+    let scenario = scenario_file.as_deref().map(Scenario::load).transpose()?;
+    let level = match (&scenario, &scenario_file) {
+        (Some(s), Some(f)) => s.level_file(f, &load_options())?,
+        _ => None,
+    };
+    let Some(input) = input.or(level) else {
+        return Err(CliError::Usage(
+            "no level: give MESH, or a --scenario that names its `level`".into(),
+        ));
+    };
+    let inputs = inputs(&input, scenario_file.as_deref());
     check_output_opt(
         trajectories.as_deref(),
         &["json"],
@@ -77,50 +159,44 @@ pub fn run(args: SimulateArgs) -> CliResult {
         crate::output::check_distinct(t, o, "--trajectories", "-o")?;
     }
     let picture = picture.options()?;
-    let scenario = scenario.map(Scenario::load).transpose()?;
-    let source = navmesh_source(&input, None, scenario.as_ref(), None)?;
-    let navmesh = source.navmesh();
-    let settings = navkit::tools::simulation::SimSettings {
-        agents,
-        seconds,
-        seed,
-        ..Default::default()
-    };
-    let bar = progress(
-        json,
-        &format!("{{spinner}} simulating {agents} agents for {seconds} s ({{elapsed}})"),
-        None,
-    );
-    let r = match &scenario {
-        Some(s) if !s.events.is_empty() => {
-            if !is_geometry(&input) {
-                return Err(CliError::from(Error::InvalidArgument(format!(
-                    "{}: obstacle events need the geometry (.obj, .gltf, .glb or .gset)",
-                    input.display()
-                ))));
-            }
-            let geom = crate::common::load_input(&input)?;
-            let build = geom.settings.clone().unwrap_or_default();
-            navkit::tools::simulation::simulate_dynamic_within(
-                &geom,
-                &build,
-                s,
-                &settings,
-                &crate::common::budget(),
-            )?
-        }
-        Some(s) if !s.agents.is_empty() => {
-            navkit::tools::simulation::simulate_scenario(navmesh, &s.agents, &settings)?
-        }
-        Some(s) if s.obstacles.is_empty() => {
-            return Err(CliError::from(Error::InvalidArgument(
-                "the scenario has neither agents nor obstacles".into(),
+    let runs = overrides.runs(scenario.as_ref());
+    if runs.len() > 1 {
+        if trajectories.is_some() || output.is_some() {
+            return Err(CliError::Usage(format!(
+                "the scenario has {} seeds: --trajectories and -o need one run; choose it with --seed",
+                runs.len()
             )));
         }
-        _ => navkit::tools::simulation::simulate(navmesh, &settings)?,
-    };
+        let file = scenario_file.unwrap_or_default();
+        let name = file
+            .file_stem()
+            .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+        let entry = SuiteScenario {
+            name,
+            file,
+            scenario: scenario.unwrap_or_default(),
+            level: Some(input.clone()),
+        };
+        return run_entries(&[entry], None, &overrides, json);
+    }
+    let source = navmesh_source(&input, None, scenario.as_ref(), None)?;
+    let navmesh = source.navmesh();
+    let (_, settings) = runs.into_iter().next().unwrap_or_default();
+    let bar = progress(
+        json,
+        &format!(
+            "{{spinner}} simulating {} agents for {} s ({{elapsed}})",
+            settings.agents, settings.seconds
+        ),
+        None,
+    );
+    let r = run_one(&input, &source, scenario.as_ref(), &settings)?;
     bar.finish_and_clear();
-    print_report(&r, json);
+    if json {
+        out!("{}", report::to_json_object(&r));
+    } else {
+        out!("{}", report::line(&r));
+    }
     if let Some(path) = &trajectories {
         let mut agents = to_json(&r.agents_detail);
         rename_each(&mut agents, &[("arrived_at", "arrived_at_s")]);
@@ -133,38 +209,94 @@ pub fn run(args: SimulateArgs) -> CliResult {
     Ok(Outcome::Success)
 }
 
-/// The report, as JSON or as a line of text.
-fn print_report(r: &SimReport, json: bool) {
-    if json {
-        out!(
-            "{}",
-            json!({
-                "agents": r.agents,
-                "arrived": r.arrived,
-                "stuck": r.stuck,
-                "mean_speed_m_per_s": num32(r.mean_speed),
-                "min_separation_m": num32(r.min_separation),
-                "update_us": r.update_us,
-                "collisions": r.collisions,
-                "simulated_s": num32(r.seconds),
-                "obstacle_events": r.obstacle_events,
-                "tiles_rebuilt": r.tiles_rebuilt,
-                "obstacle_settle_max_s": num32(r.obstacle_settle_max),
-            })
-        );
-    } else {
-        out!(
-            "{} agents, {} s: {} arrived, {} stuck, mean speed {:.2}, min separation {:.3}, {} colliding pair-frames, {:.1} us per update",
-            r.agents,
-            r.seconds,
-            r.arrived,
-            r.stuck,
-            r.mean_speed,
-            r.min_separation,
-            r.collisions,
-            r.update_us
-        );
+/// One run on `input`'s navmesh (`source`): the scenario's agents, obstacles and events, or
+/// random agents.
+fn run_one(
+    input: &Path,
+    source: &NavSource,
+    scenario: Option<&Scenario>,
+    settings: &SimSettings,
+) -> Result<SimReport, CliError> {
+    use navkit::tools::simulation as sim;
+    let navmesh = source.navmesh();
+    Ok(match scenario {
+        Some(s) if !s.events.is_empty() => {
+            if !is_geometry(input) {
+                return Err(CliError::from(Error::InvalidArgument(format!(
+                    "{}: obstacle events need the geometry (.obj, .gltf, .glb or .gset)",
+                    input.display()
+                ))));
+            }
+            let geom = crate::common::load_input(input)?;
+            let build = geom.settings.clone().unwrap_or_default();
+            sim::simulate_dynamic_within(&geom, &build, s, settings, &crate::common::budget())?
+        }
+        Some(s) if !s.agents.is_empty() => sim::simulate_scenario(navmesh, &s.agents, settings)?,
+        Some(s) if s.obstacles.is_empty() && s.random.is_none() => {
+            return Err(CliError::from(Error::InvalidArgument(
+                "the scenario has neither agents nor obstacles".into(),
+            )));
+        }
+        _ => sim::simulate(navmesh, settings)?,
+    })
+}
+
+/// `navkit simulate --suite`: every scenario of `paths`, a row per run.
+fn run_suite(
+    paths: &[PathBuf],
+    input: Option<&Path>,
+    overrides: &Overrides,
+    json: bool,
+) -> CliResult {
+    let entries = load_suite(paths, &load_options())?;
+    run_entries(&entries, input, overrides, json)
+}
+
+/// Runs `entries` (each on its level, else on `input`) and prints the table or JSON array.
+fn run_entries(
+    entries: &[SuiteScenario],
+    input: Option<&Path>,
+    overrides: &Overrides,
+    json: bool,
+) -> CliResult {
+    let mut rows = Vec::new();
+    for e in entries {
+        let Some(level) = e.level.as_deref().or(input) else {
+            return Err(CliError::from(Error::Parse {
+                path: e.file.clone(),
+                line: 0,
+                message: "level: the scenario names no level and no MESH was given".into(),
+            }));
+        };
+        let source = navmesh_source(level, None, Some(&e.scenario), None)?;
+        for (seed, settings) in overrides.runs(Some(&e.scenario)) {
+            let bar = progress(
+                json,
+                &format!(
+                    "{{spinner}} {}{}: {} s ({{elapsed}})",
+                    e.name,
+                    seed.map_or(String::new(), |s| format!(" seed {s}")),
+                    settings.seconds
+                ),
+                None,
+            );
+            let r = run_one(level, &source, Some(&e.scenario), &settings)?;
+            bar.finish_and_clear();
+            rows.push(report::Row {
+                name: e.name.clone(),
+                file: e.file.clone(),
+                level: level.to_path_buf(),
+                seed,
+                report: r,
+            });
+        }
     }
+    if json {
+        out!("{}", report::rows_json(&rows));
+    } else {
+        out!("{}", report::table(&rows));
+    }
+    Ok(Outcome::Success)
 }
 
 /// The trajectories over the navmesh (one colour per agent), goals green (reached) or red,

@@ -41,6 +41,7 @@ pub(super) fn scenario(st: &State) -> Scenario {
             settings: st.geometry.as_ref().map(|_| st.settings.clone()),
             tile_size: Some(d.tile_size),
         }),
+        ..Scenario::default()
     }
 }
 
