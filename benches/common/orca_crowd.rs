@@ -7,11 +7,13 @@
 //!   (the goal) it slows to arrive (preferred speed at most distance / time step).
 //! - `Agent::compute_avoiding_velocity` with landmass's defaults for an agent radius r: other
 //!   agents within 10 r (plus their radius) are neighbours, time horizons 1 s (agents) and 0.5 s
-//!   (obstacles), obstacle margin 0 (the obstacles are the walkable area's edge), avoidance
-//!   responsibility 1, or 0.1 once arrived (landmass's `reached_destination_avoidance_
-//!   responsibility`). landmass takes its obstacles from its navmesh's border near the agent;
-//!   here they are the level floor's outline ([`floor_outline`]), which the agent's radius keeps
-//!   it off, as Recast's erosion by the same radius keeps Detour's agents' centres.
+//!   (obstacles), avoidance responsibility 1, or 0.1 once arrived (landmass's
+//!   `reached_destination_avoidance_responsibility`). landmass takes its obstacles from its
+//!   navmesh's border near the agent, a border that already lies a radius in from the walls,
+//!   with obstacle margin 0; here the obstacles are the level floor's outline
+//!   ([`floor_outline`]) and the margin is the agent's radius (dodgy_2d keeps an agent's centre
+//!   the margin, not its radius, away from obstacles), which keeps agents' centres where
+//!   Recast's erosion by the same radius keeps Detour's.
 //! - The new velocity is applied at once and integrated (no acceleration limit; ORCA has none).
 //!
 //! dodgy_2d brings its own glam (0.29), so points cross between it and navkit's glam as arrays.
@@ -84,7 +86,7 @@ impl OrcaCrowd {
             neighbourhood: 10.0 * radius,
             arrive_distance,
             options: AvoidanceOptions {
-                obstacle_margin: 0.0,
+                obstacle_margin: radius,
                 time_horizon: 1.0,
                 obstacle_time_horizon: 0.5,
             },
