@@ -26,7 +26,7 @@ use navkit::tools::crowd_suite::load_suite;
 use navkit::tools::simulation::{
     AgentSpec, SimReport, SimSettings, random_specs, simulate_scenario,
 };
-use navkit::{BuildSettings, InputGeometry, NavMeshBuilder};
+use navkit::{InputGeometry, NavMeshBuilder};
 
 #[path = "common/orca_crowd.rs"]
 mod orca_crowd;
@@ -242,7 +242,7 @@ fn main() {
             .as_deref()
             .expect("every suite scenario names its level");
         let geom = InputGeometry::load_with(level, &trusted).expect("the level");
-        let settings = geom.settings.clone().unwrap_or_else(BuildSettings::default);
+        let settings = geom.settings.clone().unwrap_or_default();
         let built = NavMeshBuilder::new(&geom)
             .settings(settings)
             .solo()

@@ -175,13 +175,18 @@ impl OrcaCrowd {
 /// floor on their right (dodgy_2d's solid side is the left), chained into loops, collinear
 /// corners dropped.
 pub fn floor_outline(triangles: &[[Vec3; 3]]) -> Vec<Obstacle> {
+    // A point rounded to the tolerance.
+    type Key = (i64, i64);
     const EPS: f32 = 1e-4;
-    let key = |p: Vec2| ((p.x / EPS).round() as i64, (p.y / EPS).round() as i64);
+    let key = |p: Vec2| -> Key { ((p.x / EPS).round() as i64, (p.y / EPS).round() as i64) };
     let mut corners: Vec<Vec2> = triangles.iter().flatten().map(|&p| v2(p)).collect();
     corners.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
     corners.dedup_by(|a, b| key(*a) == key(*b));
     // Every piece of every edge: (from, to, the triangle's third corner).
-    let mut pieces: HashMap<((i64, i64), (i64, i64)), (Vec2, Vec2, Vec2, usize)> = HashMap::new();
+    // A piece by its ends' keys: one end, the other, the triangle's third corner, how many
+    // triangles have it.
+    type Piece = (Vec2, Vec2, Vec2, usize);
+    let mut pieces: HashMap<(Key, Key), Piece> = HashMap::new();
     for t in triangles {
         let t = t.map(v2);
         for k in 0..3 {
@@ -213,7 +218,7 @@ pub fn floor_outline(triangles: &[[Vec3; 3]]) -> Vec<Obstacle> {
     }
     // Outline pieces, from -> to, with the floor (the third corner) on the right.
     let cross = |o: Vec2, a: Vec2, b: Vec2| (a - o).perp_dot(b - o);
-    let mut next: HashMap<(i64, i64), Vec2> = HashMap::new();
+    let mut next: HashMap<Key, Vec2> = HashMap::new();
     for &(p, q, c, count) in pieces.values() {
         if count == 1 {
             let (from, to) = if cross(p, q, c) > 0.0 { (q, p) } else { (p, q) };
