@@ -81,9 +81,9 @@ struct Cli {
     /// so.
     #[arg(long, global = true)]
     force: bool,
-    /// Let a .gset or test case name a mesh outside its own folder (by an absolute path, `..`,
-    /// or a symbolic link leading out); refused by default, as files from elsewhere could
-    /// otherwise make navkit read any file.
+    /// Let a .gset, test case or scenario name a mesh (a scenario: its `level`) outside its own
+    /// folder (by an absolute path, `..`, or a symbolic link leading out); refused by default,
+    /// as files from elsewhere could otherwise make navkit read any file.
     #[arg(long, global = true)]
     allow_outside_paths: bool,
 }
@@ -133,8 +133,9 @@ enum Command {
     /// length, waypoints, nodes expanded and time; the navmesh straight path's length, corners
     /// and time, the smooth path's length; and the follower's distance and time on each.
     Compare(compare::CompareArgs),
-    /// Simulate a crowd: agents with random reachable goals, DetourCrowd with RecastDemo's agent
-    /// settings; prints arrived, stuck, mean speed, separation and collisions, time per update.
+    /// Simulate a crowd: agents with random reachable goals or a scenario file's, DetourCrowd with
+    /// RecastDemo's agent settings; prints arrived, last arrival, stuck (by cause), mean speed,
+    /// separation, overlaps, time per update. With --suite, a table of scenarios.
     Simulate(simulate::SimulateArgs),
     /// The demo: build the sample level in meshes/ and walk a smooth path across it.
     Demo(demo::DemoArgs),
