@@ -16,7 +16,7 @@
 //! deadlocks where agents meet head-on in symmetric layouts (circle swap, corridor swap: no
 //! agent arrives; RVO2's own examples perturb the preferred velocities slightly to break such
 //! symmetry, landmass does not) but keeps agents apart (no overlap deeper than 0.08 m, where
-//! DetourCrowd's deepest is 1.18 m in the bottleneck), at a fifth to a quarter of the time per
+//! DetourCrowd's deepest is 1.18 m in the bottleneck), at a fifth to a third of the time per
 //! frame with brute-force neighbours.
 //!
 //! The RecastDemo levels of the random scenarios lie beside the repository
