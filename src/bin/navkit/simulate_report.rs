@@ -74,7 +74,7 @@ fn last_arrival_text(r: &SimReport) -> String {
 /// A run's report as a line of text.
 pub fn line(r: &SimReport) -> String {
     format!(
-        "{} agents, {} s: {} arrived, {} stuck, mean speed {:.2}, min separation {:.3}, {} colliding pair-frames, {:.1} us per update; last arrival {} s, stuck by cause: {}, deepest overlap {:.3} m, longest update {:.1} us",
+        "{} agents, {} s: {} arrived, {} stuck, mean speed {:.2}, min separation {:.3}, {} colliding pair-frames, {:.1} us per update; last arrival {}, stuck by cause: {}, deepest overlap {:.3} m, longest update {:.1} us",
         r.agents,
         r.seconds,
         r.arrived,
@@ -83,7 +83,8 @@ pub fn line(r: &SimReport) -> String {
         r.min_separation,
         r.collisions,
         r.update_us,
-        last_arrival_text(r),
+        r.last_arrival
+            .map_or("none".into(), |t| format!("{t:.1} s")),
         stuck_text(r),
         r.deepest_overlap,
         r.update_max_us,
