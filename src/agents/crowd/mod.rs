@@ -40,6 +40,9 @@
 
 use glam::Vec3;
 
+mod engine;
+pub use engine::{CrowdEngine, Neighbour};
+
 pub use crate::ffi::crowd::{AgentParams, AvoidanceParams};
 use crate::ffi::crowd::{RawAgentState, RawCrowd};
 use crate::navmesh::NavMesh;
@@ -346,6 +349,8 @@ pub struct Crowd<N: CrowdNavMesh> {
     max_radius: f32,
     /// Per slot: its generation, and whether an agent lives there.
     slots: Vec<(u32, bool)>,
+    /// The update [`Crowd::update`] runs.
+    engine: CrowdEngine,
 }
 
 impl<N: CrowdNavMesh> std::fmt::Debug for Crowd<N> {
@@ -433,6 +438,7 @@ impl<N: CrowdNavMesh> Crowd<N> {
             filter: QueryFilter::default(),
             max_radius: max_agent_radius,
             slots: vec![(0, false); max_agents],
+            engine: CrowdEngine::default(),
         };
         for q in [
             AvoidanceQuality::Low,
@@ -626,14 +632,15 @@ impl<N: CrowdNavMesh> Crowd<N> {
         Ok(())
     }
 
-    /// Advances every agent by `dt` seconds (finite, positive, at most 1).
+    /// Advances every agent by `dt` seconds (finite, positive, at most 1), with the chosen
+    /// engine ([`Crowd::set_engine`]: navkit's by default, on [`Crowd::threads`] threads).
     pub fn update(&mut self, dt: f32) -> Result<()> {
         if !(dt.is_finite() && dt > 0.0 && dt <= 1.0) {
             return Err(Error::InvalidArgument(format!(
                 "time step {dt}: must be finite, positive and at most 1 s"
             )));
         }
-        self.raw.update(dt);
+        self.step(dt);
         Ok(())
     }
 

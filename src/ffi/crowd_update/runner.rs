@@ -1,0 +1,140 @@
+//! The worker threads of the crowd update and their scratch (one per worker, made once and
+//! kept): a per-agent phase is run over the active agents in small chunks, which rayon's work
+//! stealing spreads over the workers (agents cost very different amounts: one plans around a
+//! wall, the next stands still). Each chunk locks the scratch of the worker running it; a
+//! worker runs one chunk at a time and a chunk never waits on rayon, so the lock is never
+//! contended in practice (it makes sharing safe whatever the pool does). Results do not depend
+//! on the chunking or on the worker (see `scratch`).
+
+use std::sync::{Mutex, PoisonError};
+
+use recastnavigation_sys as sys;
+
+use super::scratch::Scratch;
+
+/// Agents per task: small, so that expensive agents spread over the workers.
+#[cfg(feature = "parallel")]
+const CHUNK: usize = 8;
+
+/// Where the per-agent phases run.
+pub(crate) struct Runner {
+    /// The threads asked for (`None`: rayon's global pool).
+    threads: Option<usize>,
+    /// The crowd's own pool, for more than one thread asked for.
+    #[cfg(feature = "parallel")]
+    pool: Option<rayon::ThreadPool>,
+    /// One scratch per worker, made on first use.
+    scratch: Vec<Mutex<Option<Scratch>>>,
+    /// The navmesh the scratches' queries are made over.
+    nav: NavPtr,
+}
+
+/// The crowd's navmesh, for making worker queries.
+#[derive(Clone, Copy)]
+struct NavPtr(*const sys::dtNavMesh);
+
+// SAFETY: the navmesh is only read (by queries made over it), never written during an update,
+// and outlives every worker query (`Engine::update`'s contract).
+unsafe impl Send for NavPtr {}
+// SAFETY: as for `Send`.
+unsafe impl Sync for NavPtr {}
+
+impl Runner {
+    /// A runner of `threads` threads (`None`: rayon's global pool; without the `parallel`
+    /// feature, always the calling thread).
+    pub(crate) fn new(threads: Option<usize>) -> Self {
+        let mut runner = Runner {
+            threads: None,
+            #[cfg(feature = "parallel")]
+            pool: None,
+            scratch: Vec::new(),
+            nav: NavPtr(std::ptr::null()),
+        };
+        runner.set_threads(threads);
+        runner
+    }
+
+    /// Runs on `threads` threads from now on (`None`: rayon's global pool; `Some(0)` is taken
+    /// as 1). Builds the crowd's own pool for more than one.
+    pub(crate) fn set_threads(&mut self, threads: Option<usize>) {
+        let threads = threads.map(|n| n.max(1));
+        self.threads = threads;
+        #[cfg(feature = "parallel")]
+        {
+            self.pool = match threads {
+                Some(n) if n > 1 => rayon::ThreadPoolBuilder::new()
+                    .num_threads(n)
+                    .thread_name(|i| format!("navkit-crowd-{i}"))
+                    .build()
+                    .ok(),
+                _ => None,
+            };
+        }
+    }
+
+    /// The threads the per-agent phases run on.
+    pub(crate) fn threads(&self) -> usize {
+        #[cfg(feature = "parallel")]
+        {
+            match (&self.pool, self.threads) {
+                (Some(pool), _) => pool.current_num_threads(),
+                (None, Some(_)) => 1,
+                (None, None) => rayon::current_num_threads(),
+            }
+        }
+        #[cfg(not(feature = "parallel"))]
+        {
+            1
+        }
+    }
+
+    /// Gets the scratches ready for an update over the navmesh at `nav` (the crowd's; the
+    /// same every time).
+    pub(super) fn prepare(&mut self, nav: *const sys::dtNavMesh) {
+        self.nav = NavPtr(nav);
+        let n = self.threads().max(1);
+        if self.scratch.len() < n {
+            self.scratch.resize_with(n, || Mutex::new(None));
+        }
+    }
+
+    /// Calls `f(scratch, agent)` for every agent of `agents`, on the workers.
+    pub(super) fn for_each<F>(&self, agents: &[usize], f: F)
+    where
+        F: Fn(&mut Scratch, usize) + Sync,
+    {
+        #[cfg(feature = "parallel")]
+        {
+            use rayon::prelude::*;
+            let work = || {
+                agents.par_chunks(CHUNK).for_each(|chunk| {
+                    let worker = rayon::current_thread_index().unwrap_or(0);
+                    self.run_chunk(worker, chunk, &f);
+                });
+            };
+            match (&self.pool, self.threads) {
+                (Some(pool), _) => return pool.install(work),
+                (None, None) if rayon::current_num_threads() > 1 => return work(),
+                _ => {}
+            }
+        }
+        self.run_chunk(0, agents, &f);
+    }
+
+    /// Runs `f` over `chunk` with worker `worker`'s scratch.
+    fn run_chunk<F>(&self, worker: usize, chunk: &[usize], f: &F)
+    where
+        F: Fn(&mut Scratch, usize),
+    {
+        let slot = &self.scratch[worker % self.scratch.len()];
+        let mut guard = slot.lock().unwrap_or_else(PoisonError::into_inner);
+        let scratch = guard.get_or_insert_with(|| {
+            // SAFETY: the crowd's navmesh, live and unchanged during the update, outlives the
+            // scratch (`Engine::update`'s contract: the engine is freed before the navmesh).
+            unsafe { Scratch::new(self.nav.0) }.expect("out of memory making a crowd query")
+        });
+        for &i in chunk {
+            f(scratch, i);
+        }
+    }
+}
