@@ -294,6 +294,11 @@ impl<O> RawCrowd<'_, O> {
         self.engine.set_threads(threads);
     }
 
+    /// The last navkit update's time in its sequential steps, and in all.
+    pub(crate) fn timing(&self) -> (std::time::Duration, std::time::Duration) {
+        self.engine.timing()
+    }
+
     /// The threads navkit's update runs on.
     pub(crate) fn threads(&self) -> usize {
         self.engine.threads()

@@ -31,6 +31,15 @@ pub enum CrowdEngine {
     Upstream,
 }
 
+/// How long navkit's last crowd update took ([`Crowd::last_update_timing`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct UpdateTiming {
+    /// Time in the sequential steps.
+    pub sequential: std::time::Duration,
+    /// The whole update.
+    pub total: std::time::Duration,
+}
+
 /// One neighbour of an agent, as found by the last update ([`Crowd::neighbours`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
@@ -59,6 +68,14 @@ impl<N: CrowdNavMesh> Crowd<N> {
     /// The threads navkit's update runs its per-agent phases on.
     pub fn threads(&self) -> usize {
         self.raw.threads()
+    }
+
+    /// The last update by navkit's engine: the time its sequential steps took (the path queue,
+    /// topology optimisation, the proximity grid, the hand-offs between parallel phases) and
+    /// its whole time. The sequential share bounds what more threads can gain (Amdahl).
+    pub fn last_update_timing(&self) -> UpdateTiming {
+        let (sequential, total) = self.raw.timing();
+        UpdateTiming { sequential, total }
     }
 
     /// Chooses the update [`Crowd::update`] runs (navkit's by default).

@@ -41,7 +41,7 @@
 use glam::Vec3;
 
 mod engine;
-pub use engine::{CrowdEngine, Neighbour};
+pub use engine::{CrowdEngine, Neighbour, UpdateTiming};
 
 pub use crate::ffi::crowd::{AgentParams, AvoidanceParams};
 use crate::ffi::crowd::{RawAgentState, RawCrowd};

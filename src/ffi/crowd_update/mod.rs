@@ -33,11 +33,13 @@ mod topology;
 mod vecmath;
 
 use std::sync::atomic::{AtomicI32, Ordering};
+use std::time::{Duration, Instant};
 
 use recastnavigation_sys as sys;
 
 use proximity::ProximityGrid;
 pub(crate) use runner::Runner;
+use runner::Weight::{Heavy, Light};
 
 /// `dtCrowdAgent::state` values.
 const STATE_INVALID: u8 = sys::CrowdAgentState_DT_CROWDAGENT_STATE_INVALID as u8;
@@ -134,6 +136,10 @@ pub(crate) struct Engine {
     runner: Runner,
     grid: Option<ProximityGrid>,
     active: Vec<usize>,
+    /// By place in `active`: position and height, for the neighbour queries.
+    candidates: Vec<[f32; 4]>,
+    /// The last update's time in its sequential steps, and in all.
+    timing: (Duration, Duration),
 }
 
 impl Engine {
@@ -143,7 +149,15 @@ impl Engine {
             runner: Runner::new(threads),
             grid: None,
             active: Vec::new(),
+            candidates: Vec::new(),
+            timing: (Duration::ZERO, Duration::ZERO),
         }
+    }
+
+    /// The last update's time spent in its sequential steps (on the calling thread, between
+    /// the parallel phases), and its whole time.
+    pub(crate) fn timing(&self) -> (Duration, Duration) {
+        self.timing
     }
 
     /// Runs on `threads` threads from now on (`None`: rayon's global pool).
@@ -164,6 +178,7 @@ impl Engine {
     /// with that crowd (its worker queries are made over the crowd's navmesh and freed before
     /// the crowd's navmesh is).
     pub(crate) unsafe fn update(&mut self, crowd: *mut sys::dtCrowd, dt: f32) {
+        let start = Instant::now();
         // SAFETY: live crowd, used only here (the caller's contract); plain fields.
         let (max_agents, max_radius, nav) = unsafe {
             let c = &*crowd;
@@ -194,57 +209,96 @@ impl Engine {
         self.runner.prepare(nav);
         // SAFETY: the view is of the live crowd, which this call has to itself; `active` holds
         // indices of its agents, in order.
-        unsafe { run_phases(view, &self.active, grid, &self.runner, dt) };
+        let parallel = unsafe {
+            run_phases(
+                view,
+                (&self.active, &mut self.candidates),
+                grid,
+                &self.runner,
+                dt,
+            )
+        };
+        let total = start.elapsed();
+        self.timing = (total.saturating_sub(parallel), total);
     }
 }
 
-/// The phases of one update, in dtCrowd's order.
+/// The phases of one update, in dtCrowd's order; the time spent in the parallel ones.
 ///
 /// # Safety
 /// `view` of a live crowd used by nothing else meanwhile; `active` its active agents' indices
-/// in increasing order.
+/// in increasing order (`candidates` is refilled from them).
 unsafe fn run_phases(
     view: CrowdView,
-    active: &[usize],
+    (active, candidates): (&[usize], &mut Vec<[f32; 4]>),
     grid: &mut ProximityGrid,
     runner: &Runner,
     dt: f32,
-) {
-    // SAFETY (every block below): each task gets one agent of `active` and keeps to what its
-    // phase may touch (see each phase file), so tasks of one phase never write what another
-    // reads; the sequential steps run with no task alive.
+) -> Duration {
+    let mut parallel = Duration::ZERO;
+    // SAFETY: no task runs; plain field of the live crowd.
     unsafe { (*view.crowd).m_velocitySampleCount = 0 };
-    runner.for_each(active, |s, i| unsafe {
-        path_validity::check(view, i, s.nav_query(), dt)
+    parallel += runner.for_each(Heavy, active, |s, i| {
+        // SAFETY: agent `i` is this task's alone and the query this worker's (path_validity).
+        unsafe { path_validity::check(view, i, s.nav_query(), dt) }
     });
-    unsafe { move_requests::update(view) };
-    unsafe { topology::update(view, active, dt) };
-    unsafe { neighbours::build_grid(view, active, grid) };
-    let grid = &*grid;
-    runner.for_each(active, |s, i| unsafe {
-        neighbours::update(view, active, grid, i, s)
+    // SAFETY: sequential steps, no task alive; the crowd is this update's.
+    unsafe {
+        move_requests::update(view);
+        topology::update(view, active, dt);
+        neighbours::build_grid(view, active, grid, candidates);
+    }
+    let cands = neighbours::Candidates {
+        grid,
+        active,
+        pos_height: candidates,
+    };
+    parallel += runner.for_each(Heavy, active, |s, i| {
+        // SAFETY: agent `i`'s boundary and neighbours are this task's; others' positions are
+        // only read (neighbours).
+        unsafe { neighbours::update(view, cands, i, s) }
     });
     // Corners, off-mesh triggers and steering of one agent read only its own data and other
     // agents' positions, which none of them writes: one task does all three.
-    runner.for_each(active, |s, i| unsafe {
-        corners::update(view, i, s.nav_query());
-        offmesh::trigger(view, i, s.nav_query());
-        steering::update(view, i);
+    parallel += runner.for_each(Heavy, active, |s, i| {
+        // SAFETY: each writes only agent `i` (and its animation); steering reads neighbours'
+        // positions, which no task of this phase writes.
+        unsafe {
+            corners::update(view, i, s.nav_query());
+            offmesh::trigger(view, i, s.nav_query());
+            steering::update(view, i);
+        }
     });
     let samples = AtomicI32::new(0);
-    runner.for_each(active, |s, i| {
+    parallel += runner.for_each(Heavy, active, |s, i| {
+        // SAFETY: writes agent `i`'s planned velocity; neighbours only read (avoidance).
         let n = unsafe { avoidance::plan(view, i, s.avoid_query()) };
         samples.fetch_add(n, Ordering::Relaxed);
     });
+    // SAFETY: no task runs; plain field of the live crowd.
     unsafe { (*view.crowd).m_velocitySampleCount = samples.into_inner() };
-    runner.for_each(active, |_, i| unsafe { integrate::integrate(view, i, dt) });
+    parallel += runner.for_each(Light, active, |_, i| {
+        // SAFETY: reads and writes agent `i` only.
+        unsafe { integrate::integrate(view, i, dt) }
+    });
     for _ in 0..collisions::ITERATIONS {
-        runner.for_each(active, |_, i| unsafe { collisions::displacement(view, i) });
-        runner.for_each(active, |_, i| unsafe { collisions::apply(view, i) });
+        parallel += runner.for_each(Light, active, |_, i| {
+            // SAFETY: writes agent `i`'s displacement; neighbours' positions only read.
+            unsafe { collisions::displacement(view, i) }
+        });
+        parallel += runner.for_each(Light, active, |_, i| {
+            // SAFETY: reads and writes agent `i` only.
+            unsafe { collisions::apply(view, i) }
+        });
     }
     // Moving along the navmesh and off-mesh animation touch only their own agent.
-    runner.for_each(active, |s, i| unsafe {
-        move_along::update(view, i, s.nav_query());
-        offmesh::animate(view, i, dt);
+    parallel += runner.for_each(Heavy, active, |s, i| {
+        // SAFETY: reads and writes agent `i` and its animation only; the query is this
+        // worker's.
+        unsafe {
+            move_along::update(view, i, s.nav_query());
+            offmesh::animate(view, i, dt);
+        }
     });
+    parallel
 }

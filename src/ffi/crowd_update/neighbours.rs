@@ -18,20 +18,39 @@ const MAX_NEIGHBOURS: usize = sys::DT_CROWDAGENT_MAX_NEIGHBOURS as usize;
 /// The most candidates taken from the grid.
 const MAX_CANDIDATES: usize = 32;
 
-/// Fills `grid` with every active agent's box, by its place in `active`.
+/// Fills `grid` with every active agent's box, by its place in `active`, and `candidates`
+/// with each one's position and height (read by the neighbour queries from this compact
+/// copy instead of from the agents).
 ///
 /// # Safety
 /// `view` of a live crowd in an update, with no task running; `active` its active agents.
-pub(super) unsafe fn build_grid(view: CrowdView, active: &[usize], grid: &mut ProximityGrid) {
+pub(super) unsafe fn build_grid(
+    view: CrowdView,
+    active: &[usize],
+    grid: &mut ProximityGrid,
+    candidates: &mut Vec<[f32; 4]>,
+) {
     grid.clear();
+    candidates.clear();
     for (k, &i) in active.iter().enumerate() {
         // SAFETY: an active agent of the crowd; read only.
-        let (p, r) = unsafe {
+        let (p, r, h) = unsafe {
             let ag = view.agent(i);
-            ((*ag).npos, (*ag).params.radius)
+            ((*ag).npos, (*ag).params.radius, (*ag).params.height)
         };
         grid.add_item(k as u16, p[0] - r, p[2] - r, p[0] + r, p[2] + r);
+        candidates.push([p[0], p[1], p[2], h]);
     }
+    grid.finish();
+}
+
+/// What the neighbour queries read: the grid and, by place in `active`, the agents' indices,
+/// positions and heights.
+#[derive(Clone, Copy)]
+pub(super) struct Candidates<'a> {
+    pub(super) grid: &'a ProximityGrid,
+    pub(super) active: &'a [usize],
+    pub(super) pos_height: &'a [[f32; 4]],
 }
 
 /// Updates agent `i`'s boundary and neighbours (walking agents only).
@@ -39,13 +58,7 @@ pub(super) unsafe fn build_grid(view: CrowdView, active: &[usize], grid: &mut Pr
 /// # Safety
 /// `view` of a live crowd in an update, `i` an active agent this task alone writes; `active`
 /// the crowd's active agents, as the grid was built from; `scratch` this worker's.
-pub(super) unsafe fn update(
-    view: CrowdView,
-    active: &[usize],
-    grid: &ProximityGrid,
-    i: usize,
-    scratch: &mut Scratch,
-) {
+pub(super) unsafe fn update(view: CrowdView, cands: Candidates, i: usize, scratch: &mut Scratch) {
     // SAFETY: agent `i` is this task's; the query is this worker's; other agents are only
     // read (positions and heights), which no task writes in this phase.
     unsafe {
@@ -70,61 +83,52 @@ pub(super) unsafe fn update(
             sys::dtLocalBoundary_update(boundary, first, (*ag).npos.as_ptr(), range, query, filter);
         }
         let mut neis = [(0usize, 0.0f32); MAX_NEIGHBOURS];
-        let n = find_neighbours(view, active, grid, ag, &mut neis, scratch);
+        let me = (i, (*ag).npos, (*ag).params.height, range);
+        let n = find_neighbours(cands, me, &mut neis, scratch);
         for (slot, &(k, dist)) in (*ag).neis.iter_mut().zip(&neis[..n]) {
-            slot.idx = active[k] as i32;
+            slot.idx = cands.active[k] as i32;
             slot.dist = dist;
         }
         (*ag).nneis = n as i32;
     }
 }
 
-/// The nearest agents to `ag` (by place in `active`, with squared distances), nearest first,
-/// from the grid's candidates in their order; how many.
-///
-/// # Safety
-/// As [`update`], `ag` being agent `i`.
-unsafe fn find_neighbours(
-    view: CrowdView,
-    active: &[usize],
-    grid: &ProximityGrid,
-    ag: *const sys::dtCrowdAgent,
+/// The nearest agents to agent `i` at `pos` (of `height`, querying `range`), by place in
+/// `active`, with squared distances, nearest first, from the grid's candidates in their
+/// order; how many.
+fn find_neighbours(
+    cands: Candidates,
+    (i, pos, height, range): (usize, [f32; 3], f32, f32),
     out: &mut [(usize, f32); MAX_NEIGHBOURS],
     scratch: &mut Scratch,
 ) -> usize {
-    // SAFETY: as `update`'s: other agents only read.
-    unsafe {
-        let pos = (*ag).npos;
-        let height = (*ag).params.height;
-        let range = (*ag).params.collisionQueryRange;
-        let mut ids = [0u16; MAX_CANDIDATES];
-        let bbox = (
-            pos[0] - range,
-            pos[2] - range,
-            pos[0] + range,
-            pos[2] + range,
-        );
-        let nids = grid.query(bbox, &mut ids, &mut scratch.stamps);
-        let mut n = 0;
-        for &id in &ids[..nids] {
-            let k = id as usize;
-            let other = view.agent(active[k]);
-            if std::ptr::eq(other, ag) {
-                continue;
-            }
-            let mut diff = sub(pos, (*other).npos);
-            if diff[1].abs() >= (height + (*other).params.height) / 2.0 {
-                continue;
-            }
-            diff[1] = 0.0;
-            let dist_sqr = len_sqr(diff);
-            if dist_sqr > range * range {
-                continue;
-            }
-            n = insert_neighbour(out, n, k, dist_sqr);
+    let mut ids = [0u16; MAX_CANDIDATES];
+    let bbox = (
+        pos[0] - range,
+        pos[2] - range,
+        pos[0] + range,
+        pos[2] + range,
+    );
+    let nids = cands.grid.query(bbox, &mut ids, &mut scratch.stamps);
+    let mut n = 0;
+    for &id in &ids[..nids] {
+        let k = id as usize;
+        if cands.active[k] == i {
+            continue;
         }
-        n
+        let [ox, oy, oz, oh] = cands.pos_height[k];
+        let mut diff = sub(pos, [ox, oy, oz]);
+        if diff[1].abs() >= (height + oh) / 2.0 {
+            continue;
+        }
+        diff[1] = 0.0;
+        let dist_sqr = len_sqr(diff);
+        if dist_sqr > range * range {
+            continue;
+        }
+        n = insert_neighbour(out, n, k, dist_sqr);
     }
+    n
 }
 
 /// Inserts (`k`, `dist`) into the sorted list `list[..n]` as Detour's crowd does: at the end if

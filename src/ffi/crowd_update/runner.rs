@@ -7,6 +7,7 @@
 //! on the chunking or on the worker (see `scratch`).
 
 use std::sync::{Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 use recastnavigation_sys as sys;
 
@@ -15,6 +16,41 @@ use super::scratch::Scratch;
 /// Agents per task: small, so that expensive agents spread over the workers.
 #[cfg(feature = "parallel")]
 const CHUNK: usize = 8;
+/// Fewer agents than this run a phase on the calling thread: waking the workers costs more.
+#[cfg(feature = "parallel")]
+const PARALLEL_MIN: usize = 64;
+/// The same for light phases (a few dozen float operations per agent), in larger tasks.
+#[cfg(feature = "parallel")]
+const LIGHT_PARALLEL_MIN: usize = 4096;
+#[cfg(feature = "parallel")]
+const LIGHT_CHUNK: usize = 256;
+
+/// How much work a phase does per agent: where it is worth spreading over the workers.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Weight {
+    /// Detour queries per agent (corridors, boundaries, avoidance sampling).
+    Heavy,
+    /// A few dozen float operations per agent.
+    Light,
+}
+
+/// Whether a phase of `weight` over `agents` agents is spread over several workers (when
+/// there are several).
+fn spread(weight: Weight, agents: usize) -> bool {
+    #[cfg(feature = "parallel")]
+    {
+        agents
+            >= match weight {
+                Weight::Heavy => PARALLEL_MIN,
+                Weight::Light => LIGHT_PARALLEL_MIN,
+            }
+    }
+    #[cfg(not(feature = "parallel"))]
+    {
+        let _ = (weight, agents);
+        false
+    }
+}
 
 /// Where the per-agent phases run.
 pub(crate) struct Runner {
@@ -98,26 +134,49 @@ impl Runner {
         }
     }
 
-    /// Calls `f(scratch, agent)` for every agent of `agents`, on the workers.
-    pub(super) fn for_each<F>(&self, agents: &[usize], f: F)
+    /// Calls `f(scratch, agent)` for every agent of `agents`, on the workers; the time it
+    /// took if the phase is spread over the workers when there are several (else zero: it is
+    /// part of the update's sequential time).
+    pub(super) fn for_each<F>(&self, weight: Weight, agents: &[usize], f: F) -> Duration
+    where
+        F: Fn(&mut Scratch, usize) + Sync,
+    {
+        let start = Instant::now();
+        self.run(weight, agents, f);
+        if spread(weight, agents.len()) {
+            start.elapsed()
+        } else {
+            Duration::ZERO
+        }
+    }
+
+    /// [`Runner::for_each`] without the timing.
+    fn run<F>(&self, weight: Weight, agents: &[usize], f: F)
     where
         F: Fn(&mut Scratch, usize) + Sync,
     {
         #[cfg(feature = "parallel")]
         {
             use rayon::prelude::*;
+            let chunk = match weight {
+                Weight::Heavy => CHUNK,
+                Weight::Light => LIGHT_CHUNK,
+            };
             let work = || {
-                agents.par_chunks(CHUNK).for_each(|chunk| {
+                agents.par_chunks(chunk).for_each(|chunk| {
                     let worker = rayon::current_thread_index().unwrap_or(0);
                     self.run_chunk(worker, chunk, &f);
                 });
             };
             match (&self.pool, self.threads) {
+                _ if !spread(weight, agents.len()) => {}
                 (Some(pool), _) => return pool.install(work),
                 (None, None) if rayon::current_num_threads() > 1 => return work(),
                 _ => {}
             }
         }
+        #[cfg(not(feature = "parallel"))]
+        let _ = weight;
         self.run_chunk(0, agents, &f);
     }
 
