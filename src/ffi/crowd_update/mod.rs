@@ -26,6 +26,8 @@ mod neighbours;
 mod offmesh;
 mod path_validity;
 pub(crate) mod proximity;
+#[cfg(test)]
+mod proximity_tests;
 mod runner;
 mod scratch;
 mod steering;
