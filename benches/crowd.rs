@@ -55,7 +55,7 @@ fn state_bits(crowd: &Crowd<&NavMesh>) -> Vec<u64> {
         }
         a.corners.iter().for_each(|&c| bits(c));
         rest.push(a.target_state as u64);
-        rest.extend(corridor.iter().map(|r| r.0 as u64));
+        rest.extend(corridor.iter().map(|r| r.to_u64()));
         for n in crowd.neighbours(h).unwrap() {
             rest.push(n.agent.index() as u64);
             rest.push(n.distance_squared.to_bits() as u64);

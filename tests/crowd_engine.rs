@@ -46,7 +46,7 @@ fn snapshot<N: CrowdNavMesh>(crowd: &Crowd<N>) -> Vec<(usize, Vec<u64>)> {
             let (corridor, planned) = crowd.corridor(h).unwrap();
             bits(&mut out, planned);
             out.push(corridor.len() as u64);
-            out.extend(corridor.iter().map(|r| r.0 as u64));
+            out.extend(corridor.iter().map(|r| r.to_u64()));
             for n in crowd.neighbours(h).unwrap() {
                 out.push(n.agent.index() as u64);
                 out.push(n.distance_squared.to_bits() as u64);

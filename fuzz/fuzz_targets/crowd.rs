@@ -166,7 +166,7 @@ fn state<N: CrowdNavMesh>(crowd: &Crowd<N>) -> Vec<u64> {
         out.push(h.index() as u64);
         out.extend(v.iter().flat_map(|v| v.to_array()).map(|f| f.to_bits() as u64));
         out.extend([a.target_state as u64, a.off_mesh as u64, a.path_status as u64]);
-        out.extend(corridor.iter().map(|r| r.0 as u64));
+        out.extend(corridor.iter().map(|r| r.to_u64()));
         for n in crowd.neighbours(h).expect("a listed handle is live") {
             out.extend([n.agent.index() as u64, n.distance_squared.to_bits() as u64]);
         }

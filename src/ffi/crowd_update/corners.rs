@@ -9,7 +9,7 @@ use recastnavigation_sys as sys;
 use super::{CrowdView, OPTIMIZE_VIS, STATE_WALKING, no_path};
 
 /// The most corners kept (`DT_CROWDAGENT_MAX_CORNERS`).
-const MAX_CORNERS: i32 = sys::DT_CROWDAGENT_MAX_CORNERS as i32;
+const MAX_CORNERS: i32 = sys::DT_CROWDAGENT_MAX_CORNERS;
 
 /// Finds agent `i`'s corners (walking agents that follow a path).
 ///

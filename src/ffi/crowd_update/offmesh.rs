@@ -36,7 +36,9 @@ pub(super) unsafe fn trigger(view: CrowdView, i: usize, query: *mut sys::dtNavMe
         }
         let radius = (*ag).params.radius * 2.25;
         let dist_sqr = dist_2d_sqr((*ag).npos, vec3_at(&(*ag).cornerVerts, last * 3));
-        if !(dist_sqr < radius * radius) {
+        // Detour triggers on `<`: a NaN distance does not trigger.
+        let near = dist_sqr < radius * radius;
+        if !near {
             return;
         }
         let anim = view.anim(i);

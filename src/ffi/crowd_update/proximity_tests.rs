@@ -51,13 +51,21 @@ fn scene(seed: u64, items: usize, pool: usize, spread: f32, far: usize, queries:
         // Coarse positions make exact ties (equal cells, equal distances) common.
         let x = (rng.gen_range(-spread..spread) * 4.0).round() / 4.0;
         let y = (rng.gen_range(-spread..spread) * 4.0).round() / 4.0;
-        let id = if k % 17 == 5 { (k / 2) as u16 } else { k as u16 };
+        let id = if k % 17 == 5 {
+            (k / 2) as u16
+        } else {
+            k as u16
+        };
         add(id, x, y, rng.gen_range(0.1..2.0));
     }
     for k in 0..far {
         // Beyond 16-bit cells: 32,768 cells of 1.8 are 58,982 units; some land where a wrapped
         // coordinate meets an ordinary one.
-        let x = if k % 2 == 0 { 58_982.4 + k as f32 * 1.8 } else { -65_536.0 * 1.8 + 3.0 };
+        let x = if k % 2 == 0 {
+            58_982.4 + k as f32 * 1.8
+        } else {
+            -65_536.0 * 1.8 + 3.0
+        };
         add((items + k) as u16, x, rng.gen_range(-spread..spread), 0.5);
     }
     ours.finish();
@@ -68,7 +76,10 @@ fn scene(seed: u64, items: usize, pool: usize, spread: f32, far: usize, queries:
             // Queries at wrapped coordinates too.
             (3.0, rng.gen_range(-spread..spread))
         } else {
-            (rng.gen_range(-spread..spread), rng.gen_range(-spread..spread))
+            (
+                rng.gen_range(-spread..spread),
+                rng.gen_range(-spread..spread),
+            )
         };
         let r = rng.gen_range(0.5..8.0);
         let max = [32usize, 3, 1, 7][q % 4];
@@ -76,10 +87,22 @@ fn scene(seed: u64, items: usize, pool: usize, spread: f32, far: usize, queries:
         let mut b = [0u16; 32];
         // SAFETY: live grid; `a` holds at least `max` ids.
         let na = unsafe {
-            sys::dtProximityGrid_queryItems(up.0, x - r, y - r, x + r, y + r, a.as_mut_ptr(), max as i32)
+            sys::dtProximityGrid_queryItems(
+                up.0,
+                x - r,
+                y - r,
+                x + r,
+                y + r,
+                a.as_mut_ptr(),
+                max as i32,
+            )
         } as usize;
         let nb = ours.query((x - r, y - r, x + r, y + r), &mut b[..max], &mut stamps);
-        assert_eq!(&a[..na], &b[..nb], "seed {seed}, query {q} at ({x}, {y}) r {r} max {max}");
+        assert_eq!(
+            &a[..na],
+            &b[..nb],
+            "seed {seed}, query {q} at ({x}, {y}) r {r} max {max}"
+        );
         found += nb;
     }
     found

@@ -148,7 +148,8 @@ unsafe fn separate(view: CrowdView, ag: *const sys::dtCrowdAgent, dvel: [f32; 3]
             disp = mad(disp, diff, nw / dist);
             w += 1.0;
         }
-        if !(w > 0.0001) {
+        // `w` counts neighbours: never NaN.
+        if w <= 0.0001 {
             return dvel;
         }
         let dvel = mad(dvel, disp, 1.0 / w);
