@@ -132,7 +132,10 @@ fn nav_test_1000_agents_move_as_dtcrowd_moves_them_for_300_frames() {
         .iter()
         .filter(|&&h| c[1].agent(h).unwrap().velocity.length() > 0.1)
         .count();
-    assert!(moved > 500, "most agents still walking: {moved}");
+    // Measured: 898 of the 1000 still walking at frame 300, so the frames compared are busy
+    // ones (meetings, avoidance, collisions), not a crowd at rest.
+    eprintln!("agents walking at frame 300: {moved}");
+    assert!(moved > 800, "most agents still walking: {moved}");
 }
 
 #[test]
@@ -158,10 +161,13 @@ fn results_are_the_same_for_1_2_and_3_threads() {
         (CrowdEngine::Upstream, 1),
     ];
     let mut c = crowds(b.navmesh(), &p, &setups);
-    assert_eq!(
-        c.iter().map(|c| c.threads()).collect::<Vec<_>>(),
+    // Without the `parallel` feature every crowd runs on the calling thread.
+    let threads = if cfg!(feature = "parallel") {
         [1, 2, 3, 1]
-    );
+    } else {
+        [1; 4]
+    };
+    assert_eq!(c.iter().map(|c| c.threads()).collect::<Vec<_>>(), threads);
     run_checked(&mut c, 200, "threads");
 }
 
@@ -297,8 +303,12 @@ fn agents_over_an_off_mesh_jump_move_as_dtcrowd_moves_them() {
             .filter(|&&h| c[1].agent(h).unwrap().off_mesh)
             .count();
     }
-    // The jump is used (agent-frames on the connection; measured: several agents each way).
-    assert!(off_mesh_seen > 20, "agent-frames off-mesh: {off_mesh_seen}");
+    // The jump is used: measured 264 agent-frames on the connection (agents up and back down).
+    eprintln!("agent-frames off-mesh: {off_mesh_seen}");
+    assert!(
+        off_mesh_seen > 200,
+        "agent-frames off-mesh: {off_mesh_seen}"
+    );
 }
 
 #[test]
@@ -355,5 +365,7 @@ fn a_tile_cache_crowd_with_obstacles_added_and_removed_moves_as_dtcrowd_moves_it
         }
         assert_same(&c[0], &c[1], &format!("tile cache, frame {f}"));
     }
-    assert!(rebuilt > 10, "tiles rebuilt under the crowds: {rebuilt}");
+    // Measured: 42 tiles rebuilt (both crowds' caches), so agents replanned around changes.
+    eprintln!("tiles rebuilt under the crowds: {rebuilt}");
+    assert!(rebuilt > 30, "tiles rebuilt under the crowds: {rebuilt}");
 }

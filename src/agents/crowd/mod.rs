@@ -19,6 +19,10 @@
 //! and their targets, and replans those that cross a rebuilt tile (a rebuilt tile's polygons
 //! get new refs), so agents go around new obstacles and take ways that removed ones opened.
 //!
+//! [`Crowd::update`] runs navkit's own update over DetourCrowd's agents ([`CrowdEngine`]): the
+//! phases of `dtCrowd::update` with its results to the bit, the per-agent ones on
+//! [`Crowd::threads`] threads, the results the same for any thread count.
+//!
 //! Agents are added with [`AgentParams`] (RecastDemo's defaults) and named by [`AgentHandle`]s
 //! that carry a generation: a handle of a removed agent, even if its slot has been reused, is
 //! rejected with an error, never read as another agent. Targets and positions are snapped to
