@@ -209,17 +209,14 @@ impl Engine {
             .grid
             .get_or_insert_with(|| ProximityGrid::new(max_agents * 4, max_radius * 3.0));
         self.runner.prepare(nav);
-        // SAFETY: the view is of the live crowd, which this call has to itself; `active` holds
-        // indices of its agents, in order.
-        let parallel = unsafe {
-            run_phases(
-                view,
-                (&self.active, &mut self.candidates),
-                grid,
-                &self.runner,
-                dt,
-            )
-        };
+        let (active, candidates, runner) = (&self.active, &mut self.candidates, &self.runner);
+        // The whole update runs on one thread (a pool worker, or this one) while this call
+        // waits for it.
+        let parallel = runner.install(active.len(), || {
+            // SAFETY: the view is of the live crowd, which this call has to itself; `active`
+            // holds indices of its agents, in order.
+            unsafe { run_phases(view, (active, candidates), grid, runner, dt) }
+        });
         let total = start.elapsed();
         self.timing = (total.saturating_sub(parallel), total);
     }

@@ -16,9 +16,11 @@ use super::scratch::Scratch;
 /// Agents per task: small, so that expensive agents spread over the workers.
 #[cfg(feature = "parallel")]
 const CHUNK: usize = 8;
-/// Fewer agents than this run a phase on the calling thread: waking the workers costs more.
+/// Fewer agents than this run a phase on one thread: waking the other workers for each phase
+/// (some 25 us on this 2-core machine) costs more than half the phase saves (measured: 100
+/// agents ran slower on 2 threads than on 1).
 #[cfg(feature = "parallel")]
-const PARALLEL_MIN: usize = 64;
+const PARALLEL_MIN: usize = 256;
 /// The same for light phases (a few dozen float operations per agent), in larger tasks.
 #[cfg(feature = "parallel")]
 const LIGHT_PARALLEL_MIN: usize = 4096;
@@ -132,6 +134,26 @@ impl Runner {
         if self.scratch.len() < n {
             self.scratch.resize_with(n, || Mutex::new(None));
         }
+    }
+
+    /// Runs `f` (a whole update over `agents` agents) on a worker of the pool, when the
+    /// per-agent phases will be spread: their hand-offs then start from a worker, which wakes
+    /// the others through rayon's own queues, instead of from the calling thread, which would
+    /// sleep and be woken for every phase. Results do not depend on it.
+    pub(super) fn install<R: Send>(&self, agents: usize, f: impl FnOnce() -> R + Send) -> R {
+        #[cfg(feature = "parallel")]
+        if spread(Weight::Heavy, agents) {
+            match (&self.pool, self.threads) {
+                (Some(pool), _) => return pool.install(f),
+                (None, None) if rayon::current_num_threads() > 1 => {
+                    return rayon::scope(|_| f());
+                }
+                _ => {}
+            }
+        }
+        #[cfg(not(feature = "parallel"))]
+        let _ = agents;
+        f()
     }
 
     /// Calls `f(scratch, agent)` for every agent of `agents`, on the workers; the time it
