@@ -79,7 +79,7 @@ impl Shape {
 #[derive(Debug, Arbitrary)]
 enum Op {
     Add(P, Params),
-    /// Up to 95 agents with default parameters on a line from a point, sent to another.
+    /// Up to 255 agents with default parameters in rows from a point, sent to another.
     Many(P, P, u8),
     Remove(u8),
     Target(u8, P),
@@ -161,11 +161,25 @@ fn state<N: CrowdNavMesh>(crowd: &Crowd<N>) -> Vec<u64> {
     for h in crowd.handles() {
         let a = crowd.agent(h).expect("a listed handle is live");
         let (corridor, planned) = crowd.corridor(h).expect("a listed handle is live");
-        let mut v = vec![a.position, a.velocity, a.desired_velocity, a.target, planned];
+        let mut v = vec![
+            a.position,
+            a.velocity,
+            a.desired_velocity,
+            a.target,
+            planned,
+        ];
         v.extend(&a.corners);
         out.push(h.index() as u64);
-        out.extend(v.iter().flat_map(|v| v.to_array()).map(|f| f.to_bits() as u64));
-        out.extend([a.target_state as u64, a.off_mesh as u64, a.path_status as u64]);
+        out.extend(
+            v.iter()
+                .flat_map(|v| v.to_array())
+                .map(|f| f.to_bits() as u64),
+        );
+        out.extend([
+            a.target_state as u64,
+            a.off_mesh as u64,
+            a.path_status as u64,
+        ]);
         out.extend(corridor.iter().map(|r| r.to_u64()));
         for n in crowd.neighbours(h).expect("a listed handle is live") {
             out.extend([n.agent.index() as u64, n.distance_squared.to_bits() as u64]);
@@ -218,8 +232,10 @@ where
                 }
             }
             Op::Many(a, b, n) => {
-                for k in 0..(n % 96) {
-                    let at = a.0 + glam::Vec3::new(0.7 * f32::from(k % 12), 0.0, 0.7 * f32::from(k / 12));
+                for k in 0..*n {
+                    let row =
+                        glam::Vec3::new(0.7 * f32::from(k % 16), 0.0, 0.7 * f32::from(k / 16));
+                    let at = a.0 + row;
                     if let Some(h) = all(crowds, |c| c.add_agent(at, AgentParams::default()).ok()) {
                         agents.push(h);
                         let _ = all(crowds, |c| c.request_move_target(h, b.0).is_ok());
@@ -265,7 +281,9 @@ where
                     adaptive_rings: *i,
                     adaptive_depth: *j,
                 };
-                let _ = all(crowds, |c| c.set_avoidance_params(*slot as usize % 10, p).is_ok());
+                let _ = all(crowds, |c| {
+                    c.set_avoidance_params(*slot as usize % 10, p).is_ok()
+                });
             }
             Op::Filter(i, inc, exc) => {
                 let f = QueryFilter::with_flags(*inc, *exc);
@@ -307,9 +325,9 @@ fn setup<N: CrowdNavMesh>(crowds: &mut [Crowd<N>]) {
 
 fuzz_target!(|input: Input| {
     // Crowds are sized by max_agents up front: keep that small (but room for the per-agent
-    // phases to go parallel, from 64 agents).
-    let max_agents = if input.max_agents.0 > 128 && input.max_agents.0 <= 65_536 {
-        128
+    // phases to go parallel, from 256 agents).
+    let max_agents = if input.max_agents.0 > 320 && input.max_agents.0 <= 65_536 {
+        320
     } else {
         input.max_agents.0
     };
