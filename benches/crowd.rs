@@ -13,7 +13,7 @@
 //! measured sequential time (the path queue, topology optimisation, the grid and the
 //! hand-offs between phases, `Crowd::last_update_timing`) plus the rest divided by 16.
 //!
-//! `cargo bench --features tools,parallel --bench crowd -- --bench` (a few minutes) or with
+//! `cargo bench --features tools,parallel --bench crowd -- --bench` (about 20 s after the build) or with
 //! `--quick`.
 //!
 //! The raw crowd, set up as RecastDemo's `CrowdTool` sets up its crowd, is in
