@@ -1,22 +1,33 @@
-//! Crowd update time per frame through navkit's `Crowd` against raw `dtCrowd` calls, in one
-//! run, for 25, 100, 500 and 1000 agents on nav_test.obj; and steering throughput per agent.
+//! Crowd update time per frame on nav_test.obj for 25 to 10,000 agents: raw `dtCrowd` calls
+//! (upstream's `dtCrowd::update`) against navkit's `Crowd` (navkit's own update, the same
+//! results to the bit) on 1 and on 2 threads, in one run; and steering throughput per agent.
 //!
-//! Both crowds are built over the same tile data with the same agents, parameters, avoidance
-//! presets and targets, so they do the same work frame for frame (DetourCrowd is
-//! deterministic; asserted after the timed frames); frames are timed in interleaved blocks and
-//! the medians compared.
+//! The three crowds are built over the same tile data with the same agents, parameters,
+//! avoidance presets and targets, so they do the same work frame for frame; frames are timed
+//! in interleaved blocks (the order rotating per round) and the medians compared. After the
+//! timed frames all three must be at the same state: navkit's two crowds agree on every
+//! agent's position, velocities, corners, corridor and neighbours to the bit, and the raw
+//! crowd on every position and velocity.
 //!
-//! `cargo bench --bench crowd` (about a minute) or `-- --quick`.
+//! The 16-thread column is an estimate by Amdahl's law from navkit's 1-thread run: its
+//! measured sequential time (the path queue, topology optimisation, the grid and the
+//! hand-offs between phases, `Crowd::last_update_timing`) plus the rest divided by 16.
+//!
+//! `cargo bench --features tools,parallel --bench crowd -- --bench` (about 20 s after the build) or with
+//! `--quick`.
 //!
 //! The raw crowd, set up as RecastDemo's `CrowdTool` sets up its crowd, is in
 //! `common/raw_crowd.rs`, shared with the test that checks in CI that both crowds move every
 //! agent to the same place for a few hundred frames (`tests/reference_parity.rs`).
 
 use std::hint::black_box;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
+use glam::Vec3;
 use navkit::NavMeshBuilder;
+use navkit::agents::crowd::Crowd;
 use navkit::agents::steering::{Agent, Arrive, Behaviour, Leave};
+use navkit::navmesh::NavMesh;
 use navkit::tools::compare::{CompareSettings, Comparer};
 use navkit::{BuildSettings, InputGeometry};
 
@@ -24,22 +35,53 @@ use navkit::{BuildSettings, InputGeometry};
 mod raw_crowd;
 #[path = "common/raw_navmesh.rs"]
 mod raw_navmesh;
-use raw_crowd::{agents_alike, twin_crowds};
+use raw_crowd::{agents_alike, navkit_crowd, twin_crowds};
 
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
 }
 
+/// Every agent's state, corridor and neighbours, as bits.
+fn state_bits(crowd: &Crowd<&NavMesh>) -> Vec<u64> {
+    let mut out = Vec::new();
+    let mut bits = |v: Vec3| out.extend(v.to_array().map(|f| f.to_bits() as u64));
+    let mut rest = Vec::new();
+    for h in crowd.handles() {
+        let a = crowd.agent(h).unwrap();
+        let (corridor, planned) = crowd.corridor(h).unwrap();
+        for v in [a.position, a.velocity, a.desired_velocity, planned] {
+            bits(v);
+        }
+        a.corners.iter().for_each(|&c| bits(c));
+        rest.push(a.target_state as u64);
+        rest.extend(corridor.iter().map(|r| r.to_u64()));
+        for n in crowd.neighbours(h).unwrap() {
+            rest.push(n.agent.index() as u64);
+            rest.push(n.distance_squared.to_bits() as u64);
+        }
+    }
+    out.extend(rest);
+    out
+}
+
+/// Rounds and frames per round for `n` agents.
+fn schedule(n: usize, bench_mode: bool, quick: bool) -> (usize, usize) {
+    match (bench_mode, quick, n) {
+        (false, _, _) => (1, 2),
+        (true, true, ..=1000) => (5, 10),
+        (true, true, ..=5000) => (3, 4),
+        (true, true, _) => (3, 2),
+        (true, false, ..=1000) => (15, 20),
+        (true, false, ..=5000) => (7, 6),
+        (true, false, _) => (5, 4),
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let quick = args.iter().any(|a| a == "--quick");
     let bench_mode = args.iter().any(|a| a == "--bench");
-    let (rounds, frames) = match (bench_mode, quick) {
-        (false, _) => (1, 2),
-        (true, true) => (5, 10),
-        (true, false) => (15, 20),
-    };
     let mesh = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../shared/meshes/recastdemo/nav_test.obj"
@@ -50,55 +92,80 @@ fn main() {
         .solo()
         .expect("build");
     let mut cmp = Comparer::new(built.navmesh(), None, CompareSettings::default()).unwrap();
-    let pairs = cmp.random_pairs(1000, 3).unwrap();
+    let pairs = cmp.random_pairs(10_000, 3).unwrap();
     let dt = 1.0 / 30.0;
     println!(
-        "crowd update per frame on nav_test.obj, navkit Crowd vs raw dtCrowd, {rounds} interleaved rounds of {frames} frames, medians"
+        "crowd update per frame on nav_test.obj: raw dtCrowd vs navkit's Crowd on 1 and 2 threads \
+         ({} cores here), interleaved rounds, medians; 16 threads estimated (Amdahl)",
+        std::thread::available_parallelism().map_or(1, |n| n.get())
     );
-    println!("| agents | navkit us/frame | raw us/frame | ratio |");
-    println!("|---:|---:|---:|---:|");
-    for n in [25usize, 100, 500, 1000] {
-        let (mut crowd, mut raw) = twin_crowds(built.navmesh(), built.tile_data(), &pairs[..n]);
-        let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+    println!(
+        "| agents | rounds x frames | raw us/frame | navkit 1 thread | navkit 2 threads | 1t / raw | 2t / raw | sequential share | 16 threads (est.) | est. / raw |"
+    );
+    println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for n in [25usize, 100, 500, 1000, 5000, 10_000] {
+        let (rounds, frames) = schedule(n, bench_mode, quick);
+        let (mut one, mut raw) = twin_crowds(built.navmesh(), built.tile_data(), &pairs[..n]);
+        let mut two = navkit_crowd(built.navmesh(), &pairs[..n]);
+        one.set_threads(1).unwrap();
+        two.set_threads(2).unwrap();
+        let (mut t_raw, mut t_one, mut t_two) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut seq, mut seq_total) = (Duration::ZERO, Duration::ZERO);
         for r in 0..rounds {
-            let mut run_ours = |v: &mut Vec<f64>| {
+            for k in 0..3 {
                 let t = Instant::now();
-                for _ in 0..frames {
-                    crowd.update(black_box(dt)).unwrap();
+                match (r + k) % 3 {
+                    0 => {
+                        for _ in 0..frames {
+                            raw.update(black_box(dt));
+                        }
+                    }
+                    1 => {
+                        for _ in 0..frames {
+                            one.update(black_box(dt)).unwrap();
+                            let timing = one.last_update_timing();
+                            seq += timing.sequential;
+                            seq_total += timing.total;
+                        }
+                    }
+                    _ => {
+                        for _ in 0..frames {
+                            two.update(black_box(dt)).unwrap();
+                        }
+                    }
                 }
-                v.push(t.elapsed().as_secs_f64() * 1e6 / frames as f64);
-            };
-            let mut run_raw = |v: &mut Vec<f64>| {
-                let t = Instant::now();
-                for _ in 0..frames {
-                    raw.update(black_box(dt));
-                }
-                v.push(t.elapsed().as_secs_f64() * 1e6 / frames as f64);
-            };
-            if r % 2 == 0 {
-                run_ours(&mut ours);
-                run_raw(&mut theirs);
-            } else {
-                run_raw(&mut theirs);
-                run_ours(&mut ours);
+                let us = t.elapsed().as_secs_f64() * 1e6 / frames as f64;
+                [&mut t_raw, &mut t_one, &mut t_two][(r + k) % 3].push(us);
             }
         }
-        // Same work: after the same frames every agent is at the same place, to the bit.
+        // Same work: after the same frames all three are at the same state, to the bit.
         assert_eq!(
-            agents_alike(&crowd, &raw),
+            agents_alike(&one, &raw),
             n,
-            "{n} agents: navkit and raw crowds diverged"
+            "{n} agents: navkit and raw diverged"
         );
-        let (a, b) = (median(ours), median(theirs));
-        println!("| {n} | {a:.1} | {b:.1} | {:.3} |", a / b);
+        assert!(
+            state_bits(&one) == state_bits(&two),
+            "{n} agents: navkit on 1 and 2 threads diverged"
+        );
+        let (a, b, c) = (median(t_raw), median(t_one), median(t_two));
+        let share = seq.as_secs_f64() / seq_total.as_secs_f64().max(1e-12);
+        let est = b * share + b * (1.0 - share) / 16.0;
+        println!(
+            "| {n} | {rounds} x {frames} | {a:.1} | {b:.1} | {c:.1} | {:.3} | {:.3} | {:.1}% | {est:.1} | {:.3} |",
+            b / a,
+            c / a,
+            share * 100.0,
+            est / a
+        );
     }
 
     // Steering throughput: Arrive blended with Leave, per agent update.
-    let mut agents: Vec<Agent> = pairs
+    let mut agents: Vec<Agent> = pairs[..1000]
         .iter()
         .map(|&(a, _)| Agent::new(a, 3.5, 8.0))
         .collect();
-    let behaviours: Vec<Behaviour> = pairs
+    let behaviours: Vec<Behaviour> = pairs[..1000]
         .iter()
         .map(|&(a, b)| {
             Behaviour::Blend(vec![

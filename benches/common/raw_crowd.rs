@@ -138,13 +138,12 @@ pub fn twin_crowds<'a>(
     pairs: &[(Vec3, Vec3)],
 ) -> (Crowd<&'a NavMesh>, RawCrowd) {
     let n = pairs.len();
-    let mut crowd = Crowd::new(navmesh, n, AGENT_RADIUS).unwrap();
+    let crowd = navkit_crowd(navmesh, pairs);
+    let handles = crowd.handles();
     let mut raw = RawCrowd::new(tile_data, n as i32);
     let mut q = NavMeshQuery::new(navmesh, 2048).unwrap();
     let filter = QueryFilter::default();
-    for &(a, b) in pairs {
-        let h = crowd.add_agent(a, AgentParams::default()).unwrap();
-        crowd.request_move_target(h, b).unwrap();
+    for (&(a, b), h) in pairs.iter().zip(handles) {
         let start = q
             .find_nearest_poly(a, DEFAULT_HALF_EXTENTS, &filter)
             .unwrap();
@@ -156,6 +155,17 @@ pub fn twin_crowds<'a>(
         raw.target(idx, goal.poly.0, goal.point);
     }
     (crowd, raw)
+}
+
+/// navkit's `Crowd` over `navmesh` with one agent per pair (default parameters), from its
+/// start to its goal, in slot order.
+pub fn navkit_crowd<'a>(navmesh: &'a NavMesh, pairs: &[(Vec3, Vec3)]) -> Crowd<&'a NavMesh> {
+    let mut crowd = Crowd::new(navmesh, pairs.len(), AGENT_RADIUS).unwrap();
+    for &(a, b) in pairs {
+        let h = crowd.add_agent(a, AgentParams::default()).unwrap();
+        crowd.request_move_target(h, b).unwrap();
+    }
+    crowd
 }
 
 /// How many agents of the twins are at the same position with the same velocity, to the bit.

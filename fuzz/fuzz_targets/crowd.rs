@@ -1,11 +1,17 @@
 //! A crowd on the fixture level (or, for one input in eight, on a tile cache of it that the
 //! crowd owns, with obstacles coming and going): agents added, moved, retargeted, re-parametered
 //! and removed with fuzzed values between update steps with fuzzed time steps.
+//!
+//! Three twin crowds take every op: navkit's update on 1 thread, on 2 threads, and upstream's
+//! `dtCrowd::update`; after every update all three must agree on every agent, to the bit (a
+//! bulk op adds enough agents for the per-agent phases to go parallel).
 #![no_main]
 
 use arbitrary::{Arbitrary, Unstructured};
 use libfuzzer_sys::fuzz_target;
-use navkit::agents::crowd::{AgentHandle, AgentParams, AvoidanceParams, Crowd, CrowdNavMesh};
+use navkit::agents::crowd::{
+    AgentHandle, AgentParams, AvoidanceParams, Crowd, CrowdEngine, CrowdNavMesh,
+};
 use navkit::query::QueryFilter;
 use navkit::tilecache::{ObstacleRef, ObstacleShape, TileCache};
 use navkit::{BuildSettings, NavMesh, NavMeshBuilder};
@@ -73,6 +79,8 @@ impl Shape {
 #[derive(Debug, Arbitrary)]
 enum Op {
     Add(P, Params),
+    /// Up to 255 agents with default parameters in rows from a point, sent to another.
+    Many(P, P, u8),
     Remove(u8),
     Target(u8, P),
     Velocity(u8, P),
@@ -147,45 +155,117 @@ impl Obstacles for Crowd<TileCache> {
     }
 }
 
-fn run<N: CrowdNavMesh>(crowd: &mut Crowd<N>, ops: &[Op])
+/// Every agent's state, corridor and neighbours, as bits (NaN payloads included).
+fn state<N: CrowdNavMesh>(crowd: &Crowd<N>) -> Vec<u64> {
+    let mut out = Vec::new();
+    for h in crowd.handles() {
+        let a = crowd.agent(h).expect("a listed handle is live");
+        let (corridor, planned) = crowd.corridor(h).expect("a listed handle is live");
+        let mut v = vec![
+            a.position,
+            a.velocity,
+            a.desired_velocity,
+            a.target,
+            planned,
+        ];
+        v.extend(&a.corners);
+        out.push(h.index() as u64);
+        out.extend(
+            v.iter()
+                .flat_map(|v| v.to_array())
+                .map(|f| f.to_bits() as u64),
+        );
+        out.extend([
+            a.target_state as u64,
+            a.off_mesh as u64,
+            a.path_status as u64,
+        ]);
+        out.extend(corridor.iter().map(|r| r.to_u64()));
+        for n in crowd.neighbours(h).expect("a listed handle is live") {
+            out.extend([n.agent.index() as u64, n.distance_squared.to_bits() as u64]);
+        }
+    }
+    out
+}
+
+/// Applies `f` to every crowd; the results must agree (they are the same calls on twins).
+fn all<N: CrowdNavMesh, T: PartialEq + std::fmt::Debug>(
+    crowds: &mut [Crowd<N>],
+    mut f: impl FnMut(&mut Crowd<N>) -> T,
+) -> T {
+    let mut results: Vec<T> = crowds.iter_mut().map(&mut f).collect();
+    for r in &results[1..] {
+        assert_eq!(r, &results[0], "twin crowds answered differently");
+    }
+    results.swap_remove(0)
+}
+
+/// Updates every crowd; all must then agree on every agent to the bit.
+fn update_all<N: CrowdNavMesh>(crowds: &mut [Crowd<N>], dt: f32) {
+    let ok = all(crowds, |c| c.update(dt).is_ok());
+    if ok {
+        let first = state(&crowds[0]);
+        for (k, c) in crowds.iter().enumerate().skip(1) {
+            assert!(
+                state(c) == first,
+                "crowd {k} ({:?}, {} threads) differs from navkit's on 1 thread",
+                c.engine(),
+                c.threads()
+            );
+        }
+    }
+}
+
+fn run<N: CrowdNavMesh>(crowds: &mut [Crowd<N>], ops: &[Op])
 where
     Crowd<N>: Obstacles,
 {
     let mut agents: Vec<AgentHandle> = Vec::new();
-    let mut obstacles = Vec::new();
+    let mut obstacles: Vec<Vec<ObstacleRef>> = vec![Vec::new(); crowds.len()];
     let pick =
         |agents: &[AgentHandle], i: u8| agents.get(i as usize % agents.len().max(1)).copied();
     for op in ops.iter().take(64) {
         match op {
             Op::Add(p, params) => {
-                if let Ok(h) = crowd.add_agent(p.0, params.0) {
+                if let Some(h) = all(crowds, |c| c.add_agent(p.0, params.0).ok()) {
                     agents.push(h);
+                }
+            }
+            Op::Many(a, b, n) => {
+                for k in 0..*n {
+                    let row =
+                        glam::Vec3::new(0.7 * f32::from(k % 16), 0.0, 0.7 * f32::from(k / 16));
+                    let at = a.0 + row;
+                    if let Some(h) = all(crowds, |c| c.add_agent(at, AgentParams::default()).ok()) {
+                        agents.push(h);
+                        let _ = all(crowds, |c| c.request_move_target(h, b.0).is_ok());
+                    }
                 }
             }
             Op::Remove(i) => {
                 // Removed handles stay in the list: using one later must be an error.
                 if let Some(h) = pick(&agents, *i) {
-                    let _ = crowd.remove_agent(h);
+                    let _ = all(crowds, |c| c.remove_agent(h).is_ok());
                 }
             }
             Op::Target(i, p) => {
                 if let Some(h) = pick(&agents, *i) {
-                    let _ = crowd.request_move_target(h, p.0);
+                    let _ = all(crowds, |c| c.request_move_target(h, p.0).is_ok());
                 }
             }
             Op::Velocity(i, v) => {
                 if let Some(h) = pick(&agents, *i) {
-                    let _ = crowd.request_move_velocity(h, v.0);
+                    let _ = all(crowds, |c| c.request_move_velocity(h, v.0).is_ok());
                 }
             }
             Op::Reset(i) => {
                 if let Some(h) = pick(&agents, *i) {
-                    let _ = crowd.reset_move_target(h);
+                    let _ = all(crowds, |c| c.reset_move_target(h).is_ok());
                 }
             }
             Op::SetParams(i, params) => {
                 if let Some(h) = pick(&agents, *i) {
-                    let _ = crowd.set_agent_params(h, params.0);
+                    let _ = all(crowds, |c| c.set_agent_params(h, params.0).is_ok());
                 }
             }
             Op::Avoidance(slot, a, b, c, d, e, f, g, h, i, j) => {
@@ -201,45 +281,71 @@ where
                     adaptive_rings: *i,
                     adaptive_depth: *j,
                 };
-                let _ = crowd.set_avoidance_params(*slot as usize % 10, p);
+                let _ = all(crowds, |c| {
+                    c.set_avoidance_params(*slot as usize % 10, p).is_ok()
+                });
             }
             Op::Filter(i, inc, exc) => {
-                let _ = crowd.set_filter(*i as usize % 18, &QueryFilter::with_flags(*inc, *exc));
+                let f = QueryFilter::with_flags(*inc, *exc);
+                let _ = all(crowds, |c| c.set_filter(*i as usize % 18, &f).is_ok());
             }
-            Op::Update(dt) => {
-                let _ = crowd.update(dt.0);
-            }
+            Op::Update(dt) => update_all(crowds, dt.0),
             Op::Step => {
-                let _ = crowd.update(0.1);
+                update_all(crowds, 0.1);
                 for &h in &agents {
-                    let _ = crowd.agent(h);
+                    let _ = all(crowds, |c| c.agent(h).is_ok());
                 }
             }
             Op::AddObstacle(_) | Op::RemoveObstacle(_) | Op::UpdateObstacles => {
-                crowd.obstacle_op(op, &mut obstacles);
+                for (c, o) in crowds.iter_mut().zip(&mut obstacles) {
+                    c.obstacle_op(op, o);
+                }
             }
         }
     }
-    crowd.read_obstacles();
+    for c in crowds.iter() {
+        c.read_obstacles();
+    }
+}
+
+/// The three twins' engines and threads.
+const TWINS: [(CrowdEngine, usize); 3] = [
+    (CrowdEngine::Navkit, 1),
+    (CrowdEngine::Navkit, 2),
+    (CrowdEngine::Upstream, 1),
+];
+
+/// Sets each twin's engine and threads.
+fn setup<N: CrowdNavMesh>(crowds: &mut [Crowd<N>]) {
+    for (c, &(engine, threads)) in crowds.iter_mut().zip(&TWINS) {
+        c.set_engine(engine);
+        c.set_threads(threads).expect("1 or 2 threads");
+    }
 }
 
 fuzz_target!(|input: Input| {
-    // Crowds are sized by max_agents up front: keep that small.
-    let max_agents = if input.max_agents.0 > 64 && input.max_agents.0 <= 65_536 {
-        64
+    // Crowds are sized by max_agents up front: keep that small (but room for the per-agent
+    // phases to go parallel, from 256 agents).
+    let max_agents = if input.max_agents.0 > 320 && input.max_agents.0 <= 65_536 {
+        320
     } else {
         input.max_agents.0
     };
+    let radius = input.max_radius.0;
     if input.tile_cache.is_multiple_of(8) {
-        let Ok(tc) = TileCache::from_tset_bytes(tset(), &[]) else {
-            return;
+        let twin = || {
+            let tc = TileCache::from_tset_bytes(tset(), &[]).ok()?;
+            Crowd::with_tile_cache(tc, max_agents, radius).ok()
         };
-        if let Ok(mut crowd) = Crowd::with_tile_cache(tc, max_agents, input.max_radius.0) {
-            run(&mut crowd, &input.ops);
+        if let Some(mut crowds) = TWINS.iter().map(|_| twin()).collect::<Option<Vec<_>>>() {
+            setup(&mut crowds);
+            run(&mut crowds, &input.ops);
         }
-    } else if let Ok(mut crowd) =
-        Crowd::new(navkit_fuzz::level_navmesh(), max_agents, input.max_radius.0)
-    {
-        run(&mut crowd, &input.ops);
+    } else {
+        let twin = || Crowd::new(navkit_fuzz::level_navmesh(), max_agents, radius).ok();
+        if let Some(mut crowds) = TWINS.iter().map(|_| twin()).collect::<Option<Vec<_>>>() {
+            setup(&mut crowds);
+            run(&mut crowds, &input.ops);
+        }
     }
 });

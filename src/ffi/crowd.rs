@@ -5,6 +5,7 @@ use std::marker::PhantomData;
 use recastnavigation_sys as sys;
 
 use super::RawPolyRef;
+use super::crowd_update::Engine;
 use super::detour::{NavKeepAlive, RawFilter, RawNavMesh};
 use super::owner::owner;
 
@@ -114,7 +115,9 @@ pub(crate) struct RawAgentState {
 /// a ref whose salt came round again after 2^salt-bits rebuilds of one tile names a polygon in
 /// bounds (a wrong one, replanned from), never freed memory.
 pub(crate) struct RawCrowd<'nav, O = ()> {
-    // Fields drop in declaration order: the dtCrowd first, then what keeps its navmesh alive.
+    // Fields drop in declaration order: the worker queries of our update and the dtCrowd
+    // first, then what keeps their navmesh alive.
+    engine: Engine,
     ptr: CrowdObj,
     max_agents: i32,
     _keep_alive: Option<NavKeepAlive>,
@@ -151,6 +154,7 @@ impl<'nav, O> RawCrowd<'nav, O> {
         // SAFETY: dtAllocCrowd returns a new crowd (freed by dtFreeCrowd) or null.
         let ptr = unsafe { CrowdObj::from_raw(sys::dtAllocCrowd()) }?;
         let crowd = RawCrowd {
+            engine: Engine::new(None),
             ptr,
             max_agents,
             _keep_alive: keep_alive,
@@ -185,12 +189,14 @@ impl<'nav, O> RawCrowd<'nav, O> {
     /// Frees the crowd and gives back the value it kept.
     pub(crate) fn into_owner(self) -> O {
         let RawCrowd {
+            engine,
             ptr,
             _keep_alive,
             owner,
             ..
         } = self;
-        // The dtCrowd goes before what it points to.
+        // The worker queries and the dtCrowd go before what they point to.
+        drop(engine);
         drop(ptr);
         drop(_keep_alive);
         *owner
@@ -268,10 +274,69 @@ impl<O> RawCrowd<'_, O> {
         self.valid(idx) && unsafe { sys::dtCrowd_resetMoveTarget(self.ptr.as_ptr(), idx) }
     }
 
-    /// `update` without debug info.
-    pub(crate) fn update(&mut self, dt: f32) {
+    /// Upstream's `dtCrowd::update` without debug info.
+    pub(crate) fn update_upstream(&mut self, dt: f32) {
         // SAFETY: live crowd, exclusively borrowed; a null debug pointer is allowed.
         unsafe { sys::dtCrowd_update(self.ptr.as_ptr(), dt, std::ptr::null_mut()) }
+    }
+
+    /// navkit's update (`crowd_update`): the same results as [`RawCrowd::update_upstream`],
+    /// with the per-agent phases on the engine's threads.
+    pub(crate) fn update(&mut self, dt: f32) {
+        // SAFETY: live crowd, exclusively borrowed for the call; its navmesh is kept alive and
+        // unchanged while the crowd lives (the type's invariant); the engine is this crowd's
+        // alone and is freed before the navmesh (field order, `into_owner`).
+        unsafe { self.engine.update(self.ptr.as_ptr(), dt) }
+    }
+
+    /// Runs navkit's update on `threads` threads (`None`: rayon's global pool, all cores).
+    pub(crate) fn set_threads(&mut self, threads: Option<usize>) {
+        self.engine.set_threads(threads);
+    }
+
+    /// The last navkit update's time in its sequential steps, and in all.
+    pub(crate) fn timing(&self) -> (std::time::Duration, std::time::Duration) {
+        self.engine.timing()
+    }
+
+    /// The threads navkit's update runs on.
+    pub(crate) fn threads(&self) -> usize {
+        self.engine.threads()
+    }
+
+    /// Agent `idx`'s corridor (its path's polygons) and planned velocity (`nvel`); `None` out
+    /// of range.
+    pub(crate) fn corridor(&self, idx: i32) -> Option<(Vec<RawPolyRef>, [f32; 3])> {
+        if !self.valid(idx) {
+            return None;
+        }
+        // SAFETY: live crowd, index in range; the corridor's path holds `m_npath` refs, read
+        // and copied at once (`&self`).
+        unsafe {
+            let a = &*sys::dtCrowd_getAgent(self.ptr.as_ptr(), idx);
+            let c = &a.corridor;
+            let path = if c.m_path.is_null() || c.m_npath <= 0 {
+                Vec::new()
+            } else {
+                std::slice::from_raw_parts(c.m_path, c.m_npath as usize).to_vec()
+            };
+            Some((path, a.nvel))
+        }
+    }
+
+    /// Agent `idx`'s neighbours from the last update: (agent index, squared distance), nearest
+    /// first; empty out of range.
+    pub(crate) fn neighbours(&self, idx: i32) -> Vec<(usize, f32)> {
+        if !self.valid(idx) {
+            return Vec::new();
+        }
+        // SAFETY: live crowd, index in range; the agent is read and copied at once (`&self`).
+        let a = unsafe { &*sys::dtCrowd_getAgent(self.ptr.as_ptr(), idx) };
+        let n = a.nneis.clamp(0, a.neis.len() as i32) as usize;
+        a.neis[..n]
+            .iter()
+            .map(|e| (e.idx as usize, e.dist))
+            .collect()
     }
 
     /// A copy of agent `idx`'s state, `None` out of range.

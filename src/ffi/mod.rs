@@ -9,6 +9,7 @@ mod buffers;
 pub(crate) mod bytes;
 pub(crate) mod context;
 pub(crate) mod crowd;
+pub(crate) mod crowd_update;
 pub(crate) mod detour;
 pub(crate) mod fastlz;
 pub(crate) mod layer_compression;

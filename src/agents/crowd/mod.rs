@@ -19,6 +19,10 @@
 //! and their targets, and replans those that cross a rebuilt tile (a rebuilt tile's polygons
 //! get new refs), so agents go around new obstacles and take ways that removed ones opened.
 //!
+//! [`Crowd::update`] runs navkit's own update over DetourCrowd's agents ([`CrowdEngine`]): the
+//! phases of `dtCrowd::update` with its results to the bit, the per-agent ones on
+//! [`Crowd::threads`] threads, the results the same for any thread count.
+//!
 //! Agents are added with [`AgentParams`] (RecastDemo's defaults) and named by [`AgentHandle`]s
 //! that carry a generation: a handle of a removed agent, even if its slot has been reused, is
 //! rejected with an error, never read as another agent. Targets and positions are snapped to
@@ -40,6 +44,8 @@
 
 use glam::Vec3;
 
+mod engine;
+pub use engine::{CrowdEngine, Neighbour, UpdateTiming};
 mod stuck;
 pub use stuck::StuckCause;
 
@@ -352,6 +358,8 @@ pub struct Crowd<N: CrowdNavMesh> {
     max_radius: f32,
     /// Per slot: its generation, and whether an agent lives there.
     slots: Vec<(u32, bool)>,
+    /// The update [`Crowd::update`] runs.
+    engine: CrowdEngine,
 }
 
 impl<N: CrowdNavMesh> std::fmt::Debug for Crowd<N> {
@@ -439,6 +447,7 @@ impl<N: CrowdNavMesh> Crowd<N> {
             filter: QueryFilter::default(),
             max_radius: max_agent_radius,
             slots: vec![(0, false); max_agents],
+            engine: CrowdEngine::default(),
         };
         for q in [
             AvoidanceQuality::Low,
@@ -632,14 +641,15 @@ impl<N: CrowdNavMesh> Crowd<N> {
         Ok(())
     }
 
-    /// Advances every agent by `dt` seconds (finite, positive, at most 1).
+    /// Advances every agent by `dt` seconds (finite, positive, at most 1), with the chosen
+    /// engine ([`Crowd::set_engine`]: navkit's by default, on [`Crowd::threads`] threads).
     pub fn update(&mut self, dt: f32) -> Result<()> {
         if !(dt.is_finite() && dt > 0.0 && dt <= 1.0) {
             return Err(Error::InvalidArgument(format!(
                 "time step {dt}: must be finite, positive and at most 1 s"
             )));
         }
-        self.raw.update(dt);
+        self.step(dt);
         Ok(())
     }
 
