@@ -349,3 +349,25 @@ impl<O> RawCrowd<'_, O> {
         }
     }
 }
+
+impl<O> RawCrowd<'_, O> {
+    /// The neighbours `dtCrowd::update` last gathered for agent `idx` (`dtCrowdAgent::neis`:
+    /// at most 6 agent indices, nearest first); empty out of range. The crowd behaviours
+    /// (`agents::crowd::behaviours`) read them instead of searching again.
+    pub(crate) fn neighbours(&self, idx: i32) -> ([i32; 6], usize) {
+        let mut out = [0i32; 6];
+        if !self.valid(idx) {
+            return (out, 0);
+        }
+        // SAFETY: live crowd, index in range; `getAgent` returns a const pointer into the agent
+        // array, only read here while `&self` keeps the crowd unchanged.
+        let Some(a) = (unsafe { sys::dtCrowd_getAgent(self.ptr.as_ptr(), idx).as_ref() }) else {
+            return (out, 0);
+        };
+        let n = a.nneis.clamp(0, 6) as usize;
+        for (o, nei) in out.iter_mut().zip(&a.neis[..n]) {
+            *o = nei.idx;
+        }
+        (out, n)
+    }
+}
