@@ -18,7 +18,7 @@ use crate::query::{DEFAULT_HALF_EXTENTS, NavMeshQuery, PolyRef, QueryFilter, Ray
 const REPICK: f32 = 0.5;
 /// Seconds an agent stands aside at most before it resumes anyway (and stuck detection may
 /// report it).
-const MAX_ASIDE: f32 = 20.0;
+const MAX_ASIDE: f32 = 8.0;
 /// Seconds an agent walking home may stall near it before it counts as home.
 const HOME_STALL: f32 = 1.0;
 
@@ -80,10 +80,24 @@ pub(super) fn update(
     minds: &mut [Mind],
     actions: &mut Vec<Action>,
 ) -> Result<()> {
+    // The spots agents stand aside at, so that no two pick the same.
+    let mut claimed: Vec<(usize, Vec3)> = minds
+        .iter()
+        .enumerate()
+        .filter_map(|(s, m)| match m.mode {
+            Mode::Aside { spot, .. } => Some((s, spot)),
+            _ => None,
+        })
+        .collect();
     for slot in 0..ctx.snaps.len() {
         let Some(me) = ctx.snaps[slot] else { continue };
         match (requests[slot], minds[slot].mode) {
-            (Some(r), _) => on_request(ctx, slot, &me, r, &mut minds[slot], actions)?,
+            (Some(r), _) => {
+                on_request(ctx, slot, &me, r, &mut minds[slot], &claimed, actions)?;
+                if let Mode::Aside { spot, .. } = minds[slot].mode {
+                    claimed.push((slot, spot));
+                }
+            }
             (None, Mode::Aside { .. }) => wait(ctx, slot, &me, &mut minds[slot], actions)?,
             (None, Mode::Returning { .. }) => returning(ctx, slot, &me, &mut minds[slot], actions),
             (None, Mode::Normal) => {}
@@ -98,6 +112,7 @@ fn on_request(
     me: &Snap,
     r: Request,
     mind: &mut Mind,
+    claimed: &[(usize, Vec3)],
     actions: &mut Vec<Action>,
 ) -> Result<()> {
     let dt = ctx.dt;
@@ -129,7 +144,7 @@ fn on_request(
     let Some(mover) = ctx.snaps[r.by] else {
         return Ok(());
     };
-    let Some((poly, spot)) = choose_spot(ctx, slot, me, r.by, &mover)? else {
+    let Some((poly, spot)) = choose_spot(ctx, slot, me, r.by, &mover, claimed)? else {
         return Ok(());
     };
     if kind == AsideKind::GiveWay && mind.home.is_none() {
@@ -245,9 +260,14 @@ fn is_clear(ctx: &Ctx<'_, '_>, slot: usize, me: &Snap, mind: &Mind) -> bool {
                     .project(home)
                     .is_some_and(|p| p.dist < o.radius + me.radius + margin)
         }
-        AsideKind::Yield => {
-            super::head_on::still_coming(me, o, base_rank(slot), want, ctx.b.look_ahead)
-        }
+        AsideKind::Yield => super::head_on::still_coming(
+            me,
+            o,
+            base_rank(slot, mind.yielded),
+            want,
+            ctx.b.look_ahead,
+            margin,
+        ),
     };
     !me.neighbours()
         .chain(std::iter::once(to))

@@ -56,7 +56,7 @@ pub struct CrowdBehaviours {
     pub head_on_after: f32,
     /// Seconds the way must be clear before an agent that stepped aside resumes.
     pub resume_after: f32,
-    /// Gap (m, between the agents' edges) under which an agent queues behind one going its way.
+    /// Gap (m, between the agents' edges) an agent keeps behind one going its way.
     pub queue_gap: f32,
     /// Seconds without progress along its path after which an agent is reported stuck.
     pub stuck_after: f32,
@@ -75,9 +75,9 @@ impl Default for CrowdBehaviours {
             arrive_distance: 0.5,
             margin: 0.2,
             look_ahead: 3.0,
-            head_on_after: 0.5,
+            head_on_after: 2.0,
             resume_after: 0.75,
-            queue_gap: 0.4,
+            queue_gap: 0.1,
             stuck_after: 4.0,
             replan_after: 4.0,
         }

@@ -82,6 +82,7 @@ pub(super) fn choose_spot(
     me: &Snap,
     mover_slot: usize,
     mover: &Snap,
+    claimed: &[(usize, Vec3)],
 ) -> Result<Option<(PolyRef, Vec3)>> {
     let Some(pr) = mover.full.project(me.pos) else {
         return Ok(None);
@@ -103,6 +104,7 @@ pub(super) fn choose_spot(
         .filter(|&s| s != me_slot && s != mover_slot)
         .filter_map(|s| ctx.snaps.get(s).and_then(Option::as_ref))
         .collect();
+    // Off the path and clear of others first; off the path next to others (they move) next.
     let mut best: Option<(f32, Vec3)> = None;
     for (si, side) in [side0, -side0].into_iter().enumerate() {
         for f in [0.0, 0.5, 1.0, 2.0] {
@@ -111,21 +113,35 @@ pub(super) fn choose_spot(
             let Some(reach) = ctx.reach(start, me.pos, cand)? else {
                 continue;
             };
-            let off_path = mover.full.project(reach).is_some_and(|p| p.dist >= need);
-            let free = others
+            if !mover.full.project(reach).is_some_and(|p| p.dist >= need) {
+                continue;
+            }
+            // Next to another agent, on another spot chosen aside, or in another walker's way.
+            let crowded = others
                 .iter()
-                .all(|o| dist_xz(reach, o.pos) >= me.radius + o.radius + 0.05);
-            if off_path && free {
-                let score = dist_xz(me.pos, reach) + 0.5 * f * c + 0.3 * si as f32;
-                if best.is_none_or(|(s, _)| score < s) {
-                    best = Some((score, reach));
-                }
+                .any(|o| dist_xz(reach, o.pos) < me.radius + o.radius + 0.05)
+                || claimed
+                    .iter()
+                    .any(|&(s, p)| s != me_slot && dist_xz(reach, p) < 2.0 * me.radius + 0.05);
+            let in_way = others.iter().any(|o| {
+                o.walking
+                    && o.path
+                        .project(reach)
+                        .is_some_and(|p| p.dist < me.radius + o.radius)
+            });
+            let score = dist_xz(me.pos, reach)
+                + 0.5 * f * c
+                + 0.3 * si as f32
+                + if crowded { 10.0 } else { 0.0 }
+                + if in_way { 5.0 } else { 0.0 };
+            if best.is_none_or(|(s, _)| score < s) {
+                best = Some((score, reach));
             }
         }
     }
     let spot = match best {
         Some((_, p)) => p,
-        // Single file: on ahead along the mover's way.
+        // Single file (walls on both sides): on ahead along the mover's way.
         None => mover.full.point_at(pr.along + c + 1.0),
     };
     ctx.nearest(spot)

@@ -64,8 +64,12 @@ pub(crate) struct Mind {
     pub(super) user_max_speed: Option<f32>,
     /// The shortest remaining path length seen, and seconds since it last shrank.
     pub(super) best_remaining: f32,
+    /// Where it was when it last made progress.
+    pub(super) anchor: Option<Vec3>,
     pub(super) no_progress: f32,
     pub(super) stuck: Option<StuckCause>,
+    /// Seconds it has spent yielding since its last request (raises its priority).
+    pub(super) yielded: f32,
     /// Seconds until the next replan of a stuck agent.
     pub(super) replan_in: f32,
 }
@@ -94,6 +98,7 @@ pub(super) struct Snap {
     pub vel: Vec3,
     pub radius: f32,
     pub max_speed: f32,
+    pub max_accel: f32,
     /// Its position and next corners, cut at the look-ahead distance.
     pub path: Polyline,
     /// Its position and next corners, whole.
@@ -121,10 +126,13 @@ pub(super) const TARGET_VALID: u8 = 2;
 /// dtCrowd's `DT_CROWDAGENT_TARGET_FAILED`.
 pub(super) const TARGET_FAILED: u8 = 1;
 
-/// The base priority of a walking agent in slot `slot`: a strict order, lower slots first (the
-/// agent added earlier has right of way). Standing agents have 0.
-pub(super) fn base_rank(slot: usize) -> u64 {
-    (1u64 << 32) | u64::from(u32::MAX - slot as u32)
+/// The base priority of a walking agent in slot `slot` that has yielded for `yielded` seconds
+/// so far: a strict order, first by whole seconds yielded (an agent that has made way a lot
+/// goes first next time), then by slot (the agent added earlier first). Standing agents have
+/// 0.
+pub(super) fn base_rank(slot: usize, yielded: f32) -> u64 {
+    let waited = (yielded.max(0.0) as u64).min(0xff);
+    (1u64 << 40) | (waited << 32) | u64::from(u32::MAX - slot as u32)
 }
 
 impl Snap {
@@ -154,7 +162,7 @@ impl Snap {
         let rank = match (walking, mind.mode) {
             (false, _) => 0,
             (true, Mode::Aside { rank, .. }) => rank,
-            (true, _) => base_rank(slot),
+            (true, _) => base_rank(slot, mind.yielded),
         };
         let heading = if path.is_point() {
             flat_dir(v(a.desired_velocity))
@@ -166,6 +174,7 @@ impl Snap {
             vel: v(a.velocity),
             radius: a.params.radius,
             max_speed: mind.user_max_speed.unwrap_or(a.params.max_speed),
+            max_accel: a.params.max_acceleration,
             path,
             full,
             remaining,

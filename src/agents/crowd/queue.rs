@@ -1,8 +1,10 @@
-//! Queues: an agent close behind another going its way (in its lane: within the sum of their
-//! radii of its path, ahead) matches that one's speed instead of pushing it. While the gap
-//! between their edges is under [`CrowdBehaviours::queue_gap`], the follower's maximum speed is
-//! capped at the leader's speed along the follower's way plus 2/s times the gap beyond 0.1 m
-//! (at least 0.05 m/s); the user's speed comes back as soon as no one is that close ahead.
+//! Queues: an agent behind another going its way (in its lane: within the sum of their radii
+//! of its path, ahead, not walking against it) matches that one's speed instead of pushing it:
+//! its maximum speed is capped so that it could still stop [`CrowdBehaviours::queue_gap`] short
+//! of the leader braking at half its maximum acceleration (the leader's speed along its way
+//! plus `sqrt(2 * 0.5 * max_acceleration * (gap - queue_gap))`, at least 0.05 m/s, the gap
+//! between their edges); the user's speed comes back as soon as no one ahead needs it. Of two
+//! side by side that each see the other ahead, only the one of lower priority queues.
 
 use super::behaviours::{Action, CrowdBehaviours};
 use super::mind::{Mind, Mode, Snap};
@@ -10,6 +12,8 @@ use super::polyline::flat;
 
 /// The slowest speed a queue caps an agent to (m/s).
 const MIN_SPEED: f32 = 0.05;
+/// The share of its maximum acceleration a follower plans to brake with.
+const BRAKE: f32 = 0.5;
 
 /// The speed cap for `me` (`None`: no one close ahead going its way).
 fn cap(snaps: &[Option<Snap>], me: &Snap, b: &CrowdBehaviours) -> Option<f32> {
@@ -18,11 +22,16 @@ fn cap(snaps: &[Option<Snap>], me: &Snap, b: &CrowdBehaviours) -> Option<f32> {
         let Some(o) = snaps.get(n).and_then(Option::as_ref) else {
             continue;
         };
-        if !o.walking || o.heading.dot(me.heading) <= 0.5 {
+        if !o.walking || o.heading.dot(me.heading) <= 0.0 {
             continue;
         }
         let d = flat(o.pos - me.pos);
-        if d.dot(me.heading) <= 0.0
+        // Ahead of me, and not level with me: of two side by side that each see the other
+        // ahead, only the one of lower priority queues (else both would wait on each other).
+        let ahead = d.dot(me.heading);
+        let mutual = (-d).dot(o.heading) > 0.0;
+        if ahead <= 0.0
+            || mutual && me.rank > o.rank
             || !me
                 .path
                 .project(o.pos)
@@ -31,9 +40,10 @@ fn cap(snaps: &[Option<Snap>], me: &Snap, b: &CrowdBehaviours) -> Option<f32> {
             continue;
         }
         let gap = d.length() - me.radius - o.radius;
-        if gap < b.queue_gap {
-            let lead = o.vel.dot(me.heading).max(0.0);
-            let v = (lead + (gap - 0.1) * 2.0).clamp(MIN_SPEED, me.max_speed);
+        let lead = o.vel.dot(me.heading).max(0.0);
+        let brake = (2.0 * BRAKE * me.max_accel * (gap - b.queue_gap).max(0.0)).sqrt();
+        let v = (lead + brake).clamp(MIN_SPEED, me.max_speed);
+        if v < me.max_speed {
             cap = Some(cap.map_or(v, |c: f32| c.min(v)));
         }
     }

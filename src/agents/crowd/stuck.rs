@@ -41,13 +41,18 @@ use crate::Result;
 
 /// The least shortening of the remaining path (m) that counts as progress.
 const PROGRESS: f32 = 0.25;
+/// How far (m) an agent must have moved from where it last made progress for that to count as
+/// progress too (the remaining path is only known along the next four corners, so on a winding
+/// path it may grow as the agent walks).
+const MOVED: f32 = 1.5;
 /// How many times `stuck_after` an agent may stand aside or queue before it counts as stuck.
 const PATIENCE: f32 = 3.0;
 
 /// Progress and stuck causes of every agent with a target, then replans ([`super::replan`]).
 ///
 /// Progress is the remaining path length to the user's target (along the next corners, then
-/// straight on) shrinking by [`PROGRESS`]; an agent on its way with none for `stuck_after`
+/// straight on) shrinking by [`PROGRESS`], or the agent having moved [`MOVED`] from where it
+/// last made progress; an agent on its way with none for `stuck_after`
 /// seconds (or [`PATIENCE`] times that while it stands aside or queues on purpose) is stuck:
 /// [`StuckCause::Unreachable`] at once when its path is partial and it has reached the path's
 /// end, or its request failed; [`StuckCause::BlockedByAgents`] when an agent is close ahead
@@ -65,11 +70,14 @@ pub(super) fn update(
             mind.stuck = None;
             mind.no_progress = 0.0;
             mind.best_remaining = f32::INFINITY;
+            mind.anchor = None;
             continue;
         }
         let normal = matches!(mind.mode, Mode::Normal);
-        if normal && me.remaining < mind.best_remaining - PROGRESS {
+        let moved = mind.anchor.is_none_or(|a| dist_xz(a, me.pos) >= MOVED);
+        if normal && (me.remaining < mind.best_remaining - PROGRESS || moved) {
             mind.best_remaining = me.remaining;
+            mind.anchor = Some(me.pos);
             mind.no_progress = 0.0;
         } else {
             mind.no_progress += dt;
