@@ -20,7 +20,7 @@
 use glam::Vec3;
 use recastnavigation_sys as sys;
 
-use navkit::agents::crowd::{AgentParams, Crowd};
+use navkit::agents::crowd::{AgentParams, Crowd, CrowdBehaviours};
 use navkit::navmesh::NavMesh;
 use navkit::query::{DEFAULT_HALF_EXTENTS, NavMeshQuery, QueryFilter};
 use navkit::{area, flags};
@@ -129,7 +129,8 @@ impl Drop for RawCrowd {
     }
 }
 
-/// navkit's `Crowd` (default agent parameters, `AgentParams::default`) and the raw crowd over
+/// navkit's `Crowd` (default agent parameters, `AgentParams::default`, crowd behaviours off:
+/// `CrowdBehaviours::detour_crowd`) and the raw crowd over
 /// `navmesh` (made from `tile_data`), with one agent per pair, from its start to its goal, in
 /// the same slots.
 pub fn twin_crowds<'a>(
@@ -139,6 +140,10 @@ pub fn twin_crowds<'a>(
 ) -> (Crowd<&'a NavMesh>, RawCrowd) {
     let n = pairs.len();
     let mut crowd = Crowd::new(navmesh, n, AGENT_RADIUS).unwrap();
+    // Exactly DetourCrowd: the crowd behaviours (on by default) off.
+    crowd
+        .set_behaviours(CrowdBehaviours::detour_crowd())
+        .unwrap();
     let mut raw = RawCrowd::new(tile_data, n as i32);
     let mut q = NavMeshQuery::new(navmesh, 2048).unwrap();
     let filter = QueryFilter::default();

@@ -265,7 +265,7 @@ fn is_clear(ctx: &Ctx<'_, '_>, slot: usize, me: &Snap, mind: &Mind) -> bool {
             o,
             base_rank(slot, mind.yielded),
             want,
-            ctx.b.look_ahead,
+            2.0 * ctx.b.look_ahead,
             margin,
         ),
     };

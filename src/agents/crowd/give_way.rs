@@ -18,7 +18,7 @@ use glam::Vec3;
 
 use super::aside::Ctx;
 use super::behaviours::CrowdBehaviours;
-use super::mind::{Mind, Snap};
+use super::mind::{Mind, Mode, Snap};
 use super::polyline::{dist_xz, flat};
 use crate::Result;
 use crate::query::PolyRef;
@@ -39,7 +39,9 @@ pub(super) fn requests(
     let mut req: Vec<Option<Request>> = vec![None; snaps.len()];
     for (ai, sa) in snaps.iter().enumerate() {
         let Some(sa) = sa else { continue };
-        if !sa.walking || sa.path.is_point() {
+        // An agent walking home after giving way asks no one to make way for it (else arrived
+        // agents with goals close together would keep stepping aside for each other).
+        if !sa.walking || sa.path.is_point() || matches!(minds[ai].mode, Mode::Returning { .. }) {
             continue;
         }
         for bi in sa.neighbours() {

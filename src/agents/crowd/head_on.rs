@@ -12,15 +12,20 @@ use super::mind::{Mind, Mode, Snap};
 /// True when walking `b`, in walking `a`'s way and of lower priority, must yield to `a`: they
 /// walk against each other (headings more than ~107 degrees apart) and `a` is in `b`'s way
 /// too, and either `a` is itself stepping aside (it carries a higher agent's priority: at
-/// once, when they are within a metre of touching) or both have stalled for `head_on_after`. Agents crossing or going the same way
+/// once, when they are within a metre of touching) or, for `head_on_after`, one has walked
+/// slower than a quarter of its speed and the other too or come no nearer its target. Agents crossing or going the same way
 /// are left to DetourCrowd's avoidance and the queue.
 pub(super) fn must_yield(a: &Snap, b: &Snap, ma: &Mind, mb: &Mind, o: &CrowdBehaviours) -> bool {
     if a.heading.dot(b.heading) > -0.3 || !super::give_way::in_way(b, a, o.margin) {
         return false;
     }
     let close = super::polyline::dist_xz(a.pos, b.pos) < a.radius + b.radius + 1.0;
+    // One slow, the other slow too or (jostling) no nearer its target.
+    let slow = |m: &Mind| m.slow_for >= o.head_on_after;
+    let stalled = |m: &Mind| m.slow_for.max(m.no_progress) >= o.head_on_after;
     matches!(ma.mode, Mode::Aside { .. }) && close
-        || ma.slow_for >= o.head_on_after && mb.slow_for >= o.head_on_after
+        || slow(ma) && stalled(mb)
+        || slow(mb) && stalled(ma)
 }
 
 /// True when `o`, walking, is still coming against an agent of base priority `rank` that

@@ -108,7 +108,8 @@ pub(super) struct Snap {
     pub heading: Vec3,
     /// Has somewhere to go and is not there: walking (or held in a queue).
     pub walking: bool,
-    /// Priority while walking (0 standing): higher goes first.
+    /// Priority while walking (0 standing, 1 walking home after giving way): higher goes
+    /// first.
     pub rank: u64,
     pub neis: [i32; 6],
     pub nneis: usize,
@@ -126,12 +127,15 @@ pub(super) const TARGET_VALID: u8 = 2;
 /// dtCrowd's `DT_CROWDAGENT_TARGET_FAILED`.
 pub(super) const TARGET_FAILED: u8 = 1;
 
+/// Seconds of yielding that raise an agent's priority one step.
+const YIELD_STEP: f32 = 4.0;
+
 /// The base priority of a walking agent in slot `slot` that has yielded for `yielded` seconds
-/// so far: a strict order, first by whole seconds yielded (an agent that has made way a lot
+/// so far: a strict order, first by [`YIELD_STEP`]s yielded (an agent that has made way a lot
 /// goes first next time), then by slot (the agent added earlier first). Standing agents have
 /// 0.
 pub(super) fn base_rank(slot: usize, yielded: f32) -> u64 {
-    let waited = (yielded.max(0.0) as u64).min(0xff);
+    let waited = ((yielded.max(0.0) / YIELD_STEP) as u64).min(0xff);
     (1u64 << 40) | (waited << 32) | u64::from(u32::MAX - slot as u32)
 }
 
@@ -162,6 +166,8 @@ impl Snap {
         let rank = match (walking, mind.mode) {
             (false, _) => 0,
             (true, Mode::Aside { rank, .. }) => rank,
+            // Walking home after giving way: above standing, below every other walker.
+            (true, Mode::Returning { .. }) => 1,
             (true, _) => base_rank(slot, mind.yielded),
         };
         let heading = if path.is_point() {
