@@ -118,6 +118,8 @@ enum Overlap {
     FewerDeep,
     /// Not met: the deepest overlap no deeper than this (what was measured, rounded down).
     AtLeast(f32),
+    /// Better: no deeper than DetourCrowd's and than this (what was measured, rounded down).
+    Better(f32),
 }
 
 fn check_overlap(what: &str, on: &Outcome, off: &Outcome, overlap: Overlap) {
@@ -128,6 +130,10 @@ fn check_overlap(what: &str, on: &Outcome, off: &Outcome, overlap: Overlap) {
         ),
         Overlap::FewerDeep => assert!(on.deep < off.deep, "{what}: {on:?} vs {off:?}"),
         Overlap::AtLeast(bound) => assert!(on.deepest >= bound, "{what}: {on:?} vs {off:?}"),
+        Overlap::Better(bound) => assert!(
+            on.deepest >= bound.max(off.deepest),
+            "{what}: {on:?} vs {off:?}"
+        ),
     }
 }
 
@@ -197,7 +203,8 @@ fn door_swap_everyone_arrives() {
 
 #[test]
 fn door_oneway_everyone_arrives() {
-    scenario("door_oneway", "door", 30, Overlap::NotDeeper);
+    // The queue: measured 1.000 (never closer than touching) against DetourCrowd's 0.794.
+    scenario("door_oneway", "door", 30, Overlap::Better(0.99));
 }
 
 #[test]

@@ -150,9 +150,13 @@ impl Snap {
     ) -> Snap {
         let v = Vec3::from_array;
         let pos = v(a.position);
-        let corners: Vec<Vec3> = a.corners[..a.ncorners].iter().map(|&c| v(c)).collect();
-        let path = Polyline::new(pos, &corners, look_ahead);
-        let full = Polyline::new(pos, &corners, f32::INFINITY);
+        let mut buf = [Vec3::ZERO; 4];
+        for (b, &c) in buf.iter_mut().zip(&a.corners[..a.ncorners.min(4)]) {
+            *b = v(c);
+        }
+        let corners = &buf[..a.ncorners.min(4)];
+        let path = Polyline::new(pos, corners, look_ahead);
+        let full = Polyline::new(pos, corners, f32::INFINITY);
         let target = v(a.target_pos);
         let last = corners.last().copied().unwrap_or(pos);
         let remaining = full.length() + dist_xz(last, target);

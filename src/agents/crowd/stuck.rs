@@ -63,9 +63,10 @@ pub(super) fn update(
     actions: &mut Vec<Action>,
 ) -> Result<()> {
     let (stuck_after, dt) = (ctx.b.stuck_after, ctx.dt);
-    for slot in 0..ctx.snaps.len() {
-        let Some(me) = ctx.snaps[slot] else { continue };
-        let mind = &mut minds[slot];
+    for (slot, mind) in minds.iter_mut().enumerate() {
+        let Some(me) = ctx.snaps.get(slot).copied().flatten() else {
+            continue;
+        };
         if mind.goal.is_none() || mind.arrived {
             mind.stuck = None;
             mind.no_progress = 0.0;
