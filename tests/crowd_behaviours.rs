@@ -293,22 +293,29 @@ fn crowd_of<'a>(
     (crowd, hs)
 }
 
-#[test]
-fn an_arrived_agent_in_a_corridor_steps_aside_keeps_its_goal_and_returns() {
-    // Hand-made: A has arrived in the middle of the 3 m corridor (x 12..24, centres z 5.1..6.9)
-    // at (18, 5.1), on the south side the corridor path of B hugs (its corners at the corridor
-    // ends are on z = 5.1, as the path from room to room goes); B walks from the west room to
-    // the east one along it. With give way on, A steps aside (its activity says so) while its
-    // target stays its goal, B passes, A goes back to within arrival distance of its goal.
-    let built = level("corridor");
+/// A crowd on the corridor level: agent A arrived (its goal where it stands) in the middle of
+/// the corridor at (18, 5.1), on the south side, which the path of B, from the west room to the
+/// east one, hugs (its corners at the corridor ends are on z = 5.1).
+fn arrived_in_corridor(
+    navmesh: &NavMesh,
+) -> (Crowd<&NavMesh>, Vec<navkit::agents::crowd::AgentHandle>) {
     let goal_a = Vec3::new(18.0, 0.0, 5.1);
-    let (mut crowd, hs) = crowd_of(
-        built.navmesh(),
+    crowd_of(
+        navmesh,
         &[
             (goal_a, goal_a),
             (Vec3::new(6.0, 0.0, 3.0), Vec3::new(30.0, 0.0, 3.0)),
         ],
-    );
+    )
+}
+
+#[test]
+fn an_arrived_agent_in_a_corridor_steps_aside_keeps_its_goal_and_returns() {
+    // Hand-made (`arrived_in_corridor`, the corridor 3 m wide: centres z 5.1..6.9): B walks
+    // along the side where A stands. With give way on, A steps aside (its activity says so) while its
+    // target stays its goal, B passes, A goes back to within arrival distance of its goal.
+    let built = level("corridor");
+    let (mut crowd, hs) = arrived_in_corridor(built.navmesh());
     let (a, b) = (hs[0], hs[1]);
     // Snapped onto the navmesh (the corridor's south edge).
     let goal_a = crowd.agent(a).unwrap().target;
@@ -344,14 +351,7 @@ fn a_new_request_cancels_the_behaviour_in_progress() {
     // As above, until A is giving way; then the user sends A elsewhere: it is moving there at
     // once (its dtCrowd target is the user's, not the spot), and the next frame too.
     let built = level("corridor");
-    let goal_a = Vec3::new(18.0, 0.0, 5.1);
-    let (mut crowd, hs) = crowd_of(
-        built.navmesh(),
-        &[
-            (goal_a, goal_a),
-            (Vec3::new(6.0, 0.0, 3.0), Vec3::new(30.0, 0.0, 3.0)),
-        ],
-    );
+    let (mut crowd, hs) = arrived_in_corridor(built.navmesh());
     let a = hs[0];
     let mut frames = 0;
     while crowd.agent(a).unwrap().activity != Activity::GivingWay {

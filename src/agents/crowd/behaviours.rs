@@ -181,15 +181,10 @@ impl<N: CrowdNavMesh> Crowd<N> {
         self.forget_behaviour(slot, goal);
         self.minds[slot].arrived = arrived;
         if overrides {
-            match goal {
-                Some((poly, p)) => {
-                    self.raw
-                        .request_move_target(slot as i32, poly.0, p.to_array());
-                }
-                None => {
-                    self.raw.reset_move_target(slot as i32);
-                }
-            }
+            self.apply(&[match goal {
+                Some((poly, p)) => Action::Target(slot, poly, p),
+                None => Action::Reset(slot),
+            }]);
         }
     }
 
@@ -257,8 +252,16 @@ impl<N: CrowdNavMesh> Crowd<N> {
         for &a in actions {
             match a {
                 Action::Target(slot, poly, p) => {
-                    self.raw
-                        .request_move_target(slot as i32, poly.0, p.to_array());
+                    // A tile cache may have rebuilt the tile since the point was snapped.
+                    let snapped = if self.navmesh().is_valid(poly) {
+                        Some((poly, p))
+                    } else {
+                        self.snap("target", p).ok()
+                    };
+                    if let Some((poly, p)) = snapped {
+                        self.raw
+                            .request_move_target(slot as i32, poly.0, p.to_array());
+                    }
                 }
                 Action::Reset(slot) => {
                     self.raw.reset_move_target(slot as i32);
