@@ -32,19 +32,21 @@ pub struct CrowdBehaviours {
     /// Arrived and idle agents step aside along the navmesh when a moving agent needs to pass,
     /// and return to their place when it has been clear for `resume_after`.
     pub give_way: bool,
-    /// Two moving agents stalled face to face (or crossing) resolve it: the one of lower
-    /// priority (a strict order: the agent added earlier goes first; an agent stepping aside
-    /// carries the priority of the one it makes way for) side-steps, or backs off along the
-    /// other's path to a wider place, waits there until the way is clear, and resumes.
+    /// Two moving agents stalled face to face resolve it: the one of lower priority (a strict
+    /// order: the agent that has yielded longest, by 4 s steps, then the agent added earlier;
+    /// an agent stepping aside carries the priority of the one it makes way for) side-steps, or
+    /// backs off along the other's path to a wider place, waits there until its lane has been
+    /// clear for `resume_after`, and resumes.
     pub head_on: bool,
     /// An agent close behind another going its way matches that one's speed instead of
     /// pushing it.
     pub queue: bool,
     /// Report [`AgentState::stuck`](super::AgentState::stuck) with its cause.
     pub stuck_detection: bool,
-    /// Replan stuck agents: an unreachable or obstacle-blocked agent asks for its target again
-    /// every `replan_after` (the navmesh may have changed), an agent blocked by agents that long
-    /// takes a way around them if the navmesh has one.
+    /// Replan stuck agents: a stuck agent asks for its target again every `replan_after` (snapped
+    /// afresh: the navmesh may have changed), so that DetourCrowd plans over the navmesh as it is
+    /// now. (A way around agents blocking a passage, by a search that avoids their polygons, is
+    /// not done yet.)
     pub replan: bool,
     /// Arrival distance (m, xz), see the type's docs.
     pub arrive_distance: f32,
@@ -52,7 +54,9 @@ pub struct CrowdBehaviours {
     pub margin: f32,
     /// How far ahead along its path (m) an agent looks for agents in its way.
     pub look_ahead: f32,
-    /// Seconds two agents in each other's way must have stalled before one yields.
+    /// Seconds two agents walking against each other in each other's way must have stalled (one
+    /// slower than a quarter of its speed, the other too or no nearer its target) before one
+    /// yields.
     pub head_on_after: f32,
     /// Seconds the way must be clear before an agent that stepped aside resumes.
     pub resume_after: f32,
