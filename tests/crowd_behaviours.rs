@@ -480,3 +480,74 @@ fn a_closed_corridor_is_reported_and_walked_through_once_opened() {
     assert_eq!(s.activity, Activity::Arrived);
     assert_eq!(s.stuck, None);
 }
+
+/// Flat floor rectangles (x0, z0, x1, z1) at y = 0, as scripts/crowd-levels.py writes them.
+fn rects(rs: &[(f32, f32, f32, f32)]) -> InputGeometry {
+    let (mut verts, mut tris) = (Vec::new(), Vec::new());
+    for (i, &(x0, z0, x1, z1)) in rs.iter().enumerate() {
+        for (x, z) in [(x0, z0), (x0, z1), (x1, z1), (x1, z0)] {
+            verts.extend([x, 0.0, z]);
+        }
+        let b = 4 * i as i32;
+        tris.extend([b, b + 1, b + 2, b, b + 2, b + 3]);
+    }
+    InputGeometry::from_mesh(navkit::TriMesh::new(verts, tris).unwrap())
+}
+
+#[test]
+fn an_agent_blocked_by_agents_in_one_corridor_takes_the_other() {
+    // Hand-made: two 10 m rooms joined by a single-file corridor (2.1 m wide, 0.9 m for
+    // centres) at z 3..5 and a wide one (3 m) at z 14..17. Six idle agents stand in the narrow
+    // one; with give way and head-on off they stay there, and an agent sent from the west room
+    // to the east one along z = 4 is stuck behind them (blocked by agents). Replanning finds
+    // the way around them (our search over the polygon graph without the polygons under them)
+    // and it arrives through the wide corridor; without replanning it is still stuck at 60 s.
+    let geom = rects(&[
+        (0.0, 0.0, 10.0, 20.0),
+        (10.0, 2.95, 20.0, 5.05),
+        (10.0, 14.0, 20.0, 17.0),
+        (20.0, 0.0, 30.0, 20.0),
+    ]);
+    let built = NavMeshBuilder::new(&geom)
+        .settings(BuildSettings::default())
+        .solo()
+        .unwrap();
+    for replan in [true, false] {
+        let mut pairs = vec![(Vec3::new(5.0, 0.0, 4.0), Vec3::new(25.0, 0.0, 4.0))];
+        pairs.extend((0..6).map(|i| {
+            let p = Vec3::new(11.5 + 1.5 * i as f32, 0.0, 4.0);
+            (p, p)
+        }));
+        let (mut crowd, hs) = crowd_of(built.navmesh(), &pairs);
+        for &h in &hs[1..] {
+            crowd.reset_move_target(h).unwrap();
+        }
+        crowd
+            .set_behaviours(CrowdBehaviours {
+                give_way: false,
+                head_on: false,
+                replan,
+                ..CrowdBehaviours::default()
+            })
+            .unwrap();
+        let (mut north, mut cause) = (0.0f32, None);
+        for _ in 0..(60.0 / DT) as usize {
+            crowd.update(DT).unwrap();
+            let a = crowd.agent(hs[0]).unwrap();
+            north = north.max(a.position.z);
+            cause = cause.or(a.stuck);
+        }
+        let a = crowd.agent(hs[0]).unwrap();
+        println!(
+            "replan {replan}: {:?} at {:?}, north {north}, first cause {cause:?}",
+            a.activity, a.position
+        );
+        assert_eq!(cause, Some(StuckCause::BlockedByAgents));
+        if replan {
+            assert_eq!(a.activity, Activity::Arrived);
+            assert!(north > 14.0, "through the wide corridor: {north}");
+        } else {
+            assert_ne!(a.activity, Activity::Arrived);
+        }
+    }
+}

@@ -100,6 +100,7 @@ pub(super) fn update(
             }
             (None, Mode::Aside { .. }) => wait(ctx, slot, &me, &mut minds[slot], actions)?,
             (None, Mode::Returning { .. }) => returning(ctx, slot, &me, &mut minds[slot], actions),
+            (None, Mode::Detour { .. }) => detour(ctx, slot, &me, &mut minds[slot], actions),
             (None, Mode::Normal) => {}
         }
     }
@@ -138,8 +139,8 @@ fn on_request(
             kind, want, total, ..
         } => (kind, want, total),
         Mode::Returning { .. } => (AsideKind::GiveWay, Vec3::ZERO, 0.0),
-        Mode::Normal if me.walking => (AsideKind::Yield, me.heading, 0.0),
-        Mode::Normal => (AsideKind::GiveWay, Vec3::ZERO, 0.0),
+        Mode::Normal | Mode::Detour { .. } if me.walking => (AsideKind::Yield, me.heading, 0.0),
+        Mode::Normal | Mode::Detour { .. } => (AsideKind::GiveWay, Vec3::ZERO, 0.0),
     };
     let Some(mover) = ctx.snaps[r.by] else {
         return Ok(());
@@ -242,6 +243,25 @@ fn returning(
     if near_home(ctx, me, home) || near && *slow_for >= HOME_STALL {
         // Walking home was walking to the user's target, if it has one.
         home_again(slot, mind, actions, false);
+    }
+}
+
+/// On a way around blocking agents: at the waypoint (or after twice `replan_after`), on to
+/// the user's target again.
+fn detour(
+    ctx: &mut Ctx<'_, '_>,
+    slot: usize,
+    me: &Snap,
+    mind: &mut Mind,
+    actions: &mut Vec<Action>,
+) {
+    let Mode::Detour { waypoint, age } = &mut mind.mode else {
+        return;
+    };
+    *age += ctx.dt;
+    let there = dist_xz(me.pos, *waypoint) <= me.radius.max(ctx.b.arrive_distance) + 0.5;
+    if there || *age > 2.0 * ctx.b.replan_after {
+        home_again(slot, mind, actions, true);
     }
 }
 

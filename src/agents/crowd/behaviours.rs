@@ -45,8 +45,8 @@ pub struct CrowdBehaviours {
     pub stuck_detection: bool,
     /// Replan stuck agents: a stuck agent asks for its target again every `replan_after` (snapped
     /// afresh: the navmesh may have changed), so that DetourCrowd plans over the navmesh as it is
-    /// now. (A way around agents blocking a passage, by a search that avoids their polygons, is
-    /// not done yet.)
+    /// now; one blocked by agents that long takes a way around the polygons under them if the
+    /// navmesh has one.
     pub replan: bool,
     /// Arrival distance (m, xz), see the type's docs.
     pub arrive_distance: f32,
@@ -297,7 +297,8 @@ impl<N: CrowdNavMesh> Crowd<N> {
                 super::mind::AsideKind::Yield => Activity::Yielding,
             },
             Mode::Returning { .. } => Activity::GivingWay,
-            Mode::Normal if mind.queued => Activity::Queued,
+            Mode::Normal | Mode::Detour { .. } if mind.queued => Activity::Queued,
+            Mode::Detour { .. } => Activity::Moving,
             Mode::Normal => match mind.goal {
                 None if !has_target => Activity::Idle,
                 _ if mind.arrived => Activity::Arrived,

@@ -39,6 +39,12 @@ pub(super) enum Mode {
         /// The direction it was walking when it yielded (zero when it stood).
         want: Vec3,
     },
+    /// Walking to a waypoint on a way around agents blocking its path ([`super::detour`]).
+    Detour {
+        waypoint: Vec3,
+        /// Seconds since it set off.
+        age: f32,
+    },
     /// Walking back to the place it gave way from (`Mind::home`).
     Returning {
         /// Seconds it has made no headway near home.
@@ -164,7 +170,7 @@ impl Snap {
         let walking = has_target
             && match mind.mode {
                 Mode::Normal => !mind.arrived,
-                Mode::Returning { .. } => true,
+                Mode::Returning { .. } | Mode::Detour { .. } => true,
                 Mode::Aside { spot, .. } => dist_xz(pos, spot) > ASIDE_REACHED,
             };
         let rank = match (walking, mind.mode) {

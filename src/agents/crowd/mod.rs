@@ -43,6 +43,7 @@ use glam::Vec3;
 mod arrival;
 mod aside;
 mod behaviours;
+mod detour;
 mod give_way;
 mod head_on;
 mod mind;

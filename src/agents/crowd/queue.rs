@@ -61,7 +61,10 @@ pub(super) fn update(
         let Some(me) = s else { continue };
         let eligible = me.walking
             && !me.path.is_point()
-            && matches!(mind.mode, Mode::Normal | Mode::Returning { .. });
+            && matches!(
+                mind.mode,
+                Mode::Normal | Mode::Returning { .. } | Mode::Detour { .. }
+            );
         match eligible.then(|| cap(snaps, me, b)).flatten() {
             Some(v) if v < 0.95 * me.max_speed => {
                 mind.user_max_speed.get_or_insert(me.max_speed);

@@ -56,7 +56,7 @@ const PATIENCE: f32 = 3.0;
 /// seconds (or [`PATIENCE`] times that while it stands aside or queues on purpose) is stuck:
 /// [`StuckCause::Unreachable`] at once when its path is partial and it has reached the path's
 /// end, or its request failed; [`StuckCause::BlockedByAgents`] when an agent is close ahead
-/// (within the sum of their radii plus 0.5 m); else [`StuckCause::BlockedByObstacle`].
+/// ([`blockers`]); else [`StuckCause::BlockedByObstacle`].
 pub(super) fn update(
     ctx: &mut Ctx<'_, '_>,
     minds: &mut [Mind],
@@ -114,20 +114,30 @@ pub(super) fn update(
     Ok(())
 }
 
-/// Agents, or something else, in the way of stuck `me`.
-fn cause(snaps: &[Option<Snap>], me: &Snap) -> StuckCause {
+/// How close (m, beyond the sum of radii) an agent ahead of a stuck one must be to be blamed.
+const BLAME: f32 = 1.0;
+
+/// The agents close ahead of `me` (within the sum of radii plus [`BLAME`], in front of it).
+pub(super) fn blockers<'s>(
+    snaps: &'s [Option<Snap>],
+    me: &'s Snap,
+) -> impl Iterator<Item = Snap> + 's {
     let heading = if me.heading == glam::Vec3::ZERO {
         flat(me.target - me.pos).normalize_or_zero()
     } else {
         me.heading
     };
-    let blocked = me.neighbours().any(|n| {
-        snaps.get(n).and_then(Option::as_ref).is_some_and(|o| {
+    me.neighbours()
+        .filter_map(|n| snaps.get(n).copied().flatten())
+        .filter(move |o| {
             let d = flat(o.pos - me.pos);
-            d.length() < me.radius + o.radius + 0.5 && d.dot(heading) > 0.0
+            d.length() < me.radius + o.radius + BLAME && d.dot(heading) > 0.0
         })
-    });
-    if blocked {
+}
+
+/// Agents, or something else, in the way of stuck `me`.
+fn cause(snaps: &[Option<Snap>], me: &Snap) -> StuckCause {
+    if blockers(snaps, me).next().is_some() {
         StuckCause::BlockedByAgents
     } else {
         StuckCause::BlockedByObstacle
