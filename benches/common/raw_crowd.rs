@@ -20,7 +20,7 @@
 use glam::Vec3;
 use recastnavigation_sys as sys;
 
-use navkit::agents::crowd::{AgentParams, Crowd};
+use navkit::agents::crowd::{AgentParams, Crowd, CrowdBehaviours};
 use navkit::navmesh::NavMesh;
 use navkit::query::{DEFAULT_HALF_EXTENTS, NavMeshQuery, QueryFilter};
 use navkit::{area, flags};
@@ -129,7 +129,8 @@ impl Drop for RawCrowd {
     }
 }
 
-/// navkit's `Crowd` (default agent parameters, `AgentParams::default`) and the raw crowd over
+/// navkit's `Crowd` (default agent parameters, `AgentParams::default`, crowd behaviours off:
+/// `CrowdBehaviours::detour_crowd`) and the raw crowd over
 /// `navmesh` (made from `tile_data`), with one agent per pair, from its start to its goal, in
 /// the same slots.
 pub fn twin_crowds<'a>(
@@ -161,6 +162,10 @@ pub fn twin_crowds<'a>(
 /// start to its goal, in slot order.
 pub fn navkit_crowd<'a>(navmesh: &'a NavMesh, pairs: &[(Vec3, Vec3)]) -> Crowd<&'a NavMesh> {
     let mut crowd = Crowd::new(navmesh, pairs.len(), AGENT_RADIUS).unwrap();
+    // Exactly DetourCrowd: the crowd behaviours (on by default) off.
+    crowd
+        .set_behaviours(CrowdBehaviours::detour_crowd())
+        .unwrap();
     for &(a, b) in pairs {
         let h = crowd.add_agent(a, AgentParams::default()).unwrap();
         crowd.request_move_target(h, b).unwrap();

@@ -324,21 +324,6 @@ impl<O> RawCrowd<'_, O> {
         }
     }
 
-    /// Agent `idx`'s neighbours from the last update: (agent index, squared distance), nearest
-    /// first; empty out of range.
-    pub(crate) fn neighbours(&self, idx: i32) -> Vec<(usize, f32)> {
-        if !self.valid(idx) {
-            return Vec::new();
-        }
-        // SAFETY: live crowd, index in range; the agent is read and copied at once (`&self`).
-        let a = unsafe { &*sys::dtCrowd_getAgent(self.ptr.as_ptr(), idx) };
-        let n = a.nneis.clamp(0, a.neis.len() as i32) as usize;
-        a.neis[..n]
-            .iter()
-            .map(|e| (e.idx as usize, e.dist))
-            .collect()
-    }
-
     /// A copy of agent `idx`'s state, `None` out of range.
     pub(crate) fn agent(&self, idx: i32) -> Option<RawAgentState> {
         if !self.valid(idx) {
@@ -412,5 +397,27 @@ impl<O> RawCrowd<'_, O> {
             f.m_includeFlags = filter.0.m_includeFlags;
             f.m_excludeFlags = filter.0.m_excludeFlags;
         }
+    }
+}
+
+impl<O> RawCrowd<'_, O> {
+    /// The neighbours the last update gathered for agent `idx` (`dtCrowdAgent::neis`): at most
+    /// 6 (agent index, squared distance), nearest first, and how many; none out of range. No
+    /// allocation: the crowd behaviours read them for every agent every frame.
+    pub(crate) fn neighbours(&self, idx: i32) -> ([(i32, f32); 6], usize) {
+        let mut out = [(0i32, 0f32); 6];
+        if !self.valid(idx) {
+            return (out, 0);
+        }
+        // SAFETY: live crowd, index in range; `getAgent` returns a const pointer into the agent
+        // array, only read here while `&self` keeps the crowd unchanged.
+        let Some(a) = (unsafe { sys::dtCrowd_getAgent(self.ptr.as_ptr(), idx).as_ref() }) else {
+            return (out, 0);
+        };
+        let n = a.nneis.clamp(0, a.neis.len() as i32) as usize;
+        for (o, nei) in out.iter_mut().zip(&a.neis[..n]) {
+            *o = (nei.idx, nei.dist);
+        }
+        (out, n)
     }
 }

@@ -16,7 +16,7 @@
 
 use glam::Vec3;
 
-use crate::agents::crowd::{AgentParams, Crowd, CrowdNavMesh};
+use crate::agents::crowd::{AgentParams, Crowd, CrowdBehaviours, CrowdNavMesh};
 use crate::navmesh::NavMesh;
 use crate::tools::compare::{CompareSettings, Comparer};
 use crate::tools::crowd_metrics::{CrowdMetrics, StuckCounts};
@@ -154,13 +154,14 @@ pub fn random_specs(navmesh: &NavMesh, agents: usize, seed: u64) -> Result<Vec<A
         .collect())
 }
 
-/// Sets up a new crowd for a run: the hook where [`SimSettings::plain_detour`] chooses between
-/// navkit's crowd behaviours (the default) and plain DetourCrowd. Called by every `simulate_*`
-/// right after the crowd is made, before agents are added. Today a no-op: navkit's crowd is
-/// DetourCrowd exactly, whatever the flag (the library option that turns the behaviours off
-/// connects here when it lands).
+/// Sets up a new crowd for a run: with [`SimSettings::plain_detour`] the crowd behaviours are
+/// off ([`CrowdBehaviours::detour_crowd`]: DetourCrowd's results, bit for bit), otherwise they
+/// stay on (the library's default). Called by every `simulate_*` right after the crowd is
+/// made, before agents are added.
 pub fn configure_crowd<N: CrowdNavMesh>(crowd: &mut Crowd<N>, s: &SimSettings) -> Result<()> {
-    let _ = (crowd, s.plain_detour);
+    if s.plain_detour {
+        crowd.set_behaviours(CrowdBehaviours::detour_crowd())?;
+    }
     Ok(())
 }
 

@@ -93,11 +93,11 @@ impl<N: CrowdNavMesh> Crowd<N> {
     /// Empty before its first update and while it is on an off-mesh connection.
     pub fn neighbours(&self, h: AgentHandle) -> Result<Vec<Neighbour>> {
         let idx = self.slot(h)?;
-        Ok(self
-            .raw
-            .neighbours(idx)
-            .into_iter()
-            .filter_map(|(i, distance_squared)| {
+        let (neis, n) = self.raw.neighbours(idx);
+        Ok(neis[..n]
+            .iter()
+            .filter_map(|&(i, distance_squared)| {
+                let i = usize::try_from(i).ok()?;
                 let &(generation, live) = self.slots.get(i)?;
                 live.then_some(Neighbour {
                     agent: AgentHandle {

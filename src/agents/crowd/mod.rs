@@ -46,7 +46,18 @@ use glam::Vec3;
 
 mod engine;
 pub use engine::{CrowdEngine, Neighbour, UpdateTiming};
+mod arrival;
+mod aside;
+mod behaviours;
+mod detour;
+mod give_way;
+mod head_on;
+mod mind;
+mod polyline;
+mod queue;
+mod replan;
 mod stuck;
+pub use behaviours::{Activity, CrowdBehaviours};
 pub use stuck::StuckCause;
 
 pub use crate::ffi::crowd::{AgentParams, AvoidanceParams};
@@ -258,6 +269,8 @@ pub struct AgentState {
     /// Why it is stuck, if the crowd's stuck detection finds it stuck (`None` while it makes
     /// progress, has arrived, or has no target).
     pub stuck: Option<StuckCause>,
+    /// What it is doing ([`CrowdBehaviours`]).
+    pub activity: Activity,
 }
 
 /// Where a [`Crowd`]'s navmesh lives: borrowed (`&NavMesh`, [`Crowd::new`]) or in a
@@ -360,6 +373,10 @@ pub struct Crowd<N: CrowdNavMesh> {
     slots: Vec<(u32, bool)>,
     /// The update [`Crowd::update`] runs.
     engine: CrowdEngine,
+    /// Which behaviours run around DetourCrowd's step.
+    behaviours: CrowdBehaviours,
+    /// Per slot: the behaviours' memory of its agent.
+    minds: Vec<mind::Mind>,
 }
 
 impl<N: CrowdNavMesh> std::fmt::Debug for Crowd<N> {
@@ -448,6 +465,8 @@ impl<N: CrowdNavMesh> Crowd<N> {
             max_radius: max_agent_radius,
             slots: vec![(0, false); max_agents],
             engine: CrowdEngine::default(),
+            behaviours: CrowdBehaviours::default(),
+            minds: vec![mind::Mind::default(); max_agents],
         };
         for q in [
             AvoidanceQuality::Low,
@@ -584,6 +603,7 @@ impl<N: CrowdNavMesh> Crowd<N> {
             .ok_or_else(|| Error::InvalidArgument(format!("dtCrowd returned slot {idx}")))?;
         slot.0 = slot.0.wrapping_add(1);
         slot.1 = true;
+        self.minds[idx as usize] = mind::Mind::with_goal(None);
         Ok(AgentHandle {
             index: idx as u32,
             generation: slot.0,
@@ -595,6 +615,7 @@ impl<N: CrowdNavMesh> Crowd<N> {
         let idx = self.slot(h)?;
         self.raw.remove_agent(idx);
         self.slots[idx as usize].1 = false;
+        self.minds[idx as usize] = mind::Mind::default();
         Ok(())
     }
 
@@ -603,22 +624,27 @@ impl<N: CrowdNavMesh> Crowd<N> {
         let idx = self.slot(h)?;
         let raw = params.check(self.max_radius)?;
         self.raw.update_agent_parameters(idx, raw);
+        // The user's speed now; a queue caps it again next frame if it must.
+        self.minds[idx as usize].user_max_speed = None;
         Ok(())
     }
 
-    /// Asks the agent to move to the navmesh point nearest `target`. Errors for a stale
-    /// handle, a non-finite target, or a target with no polygon near.
+    /// Asks the agent to move to the navmesh point nearest `target` (cancelling any behaviour
+    /// in progress for it). Errors for a stale handle, a non-finite target, or a target with
+    /// no polygon near.
     pub fn request_move_target(&mut self, h: AgentHandle, target: Vec3) -> Result<()> {
         let idx = self.slot(h)?;
         let (poly, p) = self.snap("target", target)?;
         if self.raw.request_move_target(idx, poly.0, p.to_array()) {
+            self.forget_behaviour(idx as usize, Some((poly, p)));
             Ok(())
         } else {
             Err(refused("dtCrowd::requestMoveTarget"))
         }
     }
 
-    /// Asks the agent to move at `velocity` (no path).
+    /// Asks the agent to move at `velocity` (no path; cancels any behaviour in progress for
+    /// it).
     pub fn request_move_velocity(&mut self, h: AgentHandle, velocity: Vec3) -> Result<()> {
         let idx = self.slot(h)?;
         if !velocity.is_finite() {
@@ -628,21 +654,24 @@ impl<N: CrowdNavMesh> Crowd<N> {
             });
         }
         if self.raw.request_move_velocity(idx, velocity.to_array()) {
+            self.forget_behaviour(idx as usize, None);
             Ok(())
         } else {
             Err(refused("dtCrowd::requestMoveVelocity"))
         }
     }
 
-    /// Cancels the agent's move request.
+    /// Cancels the agent's move request (and any behaviour in progress for it).
     pub fn reset_move_target(&mut self, h: AgentHandle) -> Result<()> {
         let idx = self.slot(h)?;
         self.raw.reset_move_target(idx);
+        self.forget_behaviour(idx as usize, None);
         Ok(())
     }
 
-    /// Advances every agent by `dt` seconds (finite, positive, at most 1), with the chosen
-    /// engine ([`Crowd::set_engine`]: navkit's by default, on [`Crowd::threads`] threads).
+    /// Advances every agent by `dt` seconds (finite, positive, at most 1): the chosen engine's
+    /// step ([`Crowd::set_engine`]: navkit's by default, on [`Crowd::threads`] threads), then
+    /// the crowd behaviours' ([`CrowdBehaviours`]).
     pub fn update(&mut self, dt: f32) -> Result<()> {
         if !(dt.is_finite() && dt > 0.0 && dt <= 1.0) {
             return Err(Error::InvalidArgument(format!(
@@ -650,7 +679,7 @@ impl<N: CrowdNavMesh> Crowd<N> {
             )));
         }
         self.step(dt);
-        Ok(())
+        self.behaviours_after(dt)
     }
 
     /// A copy of an agent's state.
@@ -661,21 +690,31 @@ impl<N: CrowdNavMesh> Crowd<N> {
             .agent(idx)
             .ok_or_else(|| Error::InvalidArgument(format!("no agent in slot {idx}")))?;
         let v = Vec3::from_array;
+        let mind = &self.minds[idx as usize];
+        let mut params = a.params;
+        params.max_speed = mind.user_max_speed.unwrap_or(params.max_speed);
+        // The user's target, whatever a behaviour steers the dtCrowd agent to meanwhile.
+        let (target_state, target) = match (mind.goal, mind.overrides_target()) {
+            (Some((_, g)), _) => (TargetState::from_raw(a.target_state), g),
+            (None, true) => (TargetState::None, mind.home.unwrap_or(v(a.target_pos))),
+            (None, false) => (TargetState::from_raw(a.target_state), v(a.target_pos)),
+        };
         Ok(AgentState {
             position: v(a.position),
             velocity: v(a.velocity),
             desired_velocity: v(a.desired_velocity),
             corners: a.corners[..a.ncorners].iter().map(|&c| v(c)).collect(),
-            target_state: TargetState::from_raw(a.target_state),
-            target: v(a.target_pos),
+            target_state,
+            target,
             off_mesh: a.state == 2,
             path_status: if a.partial {
                 PathStatus::Partial
             } else {
                 PathStatus::Complete
             },
-            params: a.params,
-            stuck: None,
+            params,
+            stuck: mind.stuck,
+            activity: self.activity_of(idx as usize, &a),
         })
     }
 }
