@@ -992,3 +992,78 @@ fn a_recastdemo_tile_cache_file_has_obstacles_and_a_crowd_from_the_start() {
         422,
     );
 }
+
+/// How many of the live crowd's agents stand within 1 m (xz) of their target.
+fn at_target(s: &Value) -> usize {
+    s["agents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|a| xz(p3(&a["pos"]), p3(&a["target"])) <= 1.0)
+        .count()
+}
+
+/// The agents' activities, sorted and counted.
+fn activities(s: &Value) -> std::collections::BTreeMap<String, usize> {
+    let mut m = std::collections::BTreeMap::new();
+    for a in s["agents"].as_array().unwrap() {
+        *m.entry(a["activity"].as_str().unwrap().to_string())
+            .or_insert(0) += 1;
+    }
+    m
+}
+
+#[test]
+fn the_crowd_behaviours_toggle_compares_with_plain_detour_crowd() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let v = Viewer::start(std::path::Path::new(&format!(
+        "{root}/scenarios/crowd/levels/corridor.obj"
+    )));
+    let swap = std::fs::read_to_string(format!("{root}/scenarios/crowd/corridor_swap.json"))
+        .expect("the suite's corridor swap");
+    // The behaviours are on by default; off, the crowd is plain DetourCrowd.
+    let s = v.post_json("/api/scenario", &swap);
+    assert_eq!(s["options"]["behaviours"], true, "{}", s["options"]);
+    assert_eq!(s["options"]["upstream_update"], false);
+    let o = v.post_json("/api/crowd/options", r#"{"behaviours": false}"#);
+    assert_eq!(o["options"]["behaviours"], false);
+    let mut plain = Vec::new();
+    for _ in 0..4 {
+        let s = run(&v, 10.0);
+        plain.push(activities(&s));
+    }
+    let plain_arrived = at_target(&run(&v, 80.0));
+    // Loaded again with the behaviours on (and upstream's update, which gives navkit's
+    // results: only the behaviours differ).
+    v.post_json(
+        "/api/crowd/options",
+        r#"{"behaviours": true, "upstream_update": true}"#,
+    );
+    let s = v.post_json("/api/scenario", &swap);
+    assert_eq!(s["options"]["behaviours"], true);
+    assert_eq!(s["options"]["upstream_update"], true);
+    let mut ours = Vec::new();
+    for _ in 0..4 {
+        let s = run(&v, 10.0);
+        ours.push(activities(&s));
+    }
+    let ours_arrived = at_target(&run(&v, 80.0));
+    // Plain DetourCrowd: agents only move or arrive. With the behaviours, agents meeting
+    // head-on in the corridor yield and those behind queue.
+    let acts = |v: &[std::collections::BTreeMap<String, usize>]| -> Vec<String> {
+        v.iter().flat_map(|m| m.keys().cloned()).collect()
+    };
+    assert!(
+        acts(&plain).iter().all(|a| a == "moving" || a == "arrived"),
+        "{plain:?}"
+    );
+    assert!(
+        acts(&ours).iter().any(|a| a == "yielding" || a == "queued"),
+        "{ours:?}"
+    );
+    // Measured on the viewer's tile-cache navmesh of this level: 7 of 20 at their target
+    // after 120 s either way. Known gap (issue 21, open): on the solo navmesh the behaviours
+    // bring all 20 through (`navkit simulate --scenario scenarios/crowd/corridor_swap.json`,
+    // tests/crowd_behaviours.rs), on the tile cache's polygons they jam in the corridor.
+    assert_eq!((plain_arrived, ours_arrived), (7, 7));
+}

@@ -4,13 +4,17 @@
 //!
 //! Three twin crowds take every op: navkit's update on 1 thread, on 2 threads, and upstream's
 //! `dtCrowd::update`; after every update all three must agree on every agent, to the bit (a
-//! bulk op adds enough agents for the per-agent phases to go parallel).
+//! bulk op adds enough agents for the per-agent phases to go parallel). The crowd behaviours
+//! run as they do by default (give way, head-on, queues, stuck detection, replanning: they are
+//! deterministic and run after either engine's step, so the twins still agree, activities and
+//! stuck causes included); an op sets them to fuzzed options (any subset on, fuzzed tunables).
 #![no_main]
 
 use arbitrary::{Arbitrary, Unstructured};
 use libfuzzer_sys::fuzz_target;
 use navkit::agents::crowd::{
-    AgentHandle, AgentParams, AvoidanceParams, Crowd, CrowdEngine, CrowdNavMesh,
+    AgentHandle, AgentParams, AvoidanceParams, Crowd, CrowdBehaviours, CrowdEngine,
+    CrowdNavMesh,
 };
 use navkit::query::QueryFilter;
 use navkit::tilecache::{ObstacleRef, ObstacleShape, TileCache};
@@ -44,6 +48,31 @@ impl<'a> Arbitrary<'a> for Params {
             update_flags: u.arbitrary()?,
             obstacle_avoidance_type: u.arbitrary::<u8>()? % 10,
             query_filter_type: u.arbitrary::<u8>()? % 18,
+        }))
+    }
+}
+
+#[derive(Debug)]
+struct Behaviours(CrowdBehaviours);
+
+impl<'a> Arbitrary<'a> for Behaviours {
+    fn arbitrary(u: &mut Unstructured<'a>) -> arbitrary::Result<Self> {
+        let d = CrowdBehaviours::default();
+        let on: u8 = u.arbitrary()?;
+        Ok(Behaviours(CrowdBehaviours {
+            give_way: on & 1 != 0,
+            head_on: on & 2 != 0,
+            queue: on & 4 != 0,
+            stuck_detection: on & 8 != 0,
+            replan: on & 16 != 0,
+            arrive_distance: near(u, d.arrive_distance)?,
+            margin: near(u, d.margin)?,
+            look_ahead: near(u, d.look_ahead)?,
+            head_on_after: near(u, d.head_on_after)?,
+            resume_after: near(u, d.resume_after)?,
+            queue_gap: near(u, d.queue_gap)?,
+            stuck_after: near(u, d.stuck_after)?,
+            replan_after: near(u, d.replan_after)?,
         }))
     }
 }
@@ -88,6 +117,7 @@ enum Op {
     SetParams(u8, Params),
     Avoidance(u8, F, F, F, F, F, F, u8, u8, u8, u8),
     Filter(u8, u16, u16),
+    Behaviours(Behaviours),
     Update(F),
     Step,
     AddObstacle(Shape),
@@ -179,6 +209,9 @@ fn state<N: CrowdNavMesh>(crowd: &Crowd<N>) -> Vec<u64> {
             a.target_state as u64,
             a.off_mesh as u64,
             a.path_status as u64,
+            a.activity as u64,
+            a.stuck.map_or(0, |c| c as u64 + 1),
+            u64::from(a.params.max_speed.to_bits()),
         ]);
         out.extend(corridor.iter().map(|r| r.to_u64()));
         for n in crowd.neighbours(h).expect("a listed handle is live") {
@@ -288,6 +321,9 @@ where
             Op::Filter(i, inc, exc) => {
                 let f = QueryFilter::with_flags(*inc, *exc);
                 let _ = all(crowds, |c| c.set_filter(*i as usize % 18, &f).is_ok());
+            }
+            Op::Behaviours(b) => {
+                let _ = all(crowds, |c| c.set_behaviours(b.0.clone()).is_ok());
             }
             Op::Update(dt) => update_all(crowds, dt.0),
             Op::Step => {

@@ -56,7 +56,9 @@
   // RecastDemo's crowd tool options, for every agent.
   const OPTIONS = [["optimize_vis", "optimize visibility"], ["optimize_topo", "optimize topology"],
     ["anticipate_turns", "anticipate turns"], ["obstacle_avoidance", "obstacle avoidance"],
-    ["separation", "separation"]];
+    ["separation", "separation"],
+    ["behaviours", "navkit behaviours (give way, head-on, queues; off: plain DetourCrowd)"],
+    ["upstream_update", "upstream dtCrowd::update (same results, one core)"]];
   const NUMBERS = [["max_speed", "max speed (m/s)"], ["max_acceleration", "max acceleration"],
     ["separation_weight", "separation weight"]];
   for (const [key, text] of OPTIONS) {

@@ -37,7 +37,8 @@ use glam::Vec3;
 use serde_json::{Value, json};
 
 use navkit::agents::crowd::{
-    AgentHandle, AgentParams, AgentState, Crowd, TargetState, update_flags,
+    AgentHandle, AgentParams, AgentState, Crowd, CrowdBehaviours, CrowdEngine, TargetState,
+    update_flags,
 };
 use navkit::build::Budget;
 use navkit::debug_draw::{self, Color, Layer, Primitive};
@@ -59,8 +60,8 @@ mod files;
 mod obstacles;
 
 use crowd::{
-    CrowdOptions, add_agents, agent_params, agent_radius, agents_request, bodies_layer,
-    options_json, remove_agents, set_options, set_target, step, targets_layer,
+    CrowdOptions, add_agents, agent_params, agent_radius, agents_request, apply_crowd_mode,
+    bodies_layer, options_json, remove_agents, set_options, set_target, step, targets_layer,
 };
 use files::{load_scenario, populate, save, scenario, scenario_json};
 use obstacles::{add_obstacle, obstacle_request, remove_obstacle};
@@ -647,6 +648,8 @@ fn agent_json(id: u32, a: &AgentState) -> Value {
         "partial": !a.path_status.is_complete(),
         "radius": num32(a.params.radius),
         "height": num32(a.params.height),
+        "activity": crate::json::to_json(&a.activity),
+        "stuck": a.stuck.map(|c| c.name()),
     })
 }
 

@@ -4,7 +4,10 @@
 use super::*;
 
 /// RecastDemo's crowd tool options: speed and acceleration, separation and its weight, the
-/// update flags and the avoidance quality (preset 0..=3: low, medium, good, high).
+/// update flags and the avoidance quality (preset 0..=3: low, medium, good, high); and navkit's:
+/// whether the crowd behaviours run (off: plain DetourCrowd, to compare) and whether the
+/// update is upstream's `dtCrowd::update` (the same results as navkit's, on one core: to
+/// compare the step time).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct CrowdOptions {
     max_speed: f32,
@@ -12,6 +15,8 @@ pub(super) struct CrowdOptions {
     separation_weight: f32,
     update_flags: u8,
     avoidance_quality: u8,
+    behaviours: bool,
+    upstream_update: bool,
 }
 
 impl Default for CrowdOptions {
@@ -23,8 +28,28 @@ impl Default for CrowdOptions {
             separation_weight: p.separation_weight,
             update_flags: p.update_flags,
             avoidance_quality: p.obstacle_avoidance_type,
+            behaviours: true,
+            upstream_update: false,
         }
     }
+}
+
+/// Sets the crowd's behaviours and engine from the options (a new crowd, or changed options).
+pub(super) fn apply_crowd_mode(
+    crowd: &mut Crowd<TileCache>,
+    o: &CrowdOptions,
+) -> navkit::Result<()> {
+    crowd.set_behaviours(if o.behaviours {
+        CrowdBehaviours::default()
+    } else {
+        CrowdBehaviours::detour_crowd()
+    })?;
+    crowd.set_engine(if o.upstream_update {
+        CrowdEngine::Upstream
+    } else {
+        CrowdEngine::Navkit
+    });
+    Ok(())
 }
 
 /// The update flags by name, as the page and the answers name them.
@@ -45,6 +70,8 @@ pub(super) fn options_json(o: &CrowdOptions) -> Value {
         m.insert(name.into(), json!(o.update_flags & bit != 0));
     }
     m.insert("avoidance_quality".into(), json!(o.avoidance_quality));
+    m.insert("behaviours".into(), json!(o.behaviours));
+    m.insert("upstream_update".into(), json!(o.upstream_update));
     Value::Object(m)
 }
 
@@ -74,6 +101,8 @@ pub(super) fn set_options(st: &mut State, v: &Value) -> Result<Value, Response> 
         "max_acceleration",
         "separation_weight",
         "avoidance_quality",
+        "behaviours",
+        "upstream_update",
     ];
     known.extend(FLAGS.iter().map(|f| f.0));
     fields(v, "crowd options", &known)?;
@@ -99,9 +128,16 @@ pub(super) fn set_options(st: &mut State, v: &Value) -> Result<Value, Response> 
             }
         }
     }
+    if v.get("behaviours").is_some() {
+        o.behaviours = flag(v, "behaviours")?;
+    }
+    if v.get("upstream_update").is_some() {
+        o.upstream_update = flag(v, "upstream_update")?;
+    }
     st.dynamic.options = o;
     let params = agent_params(st);
     if let Some(crowd) = st.dynamic.crowd.as_mut() {
+        apply_crowd_mode(crowd, &o).map_err(|e| refused("the options were refused", e))?;
         for &(_, h) in &st.dynamic.agents {
             crowd
                 .set_agent_params(h, params)

@@ -75,6 +75,10 @@ pub(super) fn populate(st: &State, built: CacheBuilt, s: &Scenario) -> Result<Dy
         events: s.events.clone(),
         ..st.dynamic.fresh(built.tile_size)
     };
+    if let Some(crowd) = d.crowd.as_mut() {
+        apply_crowd_mode(crowd, &d.options)
+            .map_err(|e| refused("the crowd options were refused", e))?;
+    }
     for (i, o) in s.obstacles.iter().enumerate() {
         check_shape(o).map_err(|_| {
             bad(format!(
