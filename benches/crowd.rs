@@ -9,6 +9,11 @@
 //! agent's position, velocities, corners, corridor and neighbours to the bit, and the raw
 //! crowd on every position and velocity.
 //!
+//! A fourth crowd, navkit's default (its crowd behaviours on: giving way, head-on yielding,
+//! queues, stuck detection; on 2 threads), is timed beside them: the same agents and targets,
+//! but the behaviours change where agents walk, so its state is not compared; its column is
+//! the cost of the crowd a game gets by default.
+//!
 //! The 16-thread column is an estimate by Amdahl's law from navkit's 1-thread run: its
 //! measured sequential time (the path queue, topology optimisation, the grid and the
 //! hand-offs between phases, `Crowd::last_update_timing`) plus the rest divided by 16.
@@ -25,7 +30,7 @@ use std::time::{Duration, Instant};
 
 use glam::Vec3;
 use navkit::NavMeshBuilder;
-use navkit::agents::crowd::Crowd;
+use navkit::agents::crowd::{Crowd, CrowdBehaviours};
 use navkit::agents::steering::{Agent, Arrive, Behaviour, Leave};
 use navkit::navmesh::NavMesh;
 use navkit::tools::compare::{CompareSettings, Comparer};
@@ -100,21 +105,25 @@ fn main() {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     );
     println!(
-        "| agents | rounds x frames | raw us/frame | navkit 1 thread | navkit 2 threads | 1t / raw | 2t / raw | sequential share | 16 threads (est.) | est. / raw |"
+        "| agents | rounds x frames | raw us/frame | navkit 1 thread | navkit 2 threads | 1t / raw | 2t / raw | default 2t | default / raw | sequential share | 16 threads (est.) | est. / raw |"
     );
-    println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for n in [25usize, 100, 500, 1000, 5000, 10_000] {
         let (rounds, frames) = schedule(n, bench_mode, quick);
         let (mut one, mut raw) = twin_crowds(built.navmesh(), built.tile_data(), &pairs[..n]);
         let mut two = navkit_crowd(built.navmesh(), &pairs[..n]);
+        let mut def = navkit_crowd(built.navmesh(), &pairs[..n]);
+        def.set_behaviours(CrowdBehaviours::default()).unwrap();
         one.set_threads(1).unwrap();
         two.set_threads(2).unwrap();
-        let (mut t_raw, mut t_one, mut t_two) = (Vec::new(), Vec::new(), Vec::new());
+        def.set_threads(2).unwrap();
+        let (mut t_raw, mut t_one, mut t_two, mut t_def) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         let (mut seq, mut seq_total) = (Duration::ZERO, Duration::ZERO);
         for r in 0..rounds {
-            for k in 0..3 {
+            for k in 0..4 {
                 let t = Instant::now();
-                match (r + k) % 3 {
+                match (r + k) % 4 {
                     0 => {
                         for _ in 0..frames {
                             raw.update(black_box(dt));
@@ -128,14 +137,19 @@ fn main() {
                             seq_total += timing.total;
                         }
                     }
-                    _ => {
+                    2 => {
                         for _ in 0..frames {
                             two.update(black_box(dt)).unwrap();
                         }
                     }
+                    _ => {
+                        for _ in 0..frames {
+                            def.update(black_box(dt)).unwrap();
+                        }
+                    }
                 }
                 let us = t.elapsed().as_secs_f64() * 1e6 / frames as f64;
-                [&mut t_raw, &mut t_one, &mut t_two][(r + k) % 3].push(us);
+                [&mut t_raw, &mut t_one, &mut t_two, &mut t_def][(r + k) % 4].push(us);
             }
         }
         // Same work: after the same frames all three are at the same state, to the bit.
@@ -148,13 +162,14 @@ fn main() {
             state_bits(&one) == state_bits(&two),
             "{n} agents: navkit on 1 and 2 threads diverged"
         );
-        let (a, b, c) = (median(t_raw), median(t_one), median(t_two));
+        let (a, b, c, d) = (median(t_raw), median(t_one), median(t_two), median(t_def));
         let share = seq.as_secs_f64() / seq_total.as_secs_f64().max(1e-12);
         let est = b * share + b * (1.0 - share) / 16.0;
         println!(
-            "| {n} | {rounds} x {frames} | {a:.1} | {b:.1} | {c:.1} | {:.3} | {:.3} | {:.1}% | {est:.1} | {:.3} |",
+            "| {n} | {rounds} x {frames} | {a:.1} | {b:.1} | {c:.1} | {:.3} | {:.3} | {d:.1} | {:.3} | {:.1}% | {est:.1} | {:.3} |",
             b / a,
             c / a,
+            d / a,
             share * 100.0,
             est / a
         );
