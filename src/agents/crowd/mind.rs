@@ -138,10 +138,9 @@ pub(super) const TARGET_FAILED: u8 = 1;
 const YIELD_STEP: f32 = 4.0;
 
 /// The base priority of a walking agent in slot `slot` that has yielded (or been held up) for
-/// `yielded` seconds
-/// so far: a strict order, first by [`YIELD_STEP`]s yielded (an agent that has made way a lot
-/// goes first next time), then by slot (the agent added earlier first). Standing agents have
-/// 0.
+/// `yielded` seconds so far: a strict order, first by [`YIELD_STEP`]s yielded (an agent that
+/// has made way or waited a lot goes first next time), then by slot (the agent added earlier
+/// first). Standing agents have 0.
 pub(super) fn base_rank(slot: usize, yielded: f32) -> u64 {
     let waited = ((yielded.max(0.0) / YIELD_STEP) as u64).min(0xff);
     (1u64 << 40) | (waited << 32) | u64::from(u32::MAX - slot as u32)
