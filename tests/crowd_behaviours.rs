@@ -116,8 +116,6 @@ enum Overlap {
     NotDeeper,
     /// Not met: fewer pair-frames overlapping deeper than half the radii than DetourCrowd's.
     FewerDeep,
-    /// Not met: the deepest overlap no deeper than this (what was measured, rounded down).
-    AtLeast(f32),
     /// Better: no deeper than DetourCrowd's and than this (what was measured, rounded down).
     Better(f32),
 }
@@ -129,7 +127,6 @@ fn check_overlap(what: &str, on: &Outcome, off: &Outcome, overlap: Overlap) {
             "{what}: deeper overlap: {on:?} vs {off:?}"
         ),
         Overlap::FewerDeep => assert!(on.deep < off.deep, "{what}: {on:?} vs {off:?}"),
-        Overlap::AtLeast(bound) => assert!(on.deepest >= bound, "{what}: {on:?} vs {off:?}"),
         Overlap::Better(bound) => assert!(
             on.deepest >= bound.max(off.deepest),
             "{what}: {on:?} vs {off:?}"
@@ -191,8 +188,8 @@ fn bottleneck_exit_everyone_arrives() {
     // Not met: the deepest overlap. 40 agents 1.6 m apart (0.4 m between edges) rush the
     // exit; two queued ones are pressed together into the room's corner beside the exit by the
     // crowd's collision resolution (measured: centre distance 0.000 with behaviours, 0.025 m
-    // with DetourCrowd), though pairs overlapping by more than half their radii are fewer
-    // (measured: 2,396 pair-frames against 2,637).
+    // with DetourCrowd), though pairs overlapping by more than half their radii are far fewer
+    // (measured: 239 pair-frames against 2,637).
     scenario("bottleneck_exit", "bottleneck", 39, Overlap::FewerDeep);
 }
 
@@ -249,16 +246,18 @@ fn random_agents(mesh: &str, cases: &[(u64, usize, usize, Overlap)]) {
 #[test]
 fn dungeon_random_agents_all_arrive() {
     // Not met at seed 2: 99 of 100 arrive; the last (slot 97, a 120 m walk across the level
-    // through its busiest corridors, 37 s alone) is still on its way at 60 s. Nor is the
-    // deepest overlap at seed 4 (measured 0.935 of the sum of radii against DetourCrowd's
-    // 0.960: a touch, 4 cm deep), checked there against what was measured.
+    // through its busiest corridors, 37 s alone) is still on its way at 60 s, 3.2 m short of
+    // its goal (measured; it stands aside 6 s for agents of higher priority at the start and is
+    // slowed in the corridors at x 11..17 and near (3, -34)). Seed 4's deepest
+    // overlap: measured 0.963 of the sum of radii against DetourCrowd's 0.960 (0.935 before
+    // agents held up walking slowly gained priority as yielding ones do).
     random_agents(
         "dungeon.obj",
         &[
             (1, 97, 100, Overlap::NotDeeper),
             (2, 96, 99, Overlap::NotDeeper),
             (3, 95, 100, Overlap::NotDeeper),
-            (4, 91, 100, Overlap::AtLeast(0.93)),
+            (4, 91, 100, Overlap::NotDeeper),
             (5, 98, 100, Overlap::NotDeeper),
         ],
     );

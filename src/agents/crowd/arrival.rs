@@ -1,7 +1,8 @@
 //! Arrival, which DetourCrowd does not have: an agent has arrived when it is within
 //! `max(radius, CrowdBehaviours::arrive_distance)` (xz) of its target with a complete path. Also
 //! keeps each agent's stall time (seconds walking slower than a quarter of its speed), which the
-//! head-on rule reads, and the time it has spent yielding, which raises its priority.
+//! head-on rule reads, and the time it has spent yielding or held up (walking slowly on plain
+//! DetourCrowd, not in a queue), which raises its priority.
 
 use glam::Vec3;
 
@@ -27,10 +28,16 @@ pub(super) fn update(snaps: &[Option<Snap>], minds: &mut [Mind], b: &CrowdBehavi
         } else {
             0.0
         };
-        if let Mode::Aside {
-            kind: AsideKind::Yield,
-            ..
-        } = mind.mode
+        // Yielding, or held up on its way (stalled among others), raises its priority.
+        let held_up = mind.slow_for > 0.0 && matches!(mind.mode, Mode::Normal) && !mind.queued;
+        if held_up
+            || matches!(
+                mind.mode,
+                Mode::Aside {
+                    kind: AsideKind::Yield,
+                    ..
+                }
+            )
         {
             mind.yielded += dt;
         }

@@ -33,7 +33,8 @@ pub struct CrowdBehaviours {
     /// and return to their place when it has been clear for `resume_after`.
     pub give_way: bool,
     /// Two moving agents stalled face to face resolve it: the one of lower priority (a strict
-    /// order: the agent that has yielded longest, by 4 s steps, then the agent added earlier;
+    /// order: the agent that has yielded (or been held up walking slowly outside a
+    /// queue) longest, by 4 s steps, then the agent added earlier;
     /// an agent stepping aside carries the priority of the one it makes way for) side-steps, or
     /// backs off along the other's path to a wider place, waits there until its lane has been
     /// clear for `resume_after`, and resumes.

@@ -1,10 +1,10 @@
 //! Two walking agents in each other's way: when the one of lower priority yields.
 //!
-//! Priority is a strict order ([`super::mind::base_rank`]: the agent that has yielded longest,
-//! then the agent added earlier, first), and
-//! an agent stepping aside carries the priority of the one it makes way for, so that an agent
-//! backing off into a third one makes that one yield too (chains) and the agent of highest
-//! priority among those in each other's way always has its way cleared: no livelock.
+//! Priority is a strict order ([`super::mind::base_rank`]: the agent that has yielded or been
+//! held up longest, then the agent added earlier, first), and an agent stepping aside carries
+//! the priority of the one it makes way for, so that an agent backing off into a third one
+//! makes that one yield too (chains) and the agent of highest priority among those in each
+//! other's way always has its way cleared: no livelock.
 
 use super::behaviours::CrowdBehaviours;
 use super::mind::{Mind, Mode, Snap};

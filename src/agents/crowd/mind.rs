@@ -74,7 +74,8 @@ pub(crate) struct Mind {
     pub(super) anchor: Option<Vec3>,
     pub(super) no_progress: f32,
     pub(super) stuck: Option<StuckCause>,
-    /// Seconds it has spent yielding since its last request (raises its priority).
+    /// Seconds it has spent yielding, or held up (walking slowly on plain DetourCrowd, not
+    /// queued), since its last request (raises its priority).
     pub(super) yielded: f32,
     /// Seconds until the next replan of a stuck agent.
     pub(super) replan_in: f32,
@@ -136,10 +137,10 @@ pub(super) const TARGET_FAILED: u8 = 1;
 /// Seconds of yielding that raise an agent's priority one step.
 const YIELD_STEP: f32 = 4.0;
 
-/// The base priority of a walking agent in slot `slot` that has yielded for `yielded` seconds
-/// so far: a strict order, first by [`YIELD_STEP`]s yielded (an agent that has made way a lot
-/// goes first next time), then by slot (the agent added earlier first). Standing agents have
-/// 0.
+/// The base priority of a walking agent in slot `slot` that has yielded (or been held up) for
+/// `yielded` seconds so far: a strict order, first by [`YIELD_STEP`]s yielded (an agent that
+/// has made way or waited a lot goes first next time), then by slot (the agent added earlier
+/// first). Standing agents have 0.
 pub(super) fn base_rank(slot: usize, yielded: f32) -> u64 {
     let waited = ((yielded.max(0.0) / YIELD_STEP) as u64).min(0xff);
     (1u64 << 40) | (waited << 32) | u64::from(u32::MAX - slot as u32)
