@@ -359,13 +359,14 @@ fn simulate_suite_prints_a_table_row_per_run_and_a_json_array() {
     assert_eq!(single["arrived"], r["arrived"]);
     assert_eq!(single["last_arrival_s"], r["last_arrival_s"]);
     // Without --plain-detour the crowd behaviours run (the default): the door is taken in
-    // turns and the last agent is through sooner (measured 23.3 s against DetourCrowd's 41.9 s).
+    // turns and the last agent is through sooner (measured 23.3 s at fe9b5b6, 29.9 s since
+    // held-up agents gain priority (c831e24), against DetourCrowd's 41.9 s).
     let (code, out, err) = navkit(&["simulate", "--scenario", door, "--json"]);
     assert_eq!(code, 0, "{err}");
     let ours: Value = serde_json::from_str(out.trim()).unwrap();
     assert_eq!(ours["arrived"], 16);
     let last = ours["last_arrival_s"].as_f64().unwrap();
-    assert!((20.0..30.0).contains(&last), "{ours}");
+    assert!((20.0..36.0).contains(&last), "{ours}");
     // A random scenario: a row per seed (here one, --seed), on a RecastDemo level outside the
     // suite's folder: refused by default, read with --allow-outside-paths.
     let dungeon = "scenarios/crowd/dungeon_random.json";
