@@ -21,7 +21,9 @@
 //!   `{"all": true}`;
 //! - `POST /api/crowd/step {"dt": 0.033, "steps": 1}` advances the crowd;
 //! - `POST /api/crowd/options {"max_speed": 3.5, "separation": true, "avoidance_quality": 3,
-//!   ...}` sets RecastDemo's crowd tool options for every agent;
+//!   ...}` sets RecastDemo's crowd tool options for every agent, and navkit's: `"behaviours"`
+//!   (the crowd behaviours; `false`: plain DetourCrowd, to compare) and `"upstream_update"`
+//!   (upstream's `dtCrowd::update`: the same results on one core, to compare step times);
 //! - `GET /api/scenario` the current scenario (`navkit simulate`'s format, with the viewer's
 //!   part under `view`), `POST /api/scenario` loads one;
 //! - `GET /api/navmesh.mset`, `GET /api/tilecache.tset` the navmesh (RecastDemo's MSET) and, in
