@@ -15,7 +15,7 @@ use serde_json::Value;
 use navkit::Error;
 use navkit::agents::crowd::StuckCause;
 use navkit::geometry::LoadOptions;
-use navkit::tools::crowd_metrics::CrowdMetrics;
+use navkit::tools::crowd_metrics::{CrowdMetrics, Stuck};
 use navkit::tools::crowd_suite::{SuiteScenario, load_suite};
 use navkit::tools::simulation::{Scenario, SimSettings};
 
@@ -137,6 +137,56 @@ fn stuck_agents_by_the_crowds_cause_else_by_no_progress() {
             ("no_progress", 1)
         ]
     );
+    // Per agent, the same reasons (what `navkit simulate` draws and writes per agent).
+    assert_eq!(
+        m.stuck(&causes),
+        [
+            Some(Stuck::Crowd(StuckCause::BlockedByAgents)),
+            Some(Stuck::NoProgress),
+            Some(Stuck::Crowd(StuckCause::Unreachable)),
+            Some(Stuck::Crowd(StuckCause::BlockedByObstacle)),
+        ]
+    );
+}
+
+#[test]
+fn simulate_marks_stuck_agents_by_cause_in_its_picture_and_trajectories() {
+    // Plain DetourCrowd on the corridor swap (tests/crowd_behaviours.rs, the suite's table):
+    // 8 of 20 arrive in 120 s; the 12 others stand deadlocked in the corridor, no cause from
+    // plain DetourCrowd, so navkit's no-progress measure names them all.
+    let dir = std::env::temp_dir().join(format!("navkit-stuck-marks-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (svg, traj) = (dir.join("run.svg"), dir.join("run.json"));
+    let (code, _, err) = navkit(&[
+        "simulate",
+        "--scenario",
+        "scenarios/crowd/corridor_swap.json",
+        "--plain-detour",
+        "-o",
+        svg.to_str().unwrap(),
+        "--trajectories",
+        traj.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let agents: Value = serde_json::from_str(&std::fs::read_to_string(&traj).unwrap()).unwrap();
+    let stuck: Vec<&Value> = agents
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| &a["stuck"])
+        .collect();
+    assert_eq!(stuck.iter().filter(|s| **s == "no_progress").count(), 12);
+    assert_eq!(stuck.iter().filter(|s| s.is_null()).count(), 8);
+    let picture = std::fs::read_to_string(&svg).unwrap();
+    assert!(
+        picture.contains("stuck at the end: no_progress (12)"),
+        "legend"
+    );
+    assert!(
+        !picture.contains("blocked_by_agents"),
+        "no legend row for absent causes"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 fn write(dir: &Path, name: &str, text: &str) -> PathBuf {

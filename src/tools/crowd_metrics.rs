@@ -27,6 +27,41 @@ pub const NO_PROGRESS_M: f32 = 0.5;
 /// The no-progress measure's window, seconds.
 pub const NO_PROGRESS_S: f32 = 5.0;
 
+/// Why an agent that has not arrived is stuck: the crowd's cause, or navkit's no-progress
+/// fallback where the crowd gives none (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Stuck {
+    /// The cause the crowd gives ([`crate::agents::crowd::AgentState::stuck`]).
+    Crowd(StuckCause),
+    /// No cause from the crowd, but not arrived and moved less than [`NO_PROGRESS_M`] over the
+    /// last [`NO_PROGRESS_S`] seconds.
+    NoProgress,
+}
+
+impl Stuck {
+    /// A short lower-case name: the crowd cause's ([`StuckCause::name`]) or `no_progress`.
+    ///
+    /// ```
+    /// use navkit::agents::crowd::StuckCause;
+    /// use navkit::tools::crowd_metrics::Stuck;
+    /// assert_eq!(Stuck::Crowd(StuckCause::Unreachable).name(), "unreachable");
+    /// assert_eq!(Stuck::NoProgress.name(), "no_progress");
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            Stuck::Crowd(cause) => cause.name(),
+            Stuck::NoProgress => "no_progress",
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for Stuck {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
 /// Stuck agents (not arrived at the end) by cause.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
@@ -58,8 +93,22 @@ impl StuckCounts {
                 self.blocked_by_obstacle,
             ),
             (StuckCause::Unreachable.name(), self.unreachable),
-            ("no_progress", self.no_progress),
+            (Stuck::NoProgress.name(), self.no_progress),
         ]
+    }
+
+    /// Counts the agents' reasons (`None`: not stuck).
+    pub fn count(reasons: &[Option<Stuck>]) -> Self {
+        let mut n = StuckCounts::default();
+        for r in reasons.iter().flatten() {
+            match r {
+                Stuck::Crowd(StuckCause::BlockedByAgents) => n.blocked_by_agents += 1,
+                Stuck::Crowd(StuckCause::BlockedByObstacle) => n.blocked_by_obstacle += 1,
+                Stuck::Crowd(StuckCause::Unreachable) => n.unreachable += 1,
+                Stuck::NoProgress => n.no_progress += 1,
+            }
+        }
+        n
     }
 }
 
@@ -226,19 +275,23 @@ impl CrowdMetrics {
                 .is_some_and(|(a, b)| a.distance(*b) < NO_PROGRESS_M)
     }
 
-    /// The report, with the causes the crowd gives for its agents (`causes[i]` for agent `i`;
-    /// an empty slice, or `None`, where it gives none).
+    /// Per agent, why it is stuck now (`None`: arrived, or not stuck), with the causes the
+    /// crowd gives for its agents (`causes[i]` for agent `i`; an empty slice, or `None`, where
+    /// it gives none).
+    pub fn stuck(&self, causes: &[Option<StuckCause>]) -> Vec<Option<Stuck>> {
+        (0..self.goals.len())
+            .map(|i| match causes.get(i).copied().flatten() {
+                _ if self.arrived_at[i].is_some() => None,
+                Some(cause) => Some(Stuck::Crowd(cause)),
+                None => self.no_progress(i).then_some(Stuck::NoProgress),
+            })
+            .collect()
+    }
+
+    /// The report, with the causes the crowd gives for its agents (as in
+    /// [`CrowdMetrics::stuck`]).
     pub fn report(&self, causes: &[Option<StuckCause>]) -> CrowdMetricsReport {
-        let mut stuck = StuckCounts::default();
-        for i in (0..self.goals.len()).filter(|&i| self.arrived_at[i].is_none()) {
-            match causes.get(i).copied().flatten() {
-                Some(StuckCause::BlockedByAgents) => stuck.blocked_by_agents += 1,
-                Some(StuckCause::BlockedByObstacle) => stuck.blocked_by_obstacle += 1,
-                Some(StuckCause::Unreachable) => stuck.unreachable += 1,
-                None if self.no_progress(i) => stuck.no_progress += 1,
-                None => {}
-            }
-        }
+        let stuck = StuckCounts::count(&self.stuck(causes));
         let frames = self.frames.max(1) as f64;
         CrowdMetricsReport {
             agents: self.goals.len(),

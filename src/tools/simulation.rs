@@ -19,7 +19,7 @@ use glam::Vec3;
 use crate::agents::crowd::{AgentParams, Crowd, CrowdBehaviours, CrowdNavMesh};
 use crate::navmesh::NavMesh;
 use crate::tools::compare::{CompareSettings, Comparer};
-use crate::tools::crowd_metrics::{CrowdMetrics, StuckCounts};
+use crate::tools::crowd_metrics::{CrowdMetrics, Stuck, StuckCounts};
 pub use crate::tools::scenario::{
     AgentBehaviour, AgentOverrides, AgentSpec, ObstacleEvent, RandomAgents, Scenario, ViewState,
     load_scenario,
@@ -116,6 +116,8 @@ pub struct SimAgent {
     pub goal: Vec3,
     /// When it arrived (seconds), if it did.
     pub arrived_at: Option<f32>,
+    /// Why it is stuck at the end, if it is (not arrived): the crowd's cause, or no progress.
+    pub stuck: Option<Stuck>,
     /// Its recorded positions.
     pub trajectory: Vec<Vec3>,
 }
@@ -361,6 +363,7 @@ fn run<N: CrowdNavMesh>(
             start: a.position,
             goal: *goal,
             arrived_at: None,
+            stuck: None,
             trajectory: vec![a.position],
         });
         handles.push(h);
@@ -398,8 +401,12 @@ fn run<N: CrowdNavMesh>(
         .map(|&h| Ok(crowd.agent(h)?.stuck))
         .collect::<Result<Vec<_>>>()?;
     let m = metrics.report(&causes);
-    for (d, at) in detail.iter_mut().zip(metrics.arrivals()) {
-        d.arrived_at = *at;
+    for ((d, at), stuck) in detail
+        .iter_mut()
+        .zip(metrics.arrivals())
+        .zip(metrics.stuck(&causes))
+    {
+        (d.arrived_at, d.stuck) = (*at, stuck);
     }
     Ok(SimReport {
         agents: n,

@@ -43,7 +43,8 @@ pub struct SimulateArgs {
     /// Write every agent's start, goal, arrival time and trajectory as JSON here.
     #[arg(long, value_name = "FILE", conflicts_with = "suite")]
     pub trajectories: Option<PathBuf>,
-    /// Draw the trajectories over the navmesh (PNG or SVG).
+    /// Draw the trajectories over the navmesh (PNG or SVG), goals reached or not, and the agents
+    /// stuck at the end ringed by cause.
     #[arg(short, long, conflicts_with = "suite")]
     pub output: Option<PathBuf>,
     #[command(flatten)]
@@ -362,5 +363,44 @@ fn draw(
         let n = l.primitives.len();
         scene.add_overlay(l, Some((Swatch::Point(c, 8.0), format!("{label} ({n})"))));
     }
+    add_stuck(&mut scene, r);
     navkit::render::save(&scene, path, picture)
+}
+
+/// The agents stuck at the end where they stand, ringed in one colour per cause (legend rows
+/// only for causes present).
+fn add_stuck(scene: &mut navkit::render::Scene, r: &SimReport) {
+    use navkit::agents::crowd::StuckCause;
+    use navkit::debug_draw::{Color, Layer};
+    use navkit::render::Swatch;
+    use navkit::tools::crowd_metrics::Stuck;
+    let causes = [
+        (
+            Stuck::Crowd(StuckCause::BlockedByAgents),
+            Color::rgba(255, 140, 0, 255),
+        ),
+        (
+            Stuck::Crowd(StuckCause::BlockedByObstacle),
+            Color::rgba(150, 60, 200, 255),
+        ),
+        (
+            Stuck::Crowd(StuckCause::Unreachable),
+            Color::rgba(20, 20, 20, 255),
+        ),
+        (Stuck::NoProgress, Color::rgba(120, 120, 120, 255)),
+    ];
+    for (cause, c) in causes {
+        let mut l = Layer::new("simulate.stuck");
+        let at = r.agents_detail.iter().filter(|a| a.stuck == Some(cause));
+        let mut n = 0;
+        for p in at.filter_map(|a| a.trajectory.last()) {
+            l.circle(*p, 0.6, c, 2.0, 16);
+            l.point(*p, c, 7.0);
+            n += 1;
+        }
+        if n > 0 {
+            let label = format!("stuck at the end: {} ({n})", cause.name());
+            scene.add_overlay(l, Some((Swatch::Point(c, 8.0), label)));
+        }
+    }
 }
