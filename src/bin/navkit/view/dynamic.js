@@ -119,6 +119,11 @@
       ["crowd time", s.time.toFixed(2) + " s"], ["tile cache build", s.tile_cache_ms.toFixed(1) + " ms"],
       ["last obstacle change", `${s.tiles_rebuilt} tiles, ${s.update_ms.toFixed(1)} ms`],
       ["navmesh polys", s.counts ? s.counts.polys : NK.state.polys]];
+    // Stuck agents by cause (the crowd behaviours report one; plain DetourCrowd none).
+    const causes = {};
+    for (const a of s.agents) if (a.stuck) causes[a.stuck] = (causes[a.stuck] || 0) + 1;
+    const stuck = Object.entries(causes).map(([c, n]) => `${c} ${n}`).join(", ");
+    rows.push(["stuck agents", stuck || "none"]);
     if (s.step_ms !== undefined) rows.push(["last step", s.step_ms.toFixed(2) + " ms"]);
     if (s.events) rows.push(["timed events (kept)", s.events]);
     // The obstacles, each with its remove button (the first 40).
