@@ -185,12 +185,14 @@ fn crossing_everyone_arrives() {
 
 #[test]
 fn bottleneck_exit_everyone_arrives() {
-    // Not met: the deepest overlap. 40 agents 1.6 m apart (0.4 m between edges) rush the
-    // exit; two queued ones are pressed together into the room's corner beside the exit by the
-    // crowd's collision resolution (measured: centre distance 0.000 with behaviours, 0.025 m
-    // with DetourCrowd), though pairs overlapping by more than half their radii are far fewer
-    // (measured: 239 pair-frames against 2,637).
-    scenario("bottleneck_exit", "bottleneck", 39, Overlap::FewerDeep);
+    // 40 agents 1.6 m apart (0.4 m between edges) rush the exit. DetourCrowd lets two of them
+    // be pressed onto one point beside the exit (its proximity grid gives at most 32 agents
+    // around one, so in that crowd they are not each other's neighbours and its collision step
+    // never separates them; measured: centre distance 0.025 m). The behaviours' separation
+    // keeps every pair at least half the sum of their radii apart where it can (measured:
+    // smallest centre distance 0.567 m, 0.47 of the sum; deepest overlap 0.633 m against
+    // DetourCrowd's 1.175 m); bound rounded down.
+    scenario("bottleneck_exit", "bottleneck", 39, Overlap::Better(0.45));
 }
 
 #[test]
