@@ -114,9 +114,8 @@ fn level(name: &str) -> navkit::build::SoloBuild {
 enum Overlap {
     /// The deepest overlap no deeper than DetourCrowd's (the bar).
     NotDeeper,
-    /// Not met: fewer pair-frames overlapping deeper than half the radii than DetourCrowd's.
-    FewerDeep,
-    /// Better: no deeper than DetourCrowd's and than this (what was measured, rounded down).
+    /// Better: no deeper than DetourCrowd's and than this (what was measured, rounded down),
+    /// and no more pair-frames closer than half the sum of the radii.
     Better(f32),
 }
 
@@ -126,9 +125,8 @@ fn check_overlap(what: &str, on: &Outcome, off: &Outcome, overlap: Overlap) {
             on.deepest >= off.deepest,
             "{what}: deeper overlap: {on:?} vs {off:?}"
         ),
-        Overlap::FewerDeep => assert!(on.deep < off.deep, "{what}: {on:?} vs {off:?}"),
         Overlap::Better(bound) => assert!(
-            on.deepest >= bound.max(off.deepest),
+            on.deepest >= bound.max(off.deepest) && on.deep <= off.deep,
             "{what}: {on:?} vs {off:?}"
         ),
     }
@@ -185,12 +183,14 @@ fn crossing_everyone_arrives() {
 
 #[test]
 fn bottleneck_exit_everyone_arrives() {
-    // Not met: the deepest overlap. 40 agents 1.6 m apart (0.4 m between edges) rush the
-    // exit; two queued ones are pressed together into the room's corner beside the exit by the
-    // crowd's collision resolution (measured: centre distance 0.000 with behaviours, 0.025 m
-    // with DetourCrowd), though pairs overlapping by more than half their radii are far fewer
-    // (measured: 239 pair-frames against 2,637).
-    scenario("bottleneck_exit", "bottleneck", 39, Overlap::FewerDeep);
+    // 40 agents 1.6 m apart (0.4 m between edges) rush the exit. DetourCrowd lets two of them
+    // be pressed onto one point beside the exit (its proximity grid gives at most 32 agents
+    // around one, so in that crowd they are not each other's neighbours and its collision step
+    // never separates them; measured: centre distance 0.025 m). The behaviours' separation
+    // keeps every pair at least half the sum of their radii apart where it can (measured:
+    // smallest centre distance 0.567 m, 0.47 of the sum; deepest overlap 0.633 m against
+    // DetourCrowd's 1.175 m); bound rounded down.
+    scenario("bottleneck_exit", "bottleneck", 39, Overlap::Better(0.45));
 }
 
 #[test]
@@ -246,11 +246,21 @@ fn random_agents(mesh: &str, cases: &[(u64, usize, usize, Overlap)]) {
 #[test]
 fn dungeon_random_agents_all_arrive() {
     // Not met at seed 2: 99 of 100 arrive; the last (slot 97, a 120 m walk across the level
-    // through its busiest corridors, 37 s alone) is still on its way at 60 s, 3.2 m short of
-    // its goal (measured; it stands aside 6 s for agents of higher priority at the start and is
-    // slowed in the corridors at x 11..17 and near (3, -34)). Seed 4's deepest
-    // overlap: measured 0.963 of the sum of radii against DetourCrowd's 0.960 (0.935 before
-    // agents held up walking slowly gained priority as yielding ones do).
+    // through its busiest corridors, 35 s alone) is still on its way at 60 s, 3.2 m short of
+    // its goal (measured, with and without the separation, which never acts here). Where its
+    // 23 s go (measured frame by frame): about 6 s yielding (4 s aside at (32.8, 1.0) for an
+    // agent backing off into it, until the flow coming the other way has passed or its own
+    // yielding has raised its priority), 4 s queued behind slow agents in the corridors at
+    // x 11..17 and near (1, -10), and 12 s walking slowed by DetourCrowd's avoidance among
+    // agents coming the other way. Tried and dropped, each moving another seed below 100 or an
+    // overlap past DetourCrowd's: priority from time lost at any speed, from walking below half
+    // the speed, from queued time too, yielding counting double, a 2 s priority step, a
+    // shorter look for oncoming agents while aside, and the trip's length (longer first) in
+    // 25 to 64 m steps (at 50 m every run arrives but nav_test seed 2's deepest overlap is
+    // 0.014 m against DetourCrowd's 0.006 m; at 25 m the corridor swap gets 6 of 20 through).
+    // Seed 4's deepest overlap: measured 0.963 of the sum of radii against
+    // DetourCrowd's 0.960 (0.935 before agents held up walking slowly gained priority as
+    // yielding ones do).
     random_agents(
         "dungeon.obj",
         &[
@@ -548,5 +558,47 @@ fn an_agent_blocked_by_agents_in_one_corridor_takes_the_other() {
         } else {
             assert_ne!(a.activity, Activity::Arrived);
         }
+    }
+}
+
+#[test]
+fn two_agents_on_one_point_are_pushed_apart_along_the_navmesh() {
+    // Two standing agents (no target) added at one point of open ground. DetourCrowd never
+    // separates them: its collision step pushes agents on top of each other only sideways to
+    // their desired velocity, which is zero. The behaviours' separation pushes a pair closer
+    // than half the sum of their radii (0.6 m here) apart to 0.6 of it (0.72 m), each half the
+    // way, agents on one point along x (the higher slot the positive way): after one update
+    // they stand 0.36 m either side of the point (hand derivation), on the navmesh.
+    let built = level("open");
+    for on in [true, false] {
+        let mut crowd = Crowd::new(built.navmesh(), 2, 0.6).unwrap();
+        if !on {
+            crowd
+                .set_behaviours(CrowdBehaviours::detour_crowd())
+                .unwrap();
+        }
+        let p = Vec3::new(20.0, 0.0, 20.0);
+        let a = crowd.add_agent(p, AgentParams::default()).unwrap();
+        let b = crowd.add_agent(p, AgentParams::default()).unwrap();
+        let start = crowd.agent(a).unwrap().position;
+        crowd.update(DT).unwrap();
+        let (pa, pb) = (
+            crowd.agent(a).unwrap().position,
+            crowd.agent(b).unwrap().position,
+        );
+        if !on {
+            assert_eq!(pa, pb, "DetourCrowd moved them");
+            continue;
+        }
+        assert!((pa.x - (start.x - 0.36)).abs() < 1e-3, "{pa} from {start}");
+        assert!((pb.x - (start.x + 0.36)).abs() < 1e-3, "{pb} from {start}");
+        assert!((pa.z - start.z).abs() < 1e-3 && (pb.z - start.z).abs() < 1e-3);
+        assert!((pa.y - start.y).abs() < 0.05 && (pb.y - start.y).abs() < 0.05);
+        // Then DetourCrowd's own collision step keeps them apart.
+        for _ in 0..60 {
+            crowd.update(DT).unwrap();
+        }
+        let d = crowd.agent(a).unwrap().position - crowd.agent(b).unwrap().position;
+        assert!(d.length() >= 0.72 - 1e-3, "{d}");
     }
 }

@@ -65,6 +65,7 @@ impl<'a> Arbitrary<'a> for Behaviours {
             queue: on & 4 != 0,
             stuck_detection: on & 8 != 0,
             replan: on & 16 != 0,
+            separation: on & 32 != 0,
             arrive_distance: near(u, d.arrive_distance)?,
             margin: near(u, d.margin)?,
             look_ahead: near(u, d.look_ahead)?,

@@ -9,6 +9,8 @@ use super::crowd_update::Engine;
 use super::detour::{NavKeepAlive, RawFilter, RawNavMesh};
 use super::owner::owner;
 
+mod nudge;
+
 // The parameter types are plain data defined here, at the bottom of the crate, so that this
 // layer imports nothing from above it; `crate::agents::crowd` re-exports them and adds their
 // methods (defaults, presets, checks).

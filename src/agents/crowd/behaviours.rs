@@ -44,6 +44,9 @@ pub struct CrowdBehaviours {
     pub queue: bool,
     /// Report [`AgentState::stuck`](super::AgentState::stuck) with its cause.
     pub stuck_detection: bool,
+    /// Push apart agents pressed deeper into each other than half the sum of their radii (a
+    /// crowd squeezing them against a wall), along the navmesh, after each update.
+    pub separation: bool,
     /// Replan stuck agents: a stuck agent asks for its target again every `replan_after` (snapped
     /// afresh: the navmesh may have changed), so that DetourCrowd plans over the navmesh as it is
     /// now; one blocked by agents that long takes a way around the polygons under them if the
@@ -77,6 +80,7 @@ impl Default for CrowdBehaviours {
             queue: true,
             stuck_detection: true,
             replan: true,
+            separation: true,
             arrive_distance: 0.5,
             margin: 0.2,
             look_ahead: 3.0,
@@ -98,13 +102,19 @@ impl CrowdBehaviours {
             queue: false,
             stuck_detection: false,
             replan: false,
+            separation: false,
             ..CrowdBehaviours::default()
         }
     }
 
     /// True when no behaviour runs.
     pub fn all_off(&self) -> bool {
-        !(self.give_way || self.head_on || self.queue || self.stuck_detection || self.replan)
+        !(self.give_way
+            || self.head_on
+            || self.queue
+            || self.stuck_detection
+            || self.replan
+            || self.separation)
     }
 
     fn check(&self) -> Result<()> {
@@ -235,6 +245,9 @@ impl<N: CrowdNavMesh> Crowd<N> {
             super::queue::update(&snaps, &mut self.minds, &b, &mut actions);
         }
         self.apply(&actions);
+        if b.separation {
+            self.separate(&snaps);
+        }
         Ok(())
     }
 

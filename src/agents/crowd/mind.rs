@@ -104,6 +104,7 @@ pub(super) struct Snap {
     pub pos: Vec3,
     pub vel: Vec3,
     pub radius: f32,
+    pub height: f32,
     pub max_speed: f32,
     pub max_accel: f32,
     /// Its position and next corners, cut at the look-ahead distance.
@@ -190,6 +191,7 @@ impl Snap {
             pos,
             vel: v(a.velocity),
             radius: a.params.radius,
+            height: a.params.height,
             max_speed: mind.user_max_speed.unwrap_or(a.params.max_speed),
             max_accel: a.params.max_acceleration,
             path,

@@ -56,6 +56,7 @@ mod mind;
 mod polyline;
 mod queue;
 mod replan;
+mod separation;
 mod stuck;
 pub use behaviours::{Activity, CrowdBehaviours};
 pub use stuck::StuckCause;
