@@ -29,6 +29,7 @@ pub(crate) mod proximity;
 #[cfg(test)]
 mod proximity_tests;
 mod runner;
+mod sampling;
 mod scratch;
 mod steering;
 mod topology;
