@@ -178,6 +178,24 @@ struct Ring {
     vz: [f32; MAX_SAMPLES],
     side: [f32; MAX_SAMPLES],
     tmin: [f32; MAX_SAMPLES],
+    /// The penalties for straying from the desired and from the current velocity.
+    vpen: [f32; MAX_SAMPLES],
+    vcpen: [f32; MAX_SAMPLES],
+    /// The whole penalty (Detour's, when it does not take its early out).
+    penalty: [f32; MAX_SAMPLES],
+}
+
+/// For each number of divisions `nd`, the cosine and sine of a division's angle and of half
+/// of it, as Detour computes them per call (`cosf`, `sinf`): computed once.
+fn rotations() -> &'static [[f32; 4]; MAX_DIVS + 1] {
+    static ROTATIONS: std::sync::OnceLock<[[f32; 4]; MAX_DIVS + 1]> = std::sync::OnceLock::new();
+    ROTATIONS.get_or_init(|| {
+        std::array::from_fn(|nd| {
+            let da = (1.0 / nd.max(1) as f32) * PI * 2.0;
+            let half = da * 0.5;
+            [da.cos(), da.sin(), half.cos(), half.sin()]
+        })
+    })
 }
 
 /// Detour's sampling pattern for `params` around the desired velocity `dvel`: (x, z) pairs of
@@ -185,8 +203,7 @@ struct Ring {
 fn pattern(params: &Params, dvel: [f32; 3]) -> ([[f32; 2]; MAX_SAMPLES], usize) {
     let nd = (params.divs as usize).clamp(1, MAX_DIVS);
     let nr = (params.rings as usize).clamp(1, MAX_RINGS);
-    let da = (1.0 / nd as f32) * PI * 2.0;
-    let (ca, sa) = (da.cos(), da.sin());
+    let [ca, sa, c, s] = rotations()[nd];
     // The desired direction, and it rotated by half a division.
     let mut dir = [dvel[0], dvel[2]];
     let d = (dir[0] * dir[0] + dir[1] * dir[1]).sqrt();
@@ -194,7 +211,6 @@ fn pattern(params: &Params, dvel: [f32; 3]) -> ([[f32; 2]; MAX_SAMPLES], usize) 
         let d = 1.0 / d;
         dir = [dir[0] * d, dir[1] * d];
     }
-    let (c, s) = ((da * 0.5).cos(), (da * 0.5).sin());
     let dirs = [dir, [dir[0] * c - dir[1] * s, dir[0] * s + dir[1] * c]];
     let mut pat = [[0.0f32; 2]; MAX_SAMPLES];
     let mut n = 1;
@@ -243,6 +259,9 @@ pub(super) fn sample_adaptive(
         vz: [0.0; MAX_SAMPLES],
         side: [0.0; MAX_SAMPLES],
         tmin: [0.0; MAX_SAMPLES],
+        vpen: [0.0; MAX_SAMPLES],
+        vcpen: [0.0; MAX_SAMPLES],
+        penalty: [0.0; MAX_SAMPLES],
     };
     let mut ns = 0;
     for _ in 0..params.depth {
@@ -257,15 +276,39 @@ pub(super) fn sample_adaptive(
             ring.n += 1;
         }
         ns += ring.n as i32;
-        score_obstacles(&mut ring, &prep, agent, params);
-        res = best(&ring, agent, params, inv_vmax);
+        score_obstacles(&mut ring, &prep, agent, (params, inv_vmax));
+        res = best(&ring, params);
         cr *= 0.5;
     }
     ([res[0], 0.0, res[1]], ns)
 }
 
-/// Fills the ring's side bias and earliest time of impact of every candidate.
-fn score_obstacles(ring: &mut Ring, prep: &Prepared, agent: &Agent, params: &Params) {
+/// Fills the ring's side bias and earliest time of impact of every candidate, with the widest
+/// vectors the processor has (each lane rounds as a scalar operation would: the results are
+/// the same on every processor).
+fn score_obstacles(ring: &mut Ring, prep: &Prepared, agent: &Agent, params: (&Params, f32)) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::is_x86_feature_detected!("avx2") {
+            // SAFETY: the processor has AVX2 (just checked).
+            unsafe { score_avx2(ring, prep, agent, params) };
+            return;
+        }
+    }
+    score(ring, prep, agent, params);
+}
+
+/// [`score`] with AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn score_avx2(ring: &mut Ring, prep: &Prepared, agent: &Agent, params: (&Params, f32)) {
+    score(ring, prep, agent, params);
+}
+
+/// [`score_obstacles`]' work, inlined into each of its versions.
+#[inline(always)]
+fn score(ring: &mut Ring, prep: &Prepared, agent: &Agent, params: (&Params, f32)) {
+    let (params, inv_vmax) = params;
     let n = ring.n;
     let (vx, vz) = (&ring.vx[..n], &ring.vz[..n]);
     let side = &mut ring.side[..n];
@@ -335,34 +378,41 @@ fn score_obstacles(ring: &mut Ring, prep: &Prepared, agent: &Agent, params: &Par
             *s /= nside;
         }
     }
+    let inv_horiz = 1.0 / params.horiz_time;
+    let (dvel, vel) = (agent.dvel, agent.vel);
+    for k in 0..n {
+        let dist = |v: [f32; 3]| {
+            let (dx, dz) = (v[0] - vx[k], v[2] - vz[k]);
+            (dx * dx + dz * dz).sqrt()
+        };
+        let vpen = params.weight_des_vel * (dist(dvel) * inv_vmax);
+        let vcpen = params.weight_cur_vel * (dist(vel) * inv_vmax);
+        let spen = params.weight_side * side[k];
+        let tpen = params.weight_toi * (1.0 / (0.1 + tmin[k] * inv_horiz));
+        ring.vpen[k] = vpen;
+        ring.vcpen[k] = vcpen;
+        ring.penalty[k] = vpen + vcpen + spen + tpen;
+    }
 }
 
 /// The candidate of the ring Detour keeps: the first of the lowest penalty, each candidate
-/// skipped where Detour's early out skips it; (0, 0) if none.
-fn best(ring: &Ring, agent: &Agent, params: &Params, inv_vmax: f32) -> [f32; 2] {
-    let inv_horiz = 1.0 / params.horiz_time;
+/// skipped where Detour's early out skips it; (0, 0) if none. Only a candidate that would
+/// lower the best penalty needs the early out's test: one that would not is not kept either
+/// way.
+fn best(ring: &Ring, params: &Params) -> [f32; 2] {
     let mut min_penalty = f32::MAX;
     let mut best = [0.0f32; 2];
     for k in 0..ring.n {
-        let (vx, vz) = (ring.vx[k], ring.vz[k]);
-        let dist = |v: [f32; 3]| {
-            let (dx, dz) = (v[0] - vx, v[2] - vz);
-            (dx * dx + dz * dz).sqrt()
-        };
-        let vpen = params.weight_des_vel * (dist(agent.dvel) * inv_vmax);
-        let vcpen = params.weight_cur_vel * (dist(agent.vel) * inv_vmax);
-        let min_pen = min_penalty - vpen - vcpen;
+        if !(ring.penalty[k] < min_penalty) {
+            continue;
+        }
+        let min_pen = min_penalty - ring.vpen[k] - ring.vcpen[k];
         let t_threshold = (params.weight_toi / min_pen - 0.1) * params.horiz_time;
         if t_threshold - params.horiz_time > -f32::EPSILON || ring.tmin[k] < t_threshold {
             continue;
         }
-        let spen = params.weight_side * ring.side[k];
-        let tpen = params.weight_toi * (1.0 / (0.1 + ring.tmin[k] * inv_horiz));
-        let penalty = vpen + vcpen + spen + tpen;
-        if penalty < min_penalty {
-            min_penalty = penalty;
-            best = [vx, vz];
-        }
+        min_penalty = ring.penalty[k];
+        best = [ring.vx[k], ring.vz[k]];
     }
     best
 }
