@@ -30,6 +30,8 @@ pub(crate) mod proximity;
 mod proximity_tests;
 mod runner;
 mod sampling;
+#[cfg(test)]
+mod sampling_tests;
 mod scratch;
 mod steering;
 mod topology;
