@@ -255,19 +255,18 @@ unsafe fn run_phases(
         active,
         pos_height: candidates,
     };
+    // Boundaries and neighbours, corners, off-mesh triggers and steering of one agent read
+    // only its own data, the grid's copy of the positions and other agents' positions, which
+    // none of them writes (an off-mesh trigger changes its agent's state, not its position):
+    // one task does all four.
     parallel += runner.for_each(Heavy, active, |s, i| {
-        // SAFETY: agent `i`'s boundary and neighbours are this task's; others' positions are
-        // only read (neighbours).
-        unsafe { neighbours::update(view, cands, i, s) }
-    });
-    // Corners, off-mesh triggers and steering of one agent read only its own data and other
-    // agents' positions, which none of them writes: one task does all three.
-    parallel += runner.for_each(Heavy, active, |s, i| {
-        // SAFETY: each writes only agent `i` (and its animation); steering reads neighbours'
-        // positions, which no task of this phase writes.
+        // SAFETY: each writes only agent `i` (its boundary, neighbours, corridor, corners,
+        // desired velocity, and its animation); other agents' positions are only read.
         unsafe {
-            corners::update(view, i, s.nav_query());
-            offmesh::trigger(view, i, s.nav_query());
+            neighbours::update(view, cands, i, s);
+            let query = s.nav_query();
+            corners::update(view, i, query);
+            offmesh::trigger(view, i, query);
             steering::update(view, i);
         }
     });
