@@ -1,8 +1,8 @@
 //! Phase 6, per agent: velocity planning. With `OBSTACLE_AVOIDANCE`, the agent's neighbours
-//! (as moving circles) and the boundary walls it faces (as segments) go into this worker's
-//! obstacle-avoidance query, whose adaptive sampling picks the new velocity under the agent's
-//! avoidance preset; otherwise the new velocity is the desired one. As the velocity planning
-//! part of `dtCrowd::update`.
+//! (as moving circles) and the boundary walls it faces (as segments) go to the adaptive
+//! velocity sampling (`sampling`; Detour's own query, this worker's, for the presets it does
+//! not take), which picks the new velocity under the agent's avoidance preset; otherwise the
+//! new velocity is the desired one. As the velocity planning part of `dtCrowd::update`.
 //!
 //! Writes only its own agent's new velocity; reads its neighbours' positions, radii,
 //! velocities and desired velocities, which nothing writes in this phase.

@@ -3,11 +3,12 @@
 //! per-agent phases spread over threads.
 //!
 //! Each phase gives every agent exactly the float results `dtCrowd::update` gives it: Detour's
-//! public calls (corridor, local boundary, obstacle-avoidance query, path queue, navmesh query)
-//! are called as dtCrowd calls them, and the rest (steering, separation, integration, collision
-//! resolution, neighbour selection, the queues of the path and topology budgets, off-mesh
-//! animation) is written here to do the same operations in the same order. The proximity grid
-//! is our own (`proximity`), with the same answers in the same order.
+//! public calls (corridor, local boundary, path queue, navmesh query) are called as dtCrowd
+//! calls them, and the rest (steering, separation, integration, collision resolution,
+//! neighbour selection, the queues of the path and topology budgets, off-mesh animation) is
+//! written here to do the same operations in the same order. The proximity grid
+//! (`proximity`) and the obstacle-avoidance velocity sampling (`sampling`, vectorised over the
+//! candidate velocities) are our own, with the same answers.
 //!
 //! Determinism: a per-agent phase reads only what earlier phases wrote (other agents' data is
 //! read-only within it) and writes only its own agent, and every Detour query it makes clears
