@@ -110,22 +110,23 @@ fn find_neighbours(
         pos[2] + range,
     );
     let nids = cands.grid.query(bbox, &mut ids, &mut scratch.stamps);
-    let mut n = 0;
+    // The candidates in reach, in the grid's order, with their squared distances: computed
+    // without branches (whether a candidate is kept is hard to predict), then inserted.
+    let mut kept = [(0usize, 0.0f32); MAX_CANDIDATES];
+    let mut nkept = 0;
     for &id in &ids[..nids] {
         let k = id as usize;
-        if cands.active[k] == i {
-            continue;
-        }
         let [ox, oy, oz, oh] = cands.pos_height[k];
         let mut diff = sub(pos, [ox, oy, oz]);
-        if diff[1].abs() >= (height + oh) / 2.0 {
-            continue;
-        }
+        let level = !(diff[1].abs() >= (height + oh) / 2.0);
         diff[1] = 0.0;
         let dist_sqr = len_sqr(diff);
-        if dist_sqr > range * range {
-            continue;
-        }
+        let near = !(dist_sqr > range * range);
+        kept[nkept] = (k, dist_sqr);
+        nkept += usize::from(level & near & (cands.active[k] != i));
+    }
+    let mut n = 0;
+    for &(k, dist_sqr) in &kept[..nkept] {
         n = insert_neighbour(out, n, k, dist_sqr);
     }
     n
