@@ -23,6 +23,10 @@ const MAX_DIVS: usize = 32;
 const MAX_RINGS: usize = 4;
 /// Most candidates of one ring of sampling.
 const MAX_SAMPLES: usize = MAX_DIVS * MAX_RINGS + 1;
+/// Candidates scored together: a vector of 8 floats (AVX), two of 4 (SSE).
+const LANES: usize = 8;
+/// Room for the candidates of a ring, whole chunks of [`LANES`].
+const RING_CAP: usize = MAX_SAMPLES.div_ceil(LANES) * LANES;
 /// Detour's pi.
 const PI: f32 = 3.141_592_65;
 
@@ -174,15 +178,14 @@ struct Prepared {
 /// The candidates of one ring of sampling and their scores' parts, by candidate.
 struct Ring {
     n: usize,
-    vx: [f32; MAX_SAMPLES],
-    vz: [f32; MAX_SAMPLES],
-    side: [f32; MAX_SAMPLES],
-    tmin: [f32; MAX_SAMPLES],
+    vx: [f32; RING_CAP],
+    vz: [f32; RING_CAP],
+    tmin: [f32; RING_CAP],
     /// The penalties for straying from the desired and from the current velocity.
-    vpen: [f32; MAX_SAMPLES],
-    vcpen: [f32; MAX_SAMPLES],
+    vpen: [f32; RING_CAP],
+    vcpen: [f32; RING_CAP],
     /// The whole penalty (Detour's, when it does not take its early out).
-    penalty: [f32; MAX_SAMPLES],
+    penalty: [f32; RING_CAP],
 }
 
 /// For each number of divisions `nd`, the cosine and sine of a division's angle and of half
@@ -255,13 +258,12 @@ pub(super) fn sample_adaptive(
     let limit = (agent.vmax + 0.001) * (agent.vmax + 0.001);
     let mut ring = Ring {
         n: 0,
-        vx: [0.0; MAX_SAMPLES],
-        vz: [0.0; MAX_SAMPLES],
-        side: [0.0; MAX_SAMPLES],
-        tmin: [0.0; MAX_SAMPLES],
-        vpen: [0.0; MAX_SAMPLES],
-        vcpen: [0.0; MAX_SAMPLES],
-        penalty: [0.0; MAX_SAMPLES],
+        vx: [0.0; RING_CAP],
+        vz: [0.0; RING_CAP],
+        tmin: [0.0; RING_CAP],
+        vpen: [0.0; RING_CAP],
+        vcpen: [0.0; RING_CAP],
+        penalty: [0.0; RING_CAP],
     };
     let mut ns = 0;
     for _ in 0..params.depth {
@@ -308,91 +310,136 @@ fn score_avx2(ring: &mut Ring, prep: &Prepared, agent: &Agent, params: (&Params,
 /// [`score_obstacles`]' work, inlined into each of its versions.
 #[inline(always)]
 fn score(ring: &mut Ring, prep: &Prepared, agent: &Agent, params: (&Params, f32)) {
-    let (params, inv_vmax) = params;
     let n = ring.n;
-    let (vx, vz) = (&ring.vx[..n], &ring.vz[..n]);
-    let side = &mut ring.side[..n];
-    let tmin = &mut ring.tmin[..n];
-    side.fill(0.0);
-    tmin.fill(params.horiz_time);
-    let vel = agent.vel;
-    for cir in &prep.circles[..prep.ncircles] {
-        for k in 0..n {
-            // The relative velocity (RVO): 2 * vcand - vel - the circle's velocity.
-            let ax = (vx[k] * 2.0 - vel[0]) - cir.vel[0];
-            let az = (vz[k] * 2.0 - vel[2]) - cir.vel[1];
-            let to = (cir.dp[0] * ax + cir.dp[1] * az) * 0.5 + 0.5;
-            let across = (cir.np[0] * ax + cir.np[1] * az) * 2.0;
-            let m = if to < across { to } else { across };
-            side[k] += if m < 0.0 {
+    let chunks = n.div_ceil(LANES);
+    // The lanes past the last candidate score (0, 0): computed, never read.
+    ring.vx[n..chunks * LANES].fill(0.0);
+    ring.vz[n..chunks * LANES].fill(0.0);
+    for c in 0..chunks {
+        let at = c * LANES;
+        let vx: [f32; LANES] = ring.vx[at..at + LANES].try_into().expect("a chunk");
+        let vz: [f32; LANES] = ring.vz[at..at + LANES].try_into().expect("a chunk");
+        let mut side = [0.0f32; LANES];
+        let mut tmin = [params.0.horiz_time; LANES];
+        for cir in &prep.circles[..prep.ncircles] {
+            circle_lanes(cir, agent.vel, (&vx, &vz), (&mut side, &mut tmin));
+        }
+        for seg in &prep.segments[..prep.nsegments] {
+            segment_lanes(seg, (&vx, &vz), &mut tmin);
+        }
+        let out = penalty_lanes(prep.ncircles, agent, params, (&vx, &vz), (&side, &tmin));
+        ring.tmin[at..at + LANES].copy_from_slice(&tmin);
+        ring.vpen[at..at + LANES].copy_from_slice(&out[0]);
+        ring.vcpen[at..at + LANES].copy_from_slice(&out[1]);
+        ring.penalty[at..at + LANES].copy_from_slice(&out[2]);
+    }
+}
+
+/// One circle against a chunk of candidates: its side bias added, its time of impact taken
+/// where earlier.
+#[inline(always)]
+fn circle_lanes(
+    cir: &PreparedCircle,
+    vel: [f32; 3],
+    (vx, vz): (&[f32; LANES], &[f32; LANES]),
+    (side, tmin): (&mut [f32; LANES], &mut [f32; LANES]),
+) {
+    for k in 0..LANES {
+        // The relative velocity (RVO): 2 * vcand - vel - the circle's velocity.
+        let ax = (vx[k] * 2.0 - vel[0]) - cir.vel[0];
+        let az = (vz[k] * 2.0 - vel[2]) - cir.vel[1];
+        let to = (cir.dp[0] * ax + cir.dp[1] * az) * 0.5 + 0.5;
+        let across = (cir.np[0] * ax + cir.np[1] * az) * 2.0;
+        let m = if to < across { to } else { across };
+        side[k] += if m < 0.0 {
+            0.0
+        } else if m > 1.0 {
+            1.0
+        } else {
+            m
+        };
+        // Sweep the agent's circle against this one.
+        let a = ax * ax + az * az;
+        let b = ax * cir.s[0] + az * cir.s[1];
+        let d = b * b - a * cir.c;
+        let inv = 1.0 / a;
+        let rd = d.sqrt();
+        let ht = (b - rd) * inv;
+        let htmax = (b + rd) * inv;
+        let ht = if ht < 0.0 && htmax > 0.0 {
+            -ht * 0.5
+        } else {
+            ht
+        };
+        let hit = !(a < 0.0001) & !(d < 0.0) & (ht >= 0.0) & (ht < tmin[k]);
+        tmin[k] = if hit { ht } else { tmin[k] };
+    }
+}
+
+/// One wall segment against a chunk of candidates: its time of impact taken where earlier.
+#[inline(always)]
+fn segment_lanes(
+    seg: &PreparedSegment,
+    (vx, vz): (&[f32; LANES], &[f32; LANES]),
+    tmin: &mut [f32; LANES],
+) {
+    if seg.touch {
+        for k in 0..LANES {
+            // Heading away from the wall: no collision; else an immediate one.
+            let towards = !(seg.normal[0] * vx[k] + seg.normal[1] * vz[k] < 0.0);
+            tmin[k] = if towards & (0.0 < tmin[k]) {
                 0.0
-            } else if m > 1.0 {
-                1.0
             } else {
-                m
+                tmin[k]
             };
-            // Sweep the agent's circle against this one.
-            let a = ax * ax + az * az;
-            let b = ax * cir.s[0] + az * cir.s[1];
-            let d = b * b - a * cir.c;
-            let inv = 1.0 / a;
-            let rd = d.sqrt();
-            let ht = (b - rd) * inv;
-            let htmax = (b + rd) * inv;
-            let ht = if ht < 0.0 && htmax > 0.0 {
-                -ht * 0.5
-            } else {
-                ht
-            };
-            let hit = !(a < 0.0001) & !(d < 0.0) & (ht >= 0.0) & (ht < tmin[k]);
-            tmin[k] = if hit { ht } else { tmin[k] };
         }
+        return;
     }
-    for seg in &prep.segments[..prep.nsegments] {
-        if seg.touch {
-            for k in 0..n {
-                // Heading away from the wall: no collision; else an immediate one.
-                let towards = !(seg.normal[0] * vx[k] + seg.normal[1] * vz[k] < 0.0);
-                tmin[k] = if towards & (0.0 < tmin[k]) {
-                    0.0
-                } else {
-                    tmin[k]
-                };
-            }
-            continue;
-        }
-        for k in 0..n {
-            // The ray from the agent along the candidate against the segment.
-            let d = vz[k] * seg.v[0] - vx[k] * seg.v[1];
-            let inv = 1.0 / d;
-            let t = seg.vw * inv;
-            let s = (vz[k] * seg.w[0] - vx[k] * seg.w[1]) * inv;
-            let ht = t * 2.0;
-            let hit = !(d.abs() < 1e-6) & !((t < 0.0) | (t > 1.0)) & !((s < 0.0) | (s > 1.0));
-            tmin[k] = if hit & (ht < tmin[k]) { ht } else { tmin[k] };
-        }
+    for k in 0..LANES {
+        // The ray from the agent along the candidate against the segment.
+        let d = vz[k] * seg.v[0] - vx[k] * seg.v[1];
+        let inv = 1.0 / d;
+        let t = seg.vw * inv;
+        let s = (vz[k] * seg.w[0] - vx[k] * seg.w[1]) * inv;
+        let ht = t * 2.0;
+        let hit = !(d.abs() < 1e-6) & !((t < 0.0) | (t > 1.0)) & !((s < 0.0) | (s > 1.0));
+        tmin[k] = if hit & (ht < tmin[k]) { ht } else { tmin[k] };
     }
-    if prep.ncircles > 0 {
-        let nside = prep.ncircles as f32;
-        for s in side.iter_mut() {
-            *s /= nside;
-        }
-    }
+}
+
+/// A chunk of candidates' penalties for straying from the desired and the current velocity,
+/// and their whole penalties, from their side biases (summed over `ncircles` circles) and
+/// times of impact.
+#[inline(always)]
+fn penalty_lanes(
+    ncircles: usize,
+    agent: &Agent,
+    (params, inv_vmax): (&Params, f32),
+    (vx, vz): (&[f32; LANES], &[f32; LANES]),
+    (side, tmin): (&[f32; LANES], &[f32; LANES]),
+) -> [[f32; LANES]; 3] {
     let inv_horiz = 1.0 / params.horiz_time;
-    let (dvel, vel) = (agent.dvel, agent.vel);
-    for k in 0..n {
+    let nside = ncircles as f32;
+    let mut out = [[0.0f32; LANES]; 3];
+    for k in 0..LANES {
         let dist = |v: [f32; 3]| {
             let (dx, dz) = (v[0] - vx[k], v[2] - vz[k]);
             (dx * dx + dz * dz).sqrt()
         };
-        let vpen = params.weight_des_vel * (dist(dvel) * inv_vmax);
-        let vcpen = params.weight_cur_vel * (dist(vel) * inv_vmax);
-        let spen = params.weight_side * side[k];
+        let vpen = params.weight_des_vel * (dist(agent.dvel) * inv_vmax);
+        let vcpen = params.weight_cur_vel * (dist(agent.vel) * inv_vmax);
+        let side = if ncircles > 0 {
+            side[k] / nside
+        } else {
+            side[k]
+        };
+        let spen = params.weight_side * side;
         let tpen = params.weight_toi * (1.0 / (0.1 + tmin[k] * inv_horiz));
-        ring.vpen[k] = vpen;
-        ring.vcpen[k] = vcpen;
-        ring.penalty[k] = vpen + vcpen + spen + tpen;
+        out[0][k] = vpen;
+        out[1][k] = vcpen;
+        out[2][k] = vpen + vcpen + spen + tpen;
     }
+    out
 }
 
 /// The candidate of the ring Detour keeps: the first of the lowest penalty, each candidate
