@@ -23,8 +23,9 @@ const MAX_DIVS: usize = 32;
 const MAX_RINGS: usize = 4;
 /// Most candidates of one ring of sampling.
 const MAX_SAMPLES: usize = MAX_DIVS * MAX_RINGS + 1;
-/// Candidates scored together: a vector of 8 floats (AVX), two of 4 (SSE).
-const LANES: usize = 8;
+/// Candidates scored together: a vector of 16 floats (AVX-512), two of 8 (AVX2), four of 4
+/// (SSE).
+const LANES: usize = 16;
 /// Room for the candidates of a ring, whole chunks of [`LANES`].
 const RING_CAP: usize = MAX_SAMPLES.div_ceil(LANES) * LANES;
 /// Detour's pi.
@@ -291,12 +292,33 @@ pub(super) fn sample_adaptive(
 fn score_obstacles(ring: &mut Ring, prep: &Prepared, agent: &Agent, params: (&Params, f32)) {
     #[cfg(target_arch = "x86_64")]
     {
-        if std::is_x86_feature_detected!("avx2") {
+        #[cfg(test)]
+        let widest = WIDEST.load(std::sync::atomic::Ordering::Relaxed);
+        #[cfg(not(test))]
+        let widest = 2;
+        if widest >= 2 && std::is_x86_feature_detected!("avx512f") {
+            // SAFETY: the processor has AVX-512F (just checked).
+            unsafe { score_avx512(ring, prep, agent, params) };
+            return;
+        }
+        if widest >= 1 && std::is_x86_feature_detected!("avx2") {
             // SAFETY: the processor has AVX2 (just checked).
             unsafe { score_avx2(ring, prep, agent, params) };
             return;
         }
     }
+    score(ring, prep, agent, params);
+}
+
+/// For tests: the widest vectors [`score_obstacles`] may use (2: AVX-512, 1: AVX2, 0: the
+/// baseline's).
+#[cfg(test)]
+pub(super) static WIDEST: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(2);
+
+/// [`score`] with AVX-512F.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn score_avx512(ring: &mut Ring, prep: &Prepared, agent: &Agent, params: (&Params, f32)) {
     score(ring, prep, agent, params);
 }
 
