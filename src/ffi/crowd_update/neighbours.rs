@@ -96,6 +96,8 @@ pub(super) unsafe fn update(view: CrowdView, cands: Candidates, i: usize, scratc
 /// The nearest agents to agent `i` at `pos` (of `height`, querying `range`), by place in
 /// `active`, with squared distances, nearest first, from the grid's candidates in their
 /// order; how many.
+// Negated comparisons: Detour's skips as written, which keep a NaN distance or height.
+#[allow(clippy::neg_cmp_op_on_partial_ord)]
 fn find_neighbours(
     cands: Candidates,
     (i, pos, height, range): (usize, [f32; 3], f32, f32),

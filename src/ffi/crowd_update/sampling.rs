@@ -16,6 +16,10 @@
 //! A pattern with an even number of divisions reads a sample Detour never writes (its pattern
 //! leaves a gap); those presets go to Detour's own query instead (see `avoidance`).
 
+// Negated comparisons (`!(a < b)`, `!(t < 0 || t > 1)`) are Detour's tests as written: true
+// for NaN, where a range's `contains` is false.
+#![allow(clippy::neg_cmp_op_on_partial_ord, clippy::manual_range_contains)]
+
 use super::vecmath::clamp;
 
 /// Most divisions and rings of a sampling pattern (`DT_MAX_PATTERN_DIVS`, `_RINGS`).
@@ -28,8 +32,8 @@ const MAX_SAMPLES: usize = MAX_DIVS * MAX_RINGS + 1;
 const LANES: usize = 16;
 /// Room for the candidates of a ring, whole chunks of [`LANES`].
 const RING_CAP: usize = MAX_SAMPLES.div_ceil(LANES) * LANES;
-/// Detour's pi.
-const PI: f32 = 3.141_592_65;
+/// Detour's pi (`3.14159265f`), which rounds to the same float as Rust's.
+const PI: f32 = std::f32::consts::PI;
 
 /// A moving circle to avoid: another agent.
 #[derive(Clone, Copy, Default)]
@@ -373,13 +377,7 @@ fn circle_lanes(
         let to = (cir.dp[0] * ax + cir.dp[1] * az) * 0.5 + 0.5;
         let across = (cir.np[0] * ax + cir.np[1] * az) * 2.0;
         let m = if to < across { to } else { across };
-        side[k] += if m < 0.0 {
-            0.0
-        } else if m > 1.0 {
-            1.0
-        } else {
-            m
-        };
+        side[k] += clamp(m, 0.0, 1.0);
         // Sweep the agent's circle against this one.
         let a = ax * ax + az * az;
         let b = ax * cir.s[0] + az * cir.s[1];
