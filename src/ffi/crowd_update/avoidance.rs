@@ -104,7 +104,7 @@ pub(super) unsafe fn plan(
 ///
 /// # Safety
 /// `avoid` this worker's live obstacle-avoidance query; `params` a live preset.
-unsafe fn detour_sampling(
+pub(super) unsafe fn detour_sampling(
     avoid: *mut sys::dtObstacleAvoidanceQuery,
     agent: &Agent,
     (circles, segments): (&[Circle], &[Segment]),

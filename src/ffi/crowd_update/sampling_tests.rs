@@ -9,6 +9,7 @@ use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg32;
 use recastnavigation_sys as sys;
 
+use super::avoidance;
 use super::sampling::{self, Agent, Circle, Params, Segment};
 
 /// Detour's query with dtCrowd's capacity (6 circles, 8 segments), freed on drop.
@@ -46,32 +47,9 @@ impl Upstream {
             adaptiveDepth: p.depth,
         };
         let mut nvel = [f32::NAN; 3];
-        // SAFETY: live query; every pointer is to a local or an argument, read during the call.
+        // SAFETY: live query, this test's alone; the preset is a local.
         let ns = unsafe {
-            sys::dtObstacleAvoidanceQuery_reset(self.0);
-            for c in circles {
-                sys::dtObstacleAvoidanceQuery_addCircle(
-                    self.0,
-                    c.p.as_ptr(),
-                    c.rad,
-                    c.vel.as_ptr(),
-                    c.dvel.as_ptr(),
-                );
-            }
-            for s in segments {
-                sys::dtObstacleAvoidanceQuery_addSegment(self.0, s.p.as_ptr(), s.q.as_ptr());
-            }
-            sys::dtObstacleAvoidanceQuery_sampleVelocityAdaptive(
-                self.0,
-                agent.pos.as_ptr(),
-                agent.rad,
-                agent.vmax,
-                agent.vel.as_ptr(),
-                agent.dvel.as_ptr(),
-                nvel.as_mut_ptr(),
-                &params,
-                std::ptr::null_mut(),
-            )
+            avoidance::detour_sampling(self.0, agent, (circles, segments), &params, &mut nvel)
         };
         (nvel, ns)
     }
