@@ -7,11 +7,12 @@
 //! requests and the path queue, topology optimisation, the proximity grid, boundaries and
 //! neighbours, corners and off-mesh triggers, steering, obstacle avoidance, integration,
 //! collision resolution and movement along the navmesh. The per-agent phases run over the
-//! agents in parallel, each worker with its own navmesh query (512 nodes) and avoidance query
-//! (6 circles, 8 segments), as dtCrowd's own; the budgeted parts (the path queue, topology
-//! optimisation) run in agent order on the calling thread. Every result (positions,
-//! velocities, corridors) is the same whatever the thread count, and the same as
-//! [`CrowdEngine::Upstream`]'s.
+//! agents in parallel, each worker with its own navmesh query (512 nodes, as dtCrowd's own);
+//! the obstacle-avoidance sampling is navkit's, which scores the candidate velocities several
+//! at a time (SIMD) and picks the one Detour's query picks (6 circles, 8 segments, as
+//! dtCrowd's). The budgeted parts (the path queue, topology optimisation) run in agent order
+//! on the calling thread. Every result (positions, velocities, corridors) is the same whatever
+//! the thread count and processor, and the same as [`CrowdEngine::Upstream`]'s.
 
 use glam::Vec3;
 

@@ -1,16 +1,21 @@
 //! Phase 6, per agent: velocity planning. With `OBSTACLE_AVOIDANCE`, the agent's neighbours
-//! (as moving circles) and the boundary walls it faces (as segments) go into this worker's
-//! obstacle-avoidance query, whose adaptive sampling picks the new velocity under the agent's
-//! avoidance preset; otherwise the new velocity is the desired one. As the velocity planning
-//! part of `dtCrowd::update`.
+//! (as moving circles) and the boundary walls it faces (as segments) go to the adaptive
+//! velocity sampling (`sampling`; Detour's own query, this worker's, for the presets it does
+//! not take), which picks the new velocity under the agent's avoidance preset; otherwise the
+//! new velocity is the desired one. As the velocity planning part of `dtCrowd::update`.
 //!
 //! Writes only its own agent's new velocity; reads its neighbours' positions, radii,
 //! velocities and desired velocities, which nothing writes in this phase.
 
 use recastnavigation_sys as sys;
 
+use super::sampling::{self, Agent, Circle, Params, Segment};
 use super::vecmath::{tri_area_2d, vec3_at};
 use super::{CrowdView, OBSTACLE_AVOIDANCE, STATE_WALKING};
+
+/// The circles and segments dtCrowd's obstacle-avoidance query holds (`init(6, 8)`).
+const MAX_CIRCLES: usize = 6;
+const MAX_SEGMENTS: usize = 8;
 
 /// Plans agent `i`'s new velocity (walking agents); the velocity samples taken.
 ///
@@ -33,40 +38,103 @@ pub(super) unsafe fn plan(
             (*ag).nvel = (*ag).dvel;
             return 0;
         }
-        sys::dtObstacleAvoidanceQuery_reset(avoid);
-        let n = (*ag).nneis.clamp(0, 6) as usize;
-        for k in 0..n {
-            let nei = view.agent((*ag).neis[k].idx as usize);
-            sys::dtObstacleAvoidanceQuery_addCircle(
-                avoid,
-                (&raw const (*nei).npos).cast(),
-                (*nei).params.radius,
-                (&raw const (*nei).vel).cast(),
-                (&raw const (*nei).dvel).cast(),
-            );
-        }
-        let boundary = &raw const (*ag).boundary;
-        let nsegs = (*boundary).m_nsegs.clamp(0, 8) as usize;
-        for k in 0..nsegs {
-            let s = (*boundary).m_segs[k].s;
-            if tri_area_2d((*ag).npos, vec3_at(&s, 0), vec3_at(&s, 3)) < 0.0 {
-                continue;
-            }
-            sys::dtObstacleAvoidanceQuery_addSegment(avoid, s.as_ptr(), s.as_ptr().add(3));
-        }
         let slot = ((*ag).params.obstacleAvoidanceType as usize).min(7);
-        let params = (&raw const (*view.crowd).m_obstacleQueryParams)
+        let params = &*(&raw const (*view.crowd).m_obstacleQueryParams)
             .cast::<sys::dtObstacleAvoidanceParams>()
             .add(slot);
-        let (pos, vel, dvel) = ((*ag).npos, (*ag).vel, (*ag).dvel);
+        let mut circles = [Circle::default(); MAX_CIRCLES];
+        let n = (*ag).nneis.clamp(0, MAX_CIRCLES as i32) as usize;
+        for (k, c) in circles[..n].iter_mut().enumerate() {
+            let nei = view.agent((*ag).neis[k].idx as usize);
+            *c = Circle {
+                p: (*nei).npos,
+                rad: (*nei).params.radius,
+                vel: (*nei).vel,
+                dvel: (*nei).dvel,
+            };
+        }
+        let mut segments = [Segment::default(); MAX_SEGMENTS];
+        let mut nsegs = 0;
+        let boundary = &raw const (*ag).boundary;
+        for k in 0..(*boundary).m_nsegs.clamp(0, 8) as usize {
+            let s = (*boundary).m_segs[k].s;
+            let (p, q) = (vec3_at(&s, 0), vec3_at(&s, 3));
+            if tri_area_2d((*ag).npos, p, q) < 0.0 || nsegs == MAX_SEGMENTS {
+                continue;
+            }
+            segments[nsegs] = Segment { p, q };
+            nsegs += 1;
+        }
+        let agent = Agent {
+            pos: (*ag).npos,
+            rad: (*ag).params.radius,
+            vmax: (*ag).desiredSpeed,
+            vel: (*ag).vel,
+            dvel: (*ag).dvel,
+        };
+        let preset = Params {
+            vel_bias: params.velBias,
+            weight_des_vel: params.weightDesVel,
+            weight_cur_vel: params.weightCurVel,
+            weight_side: params.weightSide,
+            weight_toi: params.weightToi,
+            horiz_time: params.horizTime,
+            divs: params.adaptiveDivs,
+            rings: params.adaptiveRings,
+            depth: params.adaptiveDepth,
+        };
+        if sampling::supported(&preset) {
+            let (nvel, ns) =
+                sampling::sample_adaptive(&agent, &circles[..n], &segments[..nsegs], &preset);
+            (*ag).nvel = nvel;
+            return ns;
+        }
+        detour_sampling(
+            avoid,
+            &agent,
+            (&circles[..n], &segments[..nsegs]),
+            params,
+            &mut (*ag).nvel,
+        )
+    }
+}
+
+/// The sampling by Detour's own query `avoid` (presets [`sampling::supported`] does not take);
+/// the candidates scored.
+///
+/// # Safety
+/// `avoid` this worker's live obstacle-avoidance query; `params` a live preset.
+pub(super) unsafe fn detour_sampling(
+    avoid: *mut sys::dtObstacleAvoidanceQuery,
+    agent: &Agent,
+    (circles, segments): (&[Circle], &[Segment]),
+    params: *const sys::dtObstacleAvoidanceParams,
+    nvel: &mut [f32; 3],
+) -> i32 {
+    // SAFETY: the query is this worker's (the caller's contract); every pointer is to a local
+    // or to the preset, read only.
+    unsafe {
+        sys::dtObstacleAvoidanceQuery_reset(avoid);
+        for c in circles {
+            sys::dtObstacleAvoidanceQuery_addCircle(
+                avoid,
+                c.p.as_ptr(),
+                c.rad,
+                c.vel.as_ptr(),
+                c.dvel.as_ptr(),
+            );
+        }
+        for s in segments {
+            sys::dtObstacleAvoidanceQuery_addSegment(avoid, s.p.as_ptr(), s.q.as_ptr());
+        }
         sys::dtObstacleAvoidanceQuery_sampleVelocityAdaptive(
             avoid,
-            pos.as_ptr(),
-            (*ag).params.radius,
-            (*ag).desiredSpeed,
-            vel.as_ptr(),
-            dvel.as_ptr(),
-            (&raw mut (*ag).nvel).cast(),
+            agent.pos.as_ptr(),
+            agent.rad,
+            agent.vmax,
+            agent.vel.as_ptr(),
+            agent.dvel.as_ptr(),
+            nvel.as_mut_ptr(),
             params,
             std::ptr::null_mut(),
         )

@@ -3,11 +3,12 @@
 //! per-agent phases spread over threads.
 //!
 //! Each phase gives every agent exactly the float results `dtCrowd::update` gives it: Detour's
-//! public calls (corridor, local boundary, obstacle-avoidance query, path queue, navmesh query)
-//! are called as dtCrowd calls them, and the rest (steering, separation, integration, collision
-//! resolution, neighbour selection, the queues of the path and topology budgets, off-mesh
-//! animation) is written here to do the same operations in the same order. The proximity grid
-//! is our own (`proximity`), with the same answers in the same order.
+//! public calls (corridor, local boundary, path queue, navmesh query) are called as dtCrowd
+//! calls them, and the rest (steering, separation, integration, collision resolution,
+//! neighbour selection, the queues of the path and topology budgets, off-mesh animation) is
+//! written here to do the same operations in the same order. The proximity grid
+//! (`proximity`) and the obstacle-avoidance velocity sampling (`sampling`, vectorised over the
+//! candidate velocities) are our own, with the same answers.
 //!
 //! Determinism: a per-agent phase reads only what earlier phases wrote (other agents' data is
 //! read-only within it) and writes only its own agent, and every Detour query it makes clears
@@ -29,6 +30,9 @@ pub(crate) mod proximity;
 #[cfg(test)]
 mod proximity_tests;
 mod runner;
+mod sampling;
+#[cfg(test)]
+mod sampling_tests;
 mod scratch;
 mod steering;
 mod topology;
@@ -252,19 +256,18 @@ unsafe fn run_phases(
         active,
         pos_height: candidates,
     };
+    // Boundaries and neighbours, corners, off-mesh triggers and steering of one agent read
+    // only its own data, the grid's copy of the positions and other agents' positions, which
+    // none of them writes (an off-mesh trigger changes its agent's state, not its position):
+    // one task does all four.
     parallel += runner.for_each(Heavy, active, |s, i| {
-        // SAFETY: agent `i`'s boundary and neighbours are this task's; others' positions are
-        // only read (neighbours).
-        unsafe { neighbours::update(view, cands, i, s) }
-    });
-    // Corners, off-mesh triggers and steering of one agent read only its own data and other
-    // agents' positions, which none of them writes: one task does all three.
-    parallel += runner.for_each(Heavy, active, |s, i| {
-        // SAFETY: each writes only agent `i` (and its animation); steering reads neighbours'
-        // positions, which no task of this phase writes.
+        // SAFETY: each writes only agent `i` (its boundary, neighbours, corridor, corners,
+        // desired velocity, and its animation); other agents' positions are only read.
         unsafe {
-            corners::update(view, i, s.nav_query());
-            offmesh::trigger(view, i, s.nav_query());
+            neighbours::update(view, cands, i, s);
+            let query = s.nav_query();
+            corners::update(view, i, query);
+            offmesh::trigger(view, i, query);
             steering::update(view, i);
         }
     });

@@ -96,6 +96,8 @@ pub(super) unsafe fn update(view: CrowdView, cands: Candidates, i: usize, scratc
 /// The nearest agents to agent `i` at `pos` (of `height`, querying `range`), by place in
 /// `active`, with squared distances, nearest first, from the grid's candidates in their
 /// order; how many.
+// Negated comparisons: Detour's skips as written, which keep a NaN distance or height.
+#[allow(clippy::neg_cmp_op_on_partial_ord)]
 fn find_neighbours(
     cands: Candidates,
     (i, pos, height, range): (usize, [f32; 3], f32, f32),
@@ -110,22 +112,23 @@ fn find_neighbours(
         pos[2] + range,
     );
     let nids = cands.grid.query(bbox, &mut ids, &mut scratch.stamps);
-    let mut n = 0;
+    // The candidates in reach, in the grid's order, with their squared distances: computed
+    // without branches (whether a candidate is kept is hard to predict), then inserted.
+    let mut kept = [(0usize, 0.0f32); MAX_CANDIDATES];
+    let mut nkept = 0;
     for &id in &ids[..nids] {
         let k = id as usize;
-        if cands.active[k] == i {
-            continue;
-        }
         let [ox, oy, oz, oh] = cands.pos_height[k];
         let mut diff = sub(pos, [ox, oy, oz]);
-        if diff[1].abs() >= (height + oh) / 2.0 {
-            continue;
-        }
+        let level = !(diff[1].abs() >= (height + oh) / 2.0);
         diff[1] = 0.0;
         let dist_sqr = len_sqr(diff);
-        if dist_sqr > range * range {
-            continue;
-        }
+        let near = !(dist_sqr > range * range);
+        kept[nkept] = (k, dist_sqr);
+        nkept += usize::from(level & near & (cands.active[k] != i));
+    }
+    let mut n = 0;
+    for &(k, dist_sqr) in &kept[..nkept] {
         n = insert_neighbour(out, n, k, dist_sqr);
     }
     n

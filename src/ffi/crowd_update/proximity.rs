@@ -248,6 +248,9 @@ impl ProximityGrid {
         let inv = self.inv_cell_size;
         let (x0, y0) = (cell(minx, inv), cell(miny, inv));
         let (x1, y1) = (cell(maxx, inv), cell(maxy, inv));
+        if ids.is_empty() {
+            return 0;
+        }
         let stamp = stamps.next(self.id_bound);
         let mut found = Found {
             ids,
@@ -311,18 +314,15 @@ struct Found<'a> {
 }
 
 impl Found<'_> {
-    /// Takes `id` unless already found; false when the answer is full (the query stops).
+    /// Takes `id` unless already found; false when the answer is full (the query stops: no
+    /// later id could be taken). Written without branches (whether an id was already found
+    /// is hard to predict); the answer must not be full when called.
     fn add(&mut self, id: u16) -> bool {
         let seen = &mut self.seen[id as usize];
-        if *seen == self.stamp {
-            return true;
-        }
-        if self.n >= self.ids.len() {
-            return false;
-        }
+        let fresh = *seen != self.stamp;
         *seen = self.stamp;
         self.ids[self.n] = id;
-        self.n += 1;
-        true
+        self.n += usize::from(fresh);
+        self.n < self.ids.len()
     }
 }
