@@ -258,6 +258,11 @@ fn dungeon_random_agents_all_arrive() {
     // shorter look for oncoming agents while aside, and the trip's length (longer first) in
     // 25 to 64 m steps (at 50 m every run arrives but nav_test seed 2's deepest overlap is
     // 0.014 m against DetourCrowd's 0.006 m; at 25 m the corridor swap gets 6 of 20 through).
+    // Also tried (h7): an agent waiting aside held only by oncoming agents whose own path
+    // passes within the sum of radii plus the margin of its spot (it resumes when its own way
+    // is clear, not the whole flow): seed 2 gets 100 (slot 97 at 57.0 s) and every suite run
+    // and seed stays at 100 and not deeper than DetourCrowd, but on the viewer's tile-cache
+    // corridor swap (tests/view_dynamic.rs) 15 of 20 arrive (17 with the look-ahead path).
     // Seed 4's deepest overlap: measured 0.963 of the sum of radii against
     // DetourCrowd's 0.960 (0.935 before agents held up walking slowly gained priority as
     // yielding ones do).
