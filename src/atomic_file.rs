@@ -36,7 +36,12 @@ fn live() -> std::sync::MutexGuard<'static, (Vec<PathBuf>, bool)> {
 struct Registered(PathBuf);
 
 impl Registered {
-    fn new(path: &Path) -> std::io::Result<Registered> {
+    /// A new temporary file beside `path` ([`temp_beside`]), created and registered under the
+    /// registry's lock: [`remove_temp_files`] either runs before (and the file is never
+    /// created) or after (and finds it registered), never between. Keep the `Registered`
+    /// alive until the file is renamed or removed, so that it is never unregistered while it
+    /// still exists.
+    fn create(path: &Path) -> std::io::Result<(Registered, tempfile::NamedTempFile)> {
         let mut live = live();
         if live.1 {
             return Err(std::io::Error::new(
@@ -44,8 +49,9 @@ impl Registered {
                 "the program is ending; no new file is saved",
             ));
         }
-        live.0.push(path.to_path_buf());
-        Ok(Registered(path.to_path_buf()))
+        let tmp = temp_beside(path)?;
+        live.0.push(tmp.path().to_path_buf());
+        Ok((Registered(tmp.path().to_path_buf()), tmp))
     }
 }
 
@@ -121,9 +127,11 @@ pub fn write_with(
 ) -> Result<()> {
     let result = (|| {
         refuse_special(path)?;
-        let (file, tmp) = temp_beside(path)?.into_parts();
-        // Dropped before `tmp` (which removes the file if it is still there).
-        let _registered = Registered::new(&tmp)?;
+        let made = Registered::create(path)?;
+        // Declared before `tmp`, so dropped after it: on an error or a panic `tmp` removes the
+        // file first, and only then is it unregistered (a signal in between finds it listed).
+        let _registered = made.0;
+        let (file, tmp) = made.1.into_parts();
         let mut w = std::io::BufWriter::with_capacity(1 << 20, file);
         fill(&mut w)?;
         w.flush()?;
