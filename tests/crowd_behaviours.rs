@@ -263,6 +263,28 @@ fn dungeon_random_agents_all_arrive() {
     // is clear, not the whole flow): seed 2 gets 100 (slot 97 at 57.0 s) and every suite run
     // and seed stays at 100 and not deeper than DetourCrowd, but on the viewer's tile-cache
     // corridor swap (tests/view_dynamic.rs) 15 of 20 arrive (17 with the look-ahead path).
+    // Tried again (h8, on the merged main; `navkit simulate --suite scenarios/crowd`), none kept:
+    // - that release rule (held only by an oncoming agent whose path passes its spot): seed 2
+    //   gets 100 (slot 97 at 59.2 s), but here the suite's own corridor swap drops to 7 to 10
+    //   of 20 (agents aside at the corridor's mouth resume while the oncoming agent, still in
+    //   the corridor, fans out on leaving it, so its path no longer passes their spot) and
+    //   nav_test seed 4's deepest overlap is 0.031 m against DetourCrowd's 0.027 m; also
+    //   requiring room for it beside the oncoming agent (where it is and halfway to it, by
+    //   navmesh raycasts) brings the corridor swap back to 20 but seed 2 back to 99. Slot 97's
+    //   4 s aside at (32.8, 0.6) is the same with and without it: the agents that hold it there
+    //   walk straight at its spot.
+    // - queued agents overtaking a leader slower than 0.8 of their speed where there is room
+    //   beside it (raycasts to the points beside and ahead of it, no one there, no one coming
+    //   within the look-ahead): nav_test seed 2's deepest overlap 0.047 m against
+    //   DetourCrowd's 0.006 m (seed 2 stays 99; with the navmesh also 4.2 m wide at and ahead
+    //   of the leader, seed 2 gets 100 but that overlap is 0.043 m); passing only leaders not
+    //   queued or yielding: dungeon seeds 1, 4, 5 at 99, 99, 98; passing only those held up
+    //   on their own (also slow for `head_on_after`): every run at 100 and not deeper than
+    //   DetourCrowd, the view_dynamic toggle (7, 20), and the sum of arrival times over
+    //   dungeon and nav_test seeds 1-5 cut from 15,150 s to 14,974 s, but seed 2 unchanged:
+    //   slot 97's queued seconds are behind slot 81 at (11.9, -3), itself jostled sideways by
+    //   DetourCrowd's avoidance among four agents (never slow long enough for the head-on
+    //   rule) with no room to pass.
     // Seed 4's deepest overlap: measured 0.963 of the sum of radii against
     // DetourCrowd's 0.960 (0.935 before agents held up walking slowly gained priority as
     // yielding ones do).
