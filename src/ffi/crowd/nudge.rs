@@ -4,9 +4,7 @@
 use recastnavigation_sys as sys;
 
 use super::RawCrowd;
-
-/// dtCrowd's `DT_CROWDAGENT_STATE_WALKING`.
-const STATE_WALKING: u8 = 1;
+use crate::ffi::crowd_update::{STATE_WALKING, no_path};
 
 impl<O> RawCrowd<'_, O> {
     /// Moves walking agent `idx` towards `to` along the navmesh surface, as dtCrowd's update
@@ -38,7 +36,7 @@ impl<O> RawCrowd<'_, O> {
             (*ag).npos = (*corridor).m_pos;
             // As dtCrowd's update: an agent without a path (no target, or a velocity) keeps a
             // one-polygon corridor.
-            if matches!((*ag).targetState, 0 | 6) {
+            if no_path((*ag).targetState) {
                 let first = if (*corridor).m_npath > 0 {
                     *(*corridor).m_path
                 } else {

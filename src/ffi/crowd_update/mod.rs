@@ -49,7 +49,7 @@ use runner::Weight::{Heavy, Light};
 
 /// `dtCrowdAgent::state` values.
 const STATE_INVALID: u8 = sys::CrowdAgentState_DT_CROWDAGENT_STATE_INVALID as u8;
-const STATE_WALKING: u8 = sys::CrowdAgentState_DT_CROWDAGENT_STATE_WALKING as u8;
+pub(in crate::ffi) const STATE_WALKING: u8 = sys::CrowdAgentState_DT_CROWDAGENT_STATE_WALKING as u8;
 const STATE_OFFMESH: u8 = sys::CrowdAgentState_DT_CROWDAGENT_STATE_OFFMESH as u8;
 
 /// `dtCrowdAgent::targetState` values.
@@ -71,7 +71,7 @@ const OPTIMIZE_VIS: u8 = sys::UpdateFlags_DT_CROWD_OPTIMIZE_VIS as u8;
 const OPTIMIZE_TOPO: u8 = sys::UpdateFlags_DT_CROWD_OPTIMIZE_TOPO as u8;
 
 /// True for a move request that follows no path (none, or a velocity).
-fn no_path(target_state: u8) -> bool {
+pub(in crate::ffi) fn no_path(target_state: u8) -> bool {
     target_state == TARGET_NONE || target_state == TARGET_VELOCITY
 }
 
