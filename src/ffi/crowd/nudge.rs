@@ -4,7 +4,7 @@
 use recastnavigation_sys as sys;
 
 use super::RawCrowd;
-use crate::ffi::crowd_update::{STATE_WALKING, no_path};
+use crate::ffi::crowd_update::{STATE_WALKING, move_along};
 
 impl<O> RawCrowd<'_, O> {
     /// Moves walking agent `idx` towards `to` along the navmesh surface, as dtCrowd's update
@@ -30,22 +30,7 @@ impl<O> RawCrowd<'_, O> {
             let filter = (&raw const (*crowd).m_filters)
                 .cast::<sys::dtQueryFilter>()
                 .add(t);
-            let query = (*crowd).m_navquery;
-            let corridor = &raw mut (*ag).corridor;
-            sys::dtPathCorridor_movePosition(corridor, to.as_ptr(), query, filter);
-            (*ag).npos = (*corridor).m_pos;
-            // As dtCrowd's update: an agent without a path (no target, or a velocity) keeps a
-            // one-polygon corridor.
-            if no_path((*ag).targetState) {
-                let first = if (*corridor).m_npath > 0 {
-                    *(*corridor).m_path
-                } else {
-                    0
-                };
-                let pos = (*ag).npos;
-                sys::dtPathCorridor_reset(corridor, first, pos.as_ptr());
-                (*ag).partial = false;
-            }
+            move_along::move_agent(ag, to, (*crowd).m_navquery, filter);
             Some((*ag).npos)
         }
     }

@@ -21,7 +21,7 @@ mod avoidance;
 mod collisions;
 mod corners;
 mod integrate;
-mod move_along;
+pub(in crate::ffi) mod move_along;
 mod move_requests;
 mod neighbours;
 mod offmesh;
@@ -71,7 +71,7 @@ const OPTIMIZE_VIS: u8 = sys::UpdateFlags_DT_CROWD_OPTIMIZE_VIS as u8;
 const OPTIMIZE_TOPO: u8 = sys::UpdateFlags_DT_CROWD_OPTIMIZE_TOPO as u8;
 
 /// True for a move request that follows no path (none, or a velocity).
-pub(in crate::ffi) fn no_path(target_state: u8) -> bool {
+fn no_path(target_state: u8) -> bool {
     target_state == TARGET_NONE || target_state == TARGET_VELOCITY
 }
 
