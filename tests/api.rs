@@ -119,6 +119,7 @@ fn query_path_is_the_long_hand_path_and_corridor_options_cut_it() {
             corridor,
             straight,
             smooth,
+            optimal: None,
         };
         assert_eq!(p, expected, "line {}", t.line);
         assert_eq!(p.status(), PathStatus::Complete, "line {}", t.line);

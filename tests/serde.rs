@@ -201,6 +201,10 @@ fn every_struct_round_trips() {
         max_polys: 128,
         straight: Some(straight),
         smooth: Some(smooth),
+        optimal: Some(navkit::query::OptimalOptions {
+            max_nodes: 5000,
+            crossings: false,
+        }),
     });
     round_trip(&PathOptions::corridor_only());
     round_trip(&SlicedOptions { any_angle: true });

@@ -44,6 +44,7 @@ const STRAIGHT_ONLY: PathOptions = PathOptions {
         max_points: DEFAULT_MAX_PATH,
     }),
     smooth: None,
+    optimal: None,
 };
 
 /// The walker's parameters (the defaults are the issue's).

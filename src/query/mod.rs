@@ -12,6 +12,7 @@
 mod corridor;
 mod filter;
 mod nodes;
+mod optimal;
 mod path;
 mod poly_query;
 mod raycast;
@@ -27,6 +28,7 @@ pub use sliced::{SliceProgress, SliceState, SlicedOptions, SlicedSearch};
 pub use corridor::Corridor;
 pub use filter::QueryFilter;
 pub use nodes::SearchNode;
+pub use optimal::{OptimalOptions, OptimalPath};
 pub use path::{DEFAULT_MAX_NODES, NavPath, PathOptions};
 pub use poly_query::WallSegment;
 pub use raycast::{RaycastHit, RaycastOptions};
@@ -172,6 +174,9 @@ pub struct NavMeshQuery<'a> {
     straight: StraightOut,
     refs: Vec<PolyRefBits>,
     smooth_scratch: smooth::SmoothScratch,
+    /// The optimal search's memory, and the areas its filter passes on this navmesh.
+    optimal: optimal::Search,
+    optimal_areas: Option<((u16, u16), u64)>,
 }
 
 impl<'a> NavMeshQuery<'a> {
@@ -194,6 +199,8 @@ impl<'a> NavMeshQuery<'a> {
             straight: StraightOut::default(),
             refs: Vec::new(),
             smooth_scratch: smooth::SmoothScratch::default(),
+            optimal: optimal::Search::default(),
+            optimal_areas: None,
         })
     }
 

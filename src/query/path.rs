@@ -5,8 +5,8 @@
 use glam::Vec3;
 
 use super::{
-    Corridor, DEFAULT_HALF_EXTENTS, DEFAULT_MAX_PATH, NavMeshQuery, NearestPoly, QueryFilter,
-    SmoothPath, SmoothPathOptions, StraightPath, StraightPathOptions,
+    Corridor, DEFAULT_HALF_EXTENTS, DEFAULT_MAX_PATH, NavMeshQuery, NearestPoly, OptimalOptions,
+    OptimalPath, QueryFilter, SmoothPath, SmoothPathOptions, StraightPath, StraightPathOptions,
 };
 use crate::Result;
 use crate::navmesh::NavMesh;
@@ -53,6 +53,9 @@ pub struct PathOptions {
     /// The smooth path (RecastDemo's "Pathfind Follow" loop along the corridor), with these
     /// options; `None` skips it.
     pub smooth: Option<SmoothPathOptions>,
+    /// The optimal (shortest) path, searched with these options ([`super::OptimalPath`]);
+    /// `None` (the default) skips it.
+    pub optimal: Option<OptimalOptions>,
 }
 
 impl Default for PathOptions {
@@ -64,6 +67,7 @@ impl Default for PathOptions {
             max_polys: DEFAULT_MAX_PATH,
             straight: Some(StraightPathOptions::default()),
             smooth: Some(SmoothPathOptions::default()),
+            optimal: None,
         }
     }
 }
@@ -97,6 +101,8 @@ pub struct NavPath {
     /// The smooth path along the corridor's surface. Empty if [`PathOptions::smooth`] was
     /// `None`.
     pub smooth: SmoothPath,
+    /// The optimal path, if [`PathOptions::optimal`] asked for it.
+    pub optimal: Option<OptimalPath>,
 }
 
 impl NavPath {
@@ -163,12 +169,17 @@ impl NavMeshQuery<'_> {
             Some(o) => self.smooth_path(&corridor.polys, start, goal, filter, o)?,
             None => SmoothPath::default(),
         };
+        let optimal = match &options.optimal {
+            Some(o) => Some(self.optimal_path(s, g, &corridor, filter, o)?),
+            None => None,
+        };
         Ok(NavPath {
             start: s,
             goal: g,
             corridor,
             straight,
             smooth,
+            optimal,
         })
     }
 

@@ -41,6 +41,9 @@ pub mod straight_flags {
     pub const END: u8 = 2;
     /// The start of an off-mesh connection.
     pub const OFFMESH_CONNECTION: u8 = 4;
+    /// navkit's own: where an optimal path crosses from one polygon to the next
+    /// ([`OptimalOptions::crossings`](crate::query::OptimalOptions::crossings)).
+    pub const CROSSING: u8 = 8;
 }
 
 /// A corner of a straight path.

@@ -1,0 +1,107 @@
+//! The points of a found optimal path: the start, each corner it bends round, each polygon
+//! side it crosses (optionally), the ends of each off-mesh connection, and the goal, with
+//! heights on the detail mesh.
+
+use glam::{DVec2, Vec3};
+
+use super::geometry::orient;
+use super::search::{Kind, NONE, Node, RootKind, Search};
+use crate::Result;
+use crate::query::{NavMeshQuery, PolyRef, StraightPoint, straight_flags};
+
+/// The nodes from the first to `last`, and the roots the path passes, in order.
+fn chains(search: &Search, last: u32) -> (Vec<Node>, Vec<u32>) {
+    let mut nodes = Vec::new();
+    let mut at = last;
+    while at != NONE {
+        let n = search.nodes[at as usize];
+        nodes.push(n);
+        at = n.parent;
+    }
+    nodes.reverse();
+    let mut roots = Vec::new();
+    let mut r = nodes.last().map_or(NONE, |n| n.root);
+    while r != NONE {
+        roots.push(r);
+        r = search.roots[r as usize].parent;
+    }
+    roots.reverse();
+    (nodes, roots)
+}
+
+/// Where the straight segment from `r` to `t` crosses the interval `a b`.
+fn cross_at(r: DVec2, t: DVec2, a: DVec2, b: DVec2) -> DVec2 {
+    let (oa, ob) = (orient(r, t, a), orient(r, t, b));
+    if oa == ob {
+        return a;
+    }
+    let s = (oa / (oa - ob)).clamp(0.0, 1.0);
+    a + (b - a) * s
+}
+
+impl NavMeshQuery<'_> {
+    /// The points of the path `search` found ending at node `last`, from `start` to `goal`
+    /// (each a polygon and a point on it); with `crossings`, also where it crosses sides.
+    pub(super) fn optimal_points(
+        &mut self,
+        search: &Search,
+        last: u32,
+        start: (PolyRef, Vec3),
+        goal: Vec3,
+        crossings: bool,
+    ) -> Result<Vec<StraightPoint>> {
+        let (nodes, roots) = chains(search, last);
+        let point = |pos, flags, poly| StraightPoint { pos, flags, poly };
+        let mut out = vec![point(start.1, straight_flags::START, start.0)];
+        let goal2 = DVec2::new(f64::from(goal.x), f64::from(goal.z));
+        let next_turn = |r: u32| {
+            let i = roots.partition_point(|&x| x <= r);
+            roots
+                .get(i)
+                .map_or(goal2, |&x| search.roots[x as usize].pos)
+        };
+        let mut done = 0usize;
+        for (i, n) in nodes.iter().enumerate() {
+            // The roots reached since the last node: corners, off-mesh ends.
+            let upto = roots.partition_point(|&x| x <= n.root);
+            for &r in &roots[done.max(1)..upto] {
+                let root = search.roots[r as usize];
+                let (flags, poly) = match root.kind {
+                    RootKind::OffMeshEntry(conn) => (straight_flags::OFFMESH_CONNECTION, conn),
+                    _ => (0, root.poly),
+                };
+                let pos = self.on_surface(root.poly, root.pos, root.y)?;
+                out.push(point(pos, flags, poly));
+            }
+            done = done.max(upto);
+            match n.kind {
+                Kind::Interval { .. } if crossings => {
+                    let bends = nodes.get(i + 1).is_some_and(|m| m.root != n.root);
+                    if !bends {
+                        let r = search.roots[n.root as usize].pos;
+                        let x = cross_at(r, next_turn(n.root), n.ia, n.ib);
+                        let pos = self.on_surface(n.poly, x, f32::NAN)?;
+                        out.push(point(pos, straight_flags::CROSSING, n.poly));
+                    }
+                }
+                Kind::Goal => out.push(point(goal, straight_flags::END, PolyRef(0))),
+                _ => {}
+            }
+        }
+        Ok(out)
+    }
+
+    /// The point at `p` on `poly`'s detail surface (`y` where it is known already).
+    fn on_surface(&mut self, poly: PolyRef, p: DVec2, y: f32) -> Result<Vec3> {
+        let at = Vec3::new(p.x as f32, y, p.y as f32);
+        if y.is_finite() {
+            return Ok(at);
+        }
+        let guess = Vec3::new(at.x, 0.0, at.z);
+        let h = match self.poly_height(poly, guess) {
+            Ok(h) => h,
+            Err(_) => self.closest_point_on_poly(poly, guess)?.0.y,
+        };
+        Ok(Vec3::new(at.x, h, at.z))
+    }
+}

@@ -1,0 +1,392 @@
+//! Polyanya (Cui, Harabor and Grastien, IJCAI 2017) over a Detour navmesh: an A* whose nodes
+//! are intervals of polygon sides seen from a root (the start, a corner the path bends round,
+//! or an off-mesh connection's end), which finds the shortest path on the xz-plane over the
+//! polygons a filter lets it visit.
+//!
+//! A node `(interval, root)` enters the polygon beyond its interval. Expanding it projects the
+//! interval from the root across that polygon: the stretch of the far boundary seen through
+//! the interval keeps the root (observable successors); the stretches beside it are reached
+//! by bending round an end of the interval, which becomes the new root, where that end is a
+//! corner (non-observable successors). A node is worth `g` (the root's path length) plus
+//! [`heuristic`] (the shortest way on through the interval to the goal, a lower bound), and a
+//! root reached again by a longer path is pruned (root-level pruning). Off-mesh connections
+//! are taken from end to end at their length, as a goal is reached: the entry point is a
+//! target in the polygon under it, and its other end a new root.
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+use glam::{DVec2, Vec3};
+use rustc_hash::FxHashMap;
+
+use super::geometry::{flat, heuristic, orient};
+use super::sides::{Corners, NO_VERTEX, Side, sides_of};
+use crate::navmesh::NavMesh;
+use crate::query::{PolyRef, QueryFilter};
+
+/// No parent (a start's root or an initial node).
+pub(super) const NONE: u32 = u32::MAX;
+
+/// What a root is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum RootKind {
+    Start,
+    Corner,
+    /// The entry point of an off-mesh connection (its polygon).
+    OffMeshEntry(PolyRef),
+    /// Its other end, where the path lands.
+    OffMeshExit,
+}
+
+/// A point the path reaches: the start, a corner, an off-mesh connection's end.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Root {
+    pub pos: DVec2,
+    /// Its height where known (the off-mesh connections' ends), else NaN.
+    pub y: f32,
+    /// The path length to it.
+    pub g: f64,
+    pub parent: u32,
+    /// A polygon it lies on (for its height).
+    pub poly: PolyRef,
+    pub kind: RootKind,
+    /// What root-level pruning knows it by (corners only).
+    pub key: Option<u64>,
+}
+
+/// What a node's interval leads to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Kind {
+    /// An interval of the side between `from` and `poly`, which it enters; `a_end`/`b_end`:
+    /// the interval reaches that end of the side (as `poly` walks it).
+    Interval { a_end: bool, b_end: bool },
+    /// The goal (the interval is the goal point).
+    Goal,
+    /// The entry point of off-mesh hop `hop`.
+    OffMesh { hop: u32 },
+}
+
+/// A search node.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Node {
+    /// The interval's end toward its side's start `a`, and toward its end `b`, as `poly`
+    /// walks its sides counter-clockwise.
+    pub ia: DVec2,
+    pub ib: DVec2,
+    pub root: u32,
+    pub poly: PolyRef,
+    pub from: PolyRef,
+    pub parent: u32,
+    pub kind: Kind,
+}
+
+/// An off-mesh connection as a search may take it: from `entry` (on the polygon under it) to
+/// `exit` (on `landing`) at `length`.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Hop {
+    pub conn: PolyRef,
+    pub entry: Vec3,
+    pub exit: Vec3,
+    pub landing: PolyRef,
+    pub length: f64,
+}
+
+/// An open node: its `f`, and its index.
+#[derive(Clone, Copy, Debug)]
+struct Open {
+    f: f64,
+    node: u32,
+}
+
+impl PartialEq for Open {
+    fn eq(&self, o: &Self) -> bool {
+        self.cmp(o) == Ordering::Equal
+    }
+}
+impl Eq for Open {}
+impl PartialOrd for Open {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for Open {
+    /// The smallest `f` first (a max-heap of reversed order); ties by the newer node.
+    fn cmp(&self, o: &Self) -> Ordering {
+        o.f.total_cmp(&self.f).then(self.node.cmp(&o.node))
+    }
+}
+
+/// How a search ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Outcome {
+    /// The goal node.
+    Found(u32),
+    /// Every node reachable was expanded.
+    Unreachable,
+    /// More nodes than the limit.
+    OutOfNodes,
+}
+
+/// One search's problem: where from, where to, over which polygons.
+pub(super) struct Problem<'n, 'f> {
+    pub nav: &'n NavMesh,
+    pub filter: &'f QueryFilter,
+    pub start: (PolyRef, Vec3),
+    pub goal: (PolyRef, Vec3),
+    pub max_nodes: usize,
+}
+
+/// The search's memory, kept between searches so that they do not allocate.
+#[derive(Default)]
+pub(in crate::query) struct Search {
+    pub(super) nodes: Vec<Node>,
+    pub(super) roots: Vec<Root>,
+    pub(super) hops: Vec<Hop>,
+    open: BinaryHeap<Open>,
+    best: FxHashMap<u64, f64>,
+    pub(super) corners: Corners,
+    pub(super) sides: Vec<Side>,
+    spans: Vec<(f64, f64, PolyRef)>,
+    /// Nodes expanded by the last search.
+    pub(super) expanded: usize,
+}
+
+/// A node's view into the polygon it enters: the root and the interval ends it bends at.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Cone {
+    pub r: DVec2,
+    pub root: u32,
+    /// Everything in the polygon is seen from the root (it lies on the entry side).
+    pub all: bool,
+    pub ia: DVec2,
+    pub ib: DVec2,
+}
+
+impl Search {
+    /// Runs one search from `p.start` to `p.goal` (each a polygon and a point on it).
+    pub(super) fn run(&mut self, p: &Problem<'_, '_>) -> Outcome {
+        self.nodes.clear();
+        self.roots.clear();
+        self.hops.clear();
+        self.open.clear();
+        self.best.clear();
+        self.corners.clear();
+        self.expanded = 0;
+        let (sp, s) = p.start;
+        self.roots.push(Root {
+            pos: flat(s),
+            y: s.y,
+            g: 0.0,
+            parent: NONE,
+            poly: sp,
+            kind: RootKind::Start,
+            key: None,
+        });
+        self.leave_point(p, 0, sp, NONE);
+        while let Some(Open { node, .. }) = self.open.pop() {
+            if self.nodes.len() > p.max_nodes {
+                return Outcome::OutOfNodes;
+            }
+            let n = self.nodes[node as usize];
+            if self.is_stale(n.root) {
+                continue;
+            }
+            self.expanded += 1;
+            match n.kind {
+                Kind::Goal => return Outcome::Found(node),
+                Kind::OffMesh { hop } => self.take_hop(p, node, hop),
+                Kind::Interval { .. } => self.expand(p, node),
+            }
+        }
+        Outcome::Unreachable
+    }
+
+    /// True if a shorter path to the root of a node has been found since it was pushed.
+    fn is_stale(&self, r: u32) -> bool {
+        let root = &self.roots[r as usize];
+        root.key
+            .and_then(|k| self.best.get(&k))
+            .is_some_and(|&best| best < root.g - 1e-9 * (1.0 + root.g))
+    }
+
+    /// Adds a corner root at `pos` (on `poly`) reached from root `parent`, unless it has
+    /// been reached by a path at least as short: its index, or `None` (pruned).
+    pub(super) fn corner(
+        &mut self,
+        parent: u32,
+        pos: DVec2,
+        poly: PolyRef,
+        key: u64,
+    ) -> Option<u32> {
+        let from = &self.roots[parent as usize];
+        let g = from.g + from.pos.distance(pos);
+        if !self.reach(key, g) {
+            return None;
+        }
+        self.roots.push(Root {
+            pos,
+            y: f32::NAN,
+            g,
+            parent,
+            poly,
+            kind: RootKind::Corner,
+            key: Some(key),
+        });
+        Some((self.roots.len() - 1) as u32)
+    }
+
+    /// Records that the root known by `key` is reached at `g`: false (pruned) if it was
+    /// reached before by a shorter path. (One as short is kept: it may see other stretches.)
+    pub(super) fn reach(&mut self, key: u64, g: f64) -> bool {
+        match self.best.get(&key) {
+            Some(&best) if best < g - 1e-9 * (1.0 + g) => false,
+            Some(&best) if best <= g => true,
+            _ => {
+                self.best.insert(key, g);
+                true
+            }
+        }
+    }
+
+    /// Pushes a node, its `f` from its root's `g` and the heuristic to `goal`.
+    pub(super) fn push(&mut self, node: Node, goal: DVec2) {
+        let root = &self.roots[node.root as usize];
+        let h = match node.kind {
+            Kind::Interval { .. } => heuristic(root.pos, node.ia, node.ib, goal),
+            // A target: the straight line to it, then on to the goal.
+            Kind::Goal => root.pos.distance(node.ia),
+            Kind::OffMesh { .. } => root.pos.distance(node.ia) + node.ia.distance(goal),
+        };
+        let f = root.g + h;
+        self.nodes.push(node);
+        self.open.push(Open {
+            f,
+            node: (self.nodes.len() - 1) as u32,
+        });
+    }
+
+    /// The nodes from root `root`, a point on polygon `poly` (the start, or where an
+    /// off-mesh connection lands, reached by node `parent`): every passable side of the
+    /// polygon, whole, and the targets on it, all in sight of a point in a convex polygon.
+    pub(super) fn leave_point(
+        &mut self,
+        p: &Problem<'_, '_>,
+        root: u32,
+        poly: PolyRef,
+        parent: u32,
+    ) {
+        let Some(view) = p.nav.poly(poly) else {
+            return;
+        };
+        sides_of(p.nav, view, p.filter, &mut self.sides, &mut self.spans);
+        let goal = flat(p.goal.1);
+        for k in 0..self.sides.len() {
+            let s = self.sides[k];
+            if let Some(next) = s.across {
+                let node = Node {
+                    ia: s.b,
+                    ib: s.a,
+                    root,
+                    poly: next,
+                    from: poly,
+                    parent,
+                    kind: Kind::Interval {
+                        a_end: true,
+                        b_end: true,
+                    },
+                };
+                self.push(node, goal);
+            }
+        }
+        let cone = Cone {
+            r: self.roots[root as usize].pos,
+            root,
+            all: true,
+            ia: DVec2::ZERO,
+            ib: DVec2::ZERO,
+        };
+        self.push_targets(p, view, cone, parent, (None, None));
+    }
+
+    /// Expands node `node`: the polygon it enters, seen through its interval.
+    fn expand(&mut self, p: &Problem<'_, '_>, node: u32) {
+        let n = self.nodes[node as usize];
+        let Some(view) = p.nav.poly(n.poly) else {
+            return;
+        };
+        sides_of(p.nav, view, p.filter, &mut self.sides, &mut self.spans);
+        let Some(k) = self.sides.iter().position(|s| s.across == Some(n.from)) else {
+            return;
+        };
+        let entry = self.sides[k];
+        let Some(cone) = self.cone(&n, &entry) else {
+            return;
+        };
+        let Kind::Interval { a_end, b_end } = n.kind else {
+            return;
+        };
+        // The roots round the interval's ends, where they are corners and not pruned.
+        let bend = |s: &mut Self, end: bool, pos: DVec2, vertex: u16| {
+            if cone.all || !end {
+                return None;
+            }
+            if !s.corners.is_corner(p.nav, p.filter, view, vertex, pos) {
+                return None;
+            }
+            let key = if vertex == NO_VERTEX {
+                point_key(pos, n.poly)
+            } else {
+                (view.tile().index() as u64) << 16 | u64::from(vertex)
+            };
+            s.corner(cone.root, pos, n.poly, key)
+        };
+        let b_root = bend(self, b_end, entry.b, entry.b_vertex);
+        let a_root = bend(self, a_end, entry.a, entry.a_vertex);
+        self.successors(p, node, k, cone, (a_root, b_root));
+        self.push_targets(p, view, cone, node, (a_root, b_root));
+    }
+
+    /// How node `n` sees the polygon it enters through `entry`: from its root through its
+    /// interval, or (the root on the entry side's line) all of it, from the root or, when
+    /// the root lies beyond the interval on that line, from the interval's nearer end.
+    fn cone(&mut self, n: &Node, entry: &Side) -> Option<Cone> {
+        let r = self.roots[n.root as usize].pos;
+        let line = entry.b - entry.a;
+        let side = orient(entry.a, entry.b, r);
+        let mut cone = Cone {
+            r,
+            root: n.root,
+            all: false,
+            ia: n.ia,
+            ib: n.ib,
+        };
+        if side < -1e-9 * line.length_squared() {
+            return Some(cone);
+        }
+        cone.all = true;
+        let t = |q: DVec2| (q - entry.a).dot(line);
+        let (lo, hi) = (t(n.ia).min(t(n.ib)), t(n.ia).max(t(n.ib)));
+        let tr = t(r);
+        let slack = 1e-9 * line.length_squared();
+        if tr < lo - slack || tr > hi + slack {
+            // Along the line to the interval's nearer end, and on from there.
+            let end = if (tr - t(n.ia)).abs() < (tr - t(n.ib)).abs() {
+                n.ia
+            } else {
+                n.ib
+            };
+            let root = self.corner(n.root, end, n.poly, point_key(end, n.poly))?;
+            cone.r = end;
+            cone.root = root;
+        }
+        Some(cone)
+    }
+}
+
+/// The pruning key of a corner that is not a tile vertex: its position on `poly` (the top bit
+/// set, apart from tile vertices' keys).
+fn point_key(pos: DVec2, poly: PolyRef) -> u64 {
+    let mut h = rustc_hash::FxHasher::default();
+    std::hash::Hash::hash(&(pos.x.to_bits(), pos.y.to_bits(), poly), &mut h);
+    std::hash::Hasher::finish(&h) | 1 << 63
+}

@@ -1,0 +1,231 @@
+//! A navmesh polygon as the optimal search sees it: its boundary counter-clockwise on the
+//! xz-plane as [`Side`]s, each a wall or a stretch shared with one passable polygon (an edge
+//! to a neighbouring tile is split where the polygons across it change), and whether a
+//! vertex is a corner (touches a wall), the only places an optimal path bends.
+
+use glam::DVec2;
+use rustc_hash::FxHashMap;
+
+use super::geometry::flat;
+use crate::navmesh::NavMesh;
+use crate::navmesh::view::{EdgeNeighbour, PolyView};
+use crate::query::{PolyRef, QueryFilter};
+
+/// [`Side::a_vertex`] of a point inside an edge (where a tile border's polygons change).
+pub(super) const NO_VERTEX: u16 = u16::MAX;
+
+/// A stretch of a polygon's boundary, from `a` to `b` counter-clockwise.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Side {
+    pub a: DVec2,
+    pub b: DVec2,
+    /// The passable polygon across it; `None` for a wall (or a polygon the filter excludes).
+    pub across: Option<PolyRef>,
+    /// `a`'s and `b`'s vertex indices in the polygon's tile, or [`NO_VERTEX`].
+    pub a_vertex: u16,
+    pub b_vertex: u16,
+}
+
+/// True if `filter` lets a search visit a polygon with `flags` (Detour's `passFilter`).
+pub(super) fn passes(filter: &QueryFilter, flags: u16) -> bool {
+    flags & filter.include_flags() != 0 && flags & filter.exclude_flags() == 0
+}
+
+/// One portal stretch of an edge: where it starts and ends along the edge (0..=1) and the
+/// polygon across.
+type Span = (f64, f64, PolyRef);
+
+/// Fills `out` with `poly`'s sides, counter-clockwise, starting at its first vertex.
+pub(super) fn sides_of(
+    nav: &NavMesh,
+    poly: PolyView<'_>,
+    filter: &QueryFilter,
+    out: &mut Vec<Side>,
+    spans: &mut Vec<Span>,
+) {
+    out.clear();
+    let tile = poly.tile();
+    let verts = tile.vertices();
+    let idx = poly.vertex_indices();
+    let neis = poly.neis();
+    let n = idx.len().min(neis.len());
+    if n < 3 {
+        return;
+    }
+    let at = |k: usize| flat(glam::Vec3::from_array(verts[usize::from(idx[k])]));
+    let area2: f64 = (0..n).map(|k| at(k).perp_dot(at((k + 1) % n))).sum();
+    for step in 0..n {
+        // Detour's edge j runs from vertex j to j + 1; walked backwards when the polygon is
+        // clockwise on the xz-plane.
+        let (j, ka, kb) = if area2 >= 0.0 {
+            (step, step, (step + 1) % n)
+        } else {
+            let j = n - 1 - step;
+            (j, (j + 1) % n, j)
+        };
+        let (a, b, va, vb) = (at(ka), at(kb), idx[ka], idx[kb]);
+        let wall = Side {
+            a,
+            b,
+            across: None,
+            a_vertex: va,
+            b_vertex: vb,
+        };
+        match EdgeNeighbour::from_neis(neis[j]) {
+            EdgeNeighbour::Wall => out.push(wall),
+            EdgeNeighbour::Internal(i) => {
+                let across = tile.poly(i).filter(|p| passes(filter, p.flags()));
+                out.push(Side {
+                    across: across.map(|p| p.poly_ref()),
+                    ..wall
+                });
+            }
+            EdgeNeighbour::Portal { side } => {
+                portal_spans(nav, poly, j, side, (a, b), filter, spans);
+                push_spans(out, wall, spans);
+            }
+        }
+    }
+}
+
+/// The stretches of edge `j` (from `a` to `b` as walked) that `poly` shares with passable
+/// polygons of the tile on `side`, sorted along the edge. Computed from both polygons' own
+/// edges on the tile border (an axis-aligned line), so that both sides find the same points.
+fn portal_spans(
+    nav: &NavMesh,
+    poly: PolyView<'_>,
+    j: usize,
+    side: u8,
+    (a, b): (DVec2, DVec2),
+    filter: &QueryFilter,
+    spans: &mut Vec<Span>,
+) {
+    spans.clear();
+    // Sides 0 and 4 are the tile's x borders (edges along z); 2 and 6 its z borders.
+    let along = |p: DVec2| if side & 2 == 0 { p.y } else { p.x };
+    let (ca, cb) = (along(a), along(b));
+    if ca == cb {
+        return;
+    }
+    let opposite = EdgeNeighbour::Portal {
+        side: (side + 4) & 7,
+    };
+    for link in poly.edge_links(j) {
+        let Some(other) = nav.poly(link.target).filter(|p| passes(filter, p.flags())) else {
+            continue;
+        };
+        let overlap = other
+            .edges()
+            .filter(|e| e.neighbour == opposite)
+            .map(|e| {
+                let (c, d) = (along(flat(e.start)), along(flat(e.end)));
+                (ca.min(cb).max(c.min(d)), ca.max(cb).min(c.max(d)))
+            })
+            .max_by(|x, y| (x.1 - x.0).total_cmp(&(y.1 - y.0)));
+        let Some((lo, hi)) = overlap.filter(|(lo, hi)| hi > lo) else {
+            continue;
+        };
+        let (t0, t1) = ((lo - ca) / (cb - ca), (hi - ca) / (cb - ca));
+        spans.push((t0.min(t1), t0.max(t1), link.target));
+    }
+    spans.sort_by(|x, y| x.0.total_cmp(&y.0));
+}
+
+/// Pushes the sides of one portal edge (`wall` spans all of it): the `spans`, and walls in
+/// the gaps between them.
+fn push_spans(out: &mut Vec<Side>, wall: Side, spans: &[Span]) {
+    let point = |t: f64| {
+        if t <= 0.0 {
+            (wall.a, wall.a_vertex)
+        } else if t >= 1.0 {
+            (wall.b, wall.b_vertex)
+        } else {
+            (wall.a + (wall.b - wall.a) * t, NO_VERTEX)
+        }
+    };
+    let mut push = |t0: f64, t1: f64, across: Option<PolyRef>| {
+        let ((a, a_vertex), (b, b_vertex)) = (point(t0), point(t1));
+        out.push(Side {
+            a,
+            b,
+            across,
+            a_vertex,
+            b_vertex,
+        });
+    };
+    let mut done = 0.0;
+    for &(t0, t1, across) in spans {
+        let t0 = t0.max(done);
+        if t1 <= t0 {
+            continue;
+        }
+        if t0 > done {
+            push(done, t0, None);
+        }
+        push(t0, t1, Some(across));
+        done = t1;
+    }
+    if done < 1.0 {
+        push(done, 1.0, None);
+    }
+}
+
+/// Whether vertices are corners, remembered for one search.
+#[derive(Default)]
+pub(super) struct Corners {
+    known: FxHashMap<u64, bool>,
+    fan: Vec<Side>,
+    spans: Vec<Span>,
+}
+
+impl Corners {
+    pub(super) fn clear(&mut self) {
+        self.known.clear();
+    }
+
+    /// True if the point `p`, vertex `vertex` of `poly`'s tile (or [`NO_VERTEX`]), touches a
+    /// wall or an excluded polygon: walked round through the polygons that share it. A point
+    /// inside an edge, or a fan that cannot be walked, counts as a corner (an optimal path
+    /// never bends where it need not, so a spare corner costs time, never length).
+    pub(super) fn is_corner(
+        &mut self,
+        nav: &NavMesh,
+        filter: &QueryFilter,
+        poly: PolyView<'_>,
+        vertex: u16,
+        p: DVec2,
+    ) -> bool {
+        if vertex == NO_VERTEX {
+            return true;
+        }
+        let key = (poly.tile().index() as u64) << 16 | u64::from(vertex);
+        if let Some(&c) = self.known.get(&key) {
+            return c;
+        }
+        let c = self.walk(nav, filter, poly, p);
+        self.known.insert(key, c);
+        c
+    }
+
+    fn walk(&mut self, nav: &NavMesh, filter: &QueryFilter, poly: PolyView<'_>, p: DVec2) -> bool {
+        let first = poly.poly_ref();
+        let mut cur = poly;
+        for _ in 0..64 {
+            sides_of(nav, cur, filter, &mut self.fan, &mut self.spans);
+            let Some(next) = self.fan.iter().find(|s| s.b == p).map(|s| s.across) else {
+                return true;
+            };
+            let Some(next) = next else {
+                return true;
+            };
+            if next == first {
+                return false;
+            }
+            let Some(view) = nav.poly(next) else {
+                return true;
+            };
+            cur = view;
+        }
+        true
+    }
+}
