@@ -17,7 +17,7 @@ use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 use glam::{DVec2, Vec3};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::geometry::{flat, heuristic, orient};
 use super::sides::{Corners, NO_VERTEX, Side, sides_of};
@@ -144,6 +144,10 @@ pub(in crate::query) struct Search {
     pub(super) hops: Vec<Hop>,
     open: BinaryHeap<Open>,
     best: FxHashMap<u64, f64>,
+    /// Polygons expanded whole from a root on their boundary, by root and entry side: such an
+    /// expansion depends on nothing else, and round a root inside the navmesh they would
+    /// go round for ever.
+    whole: FxHashSet<(u32, PolyRef, usize)>,
     pub(super) corners: Corners,
     pub(super) sides: Vec<Side>,
     spans: Vec<(f64, f64, PolyRef)>,
@@ -170,6 +174,7 @@ impl Search {
         self.hops.clear();
         self.open.clear();
         self.best.clear();
+        self.whole.clear();
         self.corners.clear();
         self.expanded = 0;
         let (sp, s) = p.start;
@@ -322,6 +327,9 @@ impl Search {
         let Some(cone) = self.cone(&n, &entry) else {
             return;
         };
+        if cone.all && !self.whole.insert((cone.root, n.poly, k)) {
+            return;
+        }
         let Kind::Interval { a_end, b_end } = n.kind else {
             return;
         };
