@@ -196,3 +196,162 @@ fn optimal_lengths_equal_the_polyanya_crates() {
         println!("{mesh}: {compared} pairs compared, worst relative difference {worst:e}");
     }
 }
+
+/// common::two_floors (two 20 m squares 10 m apart along x) joined by an off-mesh connection
+/// from (19, 0, 10) to (31, 0, 10), both ways or one way.
+fn jump_level(bidirectional: bool) -> navkit::build::SoloBuild {
+    let mut geom = common::two_floors();
+    let mut c =
+        navkit::OffMeshConnection::new(Vec3::new(19.0, 0.0, 10.0), Vec3::new(31.0, 0.0, 10.0), 0.6);
+    c.bidirectional = bidirectional;
+    geom.off_mesh_connections.push(c);
+    navkit::NavMeshBuilder::new(&geom).solo().unwrap()
+}
+
+fn optimal_only() -> PathOptions {
+    PathOptions {
+        straight: None,
+        smooth: None,
+        optimal: Some(OptimalOptions::default()),
+        ..PathOptions::default()
+    }
+}
+
+#[test]
+fn optimal_paths_take_off_mesh_connections_end_to_end() {
+    let built = jump_level(true);
+    let mut q = built.navmesh().query().unwrap();
+    let f = QueryFilter::default();
+    // In line with the connection: 14 m of ground, the 12 m connection, 14 m of ground.
+    let p = q
+        .path(
+            Vec3::new(5.0, 0.0, 10.0),
+            Vec3::new(45.0, 0.0, 10.0),
+            &f,
+            &optimal_only(),
+        )
+        .unwrap();
+    let o = p.optimal.unwrap();
+    assert!((o.length_xz - 40.0).abs() < 0.01, "{}", o.length_xz);
+    let jump = o
+        .points
+        .iter()
+        .position(|p| p.flags & straight_flags::OFFMESH_CONNECTION != 0)
+        .unwrap();
+    assert!(xz(o.points[jump].pos, Vec3::new(19.0, 0.0, 10.0)) < 0.01);
+    assert!(xz(o.points[jump + 1].pos, Vec3::new(31.0, 0.0, 10.0)) < 0.01);
+    // The corridor is the path's own: it holds the connection's polygon.
+    assert!(p.corridor.is_complete());
+    assert!(p.corridor.polys.contains(&o.points[jump].poly));
+    // The jump area costs 1.5 under the default filter, ground 1: shortest, not least cost.
+    assert!(!o.exact);
+    // Off the line, bent at the connection's ends: 2 * sqrt(14^2 + 8^2) + 12.
+    let p = q
+        .path(
+            Vec3::new(5.0, 0.0, 2.0),
+            Vec3::new(45.0, 0.0, 18.0),
+            &f,
+            &optimal_only(),
+        )
+        .unwrap();
+    let expect = 2.0 * (14.0f32 * 14.0 + 8.0 * 8.0).sqrt() + 12.0;
+    assert!((p.optimal.unwrap().length_xz - expect).abs() < 0.01);
+    // With every area costing 1 the answer is also the least-cost one.
+    let even = QueryFilter::with_flags(0xffff, 0);
+    let p = q
+        .path(
+            Vec3::new(5.0, 0.0, 10.0),
+            Vec3::new(45.0, 0.0, 10.0),
+            &even,
+            &optimal_only(),
+        )
+        .unwrap();
+    assert!(p.optimal.unwrap().exact);
+}
+
+#[test]
+fn optimal_paths_respect_one_way_connections_and_filters() {
+    let built = jump_level(false);
+    let mut q = built.navmesh().query().unwrap();
+    let f = QueryFilter::default();
+    let (left, right) = (Vec3::new(5.0, 0.0, 10.0), Vec3::new(45.0, 0.0, 10.0));
+    let there = q
+        .path(left, right, &f, &optimal_only())
+        .unwrap()
+        .optimal
+        .unwrap();
+    assert!(there.status.is_complete());
+    // Back against the connection: partial, to the nearest point of the right square (x 30.6
+    // after the agent radius erodes its border), never across the gap.
+    let back = q.path(right, left, &f, &optimal_only()).unwrap();
+    let o = back.optimal.unwrap();
+    assert!(!o.status.is_complete());
+    assert!(!back.corridor.is_complete());
+    let end = o.points.last().unwrap().pos;
+    assert!(end.x > 30.0 && end.x < 31.0, "{end}");
+    // A filter that excludes jumps: no way across either way.
+    let no_jumps = QueryFilter::default().with_include_exclude(0xffff, navkit::flags::JUMP);
+    let o = q
+        .path(left, right, &no_jumps, &optimal_only())
+        .unwrap()
+        .optimal
+        .unwrap();
+    assert!(!o.status.is_complete());
+    assert!(o.points.last().unwrap().pos.x < 20.0);
+}
+
+#[test]
+fn optimal_paths_reject_bad_input_as_other_paths_do() {
+    let built = jump_level(true);
+    let mut q = built.navmesh().query().unwrap();
+    let f = QueryFilter::default();
+    let on = Vec3::new(5.0, 0.0, 10.0);
+    let err = q
+        .path(Vec3::new(f32::NAN, 0.0, 0.0), on, &f, &optimal_only())
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            navkit::Error::NonFinite {
+                argument: "start",
+                ..
+            }
+        ),
+        "{err}"
+    );
+    let err = q
+        .path(on, Vec3::new(25.0, 0.0, 10.0), &f, &optimal_only())
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            navkit::Error::PointOffMesh {
+                argument: "goal",
+                ..
+            }
+        ),
+        "{err}"
+    );
+    let none = QueryFilter::with_flags(0, 0);
+    assert!(
+        q.path(on, Vec3::new(15.0, 0.0, 10.0), &none, &optimal_only())
+            .is_err()
+    );
+    // A node limit too small for the search: OutOfNodes, not a wrong path.
+    let tiny = PathOptions {
+        optimal: Some(OptimalOptions {
+            max_nodes: 1,
+            crossings: true,
+        }),
+        ..optimal_only()
+    };
+    let err = q
+        .path(
+            Vec3::new(5.0, 0.0, 2.0),
+            Vec3::new(45.0, 0.0, 18.0),
+            &f,
+            &tiny,
+        )
+        .unwrap_err();
+    assert!(matches!(err, navkit::Error::OutOfNodes { .. }), "{err}");
+}

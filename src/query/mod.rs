@@ -176,7 +176,7 @@ pub struct NavMeshQuery<'a> {
     smooth_scratch: smooth::SmoothScratch,
     /// The optimal search's memory, and the areas its filter passes on this navmesh.
     optimal: optimal::Search,
-    optimal_areas: Option<((u16, u16), u64)>,
+    optimal_areas: Option<((u16, u16), u64, bool)>,
 }
 
 impl<'a> NavMeshQuery<'a> {

@@ -6,7 +6,8 @@ use glam::Vec3;
 
 use super::{
     Corridor, DEFAULT_HALF_EXTENTS, DEFAULT_MAX_PATH, NavMeshQuery, NearestPoly, OptimalOptions,
-    OptimalPath, QueryFilter, SmoothPath, SmoothPathOptions, StraightPath, StraightPathOptions,
+    OptimalPath, PolyRef, QueryFilter, SmoothPath, SmoothPathOptions, StraightPath,
+    StraightPathOptions,
 };
 use crate::Result;
 use crate::navmesh::NavMesh;
@@ -54,7 +55,9 @@ pub struct PathOptions {
     /// options; `None` skips it.
     pub smooth: Option<SmoothPathOptions>,
     /// The optimal (shortest) path, searched with these options ([`super::OptimalPath`]);
-    /// `None` (the default) skips it.
+    /// `None` (the default) skips it. Asked for without the straight and smooth paths, the
+    /// corridor is the polygons the optimal path crosses, and Detour's own search is not
+    /// run (unless the goal cannot be reached, to find where a partial path ends).
     pub optimal: Option<OptimalOptions>,
 }
 
@@ -84,6 +87,24 @@ impl PathOptions {
     }
 }
 
+/// The corridor of an optimal path: the polygons it crosses, cut (and partial) at `max`.
+fn optimal_corridor(path: &OptimalPath, polys: &[PolyRef], max: usize) -> Corridor {
+    let complete = path.status.is_complete() && polys.len() <= max;
+    Corridor {
+        polys: polys[..polys.len().min(max)].to_vec(),
+        status: if complete {
+            PathStatus::Complete
+        } else {
+            PathStatus::Partial
+        },
+        detour_status: crate::status::Status(if complete {
+            crate::status::Status::SUCCESS
+        } else {
+            crate::status::Status::SUCCESS | crate::status::Status::PARTIAL_RESULT
+        }),
+    }
+}
+
 /// What [`NavMeshQuery::path`] found between two points.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
@@ -92,7 +113,8 @@ pub struct NavPath {
     pub start: NearestPoly,
     /// The polygon nearest the goal point, and the point on it.
     pub goal: NearestPoly,
-    /// The polygon corridor; its status says whether the path arrives.
+    /// The polygon corridor (Detour's `findPath`; see [`PathOptions::optimal`] for the
+    /// exception); its status says whether the path arrives.
     pub corridor: Corridor,
     /// The straight path: the corners to the goal (for a partial corridor, to the point of its
     /// last polygon nearest the goal, as RecastDemo's "Pathfind Straight" tool). Empty if
@@ -160,7 +182,18 @@ impl NavMeshQuery<'_> {
     ) -> Result<NavPath> {
         let s = self.nearest_poly("start", start, options.half_extents, filter)?;
         let g = self.nearest_poly("goal", goal, options.half_extents, filter)?;
-        let corridor = self.find_path(s.poly, g.poly, start, goal, filter, options.max_polys)?;
+        let optimal = match &options.optimal {
+            Some(o) => Some(self.optimal_path(s, g, filter, options.max_polys, o)?),
+            None => None,
+        };
+        let corridor = match optimal {
+            Some((ref path, ref polys))
+                if options.straight.is_none() && options.smooth.is_none() =>
+            {
+                optimal_corridor(path, polys, options.max_polys)
+            }
+            _ => self.find_path(s.poly, g.poly, start, goal, filter, options.max_polys)?,
+        };
         let straight = match &options.straight {
             Some(o) => self.straight_to(&corridor, start, goal, g, o)?,
             None => StraightPath::default(),
@@ -169,17 +202,13 @@ impl NavMeshQuery<'_> {
             Some(o) => self.smooth_path(&corridor.polys, start, goal, filter, o)?,
             None => SmoothPath::default(),
         };
-        let optimal = match &options.optimal {
-            Some(o) => Some(self.optimal_path(s, g, &corridor, filter, o)?),
-            None => None,
-        };
         Ok(NavPath {
             start: s,
             goal: g,
             corridor,
             straight,
             smooth,
-            optimal,
+            optimal: optimal.map(|(path, _)| path),
         })
     }
 

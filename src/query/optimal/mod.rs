@@ -24,7 +24,7 @@ mod successors;
 
 use glam::Vec3;
 
-use super::{Corridor, NavMeshQuery, NearestPoly, QueryFilter, StraightPoint};
+use super::{NavMeshQuery, NearestPoly, PolyRef, QueryFilter, StraightPoint};
 use crate::status::PathStatus;
 use crate::{Error, Result};
 
@@ -79,29 +79,35 @@ pub struct OptimalPath {
 }
 
 impl NavMeshQuery<'_> {
-    /// The optimal path from `s` to `g` (snapped ends), partial to where `corridor` ends if
-    /// the goal cannot be reached.
+    /// The optimal path from `s` to `g` (snapped ends), and the polygons it crosses; if the
+    /// goal cannot be reached, the path to where Detour's partial corridor (at most
+    /// `max_polys` polygons) ends, partial.
     pub(super) fn optimal_path(
         &mut self,
         s: NearestPoly,
         g: NearestPoly,
-        corridor: &Corridor,
         filter: &QueryFilter,
+        max_polys: usize,
         options: &OptimalOptions,
-    ) -> Result<OptimalPath> {
+    ) -> Result<(OptimalPath, Vec<PolyRef>)> {
+        let (exact, passes_all) = self.filter_reach(filter);
         let mut problem = search::Problem {
             nav: self.nav,
             filter,
             start: (s.poly, s.point),
             goal: (g.poly, g.point),
             max_nodes: options.max_nodes,
+            passes_all,
         };
         let mut search = std::mem::take(&mut self.optimal);
         let mut outcome = search.run(&problem);
         let mut status = PathStatus::Complete;
         let mut expanded = search.expanded;
-        if !matches!(outcome, search::Outcome::Found(_)) && !corridor.is_complete() {
-            if let Some(&last) = corridor.polys.last() {
+        if !matches!(outcome, search::Outcome::Found(_)) {
+            self.optimal = search;
+            let corridor = self.find_path(s.poly, g.poly, s.point, g.point, filter, max_polys)?;
+            search = std::mem::take(&mut self.optimal);
+            if let Some(&last) = corridor.polys.last().filter(|_| !corridor.is_complete()) {
                 let end = self.closest_point_on_poly(last, g.point)?.0;
                 problem.goal = (last, end);
                 outcome = search.run(&problem);
@@ -113,6 +119,7 @@ impl NavMeshQuery<'_> {
             search::Outcome::Found(last) => {
                 let crossings = options.crossings;
                 self.optimal_points(&search, last, problem.start, problem.goal.1, crossings)
+                    .map(|points| (points, output::corridor(&search, last)))
             }
             search::Outcome::OutOfNodes => Err(Error::OutOfNodes {
                 operation: "optimal path",
@@ -123,41 +130,44 @@ impl NavMeshQuery<'_> {
             ))),
         };
         self.optimal = search;
-        let points = result?;
-        let exact = self.costs_equal(filter);
-        Ok(OptimalPath {
+        let (points, polys) = result?;
+        let path = OptimalPath {
             length: length(&points, |v| v),
             length_xz: length(&points, |v| Vec3::new(v.x, 0.0, v.z)),
             points,
             status,
             expanded,
             exact,
-        })
+        };
+        Ok((path, polys))
     }
 
-    /// True if every area of a polygon `filter` passes on this navmesh costs the same.
-    fn costs_equal(&mut self, filter: &QueryFilter) -> bool {
+    /// What `filter` lets a search reach on this navmesh: whether every area of a polygon it
+    /// passes costs the same, and whether it passes every polygon (remembered per flags).
+    fn filter_reach(&mut self, filter: &QueryFilter) -> (bool, bool) {
         let key = (filter.include_flags(), filter.exclude_flags());
-        let areas = match self.optimal_areas {
-            Some((k, areas)) if k == key => areas,
+        let (areas, all) = match self.optimal_areas {
+            Some((k, areas, all)) if k == key => (areas, all),
             _ => {
-                let mut areas = 0u64;
+                let (mut areas, mut all) = (0u64, true);
                 for tile in self.nav.tiles() {
                     for poly in tile.polys() {
                         if sides::passes(filter, poly.flags()) {
                             areas |= 1 << poly.area();
+                        } else {
+                            all = false;
                         }
                     }
                 }
-                self.optimal_areas = Some((key, areas));
-                areas
+                self.optimal_areas = Some((key, areas, all));
+                (areas, all)
             }
         };
         let mut costs = (0..64u8)
             .filter(|a| areas >> a & 1 == 1)
             .map(|a| filter.area_cost(a));
         let first = costs.next();
-        costs.all(|c| Some(c) == first)
+        (costs.all(|c| Some(c) == first), all)
     }
 }
 

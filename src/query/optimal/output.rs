@@ -29,6 +29,27 @@ fn chains(search: &Search, last: u32) -> (Vec<Node>, Vec<u32>) {
     (nodes, roots)
 }
 
+/// The polygons the path ending at node `last` crosses, from the start's on (off-mesh
+/// connections' own polygons between the polygons they join), as a corridor.
+pub(super) fn corridor(search: &Search, last: u32) -> Vec<PolyRef> {
+    let (nodes, _) = chains(search, last);
+    let mut polys = Vec::with_capacity(nodes.len() + 1);
+    if let Some(first) = nodes.first() {
+        polys.push(first.from);
+    }
+    for n in &nodes {
+        match n.kind {
+            Kind::OffMesh { hop } => {
+                let h = search.hops[hop as usize];
+                polys.extend([n.poly, h.conn, h.landing]);
+            }
+            _ => polys.push(n.poly),
+        }
+    }
+    polys.dedup();
+    polys
+}
+
 /// Where the straight segment from `r` to `t` crosses the interval `a b`.
 fn cross_at(r: DVec2, t: DVec2, a: DVec2, b: DVec2) -> DVec2 {
     let (oa, ob) = (orient(r, t, a), orient(r, t, b));
@@ -91,16 +112,30 @@ impl NavMeshQuery<'_> {
         Ok(out)
     }
 
-    /// The point at `p` on `poly`'s detail surface (`y` where it is known already).
+    /// The point at `p` on `poly`'s detail surface (`y` where it is known already). The
+    /// points of a path lie on polygon boundaries, where Detour's point-in-polygon test may
+    /// fail them (and its fallback costs a walk of every detail edge): the height is read a
+    /// hair towards the polygon's centre (a millimetre, or a few `f32` steps of the
+    /// coordinates where those are coarser).
     fn on_surface(&mut self, poly: PolyRef, p: DVec2, y: f32) -> Result<Vec3> {
         let at = Vec3::new(p.x as f32, y, p.y as f32);
         if y.is_finite() {
             return Ok(at);
         }
-        let guess = Vec3::new(at.x, 0.0, at.z);
-        let h = match self.poly_height(poly, guess) {
-            Ok(h) => h,
-            Err(_) => self.closest_point_on_poly(poly, guess)?.0.y,
+        let inside = self.nav.poly(poly).map_or(at, |view| {
+            let n = view.vertex_count().max(1) as f32;
+            let c = view.vertices().fold(Vec3::ZERO, |a, v| a + v) / n;
+            let to = Vec3::new(c.x - at.x, 0.0, c.z - at.z);
+            let step = (8.0 * f32::EPSILON * at.x.abs().max(at.z.abs())).max(1e-3);
+            at + to.normalize_or_zero() * step.min(to.length() * 0.5)
+        });
+        let (st, h) = self.raw.get_poly_height(poly.0, [inside.x, 0.0, inside.z]);
+        let h = if crate::status::Status(st).succeeded() {
+            h
+        } else {
+            self.closest_point_on_poly(poly, Vec3::new(at.x, 0.0, at.z))?
+                .0
+                .y
         };
         Ok(Vec3::new(at.x, h, at.z))
     }

@@ -134,6 +134,8 @@ pub(super) struct Problem<'n, 'f> {
     pub start: (PolyRef, Vec3),
     pub goal: (PolyRef, Vec3),
     pub max_nodes: usize,
+    /// The filter passes every polygon of the navmesh (corners are then the tiles' own).
+    pub passes_all: bool,
 }
 
 /// The search's memory, kept between searches so that they do not allocate.
@@ -338,7 +340,8 @@ impl Search {
             if cone.all || !end {
                 return None;
             }
-            if !s.corners.is_corner(p.nav, p.filter, view, vertex, pos) {
+            let filter = (!p.passes_all).then_some(p.filter);
+            if !s.corners.is_corner(p.nav, filter, view, vertex, pos) {
                 return None;
             }
             let key = if vertex == NO_VERTEX {

@@ -170,12 +170,36 @@ fn push_spans(out: &mut Vec<Side>, wall: Side, spans: &[Span]) {
     }
 }
 
-/// Whether vertices are corners, remembered for one search.
+/// Whether vertices are corners: per tile (for filters that pass every polygon), and
+/// remembered for one search (for the others).
 #[derive(Default)]
 pub(super) struct Corners {
+    /// By tile index: each vertex touches a wall or a tile border. Kept while the query
+    /// lives (its navmesh cannot change meanwhile).
+    tiles: Vec<Option<Vec<bool>>>,
+    /// This search's answers, by tile and vertex.
     known: FxHashMap<u64, bool>,
     fan: Vec<Side>,
     spans: Vec<Span>,
+}
+
+/// Each vertex of `tile`: true if an edge from it is a wall or lies on the tile's border
+/// (where the polygons across may not cover it).
+fn tile_corners(tile: crate::navmesh::view::TileView<'_>) -> Vec<bool> {
+    let mut corner = vec![false; tile.vertices().len()];
+    for poly in tile.polys() {
+        let idx = poly.vertex_indices();
+        for (j, &nei) in poly.neis().iter().enumerate() {
+            if !matches!(EdgeNeighbour::from_neis(nei), EdgeNeighbour::Internal(_)) {
+                for v in [idx[j], idx[(j + 1) % idx.len()]] {
+                    if let Some(c) = corner.get_mut(usize::from(v)) {
+                        *c = true;
+                    }
+                }
+            }
+        }
+    }
+    corner
 }
 
 impl Corners {
@@ -183,14 +207,26 @@ impl Corners {
         self.known.clear();
     }
 
+    /// [`Self::is_corner`] for a filter that passes every polygon: the tile's own flags.
+    fn tile_flag(&mut self, poly: PolyView<'_>, vertex: u16) -> bool {
+        let tile = poly.tile();
+        let i = tile.index();
+        if self.tiles.len() <= i {
+            self.tiles.resize(i + 1, None);
+        }
+        let flags = self.tiles[i].get_or_insert_with(|| tile_corners(tile));
+        flags.get(usize::from(vertex)).copied().unwrap_or(true)
+    }
+
     /// True if the point `p`, vertex `vertex` of `poly`'s tile (or [`NO_VERTEX`]), touches a
-    /// wall or an excluded polygon: walked round through the polygons that share it. A point
+    /// wall or (with `filter`, one that does not pass every polygon) an excluded polygon:
+    /// walked round through the polygons that share it. A point
     /// inside an edge, or a fan that cannot be walked, counts as a corner (an optimal path
     /// never bends where it need not, so a spare corner costs time, never length).
     pub(super) fn is_corner(
         &mut self,
         nav: &NavMesh,
-        filter: &QueryFilter,
+        filter: Option<&QueryFilter>,
         poly: PolyView<'_>,
         vertex: u16,
         p: DVec2,
@@ -198,6 +234,9 @@ impl Corners {
         if vertex == NO_VERTEX {
             return true;
         }
+        let Some(filter) = filter else {
+            return self.tile_flag(poly, vertex);
+        };
         let key = (poly.tile().index() as u64) << 16 | u64::from(vertex);
         if let Some(&c) = self.known.get(&key) {
             return c;

@@ -8,7 +8,7 @@ use glam::DVec2;
 use super::geometry::{crossing, flat, lerp, orient};
 use super::search::{Cone, Hop, Kind, Node, Problem, Root, RootKind, Search};
 use super::sides::passes;
-use crate::navmesh::view::{PolyType, PolyView};
+use crate::navmesh::view::{EdgeNeighbour, PolyType, PolyView};
 use crate::query::PolyRef;
 
 /// Where a far side `u w` lies as seen through the interval: before `tb` (along it) beside
@@ -52,7 +52,7 @@ impl Search {
         let m = self.sides.len();
         for step in 1..m {
             let s = self.sides[(k + step) % m];
-            let Some(next) = s.across else {
+            let Some(next) = s.across.filter(|&q| !dead_end(p, q)) else {
                 continue;
             };
             let (tb, ta) = split(&cone, s.a, s.b);
@@ -185,6 +185,27 @@ impl Search {
         let root = (self.roots.len() - 1) as u32;
         self.leave_point(p, root, h.landing, node);
     }
+}
+
+/// True if polygon `poly` leads nowhere: its only neighbour is across one edge inside its
+/// tile (so the search could only come back the way it came), it is not the goal's, and no
+/// off-mesh connection leaves it. A path never gains by entering it.
+fn dead_end(p: &Problem<'_, '_>, poly: PolyRef) -> bool {
+    if poly == p.goal.0 {
+        return false;
+    }
+    let Some(view) = p.nav.poly(poly) else {
+        return false;
+    };
+    let mut exits = view.neis().iter().filter(|&&n| n != 0);
+    let only_internal = matches!(
+        (
+            exits.next().map(|&n| EdgeNeighbour::from_neis(n)),
+            exits.next()
+        ),
+        (Some(EdgeNeighbour::Internal(_)), None)
+    );
+    only_internal && !view.links().any(|l| l.edge == 0xff)
 }
 
 /// The pruning key of the landing of off-mesh connection `conn` on `landing`.
