@@ -190,19 +190,24 @@ fn results_are_the_same_for_1_2_and_3_threads() {
 
 #[test]
 fn lanes_give_the_same_results_for_1_2_and_3_threads() {
-    // The lane rule on (the default behaviours): navkit's update alone, over thread counts.
+    // The lane rule on (the default behaviours): navkit's update alone, over thread counts
+    // (the first three crowds of `results_are_the_same_for_1_2_and_3_threads`).
     let b = common::build("nav_test.obj");
     let p = pairs(b.navmesh(), 500);
-    let setups = [
-        (CrowdEngine::Navkit, 1),
-        (CrowdEngine::Navkit, 2),
-        (CrowdEngine::Navkit, 3),
-    ];
-    let mut c = crowds(b.navmesh(), &p, &setups);
-    for crowd in c.iter_mut() {
+    let mut c = crowds(b.navmesh(), &p, &[(CrowdEngine::Navkit, 1); 3]);
+    for (threads, crowd) in (1..).zip(c.iter_mut()) {
+        crowd.set_threads(threads).unwrap();
         crowd.set_behaviours(CrowdBehaviours::default()).unwrap();
     }
     run_checked(&mut c, 200, "lanes, threads");
+    // The rule acted: without it the same crowd ends elsewhere.
+    let mut off = crowds(b.navmesh(), &p, &[(CrowdEngine::Navkit, 1)]);
+    run_checked(&mut off, 200, "no lanes");
+    assert_ne!(
+        snapshot(&off[0]),
+        snapshot(&c[0]),
+        "the lanes never turned anyone"
+    );
 }
 
 /// Parameters varied by agent: the four avoidance presets, each update flag off in turn,
