@@ -10,19 +10,35 @@
 //! off-mesh jump, agents with every avoidance preset and each update flag off with removals,
 //! new targets, velocity requests and resets mid-run, and a tile-cache crowd with obstacles
 //! added and removed under it.
+//!
+//! Every crowd here runs the crowd behaviours but the lane rule (`CrowdBehaviours::lanes`),
+//! which turns desired velocities inside navkit's update and has no counterpart in upstream's
+//! (`no_lanes`); `lanes_give_the_same_results_for_1_2_and_3_threads` checks navkit's update
+//! with it over thread counts.
 
 mod common;
 
 use std::time::Duration;
 
 use glam::Vec3;
-use navkit::agents::crowd::{AgentParams, Crowd, CrowdEngine, CrowdNavMesh, update_flags};
+use navkit::agents::crowd::{
+    AgentParams, Crowd, CrowdBehaviours, CrowdEngine, CrowdNavMesh, update_flags,
+};
 use navkit::navmesh::NavMesh;
 use navkit::tilecache::{ObstacleShape, TileCache, TileCacheSettings};
 use navkit::tools::compare::{CompareSettings, Comparer};
 use navkit::{BuildSettings, InputGeometry, NavMeshBuilder};
 
 const DT: f32 = 1.0 / 30.0;
+
+/// The crowd behaviours upstream's update can run too: all but the lane rule.
+fn no_lanes<N: CrowdNavMesh>(crowd: &mut Crowd<N>) {
+    let b = CrowdBehaviours {
+        lanes: false,
+        ..CrowdBehaviours::default()
+    };
+    crowd.set_behaviours(b).unwrap();
+}
 
 /// Every compared value of every agent, as bits, by slot.
 fn snapshot<N: CrowdNavMesh>(crowd: &Crowd<N>) -> Vec<(usize, Vec<u64>)> {
@@ -92,6 +108,7 @@ fn crowds<'a>(
         .iter()
         .map(|&(engine, threads)| {
             let mut c = Crowd::new(navmesh, pairs.len().max(1), 0.6).unwrap();
+            no_lanes(&mut c);
             c.set_engine(engine);
             c.set_threads(threads).unwrap();
             for &(a, b) in pairs {
@@ -171,6 +188,28 @@ fn results_are_the_same_for_1_2_and_3_threads() {
     run_checked(&mut c, 200, "threads");
 }
 
+#[test]
+fn lanes_give_the_same_results_for_1_2_and_3_threads() {
+    // The lane rule on (the default behaviours): navkit's update alone, over thread counts
+    // (the first three crowds of `results_are_the_same_for_1_2_and_3_threads`).
+    let b = common::build("nav_test.obj");
+    let p = pairs(b.navmesh(), 500);
+    let mut c = crowds(b.navmesh(), &p, &[(CrowdEngine::Navkit, 1); 3]);
+    for (threads, crowd) in (1..).zip(c.iter_mut()) {
+        crowd.set_threads(threads).unwrap();
+        crowd.set_behaviours(CrowdBehaviours::default()).unwrap();
+    }
+    run_checked(&mut c, 200, "lanes, threads");
+    // The rule acted: without it the same crowd ends elsewhere.
+    let mut off = crowds(b.navmesh(), &p, &[(CrowdEngine::Navkit, 1)]);
+    run_checked(&mut off, 200, "no lanes");
+    assert_ne!(
+        snapshot(&off[0]),
+        snapshot(&c[0]),
+        "the lanes never turned anyone"
+    );
+}
+
 /// Parameters varied by agent: the four avoidance presets, each update flag off in turn,
 /// separation weights and radii.
 fn varied_params(k: usize) -> AgentParams {
@@ -199,6 +238,7 @@ fn varied_agents_with_removals_new_targets_and_velocities_mid_run() {
         .into_iter()
         .map(|e| {
             let mut crowd = Crowd::new(b.navmesh(), 320, 0.6).unwrap();
+            no_lanes(&mut crowd);
             crowd.set_engine(e);
             crowd.set_threads(2).unwrap();
             for (k, &(a, g)) in p[..300].iter().enumerate() {
@@ -270,6 +310,7 @@ fn agents_over_an_off_mesh_jump_move_as_dtcrowd_moves_them() {
     );
     for crowd in c.iter_mut() {
         *crowd = Crowd::new(nav, 12, 0.6).unwrap();
+        no_lanes(crowd);
     }
     c[1].set_threads(2).unwrap();
     c[0].set_engine(CrowdEngine::Upstream);
@@ -326,6 +367,7 @@ fn a_tile_cache_crowd_with_obstacles_added_and_removed_moves_as_dtcrowd_moves_it
         .into_iter()
         .map(|e| {
             let mut crowd = Crowd::with_tile_cache(cache(), 150, 0.6).unwrap();
+            no_lanes(&mut crowd);
             crowd.set_engine(e);
             crowd.set_threads(2).unwrap();
             for &(a, b) in &p {

@@ -10,6 +10,7 @@ use super::detour::{NavKeepAlive, RawFilter, RawNavMesh};
 use super::owner::owner;
 
 mod nudge;
+mod steer_bias;
 
 // The parameter types are plain data defined here, at the bottom of the crate, so that this
 // layer imports nothing from above it; `crate::agents::crowd` re-exports them and adds their
@@ -283,7 +284,8 @@ impl<O> RawCrowd<'_, O> {
     }
 
     /// navkit's update (`crowd_update`): the same results as [`RawCrowd::update_upstream`],
-    /// with the per-agent phases on the engine's threads.
+    /// with the per-agent phases on the engine's threads (and, where set, the steering biases
+    /// of `set_steer_bias`, which upstream's update does not know).
     pub(crate) fn update(&mut self, dt: f32) {
         // SAFETY: live crowd, exclusively borrowed for the call; its navmesh is kept alive and
         // unchanged while the crowd lives (the type's invariant); the engine is this crowd's

@@ -47,6 +47,11 @@ pub struct CrowdBehaviours {
     /// Push apart agents pressed deeper into each other than half the sum of their radii (a
     /// crowd squeezing them against a wall), along the navmesh, after each update.
     pub separation: bool,
+    /// Agents walking at each other pass on an agreed side (lanes): each turns its desired
+    /// velocity a little to its right (or away from the other, when already clearly to one
+    /// side) where the navmesh has room, instead of both braking. Needs navkit's update
+    /// ([`CrowdEngine::Navkit`](super::CrowdEngine::Navkit), the default); upstream's ignores it.
+    pub lanes: bool,
     /// Replan stuck agents: a stuck agent asks for its target again every `replan_after` (snapped
     /// afresh: the navmesh may have changed), so that DetourCrowd plans over the navmesh as it is
     /// now; one blocked by agents that long takes a way around the polygons under them if the
@@ -81,6 +86,7 @@ impl Default for CrowdBehaviours {
             stuck_detection: true,
             replan: true,
             separation: true,
+            lanes: true,
             arrive_distance: 0.5,
             margin: 0.2,
             look_ahead: 3.0,
@@ -103,6 +109,7 @@ impl CrowdBehaviours {
             stuck_detection: false,
             replan: false,
             separation: false,
+            lanes: false,
             ..CrowdBehaviours::default()
         }
     }
@@ -114,7 +121,8 @@ impl CrowdBehaviours {
             || self.queue
             || self.stuck_detection
             || self.replan
-            || self.separation)
+            || self.separation
+            || self.lanes)
     }
 
     fn check(&self) -> Result<()> {
@@ -180,6 +188,7 @@ impl<N: CrowdNavMesh> Crowd<N> {
             }
         }
         self.behaviours = behaviours;
+        self.raw.clear_steer_bias();
         Ok(())
     }
 
@@ -225,6 +234,7 @@ impl<N: CrowdNavMesh> Crowd<N> {
         super::arrival::update(&snaps, &mut self.minds, &b, dt);
         let requests = super::give_way::requests(&snaps, &self.minds, &b);
         let mut actions = Vec::new();
+        let mut turns = Vec::new();
         {
             let nav = self.raw.owner().navmesh();
             let mut query: Option<NavMeshQuery<'_>> = None;
@@ -240,6 +250,13 @@ impl<N: CrowdNavMesh> Crowd<N> {
             if b.stuck_detection || b.replan {
                 super::stuck::update(&mut ctx, &mut self.minds, &mut actions)?;
             }
+            if b.lanes && self.engine == super::CrowdEngine::Navkit {
+                turns = super::lanes::update(&mut ctx, &self.minds)?;
+            }
+        }
+        self.raw.clear_steer_bias();
+        for (slot, angle) in turns {
+            self.raw.set_steer_bias(slot as i32, angle);
         }
         if b.queue {
             super::queue::update(&snaps, &mut self.minds, &b, &mut actions);

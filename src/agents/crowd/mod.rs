@@ -52,6 +52,7 @@ mod behaviours;
 mod detour;
 mod give_way;
 mod head_on;
+mod lanes;
 mod mind;
 mod polyline;
 mod queue;

@@ -146,6 +146,9 @@ pub(crate) struct Engine {
     candidates: Vec<[f32; 4]>,
     /// The last update's time in its sequential steps, and in all.
     timing: (Duration, Duration),
+    /// By agent index: the angle (radians) its desired velocity is turned by in steering
+    /// (`set_steer_bias`); missing or 0: not turned.
+    bias: Vec<f32>,
 }
 
 impl Engine {
@@ -157,7 +160,27 @@ impl Engine {
             active: Vec::new(),
             candidates: Vec::new(),
             timing: (Duration::ZERO, Duration::ZERO),
+            bias: Vec::new(),
         }
+    }
+
+    /// Turns agent `idx`'s desired velocity by `angle` radians in the xz-plane (from +x
+    /// towards +z, its length kept) in every update's steering from now on, after DetourCrowd's
+    /// steering and separation, before obstacle avoidance; 0 (the default) leaves it as
+    /// DetourCrowd computes it, bit for bit.
+    pub(crate) fn set_steer_bias(&mut self, idx: usize, angle: f32) {
+        if angle == 0.0 && idx >= self.bias.len() {
+            return;
+        }
+        if idx >= self.bias.len() {
+            self.bias.resize(idx + 1, 0.0);
+        }
+        self.bias[idx] = angle;
+    }
+
+    /// Every agent's steering bias back to none.
+    pub(crate) fn clear_steer_bias(&mut self) {
+        self.bias.clear();
     }
 
     /// The last update's time spent in its sequential steps (on the calling thread, between
@@ -214,12 +237,13 @@ impl Engine {
             .get_or_insert_with(|| ProximityGrid::new(max_agents * 4, max_radius * 3.0));
         self.runner.prepare(nav);
         let (active, candidates, runner) = (&self.active, &mut self.candidates, &self.runner);
+        let bias = &self.bias[..];
         // The whole update runs on one thread (a pool worker, or this one) while this call
         // waits for it.
         let parallel = runner.install(active.len(), || {
             // SAFETY: the view is of the live crowd, which this call has to itself; `active`
             // holds indices of its agents, in order.
-            unsafe { run_phases(view, (active, candidates), grid, runner, dt) }
+            unsafe { run_phases(view, (active, candidates), grid, (runner, bias), dt) }
         });
         let total = start.elapsed();
         self.timing = (total.saturating_sub(parallel), total);
@@ -230,12 +254,13 @@ impl Engine {
 ///
 /// # Safety
 /// `view` of a live crowd used by nothing else meanwhile; `active` its active agents' indices
-/// in increasing order (`candidates` is refilled from them).
+/// in increasing order (`candidates` is refilled from them); `bias` the steering biases by
+/// agent index.
 unsafe fn run_phases(
     view: CrowdView,
     (active, candidates): (&[usize], &mut Vec<[f32; 4]>),
     grid: &mut ProximityGrid,
-    runner: &Runner,
+    (runner, bias): (&Runner, &[f32]),
     dt: f32,
 ) -> Duration {
     let mut parallel = Duration::ZERO;
@@ -268,7 +293,7 @@ unsafe fn run_phases(
             let query = s.nav_query();
             corners::update(view, i, query);
             offmesh::trigger(view, i, query);
-            steering::update(view, i);
+            steering::update(view, i, bias.get(i).copied().unwrap_or(0.0));
         }
     });
     let samples = AtomicI32::new(0);

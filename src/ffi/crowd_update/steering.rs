@@ -15,12 +15,13 @@ use super::{ANTICIPATE_TURNS, CrowdView, SEPARATION, STATE_WALKING, TARGET_NONE,
 /// The corner flag of the path's end.
 const END_CORNER: u8 = sys::dtStraightPathFlags_DT_STRAIGHTPATH_END as u8;
 
-/// Sets agent `i`'s desired velocity (walking agents with a request).
+/// Sets agent `i`'s desired velocity (walking agents with a request), turned by `bias`
+/// radians (navkit's lane rule; 0: DetourCrowd's, untouched).
 ///
 /// # Safety
 /// `view` of a live crowd in an update, `i` an active agent this task alone writes; its
 /// neighbours' positions are not written in this phase.
-pub(super) unsafe fn update(view: CrowdView, i: usize) {
+pub(super) unsafe fn update(view: CrowdView, i: usize, bias: f32) {
     // SAFETY: agent `i` is this task's; neighbours are only read.
     unsafe {
         let ag = view.agent(i);
@@ -45,8 +46,17 @@ pub(super) unsafe fn update(view: CrowdView, i: usize) {
         if (*ag).params.updateFlags & SEPARATION != 0 {
             dvel = separate(view, ag, dvel);
         }
+        if bias != 0.0 {
+            dvel = turn(dvel, bias);
+        }
         (*ag).dvel = dvel;
     }
+}
+
+/// `v` turned by `angle` radians in the xz-plane, from +x towards +z (y kept).
+fn turn(v: [f32; 3], angle: f32) -> [f32; 3] {
+    let (s, c) = angle.sin_cos();
+    [v[0] * c - v[2] * s, v[1], v[0] * s + v[2] * c]
 }
 
 /// The corner `k` of the agent.
