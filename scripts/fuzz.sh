@@ -24,7 +24,7 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 FUZZ=$ROOT/fuzz
 TRIPLE=x86_64-unknown-linux-gnu
-TARGETS=(mset tset obj gset scenario testcase movingai_map movingai_scen navmesh_build query crowd sliced gltf viewer_http)
+TARGETS=(mset tset obj gset scenario testcase movingai_map movingai_scen navmesh_build query crowd sliced gltf viewer_http optimal)
 export CARGO_TARGET_DIR=${NAVKIT_FUZZ_TARGET_DIR:-$FUZZ/target}
 BIN=$CARGO_TARGET_DIR/$TRIPLE/release
 SHARED=$ROOT/../shared
