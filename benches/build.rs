@@ -20,9 +20,9 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use navkit::build::{SoloBuild, Stage};
 use glam::{UVec3, Vec3, Vec3A};
 use navkit::build::VoxelConfig;
+use navkit::build::{SoloBuild, Stage};
 use navkit::{BuildSettings, InputGeometry, NavMeshBuilder};
 use rerecast::{Aabb3d, AreaType, BuildContoursFlags, Config, DetailNavmesh, PolygonNavmesh};
 
@@ -36,8 +36,9 @@ fn mesh_path(name: &str) -> String {
     )
 }
 
-/// rerecast's stages, in the order [`rerecast_build`] times them.
-const RR_STAGES: [&str; 8] = [
+/// rerecast's stages, in the order [`rerecast_build`] times them, then what the whole build
+/// spent outside them (navkit: validation, the estimate, Detour's data, the `NavMesh`, checks).
+const RR_STAGES: [&str; 9] = [
     "rasterize",
     "filters",
     "compact",
@@ -46,6 +47,7 @@ const RR_STAGES: [&str; 8] = [
     "contours",
     "poly_mesh",
     "detail_mesh",
+    "other",
 ];
 
 /// navkit's stages summed into [`RR_STAGES`]' groups.
@@ -119,7 +121,7 @@ fn rerecast_mesh(geom: &InputGeometry) -> rerecast::TriMesh {
 fn rerecast_build(
     mut trimesh: rerecast::TriMesh,
     cfg: &Config,
-    times: &mut [f64; 8],
+    times: &mut [f64; 9],
 ) -> (PolygonNavmesh, DetailNavmesh) {
     let mut t = Instant::now();
     let mut lap = |i: usize| {
@@ -188,7 +190,11 @@ fn assert_same_meshes(name: &str, nk: &SoloBuild, pmesh: &PolygonNavmesh, dmesh:
     let verts: Vec<[u16; 3]> = pmesh.vertices.iter().map(|v| v.to_array()).collect();
     assert_eq!(p.verts, verts, "{name}: poly mesh vertices");
     let nvp = pmesh.max_vertices_per_polygon as usize;
-    assert_eq!(p.polys.len(), pmesh.polygon_count(), "{name}: polygon count");
+    assert_eq!(
+        p.polys.len(),
+        pmesh.polygon_count(),
+        "{name}: polygon count"
+    );
     for (i, (poly, nei)) in p.polys.iter().zip(&p.neis).enumerate() {
         let theirs = &pmesh.polygons[i * nvp..(i + 1) * nvp];
         let their_neis = &pmesh.polygon_neighbors[i * nvp..(i + 1) * nvp];
@@ -199,7 +205,11 @@ fn assert_same_meshes(name: &str, nk: &SoloBuild, pmesh: &PolygonNavmesh, dmesh:
                 .all(|&v| v == PolygonNavmesh::NO_INDEX),
             "{name}: polygon {i} has more vertices in rerecast"
         );
-        assert_eq!(&their_neis[..nei.len()], &nei[..], "{name}: neighbours of {i}");
+        assert_eq!(
+            &their_neis[..nei.len()],
+            &nei[..],
+            "{name}: neighbours of {i}"
+        );
     }
     // navkit's captured areas are after RecastDemo's renaming of Recast's walkable area (255)
     // to its ground area (0); no convex volumes here, so every polygon is walkable ground.
@@ -207,8 +217,16 @@ fn assert_same_meshes(name: &str, nk: &SoloBuild, pmesh: &PolygonNavmesh, dmesh:
     assert!(p.areas.iter().all(|&a| a == 0), "{name}: navkit's areas");
     let d = &stages.detail_mesh;
     assert_eq!(d.meshes.len(), dmesh.meshes.len(), "{name}: detail meshes");
-    assert_eq!(d.verts.len(), dmesh.vertices.len(), "{name}: detail vertices");
-    assert_eq!(d.tris.len(), dmesh.triangles.len(), "{name}: detail triangles");
+    assert_eq!(
+        d.verts.len(),
+        dmesh.vertices.len(),
+        "{name}: detail vertices"
+    );
+    assert_eq!(
+        d.tris.len(),
+        dmesh.triangles.len(),
+        "{name}: detail triangles"
+    );
 }
 
 fn median(v: &mut [f64]) -> f64 {
@@ -229,8 +247,8 @@ struct Samples {
     cfg: Config,
     navkit: Vec<f64>,
     rerecast: Vec<f64>,
-    navkit_stages: Vec<[f64; 8]>,
-    rerecast_stages: Vec<[f64; 8]>,
+    navkit_stages: Vec<[f64; 9]>,
+    rerecast_stages: Vec<[f64; 9]>,
 }
 
 fn main() {
@@ -246,7 +264,7 @@ fn main() {
             let nk = navkit_build(&geom, &settings, true);
             let cfg = rerecast_config(&nk.report().config);
             let trimesh = rerecast_mesh(&geom);
-            let (pmesh, dmesh) = rerecast_build(trimesh.clone(), &cfg, &mut [0.0; 8]);
+            let (pmesh, dmesh) = rerecast_build(trimesh.clone(), &cfg, &mut [0.0; 9]);
             assert_same_meshes(name, &nk, &pmesh, &dmesh);
             println!(
                 "{name}: same poly mesh ({} verts, {} polys) and detail counts ({} verts, {} tris)",
@@ -271,20 +289,24 @@ fn main() {
         for s in &mut all {
             let t = Instant::now();
             let nk = black_box(navkit_build(&s.geom, &settings, false));
-            s.navkit.push(t.elapsed().as_secs_f64());
-            let mut stages = [0.0; 8];
+            let whole = t.elapsed().as_secs_f64();
+            s.navkit.push(whole);
+            let mut stages = [0.0; 9];
             for &(stage, ms) in &nk.report().timings_ms {
                 if let Some(g) = navkit_stage_group(stage) {
                     stages[g] += ms / 1e3;
                 }
             }
+            stages[8] = whole - stages.iter().sum::<f64>();
             s.navkit_stages.push(stages);
             drop(nk);
             let trimesh = s.trimesh.clone();
-            let mut stages = [0.0; 8];
+            let mut stages = [0.0; 9];
             let t = Instant::now();
             black_box(rerecast_build(trimesh, &s.cfg, &mut stages));
-            s.rerecast.push(t.elapsed().as_secs_f64());
+            let whole = t.elapsed().as_secs_f64();
+            s.rerecast.push(whole);
+            stages[8] = whole - stages.iter().sum::<f64>();
             s.rerecast_stages.push(stages);
         }
     }
@@ -295,7 +317,10 @@ fn report(all: &mut [Samples], rounds: usize) {
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     println!(
         "\nsolo builds, medians of {rounds} interleaved rounds (load average: {})",
-        load.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
+        load.split_whitespace()
+            .take(3)
+            .collect::<Vec<_>>()
+            .join(" ")
     );
     println!(
         "{:<12} {:>12} {:>12} {:>18}",
