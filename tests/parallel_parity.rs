@@ -5,6 +5,8 @@
 //! navmeshes are hashed as 32-bit-ref MSET bytes, which a `large-refs` build (64-bit refs) writes
 //! too, so the hashes also check that both ref widths build the same navmesh.
 
+mod common;
+
 use navkit::NavMeshBuilder;
 use navkit::build::tiled::data_hash;
 use navkit::geometry::spatial::ChunkyTriMesh;
@@ -19,6 +21,16 @@ const TILED_HASH: &str = "bc349b456d3f52c8";
 const TILECACHE_HASH: &str = "b1e0a15554256747";
 /// `data_hash` over the triangle index's chunks of [`terrain`].
 const INDEX_HASH: &str = "f2245f2924d65507";
+
+/// `data_hash` over the 32-bit-ref MSET bytes of the solo builds of RecastDemo's meshes with
+/// RecastDemo's default settings, as navkit built them with one `rcBuildPolyMeshDetail` call over
+/// every polygon (before the detail mesh was built in parts; the default-features build still
+/// makes it in one piece, and checks the same hashes).
+const SOLO_HASHES: [(&str, &str); 3] = [
+    ("dungeon.obj", "448e694b3f1e7f4d"),
+    ("nav_test.obj", "5300ad76b82b9339"),
+    ("undulating.obj", "1de0318a6356f8d9"),
+];
 
 /// A 240 x 240-quad terrain (115,200 triangles, more than the triangle index splits on several
 /// threads) of gentle integer-made bumps and a few steps, 120 m square.
@@ -105,4 +117,44 @@ fn triangle_index_is_the_same_with_and_without_parallel() {
         "parallel feature: {}",
         cfg!(feature = "parallel")
     );
+}
+
+/// The 32-bit-ref MSET bytes of the solo build of RecastDemo's `name`, with its default
+/// settings, made on a pool of `threads` threads (with `parallel`; on the calling thread
+/// without), and its detail mesh's sub-mesh count.
+fn solo_bytes(name: &str, threads: usize) -> (Vec<u8>, usize) {
+    let geom = InputGeometry::load(common::mesh(name)).unwrap();
+    let build = || NavMeshBuilder::new(&geom).solo().unwrap();
+    #[cfg(feature = "parallel")]
+    let b = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+        .install(build);
+    #[cfg(not(feature = "parallel"))]
+    let b = {
+        let _ = threads;
+        build()
+    };
+    let bytes = b.navmesh().to_mset_bytes_with(RefWidth::Bits32).unwrap();
+    (bytes, b.report().detail_meshes)
+}
+
+#[test]
+fn solo_detail_meshes_built_in_parts_give_the_same_bytes() {
+    for (name, expected) in SOLO_HASHES {
+        // 4 threads: up to 16 parts of at least 16 polygons where the detail mesh is enough
+        // work (undulating's 216 polygons in 13; dungeon and nav_test stay in one piece);
+        // 1 thread: one piece.
+        for threads in [4, 1] {
+            let (bytes, polys) = solo_bytes(name, threads);
+            assert!(polys > 100, "{name}: {polys} polygons");
+            assert_eq!(
+                hash(&bytes),
+                expected,
+                "{name}, {threads} threads, parallel feature: {}",
+                cfg!(feature = "parallel")
+            );
+        }
+    }
 }

@@ -138,10 +138,10 @@ impl TileProducts {
     }
 }
 
-/// [`build_regions`], [`build_contours`], [`build_poly_mesh`], [`build_poly_mesh_detail`] and
-/// [`create_detour_data`] for the tile at `tile` whose walkable area is `chf` (grid `cfg`, with
-/// `cfg.border_size` cells of border), copying the compact heightfield, contours, poly mesh and
-/// detail mesh into `capture` when given. The products' `data` is `None` if the tile has no
+/// [`build_regions`], [`build_contours`], [`build_poly_mesh`], [`build_poly_mesh_detail`] (in
+/// parts on up to `detail_threads` threads) and [`create_detour_data`] for the tile at `tile`
+/// whose walkable area is `chf` (grid `cfg`, with `cfg.border_size` cells of border), copying
+/// the compact heightfield, contours, poly mesh and detail mesh into `capture` when given. The products' `data` is `None` if the tile has no
 /// polygons (the counts of the stages that ran are kept).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn detour_tile(
@@ -152,6 +152,7 @@ pub(crate) fn detour_tile(
     cfg: &VoxelConfig,
     mut chf: CompactHeightfield,
     tile: [i32; 2],
+    detail_threads: usize,
     mut capture: Option<&mut SoloStages>,
 ) -> Result<TileProducts> {
     let (_, _, compact_spans) = chf.dims();
@@ -180,7 +181,7 @@ pub(crate) fn detour_tile(
         return Ok(products);
     }
     let mut pmesh = build_poly_mesh(ctx, guard, cfg, &cset)?;
-    let dmesh = build_poly_mesh_detail(ctx, guard, cfg, &pmesh, &chf)?;
+    let dmesh = build_poly_mesh_detail(ctx, guard, cfg, &pmesh, &chf, detail_threads)?;
     drop(chf);
     drop(cset);
     products.polymesh_verts = pmesh.nverts();

@@ -291,6 +291,8 @@ pub(crate) fn build_solo(
         &cfg,
         chf,
         [0, 0],
+        // The whole navmesh is this one tile: its detail mesh may use every thread.
+        crate::par::current_num_threads(),
         stages.as_mut(),
     )?;
     let Some(data) = products.data.as_deref() else {

@@ -202,6 +202,11 @@ impl RecastContext {
         });
     }
 
+    /// Adds `logs` (another context's messages) after the messages so far.
+    pub(crate) fn append_logs(&mut self, logs: Vec<LogMessage>) {
+        self.sink.borrow_mut().extend(logs);
+    }
+
     /// Takes the messages logged so far.
     pub(crate) fn take_logs(&mut self) -> Vec<LogMessage> {
         std::mem::take(&mut *self.sink.borrow_mut())

@@ -20,6 +20,7 @@ pub(crate) mod poly_query;
 pub(crate) mod raycast;
 pub(crate) mod recast;
 pub(crate) mod search;
+pub(crate) mod smooth_step;
 pub(crate) mod sweep_room;
 pub(crate) mod tile_layer;
 pub(crate) mod tile_poly_mesh;

@@ -12,6 +12,8 @@ use super::context::{Guarded, Interrupt, RecastContext};
 use super::owner::owner;
 use super::sweep_room::{Sweep, call_with_room};
 
+mod detail_parts;
+
 unsafe extern "C" {
     fn navkit_build_regions(
         ctx: *mut std::ffi::c_void,

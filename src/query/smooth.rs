@@ -17,7 +17,8 @@
 
 use glam::Vec3;
 
-use crate::query::{NavMeshQuery, PolyRef, QueryFilter, StraightPath, check_point, straight_flags};
+use crate::ffi::smooth_step::{MAX_NEIS, SteerCorners};
+use crate::query::{NavMeshQuery, PolyRef, QueryFilter, check_point, straight_flags};
 use crate::{Error, Result};
 
 /// Parameters of the smooth-path loop; the defaults are RecastDemo's.
@@ -106,6 +107,7 @@ impl SmoothPath {
     }
 
     /// Adds `p` unless the path already has `max` points.
+    #[inline]
     fn push_capped(&mut self, p: [f32; 3], max: usize) {
         if self.points.len() < max {
             self.points.push(Vec3::from_array(p));
@@ -128,10 +130,8 @@ pub(crate) struct SmoothScratch {
     polys: Vec<PolyRef>,
     /// The corridor at the last saved state (cycle detection).
     saved: Vec<PolyRef>,
-    /// Neighbours of the corridor's first polygon.
-    neis: Vec<PolyRef>,
-    /// The straight path to the steer target.
-    steer: StraightPath,
+    /// The straight-path corners toward the steer target.
+    corners: SteerCorners,
 }
 
 struct Steer {
@@ -141,39 +141,29 @@ struct Steer {
 }
 
 /// `getSteerTarget`: the first of (at most 3) straight-path corners beyond `min_dist`, stopping at
-/// an off-mesh connection.
+/// an off-mesh connection (Detour's corners written into `corners`).
 fn steer_target(
     q: &mut NavMeshQuery<'_>,
     start: [f32; 3],
     end: [f32; 3],
     min_dist: f32,
     path: &[PolyRef],
-    out: &mut StraightPath,
+    corners: &mut SteerCorners,
 ) -> Option<Steer> {
-    if !q.straight_corners(start, end, path, 3, out) {
+    if !q.steer_corners(start, end, path, corners) {
         // Detour wrote no corner (RecastDemo's loop finds no steer target and stops).
         return None;
     }
-    let corners = &out.points;
-    let n = corners.len();
-    let mut ns = 0;
-    while ns < n {
-        if corners[ns].flags & straight_flags::OFFMESH_CONNECTION != 0
-            || !in_range(corners[ns].pos.to_array(), start, min_dist, 1000.0)
-        {
-            break;
-        }
-        ns += 1;
-    }
-    if ns >= n {
-        return None;
-    }
-    let mut pos = corners[ns].pos.to_array();
+    let ns = (0..corners.count).find(|&i| {
+        corners.flags[i] & straight_flags::OFFMESH_CONNECTION != 0
+            || !in_range(corners.points[i], start, min_dist, 1000.0)
+    })?;
+    let mut pos = corners.points[ns];
     pos[1] = start[1];
     Some(Steer {
         pos,
-        flag: corners[ns].flags,
-        poly: corners[ns].poly,
+        flag: corners.flags[ns],
+        poly: PolyRef(corners.refs[ns]),
     })
 }
 
@@ -202,20 +192,20 @@ fn move_target(from: [f32; 3], steer: &Steer, step_size: f32) -> [f32; 3] {
 
 /// `fixupShortcuts`: if a polygon within the next few of the corridor neighbours the first,
 /// cut the U-turn.
-fn fixup_shortcuts(q: &NavMeshQuery<'_>, path: &mut Vec<PolyRef>, neis: &mut Vec<PolyRef>) {
+fn fixup_shortcuts(q: &NavMeshQuery<'_>, path: &mut Vec<PolyRef>) {
     if path.len() < 3 {
         return;
     }
-    const MAX_NEIS: usize = 16;
     const MAX_LOOK_AHEAD: usize = 6;
-    if !q.navmesh().neighbours_into(path[0], neis) {
+    let mut neis = [0; MAX_NEIS];
+    let Some(n) = q.navmesh().raw().first_neighbours(path[0].0, &mut neis) else {
         return;
-    }
-    neis.truncate(MAX_NEIS);
+    };
+    let neis = &neis[..n];
     let mut cut = 0;
     let mut i = MAX_LOOK_AHEAD.min(path.len()) - 1;
     while i > 1 && cut == 0 {
-        if neis.contains(&path[i]) {
+        if neis.contains(&path[i].0) {
             cut = i;
         }
         i -= 1;
@@ -245,6 +235,7 @@ impl CycleCheck {
 
     /// True if `(polys, pos)` is the saved state (the loop repeats with period
     /// [`CycleCheck::period`]); else saves it at power-of-two steps.
+    #[inline]
     fn repeats(&mut self, polys: &[PolyRef], pos: [f32; 3], saved: &mut Vec<PolyRef>) -> bool {
         let pos_bits = pos.map(f32::to_bits);
         if pos_bits == self.saved_pos && polys == saved.as_slice() {
@@ -401,7 +392,7 @@ impl NavMeshQuery<'_> {
             walk.target,
             opts.slop,
             &s.polys,
-            &mut s.steer,
+            &mut s.corners,
         ) else {
             return Step::Done;
         };
@@ -412,7 +403,7 @@ impl NavMeshQuery<'_> {
             out.stuck = true;
             return Step::Done;
         };
-        fixup_shortcuts(self, &mut s.polys, &mut s.neis);
+        fixup_shortcuts(self, &mut s.polys);
         // RecastDemo keeps h = 0 when the lookup fails; so do we, to give the same points.
         result[1] = self.poly_height_or_zero(s.polys[0], result);
         walk.pos = result;

@@ -5,6 +5,7 @@ use glam::Vec3;
 
 use super::*;
 use crate::ffi::detour::StraightOut;
+use crate::ffi::smooth_step::SteerCorners;
 use crate::status::PathStatus;
 
 /// Options of a straight path ([`NavMeshQuery::find_straight_path`], [`super::PathOptions`]);
@@ -171,27 +172,20 @@ impl NavMeshQuery<'_> {
         Ok(())
     }
 
-    /// `findStraightPath` (no crossings) in the smooth-path loop (see
-    /// [`NavMeshQuery::move_corridor_start`]), for its steer target; false if Detour failed
-    /// (then `out` is empty).
+    /// `findStraightPath` (no crossings, at most 3 corners) in the smooth-path loop (see
+    /// [`NavMeshQuery::move_corridor_start`]), for its steer target, into `out`; false if
+    /// Detour failed.
     #[inline]
-    pub(crate) fn straight_corners(
+    pub(crate) fn steer_corners(
         &mut self,
         start: [f32; 3],
         end: [f32; 3],
         corridor: &[PolyRef],
-        max_points: usize,
-        out: &mut StraightPath,
+        out: &mut SteerCorners,
     ) -> bool {
-        let st = self.raw.find_straight_path(
-            start,
-            end,
-            crate::ffi::poly_refs(corridor),
-            max_points,
-            0,
-            &mut self.straight,
-        );
-        copy_corners(&self.straight, out);
+        let st = self
+            .raw
+            .steer_corners(start, end, crate::ffi::poly_refs(corridor), out);
         !Status(st).failed()
     }
 }

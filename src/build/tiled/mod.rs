@@ -334,6 +334,8 @@ impl TileParts<'_> {
                 &cfg,
                 chf,
                 [x, z],
+                // The tiles are built side by side already: each detail mesh in one piece.
+                1,
                 capture,
             )?;
             built.counts = StageCounts {
