@@ -48,6 +48,7 @@ mod astar_grid;
 mod bits;
 mod heap;
 pub mod jps;
+pub mod jps_plus;
 pub mod mesh;
 pub mod movingai;
 pub mod path;
