@@ -238,6 +238,14 @@ pub fn from_fixed(cost: Cost) -> f64 {
 
 /// When a diagonal move is allowed (the cells beside a diagonal move are the two cells it
 /// passes between).
+///
+/// Moving AI's benchmarks forbid corner cutting: a diagonal move needs both cells beside it to
+/// be passable ([`CornerCutting::Never`], the default). The optimal lengths in `.scen` files
+/// ([`movingai::Problem::optimal_length`]) hold only under that rule: with
+/// [`CornerCutting::IfOneSideFree`] (a diagonal may pass one blocked cell, as in many games and
+/// the original Jump Point Search paper) or [`CornerCutting::Always`] paths can be shorter, so
+/// compare them with a search under the same rule, not with the file. A* ([`astar`]) supports
+/// every rule; JPS ([`jps`], [`jps_plus`]) only `Never`, and refuses the others.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
