@@ -1,7 +1,7 @@
 //! A* on any [`SearchGraph`], with a reusable [`SearchContext`].
 //!
 //! Costs are exact fixed-point integers ([`super::Cost`]), so equal `f` values are real ties.
-//! The open list ([`super::heap`]) takes successors whose `f` equals the expanded node's (the
+//! The open list (module `heap`) takes successors whose `f` equals the expanded node's (the
 //! smallest on the list) on a last-in-first-out stack ahead of its indexed binary heap with
 //! decrease-key, which is ordered on `f` and breaks ties towards lower `h` (the node closer to
 //! the goal). Per-node state is tagged with a
@@ -231,6 +231,34 @@ impl SearchContext {
         nearest
     }
 
+    /// The result of an A* search that expanded `goal` after `expanded` nodes: its path
+    /// retraced into `path`, complete, at its search cost.
+    pub(crate) fn reached(&mut self, start: NodeId, goal: NodeId, expanded: u32) -> SearchResult {
+        self.retrace(start, goal);
+        SearchResult {
+            status: PathStatus::Complete,
+            cost: from_fixed(self.g(goal)),
+            expanded,
+        }
+    }
+
+    /// The result of an A* search that ran dry after `expanded` nodes: a partial path to the
+    /// node nearest the goal by `h` ([`SearchContext::retrace_nearest`]).
+    pub(crate) fn ran_dry(
+        &mut self,
+        start: NodeId,
+        node_count: usize,
+        expanded: u32,
+        h: impl Fn(NodeId) -> Cost,
+    ) -> SearchResult {
+        let nearest = self.retrace_nearest(start, node_count, h);
+        SearchResult {
+            status: PathStatus::Partial,
+            cost: from_fixed(self.g(nearest)),
+            expanded,
+        }
+    }
+
     /// Fills `path` with the parent chain from `start` to `goal`.
     pub(crate) fn retrace(&mut self, start: NodeId, goal: NodeId) {
         self.path.clear();
@@ -333,12 +361,7 @@ fn run<G: SearchGraph>(
     while let Some(n) = ctx.pop() {
         expanded += 1;
         if n == goal {
-            ctx.retrace(start, goal);
-            return Ok(SearchResult {
-                status: PathStatus::Complete,
-                cost: from_fixed(ctx.g(goal)),
-                expanded,
-            });
+            return Ok(ctx.reached(start, goal, expanded));
         }
         let gn = ctx.g(n);
         // Collect the moves first (a trivial closure the compiler inlines into every call
@@ -353,12 +376,9 @@ fn run<G: SearchGraph>(
         }
         ctx.moves = moves;
     }
-    let nearest = ctx.retrace_nearest(start, count, |n| graph.heuristic(n, goal, options));
-    Ok(SearchResult {
-        status: PathStatus::Partial,
-        cost: from_fixed(ctx.g(nearest)),
-        expanded,
-    })
+    Ok(ctx.ran_dry(start, count, expanded, |n| {
+        graph.heuristic(n, goal, options)
+    }))
 }
 
 /// A* between two cells of a [`Grid`]; the path's nodes are in [`SearchContext::path`]

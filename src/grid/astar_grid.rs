@@ -3,10 +3,9 @@
 //! cell's [`Grid::move_mask`] and the heuristic computed from the expanded cell's column and
 //! row (no division per neighbour, the goal's cell computed once).
 
-use super::{Cost, from_fixed};
+use super::Cost;
 use super::{Grid, MOVES, NodeId, SearchContext, SearchGraph, SearchOptions, SearchResult};
 use crate::Result;
-use crate::status::PathStatus;
 
 /// A* between two passable nodes of an unweighted `grid` (checked by the caller).
 pub(super) fn run(
@@ -30,12 +29,7 @@ pub(super) fn run(
     while let Some(n) = ctx.pop() {
         expanded += 1;
         if n == goal {
-            ctx.retrace(start, goal);
-            return Ok(SearchResult {
-                status: PathStatus::Complete,
-                cost: from_fixed(ctx.g(goal)),
-                expanded,
-            });
+            return Ok(ctx.reached(start, goal, expanded));
         }
         let gn = ctx.g(n);
         let c = grid.cell(n);
@@ -51,10 +45,5 @@ pub(super) fn run(
             });
         }
     }
-    let nearest = ctx.retrace_nearest(start, count, |n| grid.heuristic(n, goal, options));
-    Ok(SearchResult {
-        status: PathStatus::Partial,
-        cost: from_fixed(ctx.g(nearest)),
-        expanded,
-    })
+    Ok(ctx.ran_dry(start, count, expanded, |n| grid.heuristic(n, goal, options)))
 }
