@@ -6,16 +6,20 @@
 //!    `pathfinding` crate's `astar` given the same graph: 8-connected, straight cost 1,
 //!    diagonal sqrt(2), no corner cutting (a diagonal move needs both cells beside it
 //!    passable), octile heuristic, successors in the same order as navkit's;
-//! 2. navkit's JPS ([`jps::find_path`]) against navkit's A* on the same problems;
+//! 2. navkit's JPS ([`jps::find_path`]) and JPS+ ([`jps_plus::find_path`], straight jumps
+//!    read from a [`JumpTable`] built per map) against navkit's A* on the same problems; JPS+
+//!    is timed without its table (built once per round, its build timed apart: the `table ms`
+//!    column) and with it (`JPS+ & table`: one build plus the round's queries, per query);
 //! 3. a correctness check before any timing (asserted): on every checked problem the
-//!    `pathfinding` length, the A* length and the JPS length agree within 5e-3 and each is
+//!    `pathfinding` length, the A* length and the JPS and JPS+ lengths agree within 5e-3 and each is
 //!    within 5e-3 of the file's optimal length; the `pathfinding` path is re-costed with
 //!    [`Grid::path_cost`]; the successor function is compared with
 //!    `Grid::can_move(.., CornerCutting::Never)` for every passable cell and direction;
-//! 4. a markdown table of times per query (medians of interleaved rounds: the three
+//! 4. a markdown table of times per query (medians of interleaved rounds: the four
 //!    implementations alternate, the order rotating each round, since shared machines are
-//!    noisy), the speed-ups pathfinding/A* and A*/JPS, and mean expanded nodes; then the
-//!    geometric means of A*/JPS over the two DAO maps and of pathfinding/A* over all maps;
+//!    noisy), the speed-ups pathfinding/A*, A*/JPS and A*/JPS+, and mean expanded nodes; then the
+//!    geometric means of A*/JPS and A*/JPS+ over the two DAO maps and of pathfinding/A* over
+//!    all maps;
 //! 5. (normal mode only) a small criterion group: the median-length problem of each map,
 //!    per implementation.
 //!
@@ -51,6 +55,7 @@ use criterion::{Criterion, SamplingMode};
 use glam::UVec2;
 
 use navkit::PathStatus;
+use navkit::grid::jps_plus::{self, JumpTable};
 use navkit::grid::movingai::{load_map, load_scen};
 use navkit::grid::{CornerCutting, Grid, SearchContext, SearchOptions, Terrain, astar, jps};
 
@@ -235,16 +240,20 @@ enum Impl {
     Pathfinding,
     AStar,
     Jps,
+    JpsPlus,
 }
 
 impl Impl {
-    const ALL: [Impl; 3] = [Impl::Pathfinding, Impl::AStar, Impl::Jps];
+    const ALL: [Impl; 4] = [Impl::Pathfinding, Impl::AStar, Impl::Jps, Impl::JpsPlus];
+    /// The implementations in the criterion group (JPS+ needs its table kept across calls).
+    const CRITERION: [Impl; 3] = [Impl::Pathfinding, Impl::AStar, Impl::Jps];
 
     fn name(self) -> &'static str {
         match self {
             Impl::Pathfinding => "pathfinding",
             Impl::AStar => "astar",
             Impl::Jps => "jps",
+            Impl::JpsPlus => "jps+",
         }
     }
 }
@@ -270,6 +279,8 @@ struct MapBench {
     opts: SearchOptions,
     /// Mean expanded nodes per timed problem, per implementation.
     expanded: [f64; 3],
+    /// How long the last [`MapBench::run`] of JPS+ took to build its table.
+    last_build: Duration,
 }
 
 impl MapBench {
@@ -309,14 +320,31 @@ impl MapBench {
             ctx: SearchContext::new(),
             opts: SearchOptions::default(),
             expanded: [0.0; 3],
+            last_build: Duration::ZERO,
         }
     }
 
     /// Runs the timed problems with `imp`; returns the summed lengths (so nothing is
-    /// optimised away).
+    /// optimised away). JPS+ first builds its table, timed into `last_build`.
     fn run(&mut self, imp: Impl) -> f64 {
         let mut total = 0.0;
         match imp {
+            Impl::JpsPlus => {
+                let t = Instant::now();
+                let table = JumpTable::new(&self.grid).expect("jump table");
+                self.last_build = t.elapsed();
+                for q in &self.sample {
+                    let r = jps_plus::find_path(
+                        &mut self.ctx,
+                        black_box(&table),
+                        black_box(q.start),
+                        black_box(q.goal),
+                        &self.opts,
+                    )
+                    .expect("jps+");
+                    total += black_box(r).cost;
+                }
+            }
             Impl::Pathfinding => {
                 for q in &self.sample {
                     let r = self
@@ -373,6 +401,7 @@ impl MapBench {
                     .expect("jps")
                     .cost
             }
+            Impl::JpsPlus => unreachable!("JPS+ is not in the criterion group"),
         }
     }
 
@@ -385,6 +414,8 @@ impl MapBench {
         let (mut max_pf_astar, mut max_rel_pf_astar) = (0.0f64, 0.0f64);
         let (mut max_astar_opt, mut max_jps_astar, mut max_pf_opt) = (0.0f64, 0.0f64, 0.0f64);
         let mut sample_expanded = [0u64; 3];
+        let table = JumpTable::new(&self.grid).expect("jump table");
+        let mut jctx = SearchContext::new();
         let mut ok = 0;
         let mut next_sample = 0;
         for q in problems {
@@ -394,6 +425,10 @@ impl MapBench {
             let j = jps::find_path(&mut self.ctx, &self.grid, q.start, q.goal, &self.opts)
                 .expect("jps");
             assert_eq!(j.status, PathStatus::Complete, "{name} {q:?}: JPS {j:?}");
+            // JPS+ finds the same jump points as JPS: the same result.
+            let jp =
+                jps_plus::find_path(&mut jctx, &table, q.start, q.goal, &self.opts).expect("jps+");
+            assert_eq!(jp, j, "{name} {q:?}: JPS+ vs JPS");
             let mut pf_expanded = 1u64; // the goal, as navkit counts it
             let (path, cost) = self
                 .pf
@@ -454,7 +489,7 @@ impl MapBench {
         let total = problems.len();
         println!(
             "check {name:<22} {moves} moves = can_move; {ok}/{total} problems: pathfinding = A* \
-             = JPS = optimal within {TOLERANCE} (max |pf-A*| {max_pf_astar:.2e} (rel \
+             = JPS = JPS+ = optimal within {TOLERANCE} (max |pf-A*| {max_pf_astar:.2e} (rel \
              {max_rel_pf_astar:.1e}), |pf-opt| {max_pf_opt:.2e}, |A*-opt| {max_astar_opt:.2e}, \
              |JPS-A*| {max_jps_astar:.2e})"
         );
@@ -487,44 +522,65 @@ fn geomean(v: &[f64]) -> f64 {
     (v.iter().map(|x| x.ln()).sum::<f64>() / v.len() as f64).exp()
 }
 
-/// Interleaved rounds: per round and map the three implementations run the timed problems,
-/// the order rotating from round to round. Prints the table.
-fn interleaved(maps: &mut [MapBench], rounds: usize) {
-    // times[map][impl][round], seconds for the whole sample.
-    let mut times = vec![[const { Vec::new() }; 3]; maps.len()];
+/// Timed columns: pathfinding, A*, JPS, JPS+ (queries only), JPS+'s table build, JPS+ with
+/// its table (build + queries).
+const COLUMNS: usize = 6;
+
+/// Interleaved rounds: per round and map the four implementations run the timed problems,
+/// the order rotating from round to round. Returns `times[map][column][round]`, seconds for
+/// the whole sample (see [`COLUMNS`]).
+fn measure(maps: &mut [MapBench], rounds: usize) -> Vec<[Vec<f64>; COLUMNS]> {
+    let mut times = vec![[const { Vec::new() }; COLUMNS]; maps.len()];
     let mut sink = 0.0;
+    let k_all = Impl::ALL.len();
     for round in 0..rounds {
         for (mi, m) in maps.iter_mut().enumerate() {
-            for k in 0..3 {
-                let ii = (round + k) % 3;
+            for k in 0..k_all {
+                let ii = (round + k) % k_all;
                 let t = Instant::now();
                 sink += m.run(Impl::ALL[ii]);
-                times[mi][ii].push(t.elapsed().as_secs_f64());
+                let dt = t.elapsed().as_secs_f64();
+                if Impl::ALL[ii] == Impl::JpsPlus {
+                    let build = m.last_build.as_secs_f64();
+                    times[mi][3].push(dt - build);
+                    times[mi][4].push(build);
+                    times[mi][5].push(dt);
+                } else {
+                    times[mi][ii].push(dt);
+                }
             }
         }
     }
     black_box(sink);
+    times
+}
 
+/// Runs the interleaved rounds and prints the table.
+fn interleaved(maps: &mut [MapBench], rounds: usize) {
+    let times = measure(maps, rounds);
     println!();
     println!(
-        "navkit A* vs pathfinding {}, navkit JPS vs A*: {rounds} interleaved rounds, medians; \
-         speed-up = slower/faster time per query",
+        "navkit A* vs pathfinding {}, navkit JPS and JPS+ vs A*: {rounds} interleaved rounds, \
+         medians; speed-up = slower/faster time per query; JPS+ without its table, and with \
+         one table build per round's sample (\"& table\")",
         pathfinding_version()
     );
     println!();
     println!(
-        "| map | timed / problems | pathfinding us/q | A* us/q | JPS us/q | pathfinding/A* | \
-         A*/JPS | expanded/q pathfinding | expanded/q A* | expanded/q JPS |"
+        "| map | timed / problems | pathfinding us/q | A* us/q | JPS us/q | JPS+ us/q | table ms | \
+         pathfinding/A* | A*/JPS | A*/JPS+ | A*/(JPS+ & table) | expanded/q pathfinding | \
+         expanded/q A* | expanded/q JPS |"
     );
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     let mut pf_astar = Vec::new();
-    let mut astar_jps_dao = Vec::new();
-    let mut round_totals = [vec![0.0; rounds], vec![0.0; rounds], vec![0.0; rounds]];
+    let mut dao = [Vec::new(), Vec::new(), Vec::new()];
+    let mut round_totals = [const { Vec::new() }; COLUMNS];
+    round_totals.iter_mut().for_each(|t| *t = vec![0.0; rounds]);
     let (mut timed, mut problems) = (0, 0);
     let mut expanded_sum = [0.0; 3];
     for (mi, m) in maps.iter().enumerate() {
         let n = m.sample.len() as f64;
-        let med = [0, 1, 2].map(|i| median(&times[mi][i]));
+        let med: [f64; COLUMNS] = std::array::from_fn(|i| median(&times[mi][i]));
         for (i, tot) in round_totals.iter_mut().enumerate() {
             for (r, t) in tot.iter_mut().enumerate() {
                 *t += times[mi][i][r];
@@ -535,50 +591,55 @@ fn interleaved(maps: &mut [MapBench], rounds: usize) {
         for (sum, e) in expanded_sum.iter_mut().zip(m.expanded) {
             *sum += e * n;
         }
-        let (r_pf, r_jps) = (med[0] / med[1], med[1] / med[2]);
-        pf_astar.push(r_pf);
+        pf_astar.push(med[0] / med[1]);
         if DAO.contains(&m.name) {
-            astar_jps_dao.push(r_jps);
+            for (d, col) in dao.iter_mut().zip([2, 3, 5]) {
+                d.push(med[1] / med[col]);
+            }
         }
-        println!(
-            "| {} | {} / {} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.0} | {:.0} | {:.0} |",
-            m.name,
-            m.sample.len(),
-            m.all.len(),
-            med[0] / n * 1e6,
-            med[1] / n * 1e6,
-            med[2] / n * 1e6,
-            r_pf,
-            r_jps,
-            m.expanded[0],
-            m.expanded[1],
-            m.expanded[2],
-        );
+        print_row(m.name, (m.sample.len(), m.all.len()), &med, &m.expanded);
     }
-    let n = timed as f64;
-    let med = [0, 1, 2].map(|i| median(&round_totals[i]));
-    println!(
-        "| **all** | {timed} / {problems} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.0} | {:.0} \
-         | {:.0} |",
-        med[0] / n * 1e6,
-        med[1] / n * 1e6,
-        med[2] / n * 1e6,
-        med[0] / med[1],
-        med[1] / med[2],
-        expanded_sum[0] / n,
-        expanded_sum[1] / n,
-        expanded_sum[2] / n,
+    let med: [f64; COLUMNS] = std::array::from_fn(|i| median(&round_totals[i]));
+    print_row(
+        "**all**",
+        (timed, problems),
+        &med,
+        &expanded_sum.map(|e| e / timed as f64),
     );
     println!();
-    println!(
-        "geometric mean speed-up, JPS vs A* over the DAO maps ({}): {:.2}x",
-        DAO.join(", "),
-        geomean(&astar_jps_dao)
-    );
+    for (what, d) in ["JPS", "JPS+", "JPS+ & table"].iter().zip(&dao) {
+        println!(
+            "geometric mean speed-up, {what} vs A* over the DAO maps ({}): {:.2}x",
+            DAO.join(", "),
+            geomean(d)
+        );
+    }
     println!(
         "geometric mean speed-up, navkit A* vs pathfinding over all {} maps: {:.2}x",
         pf_astar.len(),
         geomean(&pf_astar)
+    );
+}
+
+/// One row of the table: `med` the median sample times per column, `expanded` per query.
+fn print_row(name: &str, (timed, all): (usize, usize), med: &[f64; COLUMNS], expanded: &[f64; 3]) {
+    let n = timed as f64;
+    let us = |t: f64| t / n * 1e6;
+    println!(
+        "| {name} | {timed} / {all} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | \
+         {:.2} | {:.2} | {:.0} | {:.0} | {:.0} |",
+        us(med[0]),
+        us(med[1]),
+        us(med[2]),
+        us(med[3]),
+        med[4] * 1e3,
+        med[0] / med[1],
+        med[1] / med[2],
+        med[1] / med[3],
+        med[1] / med[5],
+        expanded[0],
+        expanded[1],
+        expanded[2],
     );
 }
 
@@ -636,7 +697,7 @@ fn main() {
             let q = m.median_problem();
             let mut g = c.benchmark_group(format!("grid/{}", m.name));
             g.sampling_mode(SamplingMode::Flat);
-            for imp in Impl::ALL {
+            for imp in Impl::CRITERION {
                 g.bench_function(imp.name(), |b| b.iter(|| m.one(imp, black_box(&q))));
             }
             g.finish();

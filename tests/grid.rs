@@ -387,6 +387,70 @@ fn corner_cutting_rules_and_cost_models() {
     assert_eq!(r.cost, 2.0 * 14.0 + 3.0 * 10.0);
 }
 
+/// Corner cutting as an option, against hand-derived lengths. Two blocked cells on the main
+/// diagonal of a 4x4 grid:
+///
+/// ```text
+/// ....
+/// .@..
+/// ..@.
+/// ....
+/// ```
+///
+/// (0,0) -> (3,3): a straight pair plus two diagonals (2 + 2 sqrt 2) needs diagonals past one
+/// blocked cell, (1,0) -> (2,1) -> (3,2); without corner cutting (Moving AI's rule) a diagonal
+/// needs both side cells free, and the best is round the corner, (0,0) (1,0) (2,0) (3,1) (3,2)
+/// (3,3): 4 + sqrt 2. (0,3) -> (3,0): the anti-diagonal (3 sqrt 2) squeezes between the two
+/// blocked cells, (1,2) -> (2,1), which only `Always` allows; with one side free the best is
+/// 4 straight moves and one diagonal past a blocked cell, (0,1) -> (1,0) (4 + sqrt 2: every
+/// order of two diagonals, one north and one east move meets a blocked cell or that squeeze);
+/// with no corner cutting, only the 6 straight moves round the edge.
+#[test]
+fn corner_cutting_shortens_paths_by_hand_derived_lengths() {
+    let grid = Grid::from_ascii(
+        "....
+         .@..
+         ..@.
+         ....",
+    )
+    .unwrap();
+    let p = UVec2::new;
+    let r2 = std::f64::consts::SQRT_2;
+    let never = SearchOptions::default();
+    let one = never.with_corner_cutting(CornerCutting::IfOneSideFree);
+    let always = never.with_corner_cutting(CornerCutting::Always);
+    let mut ctx = SearchContext::new();
+    for (s, g, o, want) in [
+        (p(0, 0), p(3, 3), never, 4.0 + r2),
+        (p(0, 0), p(3, 3), one, 2.0 + 2.0 * r2),
+        (p(0, 0), p(3, 3), always, 2.0 + 2.0 * r2),
+        (p(0, 3), p(3, 0), never, 6.0),
+        (p(0, 3), p(3, 0), one, 4.0 + r2),
+        (p(0, 3), p(3, 0), always, 3.0 * r2),
+    ] {
+        let r = astar::find_path(&mut ctx, &grid, s, g, &o).unwrap();
+        let what = format!("{s} -> {g} {:?}", o.corner_cutting);
+        assert!(r.is_complete(), "{what}");
+        assert!((r.cost - want).abs() < 1e-9, "{what}: {} vs {want}", r.cost);
+        // The path is made of moves the rule allows, and costs what the search says.
+        let cells = ctx.path_cells(&grid);
+        let cost = grid.path_cost(&cells, &o).expect("allowed moves");
+        assert!((cost - r.cost).abs() < 1e-9, "{what}");
+        // A path shorter than the no-cutting one cuts a corner: not a path under Moving AI's rule.
+        if want < dijkstra(&grid, s, g, &never).unwrap() - 1e-9 {
+            assert_eq!(grid.path_cost(&cells, &never), None, "{what}");
+        }
+        // The reference Dijkstra over `Grid::can_move` agrees.
+        assert!(
+            (dijkstra(&grid, s, g, &o).unwrap() - want).abs() < 1e-9,
+            "{what}"
+        );
+    }
+    // JPS supports only Moving AI's rule.
+    let e = jps::find_path(&mut ctx, &grid, p(0, 0), p(3, 3), &one).unwrap_err();
+    assert!(matches!(e, Error::InvalidArgument(_)), "{e}");
+}
+
 #[test]
 fn weights_steer_around_expensive_cells() {
     let mut grid = Grid::new(7, 3).unwrap();

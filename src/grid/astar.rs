@@ -1,13 +1,16 @@
 //! A* on any [`SearchGraph`], with a reusable [`SearchContext`].
 //!
-//! Costs are exact fixed-point integers ([`super::Cost`]), so equal `f` values are real ties,
-//! and the open list, an indexed 4-ary heap with decrease-key ordered on `f`, breaks them
-//! towards lower `h` (the node closer to the goal). Per-node state is tagged with a generation
-//! counter, so starting a query costs nothing and, once the context has seen a graph of the same
-//! size, a query allocates nothing. The heuristic is octile distance scaled by the graph's smallest cost multiplier:
-//! admissible and consistent, so closed nodes are never reopened and the result is optimal.
+//! Costs are exact fixed-point integers ([`super::Cost`]), so equal `f` values are real ties.
+//! The open list (module `heap`) takes successors whose `f` equals the expanded node's (the
+//! smallest on the list) on a last-in-first-out stack ahead of its indexed binary heap with
+//! decrease-key, which is ordered on `f` and breaks ties towards lower `h` (the node closer to
+//! the goal). Per-node state is tagged with a
+//! generation counter, so starting a query costs nothing and, once the context has seen a graph
+//! of the same size, a query allocates nothing. The heuristic is octile distance scaled by the
+//! graph's smallest cost multiplier: admissible and consistent, so closed nodes are never
+//! reopened and the result is optimal.
 
-use super::heap::IndexedHeap;
+use super::heap::OpenList;
 use super::{
     Cost, Grid, NodeId, SearchGraph, SearchOptions, SearchResult, check_endpoints, from_fixed,
 };
@@ -45,7 +48,7 @@ pub struct VisitedNode {
 pub struct SearchContext {
     generation: u32,
     nodes: Vec<NodeState>,
-    heap: IndexedHeap,
+    heap: OpenList,
     path: Vec<NodeId>,
     jump_points: Vec<NodeId>,
     /// The moves out of the node being expanded.
@@ -64,7 +67,7 @@ impl SearchContext {
         SearchContext {
             generation: 0,
             nodes: Vec::new(),
-            heap: IndexedHeap::default(),
+            heap: OpenList::default(),
             path: Vec::new(),
             jump_points: Vec::new(),
             moves: Vec::with_capacity(16),
@@ -228,6 +231,34 @@ impl SearchContext {
         nearest
     }
 
+    /// The result of an A* search that expanded `goal` after `expanded` nodes: its path
+    /// retraced into `path`, complete, at its search cost.
+    pub(crate) fn reached(&mut self, start: NodeId, goal: NodeId, expanded: u32) -> SearchResult {
+        self.retrace(start, goal);
+        SearchResult {
+            status: PathStatus::Complete,
+            cost: from_fixed(self.g(goal)),
+            expanded,
+        }
+    }
+
+    /// The result of an A* search that ran dry after `expanded` nodes: a partial path to the
+    /// node nearest the goal by `h` ([`SearchContext::retrace_nearest`]).
+    pub(crate) fn ran_dry(
+        &mut self,
+        start: NodeId,
+        node_count: usize,
+        expanded: u32,
+        h: impl Fn(NodeId) -> Cost,
+    ) -> SearchResult {
+        let nearest = self.retrace_nearest(start, node_count, h);
+        SearchResult {
+            status: PathStatus::Partial,
+            cost: from_fixed(self.g(nearest)),
+            expanded,
+        }
+    }
+
     /// Fills `path` with the parent chain from `start` to `goal`.
     pub(crate) fn retrace(&mut self, start: NodeId, goal: NodeId) {
         self.path.clear();
@@ -330,12 +361,7 @@ fn run<G: SearchGraph>(
     while let Some(n) = ctx.pop() {
         expanded += 1;
         if n == goal {
-            ctx.retrace(start, goal);
-            return Ok(SearchResult {
-                status: PathStatus::Complete,
-                cost: from_fixed(ctx.g(goal)),
-                expanded,
-            });
+            return Ok(ctx.reached(start, goal, expanded));
         }
         let gn = ctx.g(n);
         // Collect the moves first (a trivial closure the compiler inlines into every call
@@ -350,12 +376,9 @@ fn run<G: SearchGraph>(
         }
         ctx.moves = moves;
     }
-    let nearest = ctx.retrace_nearest(start, count, |n| graph.heuristic(n, goal, options));
-    Ok(SearchResult {
-        status: PathStatus::Partial,
-        cost: from_fixed(ctx.g(nearest)),
-        expanded,
-    })
+    Ok(ctx.ran_dry(start, count, expanded, |n| {
+        graph.heuristic(n, goal, options)
+    }))
 }
 
 /// A* between two cells of a [`Grid`]; the path's nodes are in [`SearchContext::path`]
@@ -370,7 +393,11 @@ pub fn find_path(
     options: &SearchOptions,
 ) -> Result<SearchResult> {
     let (s, g) = check_endpoints(grid, start, goal).inspect_err(|_| ctx.forget())?;
-    let mut r = run(ctx, grid, s, g, options)?;
+    let mut r = if grid.is_weighted() {
+        run(ctx, grid, s, g, options)?
+    } else {
+        super::astar_grid::run(ctx, grid, s, g, options)?
+    };
     r.cost = ctx.exact_cost(grid, options);
     Ok(r)
 }

@@ -21,6 +21,7 @@
 //! blocked.
 
 use super::bits::{ClassBits, jump_row};
+use super::jps_plus::JumpTable;
 use super::{
     CornerCutting, Cost, Grid, NodeId, SearchContext, SearchGraph, SearchOptions, SearchResult,
     check_endpoints,
@@ -52,11 +53,20 @@ struct Jumper<'a> {
     class: u8,
     goal: usize,
     stride: isize,
-    bits: &'a ClassBits,
+    lines: Lines<'a>,
     /// The goal's padded column and row.
     goal_xy: (usize, usize),
     /// Node id to padded (column, row), without a division.
     grid: &'a Grid,
+}
+
+/// Where straight jumps find their stops.
+#[derive(Clone, Copy)]
+enum Lines<'a> {
+    /// Scanned over the bit rows of the start's terrain class.
+    Bits(&'a ClassBits),
+    /// Read from JPS+'s table.
+    Table(&'a JumpTable<'a>),
 }
 
 impl Jumper<'_> {
@@ -85,13 +95,28 @@ impl Jumper<'_> {
         let (x, y) = self.xy(i);
         let (gx, gy) = self.goal_xy;
         let s = self.stride as usize;
+        let bits = match self.lines {
+            Lines::Bits(bits) => bits,
+            Lines::Table(table) => {
+                // The table's direction and the goal's distance along the jump's half-line.
+                let (k, t) = match d {
+                    1 => (0, if gy == y && gx > x { gx - x } else { 0 }),
+                    -1 => (1, if gy == y && gx < x { x - gx } else { 0 }),
+                    d if d > 0 => (2, if gx == x && gy > y { gy - y } else { 0 }),
+                    _ => (3, if gx == x && gy < y { y - gy } else { 0 }),
+                };
+                return table
+                    .jump(i, k, t as u32)
+                    .map(|n| (Self::at(i, d * n as isize), n));
+            }
+        };
         if d == 1 || d == -1 {
             let goal = (gy == y).then_some(gx);
-            jump_row(&self.bits.rows, y, y - 1, y + 1, x, d, goal).map(|(nx, k)| (y * s + nx, k))
+            jump_row(&bits.rows, y, y - 1, y + 1, x, d, goal).map(|(nx, k)| (y * s + nx, k))
         } else {
             let goal = (gx == x).then_some(gy);
             let dir = d.signum();
-            jump_row(&self.bits.cols, x, x - 1, x + 1, y, dir, goal).map(|(ny, k)| (ny * s + x, k))
+            jump_row(&bits.cols, x, x - 1, x + 1, y, dir, goal).map(|(ny, k)| (ny * s + x, k))
         }
     }
 
@@ -138,16 +163,18 @@ pub fn find_path(
 ) -> Result<SearchResult> {
     check_supported(grid, options)?;
     let (s, g) = check_endpoints(grid, start, goal).inspect_err(|_| ctx.forget())?;
-    search(ctx, grid, s, g, options)
+    search_with(ctx, grid, s, g, options, None)
 }
 
-/// JPS between two passable nodes of `grid` (checked by the caller).
-fn search(
+/// JPS between two passable nodes of `grid` (checked by the caller), with straight jumps read
+/// from `table` (built for `grid`) if given, else scanned over the grid's bit rows.
+pub(crate) fn search_with(
     ctx: &mut SearchContext,
     grid: &Grid,
     start: NodeId,
     goal: NodeId,
     options: &SearchOptions,
+    table: Option<&JumpTable<'_>>,
 ) -> Result<SearchResult> {
     let cls = grid.classes();
     let stride = grid.stride() as isize;
@@ -161,7 +188,10 @@ fn search(
         class,
         goal: goal as usize,
         stride,
-        bits: grid.jump_bits(class)?,
+        lines: match table {
+            Some(table) => Lines::Table(table),
+            None => Lines::Bits(grid.jump_bits(class)?),
+        },
         goal_xy: (goal_cell.x as usize + 1, goal_cell.y as usize + 1),
         grid,
     };

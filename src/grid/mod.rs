@@ -10,6 +10,8 @@
 //!   [`SearchContext`] that allocates nothing per query once warmed up.
 //! - [`jps`]: Jump Point Search for uniform-cost grids with no corner cutting; same optimal
 //!   lengths as A*, far fewer expansions.
+//! - [`jps_plus`]: JPS+, JPS with its straight jumps read from a [`jps_plus::JumpTable`] built
+//!   once per grid; the same results as [`jps`].
 //! - [`path`]: path simplification (waypoints on the corner cells).
 //! - [`movingai`]: `.map` / `.scen` parsing; [`runner`]: run a scenario file and report.
 //!
@@ -44,9 +46,11 @@ use crate::{Error, Result};
 use glam::UVec2;
 
 pub mod astar;
+mod astar_grid;
 mod bits;
 mod heap;
 pub mod jps;
+pub mod jps_plus;
 pub mod mesh;
 pub mod movingai;
 pub mod path;
@@ -236,6 +240,14 @@ pub fn from_fixed(cost: Cost) -> f64 {
 
 /// When a diagonal move is allowed (the cells beside a diagonal move are the two cells it
 /// passes between).
+///
+/// Moving AI's benchmarks forbid corner cutting: a diagonal move needs both cells beside it to
+/// be passable ([`CornerCutting::Never`], the default). The optimal lengths in `.scen` files
+/// ([`movingai::Problem::optimal_length`]) hold only under that rule: with
+/// [`CornerCutting::IfOneSideFree`] (a diagonal may pass one blocked cell, as in many games and
+/// the original Jump Point Search paper) or [`CornerCutting::Always`] paths can be shorter, so
+/// compare them with a search under the same rule, not with the file. A* ([`astar`]) supports
+/// every rule; JPS ([`jps`], [`jps_plus`]) only `Never`, and refuses the others.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
@@ -647,18 +659,62 @@ impl SearchGraph for Grid {
         options: &SearchOptions,
         mut f: F,
     ) {
-        let cls = &self.class[..];
         let n = node as usize;
+        let mut mask = self.move_mask(n, options.corner_cutting);
+        let s = self.stride as isize;
+        let w = self.weights.as_deref();
+        while mask != 0 {
+            let k = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            let (dx, dy) = MOVES[k];
+            let m = n.wrapping_add_signed(dx as isize + dy as isize * s);
+            let diagonal = k >= 4;
+            let cost = match w {
+                None if diagonal => options.cost_model.diagonal_fixed(),
+                None => options.cost_model.straight_fixed(),
+                Some(w) => {
+                    let base = if diagonal {
+                        options.cost_model.diagonal()
+                    } else {
+                        options.cost_model.straight()
+                    };
+                    to_fixed(base * w[m] as f64)
+                }
+            };
+            f(m as NodeId, cost);
+        }
+    }
+}
+
+/// The eight moves `(dx, dy)` in the order the searches try them: north, south, west, east,
+/// then the diagonals north-east, north-west, south-east, south-west (bit `k` of
+/// [`Grid::move_mask`] is move `k`; moves 4 to 7 are diagonal).
+pub(crate) const MOVES: [(i32, i32); 8] = [
+    (0, -1),
+    (0, 1),
+    (-1, 0),
+    (1, 0),
+    (1, -1),
+    (-1, -1),
+    (1, 1),
+    (-1, 1),
+];
+
+impl Grid {
+    /// The moves allowed out of padded cell `n` (which must not be on the blocked border) under
+    /// `corner_cutting`, as a mask over [`MOVES`]: a move goes to a cell of the same terrain
+    /// class, and a diagonal one also needs the cells beside it as the rule says.
+    #[inline(always)]
+    pub(crate) fn move_mask(&self, n: usize, corner_cutting: CornerCutting) -> u8 {
+        let cls = &self.class[..];
         let s = self.stride;
         let c = cls[n];
-        let straight = options.cost_model.straight_fixed();
-        let diagonal = options.cost_model.diagonal_fixed();
-        let (north, south, west, east) = (n - s, n + s, n - 1, n + 1);
+        let (north, south) = (n - s, n + s);
         let on = cls[north] == c;
         let os = cls[south] == c;
-        let ow = cls[west] == c;
-        let oe = cls[east] == c;
-        let corner = |a: bool, b: bool| match options.corner_cutting {
+        let ow = cls[n - 1] == c;
+        let oe = cls[n + 1] == c;
+        let corner = |a: bool, b: bool| match corner_cutting {
             CornerCutting::Never => a && b,
             CornerCutting::IfOneSideFree => a || b,
             CornerCutting::Always => true,
@@ -667,51 +723,14 @@ impl SearchGraph for Grid {
         let nw = cls[north - 1] == c && corner(on, ow);
         let se = cls[south + 1] == c && corner(os, oe);
         let sw = cls[south - 1] == c && corner(os, ow);
-        match &self.weights {
-            None => {
-                if on {
-                    f(north as NodeId, straight);
-                }
-                if os {
-                    f(south as NodeId, straight);
-                }
-                if ow {
-                    f(west as NodeId, straight);
-                }
-                if oe {
-                    f(east as NodeId, straight);
-                }
-                if ne {
-                    f((north + 1) as NodeId, diagonal);
-                }
-                if nw {
-                    f((north - 1) as NodeId, diagonal);
-                }
-                if se {
-                    f((south + 1) as NodeId, diagonal);
-                }
-                if sw {
-                    f((south - 1) as NodeId, diagonal);
-                }
-            }
-            Some(w) => {
-                let (straight, diagonal) =
-                    (options.cost_model.straight(), options.cost_model.diagonal());
-                let mut go = |ok: bool, m: usize, base: f64| {
-                    if ok {
-                        f(m as NodeId, to_fixed(base * w[m] as f64));
-                    }
-                };
-                go(on, north, straight);
-                go(os, south, straight);
-                go(ow, west, straight);
-                go(oe, east, straight);
-                go(ne, north + 1, diagonal);
-                go(nw, north - 1, diagonal);
-                go(se, south + 1, diagonal);
-                go(sw, south - 1, diagonal);
-            }
-        }
+        (on as u8)
+            | (os as u8) << 1
+            | (ow as u8) << 2
+            | (oe as u8) << 3
+            | (ne as u8) << 4
+            | (nw as u8) << 5
+            | (se as u8) << 6
+            | (sw as u8) << 7
     }
 }
 
