@@ -282,8 +282,9 @@ fn over_optimal_summary(results: &[Comparison]) -> Value {
 
 pub fn print_comparisons(results: &[Comparison], summary: &Value) {
     out!(
-        "(xz over optimal, str/opt smo/opt grd/opt: each path's length on the xz-plane over the \
-         optimal (shortest) path's; 1.000 = as short as the optimum, 1.050 = 5% longer)"
+        "(optimal: the shortest path's length on the xz-plane; str/opt, smo/opt, grd/opt: the \
+         straight, smooth and grid paths' xz lengths over the optimal (shortest) path's; 1.000 = \
+         as short as the optimum, 1.050 = 5% longer)"
     );
     out!(
         "{:>4} | {:>8} {:>4} {:>8} {:>9} | {:>8} {:>4} {:>8} {:>8} {:>8} | {:>8} {:>7} {:>7} {:>7} | {:>15} {:>15}",
