@@ -257,7 +257,8 @@ fn over_optimal_summary(results: &[Comparison]) -> Value {
         "mean_length_xz_m": done.iter().map(|(o, _)| o.length_xz as f64).sum::<f64>() / k,
         "mean_time_us": done.iter().map(|(o, _)| o.time_us).sum::<f64>() / k,
     });
-    let kinds: [(&str, fn(&OverOptimal) -> Option<f32>); 6] = [
+    type Pick = fn(&OverOptimal) -> Option<f32>;
+    let kinds: [(&str, Pick); 6] = [
         ("straight", |r| r.straight),
         ("smooth", |r| r.smooth),
         ("spline", |r| r.spline),
