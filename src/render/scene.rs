@@ -313,6 +313,29 @@ fn over(
 }
 
 #[cfg(feature = "tools")]
+/// The optimal path ([`PathKind::Optimal`]) with its legend entry.
+fn add_optimal(scene: &mut Scene, o: &crate::tools::compare::OptimalSide) {
+    let exact = if o.exact {
+        ""
+    } else {
+        ", shortest not cheapest"
+    };
+    let partial = if o.status.is_complete() {
+        ""
+    } else {
+        ", PARTIAL"
+    };
+    scene.add_path(
+        PathKind::Optimal,
+        &o.path,
+        format!(
+            "optimal (shortest) path ({} points, {:.2} long on the xz-plane{exact}{partial})",
+            o.points, o.length_xz
+        ),
+    );
+}
+
+#[cfg(feature = "tools")]
 /// A follower run's trajectory in `color` (dashed as [`PathKind::Trajectory`]).
 fn add_follower(scene: &mut Scene, f: &crate::tools::compare::FollowerRun, on: &str, color: Color) {
     let (_, w, dash) = PathKind::Trajectory.style();
@@ -366,25 +389,7 @@ pub fn comparison_scene(
     // The wide translucent optimal path under everything, then the solid straight path, the
     // dashed and dotted lines over it.
     if let Some(o) = c.optimal.as_ref().filter(|_| paths.optimal) {
-        scene.add_path(
-            PathKind::Optimal,
-            &o.path,
-            format!(
-                "optimal (shortest) path ({} points, {:.2} long on the xz-plane{}{})",
-                o.points,
-                o.length_xz,
-                if o.exact {
-                    ""
-                } else {
-                    ", shortest not cheapest"
-                },
-                if o.status.is_complete() {
-                    ""
-                } else {
-                    ", PARTIAL"
-                }
-            ),
-        );
+        add_optimal(&mut scene, o);
     }
     if let Some(n) = c.navmesh.as_ref().filter(|_| paths.straight) {
         scene.add_path(
