@@ -27,8 +27,8 @@ pub enum PathKind {
     Trajectory,
     /// A grid path (A*, JPS): red `duRGBA(200,32,16,220)`, dotted, 2 pixels.
     Grid,
-    /// The optimal (shortest) path ([`crate::query::OptimalPath`]): translucent pink
-    /// `duRGBA(235,20,120,150)`, solid, 5 pixels, drawn under the others so that they show
+    /// The optimal (shortest) path ([`crate::query::OptimalPath`]): translucent lime
+    /// `duRGBA(120,220,0,170)`, solid, 5 pixels, drawn under the others so that they show
     /// over it where they coincide.
     Optimal,
 }
@@ -64,7 +64,7 @@ impl PathKind {
             PathKind::Spline => (Color::rgba(160, 32, 200, 220), 2.0, Dash::Dashed),
             PathKind::Trajectory => (Color::rgba(0, 160, 64, 220), 2.0, Dash::Dashed),
             PathKind::Grid => (Color::rgba(200, 32, 16, 220), 2.0, Dash::Dotted),
-            PathKind::Optimal => (Color::rgba(235, 20, 120, 150), 5.0, Dash::Solid),
+            PathKind::Optimal => (Color::rgba(120, 220, 0, 170), 5.0, Dash::Solid),
         }
     }
 }
