@@ -136,6 +136,7 @@ fn main() {
             start,
             goal: end,
             filter: QueryFilter::default(),
+            options: None,
         }
     };
     // Rounds interleaved (every configuration once per round), and the round with the median

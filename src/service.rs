@@ -64,7 +64,7 @@ pub trait Planner: Send + Sync + 'static {
 }
 
 /// Navmesh paths between two points ([`NavMeshQuery::path`]: nearest polys, corridor, and as
-/// the options ask, straight and smooth path).
+/// the options ask, straight, smooth and optimal path).
 #[derive(Debug)]
 pub struct NavMeshPlanner {
     /// The navmesh.
@@ -84,6 +84,9 @@ pub struct NavMeshRequest {
     pub goal: Vec3,
     /// The filter.
     pub filter: QueryFilter,
+    /// What this path computes (for example the optimal path,
+    /// [`PathOptions::optimal`]); `None`: the planner's [`NavMeshPlanner::options`].
+    pub options: Option<PathOptions>,
 }
 
 impl Planner for NavMeshPlanner {
@@ -95,7 +98,10 @@ impl Planner for NavMeshPlanner {
     }
     fn plan(&self, worker: &mut Self::Worker<'_>, r: NavMeshRequest) -> Result<NavPath> {
         match worker {
-            Ok(q) => q.path(r.start, r.goal, &r.filter, &self.options),
+            Ok(q) => {
+                let options = r.options.as_ref().unwrap_or(&self.options);
+                q.path(r.start, r.goal, &r.filter, options)
+            }
             // The worker could not make its query: every request it takes gets that error.
             Err(e) => Err(e.clone()),
         }
@@ -579,6 +585,42 @@ impl Service<NavMeshPlanner> {
                 start,
                 goal,
                 filter,
+                options: None,
+            },
+        )
+    }
+
+    /// Asks for a navmesh path computed as `options` asks instead of the service's options
+    /// (for example with the optimal path, [`PathOptions::optimal`]); the answer arrives on
+    /// the returned ticket.
+    ///
+    /// ```no_run
+    /// # fn f(service: &navkit::service::PathService) {
+    /// use glam::Vec3;
+    /// use navkit::query::{OptimalOptions, PathOptions};
+    /// use navkit::service::{AgentId, PathOutcome};
+    /// let options = PathOptions { optimal: Some(OptimalOptions::default()), ..Default::default() };
+    /// let ticket = service.request_options(AgentId(7), Vec3::ZERO, Vec3::X * 9.0, Default::default(), options);
+    /// if let PathOutcome::Done(Ok(path)) = ticket.wait() {
+    ///     println!("{:?}", path.optimal.map(|o| o.length_xz));
+    /// }
+    /// # }
+    /// ```
+    pub fn request_options(
+        &self,
+        agent: AgentId,
+        start: Vec3,
+        goal: Vec3,
+        filter: QueryFilter,
+        options: PathOptions,
+    ) -> Ticket {
+        self.submit(
+            agent,
+            NavMeshRequest {
+                start,
+                goal,
+                filter,
+                options: Some(options),
             },
         )
     }
@@ -598,6 +640,7 @@ impl Service<NavMeshPlanner> {
                 start,
                 goal,
                 filter,
+                options: None,
             },
             callback,
         )

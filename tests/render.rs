@@ -549,7 +549,11 @@ fn render_draws_one_path_kind_by_default_and_compare_all() {
     assert!(two.contains("navmesh smooth path") && two.contains("spline through"));
     assert!(!two.contains("navmesh straight path"));
     let all = run("compare", &[]);
-    assert_eq!(strokes(&all).len(), 5, "compare: every kind");
+    assert_eq!(
+        strokes(&all).len(),
+        6,
+        "compare: every kind (the optimal path too)"
+    );
     assert!(!all.contains("walkable grid cells"));
 }
 

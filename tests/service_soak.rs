@@ -109,6 +109,7 @@ impl Planner for SoakPlanner {
                 start: p.start,
                 goal: p.end,
                 filter: QueryFilter::default(),
+                options: None,
             };
             self.nav.plan(worker, r)
         };

@@ -172,6 +172,7 @@ fn check_mesh(name: &str) {
         "path.grid",
         "path.trajectory",
         "path.grid_trajectory",
+        "path.optimal",
     ] {
         assert!(kinds.iter().any(|x| x == k), "{name}: {k} in {kinds:?}");
     }
@@ -190,6 +191,7 @@ fn check_mesh(name: &str) {
             "grid A*",
             "follower (straight)",
             "follower (grid)",
+            "optimal",
             "turn boundaries",
             "Detour's search nodes",
             "grid A* search",
@@ -207,6 +209,21 @@ fn check_mesh(name: &str) {
     }
     let straight = format!("{:.3} m", result["straight_length_m"].as_f64().unwrap());
     assert_eq!(table[1][1], straight.as_str(), "{name}: {table:?}");
+    // The last column: each kind's xz length over the optimal path's, as the server gave it
+    // (`navkit compare`'s `over_optimal`); the straight path is never shorter than the optimum.
+    let over = &result["over_optimal"];
+    let ratio = over["straight"].as_f64().unwrap();
+    assert!(ratio >= 1.0 - 1e-5, "{name}: {over}");
+    assert_eq!(
+        table[1][3],
+        format!("{ratio:.3}").as_str(),
+        "{name}: {table:?}"
+    );
+    assert_eq!(table[7][3], "1.000", "{name}: {table:?}");
+    assert!(
+        result["optimal_length_xz_m"].as_f64().unwrap() > 1.0,
+        "{result}"
+    );
     assert_eq!(result["follower_arrived"], true, "{result}");
     // The hover names the poly under the start, its area and flags.
     let hover = result["hover"].as_str().unwrap();

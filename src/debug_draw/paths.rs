@@ -27,16 +27,21 @@ pub enum PathKind {
     Trajectory,
     /// A grid path (A*, JPS): red `duRGBA(200,32,16,220)`, dotted, 2 pixels.
     Grid,
+    /// The optimal (shortest) path ([`crate::query::OptimalPath`]): translucent lime
+    /// `duRGBA(120,220,0,170)`, solid, 5 pixels, drawn under the others so that they show
+    /// over it where they coincide.
+    Optimal,
 }
 
 impl PathKind {
     /// Every kind.
-    pub const ALL: [PathKind; 5] = [
+    pub const ALL: [PathKind; 6] = [
         PathKind::Straight,
         PathKind::Smooth,
         PathKind::Spline,
         PathKind::Trajectory,
         PathKind::Grid,
+        PathKind::Optimal,
     ];
 
     /// Its layer's name (`path.straight`, ...).
@@ -47,6 +52,7 @@ impl PathKind {
             PathKind::Spline => "path.spline",
             PathKind::Trajectory => "path.trajectory",
             PathKind::Grid => "path.grid",
+            PathKind::Optimal => "path.optimal",
         }
     }
 
@@ -58,6 +64,7 @@ impl PathKind {
             PathKind::Spline => (Color::rgba(160, 32, 200, 220), 2.0, Dash::Dashed),
             PathKind::Trajectory => (Color::rgba(0, 160, 64, 220), 2.0, Dash::Dashed),
             PathKind::Grid => (Color::rgba(200, 32, 16, 220), 2.0, Dash::Dotted),
+            PathKind::Optimal => (Color::rgba(120, 220, 0, 170), 5.0, Dash::Solid),
         }
     }
 }
@@ -136,6 +143,12 @@ pub fn trajectories(paths: &[Vec<Vec3>]) -> Layer {
         l.polyline(p, Color::from_int(i as u32 + 1, 220), 2.0, Dash::Dashed);
     }
     l
+}
+
+/// The optimal path's points.
+pub fn optimal(path: &crate::query::OptimalPath) -> Layer {
+    let pts: Vec<Vec3> = path.points.iter().map(|p| p.pos).collect();
+    polyline(PathKind::Optimal, &pts)
 }
 
 /// A grid path's cell centres.

@@ -230,6 +230,8 @@ pub struct ComparisonPaths {
     pub grid: bool,
     /// The walkable grid cells (off by default: they hide the polys).
     pub grid_cells: bool,
+    /// The optimal (shortest) path.
+    pub optimal: bool,
 }
 
 impl ComparisonPaths {
@@ -241,6 +243,7 @@ impl ComparisonPaths {
         follower: false,
         grid: false,
         grid_cells: false,
+        optimal: false,
     };
     /// Every path kind (`navkit compare`'s), no grid cells.
     pub const ALL: ComparisonPaths = ComparisonPaths {
@@ -250,6 +253,7 @@ impl ComparisonPaths {
         follower: true,
         grid: true,
         grid_cells: false,
+        optimal: true,
     };
 
     /// Whether `kind` is drawn.
@@ -260,6 +264,7 @@ impl ComparisonPaths {
             PathKind::Spline => self.spline,
             PathKind::Trajectory => self.follower,
             PathKind::Grid => self.grid,
+            PathKind::Optimal => self.optimal,
         }
     }
 
@@ -271,6 +276,7 @@ impl ComparisonPaths {
             PathKind::Spline => self.spline = true,
             PathKind::Trajectory => self.follower = true,
             PathKind::Grid => self.grid = true,
+            PathKind::Optimal => self.optimal = true,
         }
         self
     }
@@ -283,6 +289,7 @@ impl ComparisonPaths {
         follower: false,
         grid: false,
         grid_cells: false,
+        optimal: false,
     };
 }
 
@@ -290,6 +297,42 @@ impl Default for ComparisonPaths {
     fn default() -> Self {
         ComparisonPaths::STRAIGHT
     }
+}
+
+#[cfg(feature = "tools")]
+/// `", 1.034x the optimum"`: the kind `f` picks over the comparison's optimal path (on the
+/// xz-plane), or nothing without one.
+fn over(
+    c: &crate::tools::compare::Comparison,
+    f: impl Fn(&crate::tools::compare::OverOptimal) -> Option<f32>,
+) -> String {
+    match c.over_optimal.as_ref().and_then(f) {
+        Some(r) => format!(", {r:.3}x the optimum"),
+        None => String::new(),
+    }
+}
+
+#[cfg(feature = "tools")]
+/// The optimal path ([`PathKind::Optimal`]) with its legend entry.
+fn add_optimal(scene: &mut Scene, o: &crate::tools::compare::OptimalSide) {
+    let exact = if o.exact {
+        ""
+    } else {
+        ", shortest not cheapest"
+    };
+    let partial = if o.status.is_complete() {
+        ""
+    } else {
+        ", PARTIAL"
+    };
+    scene.add_path(
+        PathKind::Optimal,
+        &o.path,
+        format!(
+            "optimal (shortest) path ({} points, {:.2} long on the xz-plane{exact}{partial})",
+            o.points, o.length_xz
+        ),
+    );
 }
 
 #[cfg(feature = "tools")]
@@ -343,14 +386,20 @@ pub fn comparison_scene(
         }
         scene.add_follower_boundaries(&boundaries);
     }
-    // The solid straight path first, the dashed and dotted lines over it.
+    // The wide translucent optimal path under everything, then the solid straight path, the
+    // dashed and dotted lines over it.
+    if let Some(o) = c.optimal.as_ref().filter(|_| paths.optimal) {
+        add_optimal(&mut scene, o);
+    }
     if let Some(n) = c.navmesh.as_ref().filter(|_| paths.straight) {
         scene.add_path(
             PathKind::Straight,
             &n.straight,
             format!(
-                "navmesh straight path ({} corners, {:.1} long)",
-                n.corners, n.straight_length
+                "navmesh straight path ({} corners, {:.1} long{})",
+                n.corners,
+                n.straight_length,
+                over(c, |r| r.straight)
             ),
         );
     }
@@ -359,8 +408,11 @@ pub fn comparison_scene(
             PathKind::Grid,
             &g.points,
             format!(
-                "grid A* path ({} cells, {:.1} long, {} expanded)",
-                g.cells, g.length, g.expanded
+                "grid A* path ({} cells, {:.1} long, {} expanded{})",
+                g.cells,
+                g.length,
+                g.expanded,
+                over(c, |r| r.grid)
             ),
         );
         let mut w = Layer::new("path.grid.waypoints");
@@ -386,7 +438,11 @@ pub fn comparison_scene(
             scene.add_path(
                 PathKind::Spline,
                 &n.spline,
-                format!("spline through the corners ({:.1} long)", n.spline_length),
+                format!(
+                    "spline through the corners ({:.1} long{})",
+                    n.spline_length,
+                    over(c, |r| r.spline)
+                ),
             );
         }
         if paths.smooth {
@@ -394,8 +450,10 @@ pub fn comparison_scene(
                 PathKind::Smooth,
                 &n.smooth,
                 format!(
-                    "navmesh smooth path ({} points, {:.1} long)",
-                    n.smooth_points, n.smooth_length
+                    "navmesh smooth path ({} points, {:.1} long{})",
+                    n.smooth_points,
+                    n.smooth_length,
+                    over(c, |r| r.smooth)
                 ),
             );
         }

@@ -8,7 +8,10 @@
 //! - Detour: nearest polys, `findPath` and `findStraightPath` (timed together), then the smooth
 //!   path (timed apart): straight-path length and corners, smooth-path length;
 //! - the turn-boundary [`Follower`] on the grid waypoints and on the straight path, kept on the
-//!   navmesh surface, with a fixed time step: distance travelled and time to arrive.
+//!   navmesh surface, with a fixed time step: distance travelled and time to arrive;
+//! - the optimal (shortest) path on the navmesh ([`OptimalSide`], with
+//!   [`CompareSettings::optimal`]): the yardstick, each kind's length over it in
+//!   [`Comparison::over_optimal`].
 //!
 //! ```
 //! use navkit::tools::compare::{Comparer, CompareSettings};
@@ -36,9 +39,12 @@ use crate::agents::follower::{FollowPath, Follower, FollowerSettings, navmesh_gr
 use crate::grid::mesh::MeshGrid;
 use crate::grid::{SearchContext, SearchGraph, SearchOptions};
 use crate::navmesh::NavMesh;
-use crate::query::{NavMeshQuery, PathOptions, QueryFilter, SmoothPathOptions};
+use crate::query::{NavMeshQuery, OptimalOptions, PathOptions, QueryFilter, SmoothPathOptions};
 use crate::status::PathStatus;
 use crate::{Error, Result};
+
+mod optimal;
+pub use optimal::{OptimalSide, OverOptimal, length_xz, timed_optimal_path};
 
 /// How a comparison runs.
 #[derive(Clone, Debug)]
@@ -57,6 +63,8 @@ pub struct CompareSettings {
     pub smooth: SmoothPathOptions,
     /// Detour's node pool size.
     pub max_nodes: usize,
+    /// The optimal path's search options; `None` skips it (and [`Comparison::over_optimal`]).
+    pub optimal: Option<OptimalOptions>,
 }
 
 impl Default for CompareSettings {
@@ -69,6 +77,7 @@ impl Default for CompareSettings {
             filter: QueryFilter::default(),
             smooth: SmoothPathOptions::default(),
             max_nodes: 2048,
+            optimal: Some(OptimalOptions::default()),
         }
     }
 }
@@ -188,6 +197,21 @@ pub struct Comparison {
         )
     )]
     pub navmesh_error: Option<Error>,
+    /// The optimal path (`None` without [`CompareSettings::optimal`], or with
+    /// [`Comparison::optimal_error`]).
+    pub optimal: Option<OptimalSide>,
+    /// Why the optimal path is missing. In JSON, the message.
+    #[cfg_attr(
+        feature = "serde",
+        serde(
+            skip_serializing_if = "Option::is_none",
+            serialize_with = "error_message"
+        )
+    )]
+    pub optimal_error: Option<Error>,
+    /// Each kind's length over the optimal path's, on the xz-plane (`None` unless the optimal
+    /// path is complete).
+    pub over_optimal: Option<OverOptimal>,
 }
 
 /// An error as its message, for JSON.
@@ -280,14 +304,29 @@ impl<'a> Comparer<'a> {
                 Err(e) => (None, Some(e)),
             },
         };
-        Ok(Comparison {
+        let (optimal, optimal_error) = match self.settings.optimal {
+            None => (None, None),
+            Some(o) => {
+                let filter = &self.settings.filter;
+                match OptimalSide::new(&mut self.query, from, to, filter, o) {
+                    Ok(s) => (Some(s), None),
+                    Err(e) => (None, Some(e)),
+                }
+            }
+        };
+        let mut c = Comparison {
             from,
             to,
             grid,
             grid_error,
             navmesh,
             navmesh_error,
-        })
+            optimal,
+            optimal_error,
+            over_optimal: None,
+        };
+        c.over_optimal = OverOptimal::of(&c);
+        Ok(c)
     }
 
     /// The grid search context of the last [`Comparer::compare`]: the nodes its grid A*

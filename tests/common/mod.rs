@@ -99,3 +99,52 @@ pub fn shared_and_repository_objs() -> Vec<PathBuf> {
     );
     files
 }
+
+/// A 20 m square room at y = 0 (x and z in [0, 20]) with a square pillar's hole in the middle
+/// (x in [8, 12], z in [6, 14]): the ring of floor around it as 8 triangles, wound upward.
+/// The shortest way from (10, 0, 2) to (10, 0, 18) goes round the hole's two corners on one
+/// side: 2 * sqrt(2^2 + 4^2) + 8 = 16.944 on the xz-plane, less the agent's erosion.
+pub fn pillar_room_mesh() -> (Vec<f32>, Vec<i32>) {
+    let pts = [
+        (0.0, 0.0),
+        (20.0, 0.0),
+        (20.0, 20.0),
+        (0.0, 20.0),
+        (8.0, 6.0),
+        (12.0, 6.0),
+        (12.0, 14.0),
+        (8.0, 14.0),
+    ];
+    let verts: Vec<f32> = pts.iter().flat_map(|&(x, z)| [x, 0.0, z]).collect();
+    let mut tris = Vec::new();
+    for i in 0..4 {
+        let (o0, o1, i0, i1) = (i, (i + 1) % 4, 4 + i, 4 + (i + 1) % 4);
+        for t in [[o0, o1, i1], [o0, i1, i0]] {
+            let (a, b, c) = (pts[t[0]], pts[t[1]], pts[t[2]]);
+            // Recast's up: (b - a) x (c - a) has y > 0, i.e. (c-a).x (b-a).z > (b-a).x (c-a).z.
+            let up = (c.0 - a.0) * (b.1 - a.1) - (b.0 - a.0) * (c.1 - a.1) > 0.0;
+            let t = if up { t } else { [t[0], t[2], t[1]] };
+            tris.extend(t.iter().map(|&v| v as i32));
+        }
+    }
+    (verts, tris)
+}
+
+/// [`pillar_room_mesh`] as geometry.
+pub fn pillar_room() -> InputGeometry {
+    let (verts, tris) = pillar_room_mesh();
+    InputGeometry::from_mesh(navkit::TriMesh::new(verts, tris).unwrap())
+}
+
+/// [`pillar_room_mesh`] written as an `.obj` file at `path`.
+pub fn write_pillar_room_obj(path: &std::path::Path) {
+    let (verts, tris) = pillar_room_mesh();
+    let mut text = String::new();
+    for v in verts.chunks(3) {
+        text.push_str(&format!("v {} {} {}\n", v[0], v[1], v[2]));
+    }
+    for t in tris.chunks(3) {
+        text.push_str(&format!("f {} {} {}\n", t[0] + 1, t[1] + 1, t[2] + 1));
+    }
+    std::fs::write(path, text).unwrap();
+}

@@ -408,6 +408,7 @@ pub enum PathChoice {
     Spline,
     Follower,
     Grid,
+    Optimal,
     All,
 }
 
@@ -422,6 +423,7 @@ pub fn path_set(choices: &[PathChoice]) -> navkit::render::ComparisonPaths {
             PathChoice::Spline => set.with(PathKind::Spline),
             PathChoice::Follower => set.with(PathKind::Trajectory),
             PathChoice::Grid => set.with(PathKind::Grid),
+            PathChoice::Optimal => set.with(PathKind::Optimal),
             PathChoice::All => navkit::render::ComparisonPaths::ALL,
         };
     }

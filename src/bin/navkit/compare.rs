@@ -183,6 +183,12 @@ pub fn comparison_json(c: &Comparison) -> Value {
         );
         follower(side);
     }
+    if let Some(side) = v.get_mut("optimal").filter(|s| !s.is_null()) {
+        rename(
+            side,
+            &[("length", "length_m"), ("length_xz", "length_xz_m")],
+        );
+    }
     v
 }
 
@@ -232,12 +238,57 @@ pub fn compare_summary(results: &[Comparison]) -> Value {
         "follower_arrived_straight": both.iter().filter(|(_, n)| arrived(n.follower.as_ref())).count(),
         "mean_follower_time_grid_s": mean(&|(g, _)| g.follower.as_ref().map_or(0.0, |f| f.time as f64)),
         "mean_follower_time_straight_s": mean(&|(_, n)| n.follower.as_ref().map_or(0.0, |f| f.time as f64)),
+        "over_optimal": over_optimal_summary(results),
     })
+}
+
+/// Over the queries with a complete optimal path: its count, mean xz length and search time,
+/// and for each kind the mean and worst of its xz length over the optimum's (and over how
+/// many queries).
+fn over_optimal_summary(results: &[Comparison]) -> Value {
+    use navkit::tools::compare::OverOptimal;
+    let done: Vec<_> = results
+        .iter()
+        .filter_map(|c| Some((c.optimal.as_ref()?, c.over_optimal.as_ref()?)))
+        .collect();
+    let k = done.len().max(1) as f64;
+    let mut v = json!({
+        "queries": done.len(),
+        "mean_length_xz_m": done.iter().map(|(o, _)| o.length_xz as f64).sum::<f64>() / k,
+        "mean_time_us": done.iter().map(|(o, _)| o.time_us).sum::<f64>() / k,
+    });
+    type Pick = fn(&OverOptimal) -> Option<f32>;
+    let kinds: [(&str, Pick); 6] = [
+        ("straight", |r| r.straight),
+        ("smooth", |r| r.smooth),
+        ("spline", |r| r.spline),
+        ("grid", |r| r.grid),
+        ("follower_straight", |r| r.follower_straight),
+        ("follower_grid", |r| r.follower_grid),
+    ];
+    for (name, f) in kinds {
+        let r: Vec<f64> = done
+            .iter()
+            .filter_map(|(_, r)| f(r))
+            .map(f64::from)
+            .collect();
+        v[name] = json!({
+            "queries": r.len(),
+            "mean": r.iter().sum::<f64>() / r.len().max(1) as f64,
+            "worst": r.iter().copied().fold(0.0, f64::max),
+        });
+    }
+    v
 }
 
 pub fn print_comparisons(results: &[Comparison], summary: &Value) {
     out!(
-        "{:>4} | {:>8} {:>4} {:>8} {:>9} | {:>8} {:>4} {:>8} {:>8} {:>8} | {:>15} {:>15}",
+        "(optimal: the shortest path's length on the xz-plane; str/opt, smo/opt, grd/opt: the \
+         straight, smooth and grid paths' xz lengths over the optimal (shortest) path's; 1.000 = \
+         as short as the optimum, 1.050 = 5% longer)"
+    );
+    out!(
+        "{:>4} | {:>8} {:>4} {:>8} {:>9} | {:>8} {:>4} {:>8} {:>8} {:>8} | {:>8} {:>7} {:>7} {:>7} | {:>15} {:>15}",
         "#",
         "grid len",
         "wps",
@@ -248,6 +299,10 @@ pub fn print_comparisons(results: &[Comparison], summary: &Value) {
         "smooth",
         "nav us",
         "smth us",
+        "optimal",
+        "str/opt",
+        "smo/opt",
+        "grd/opt",
         "follow grid",
         "follow straight"
     );
@@ -279,12 +334,18 @@ pub fn print_comparisons(results: &[Comparison], summary: &Value) {
             None => format!("{:>40}", "no navmesh path"),
         };
         out!(
-            "{:>4} | {grid} | {nav} | {:>15} {:>15}",
+            "{:>4} | {grid} | {nav} | {} | {:>15} {:>15}",
             i + 1,
+            optimal_columns(c),
             follow(c.grid.as_ref().and_then(|g| g.follower.as_ref())),
             follow(c.navmesh.as_ref().and_then(|n| n.follower.as_ref()))
         );
-        for e in c.grid_error.iter().chain(&c.navmesh_error) {
+        for e in c
+            .grid_error
+            .iter()
+            .chain(&c.navmesh_error)
+            .chain(&c.optimal_error)
+        {
             out!("       {e}");
         }
     }
@@ -312,4 +373,40 @@ pub fn print_comparisons(results: &[Comparison], summary: &Value) {
         u("both_complete"),
         f("mean_follower_time_straight_s"),
     );
+    let o = &summary["over_optimal"];
+    let r = |k: &str| {
+        let (mean, worst) = (o[k]["mean"].as_f64(), o[k]["worst"].as_f64());
+        format!(
+            "{k} {:.3} (worst {:.3})",
+            mean.unwrap_or(0.0),
+            worst.unwrap_or(0.0)
+        )
+    };
+    out!(
+        "optimal path found for {} ({:.2} long on the xz-plane, {:.1} us); over it, mean: {}, {}, {}, {}",
+        o["queries"].as_u64().unwrap_or(0),
+        o["mean_length_xz_m"].as_f64().unwrap_or(0.0),
+        o["mean_time_us"].as_f64().unwrap_or(0.0),
+        r("straight"),
+        r("smooth"),
+        r("spline"),
+        r("grid"),
+    );
+}
+
+/// The optimal path's columns: its xz length (`P` if partial) and the straight, smooth and
+/// grid paths' xz lengths over it.
+fn optimal_columns(c: &Comparison) -> String {
+    let Some(o) = &c.optimal else {
+        return format!("{:>32}", "no optimal path");
+    };
+    let r = |x: Option<f32>| x.map_or("-".to_string(), |x| format!("{x:.3}"));
+    let over = c.over_optimal.unwrap_or_default();
+    format!(
+        "{:>8.2} {:>7} {:>7} {:>7}",
+        o.length_xz,
+        r(over.straight),
+        r(over.smooth),
+        r(over.grid)
+    ) + if o.status.is_complete() { "" } else { "P" }
 }

@@ -1,4 +1,5 @@
-//! `navkit path`: one path (or a batch of them) with the corridor, straight and smooth paths.
+//! `navkit path`: one path (or a batch of them) with the corridor, straight and smooth paths
+//! (and with `--optimal` the optimal path).
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -6,10 +7,15 @@ use std::path::PathBuf;
 use glam::Vec3;
 use serde_json::{Value, json};
 
-use navkit::query::{DEFAULT_HALF_EXTENTS, NavMeshQuery, NavPath, PathOptions, QueryFilter};
+use navkit::query::{
+    DEFAULT_HALF_EXTENTS, NavMeshQuery, NavPath, OptimalOptions, OptimalPath, PathOptions,
+    QueryFilter,
+};
 use navkit::text::{LineReader, quote};
 use navkit::tools::simulation::Scenario;
 use navkit::{Error, Partition};
+
+use navkit::tools::compare::timed_optimal_path;
 
 use crate::common::{filter_from, navmesh_source, parse_hex, parse_vec3};
 use crate::exit::{CliError, CliResult, Outcome};
@@ -50,6 +56,11 @@ pub struct PathArgs {
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
+    /// Also the optimal (shortest) path: its length, length on the xz-plane, nodes expanded,
+    /// points and whether it is the cheapest too; in JSON an `optimal` object (with `points`
+    /// and `time_us`, the time of the optimal search alone).
+    #[arg(long)]
+    pub optimal: bool,
 }
 
 pub fn run(args: PathArgs) -> CliResult {
@@ -64,7 +75,9 @@ pub fn run(args: PathArgs) -> CliResult {
         scenario,
         json,
         half_extents,
+        optimal,
     } = args;
+    let optimal = optimal.then(OptimalOptions::default);
     // The batch file is opened before the build, so that a missing one costs nothing.
     let batch = match batch {
         Some(path) => {
@@ -86,7 +99,7 @@ pub fn run(args: PathArgs) -> CliResult {
         let stdout = std::io::stdout();
         let mut out = stdout.lock();
         while let Some((start, goal)) = next_query(&mut lines)? {
-            let a = find(&mut q, start, goal, &filter, half_extents);
+            let a = find(&mut q, start, goal, &filter, half_extents, optimal);
             incomplete |= !a.is_complete();
             if writeln!(out, "{}", a.to_json()).is_err() {
                 return Ok(Outcome::incomplete_if(incomplete)); // stdout closed
@@ -97,12 +110,15 @@ pub fn run(args: PathArgs) -> CliResult {
             from.expect("clap requires --from"),
             to.expect("clap requires --to"),
         );
-        let a = find(&mut q, from, to, &filter, half_extents);
+        let a = find(&mut q, from, to, &filter, half_extents, optimal);
         incomplete = !a.is_complete();
         if json {
             out!("{}", a.to_json());
         } else {
             print_path(&a.result);
+            if optimal.is_some() {
+                print_optimal(&a.result);
+            }
             for n in &a.nearest {
                 print_nearest(n);
             }
@@ -155,6 +171,8 @@ pub struct Answer {
     goal: Vec3,
     result: navkit::Result<NavPath>,
     nearest: Vec<Nearest>,
+    /// With the optimal path asked for: the time of its search alone, microseconds.
+    optimal_time_us: Option<f64>,
 }
 
 impl Answer {
@@ -169,6 +187,14 @@ impl Answer {
 
     fn to_json(&self) -> Value {
         let mut v = path_json(self.start, self.goal, &self.result);
+        if let Some(time_us) = self.optimal_time_us {
+            v["optimal"] = match &self.result {
+                Ok(NavPath {
+                    optimal: Some(o), ..
+                }) => optimal_json(o, time_us),
+                _ => Value::Null,
+            };
+        }
         if !self.nearest.is_empty() {
             let map: serde_json::Map<String, Value> = self
                 .nearest
@@ -229,7 +255,8 @@ fn nearest_walkable(
 }
 
 /// The polygons nearest `start` and `goal` within `half_extents` (default (2, 4, 2)), then the
-/// path with its corridor, straight and smooth path. With explicit half extents the path runs
+/// path with its corridor, straight and smooth path, and with `optimal` the optimal path (and
+/// the time of its search alone, [`navkit::tools::compare::timed_optimal_path`]). With explicit half extents the path runs
 /// between the nearest points found (with the default it is [`NavMeshQuery::path`] exactly, as
 /// RecastDemo computes it). An endpoint with no polygon in its box fails the path and gets its
 /// nearest walkable point.
@@ -239,6 +266,7 @@ pub fn find(
     goal: Vec3,
     filter: &QueryFilter,
     half_extents: Option<Vec3>,
+    optimal: Option<OptimalOptions>,
 ) -> Answer {
     let h = half_extents.unwrap_or(DEFAULT_HALF_EXTENTS);
     let mut snapped = [start, goal];
@@ -263,16 +291,68 @@ pub fn find(
         half_extents: h,
         ..PathOptions::default()
     };
-    let result = match error {
-        Some(e) => Err(e),
-        None if half_extents.is_some() => q.path(snapped[0], snapped[1], filter, &options),
-        None => q.path(start, goal, filter, &options),
+    let (from, to) = match half_extents {
+        Some(_) => (snapped[0], snapped[1]),
+        None => (start, goal),
+    };
+    let mut optimal_time_us = optimal.map(|_| 0.0);
+    let result = match (error, optimal) {
+        (Some(e), _) => Err(e),
+        (None, None) => q.path(from, to, filter, &options),
+        (None, Some(o)) => {
+            let timed = timed_optimal_path(q, from, to, filter, &options, o);
+            timed.map(|(p, t)| {
+                optimal_time_us = Some(t);
+                p
+            })
+        }
     };
     Answer {
         start,
         goal,
         result,
         nearest,
+        optimal_time_us,
+    }
+}
+
+/// The optimal path in JSON: `points` ([x, y, z] each), `length_m` (3D), `length_xz_m` (the
+/// quantity minimised), `expanded`, `time_us` (its search alone), `exact`, `status`.
+pub fn optimal_json(o: &OptimalPath, time_us: f64) -> Value {
+    json!({
+        "points": o.points.iter().map(|p| v3(p.pos)).collect::<Vec<_>>(),
+        "length_m": num32(o.length),
+        "length_xz_m": num32(o.length_xz),
+        "expanded": o.expanded,
+        "time_us": time_us,
+        "exact": o.exact,
+        "status": status(o.status.is_complete()),
+    })
+}
+
+/// The optimal path's text lines (nothing for a failed path: its error is printed already).
+fn print_optimal(p: &navkit::Result<NavPath>) {
+    let Ok(NavPath {
+        optimal: Some(o), ..
+    }) = p
+    else {
+        return;
+    };
+    out!(
+        "Optimal:   {} points, length {:.3}, length_xz {:.3}, expanded {}, exact {}{}",
+        o.points.len(),
+        o.length,
+        o.length_xz,
+        o.expanded,
+        o.exact,
+        if o.status.is_complete() {
+            ""
+        } else {
+            ", PARTIAL (to where the corridor ends)"
+        }
+    );
+    for p in &o.points {
+        out!("  ({:9.4}, {:9.4}, {:9.4})", p.pos.x, p.pos.y, p.pos.z);
     }
 }
 

@@ -32,7 +32,8 @@ pub struct RenderArgs {
     #[command(flatten)]
     pub picture: PictureArgs,
     /// The paths to draw between --from and --to (comma-separated): straight, smooth,
-    /// spline, follower (with its turn boundaries), grid (grid A* and its waypoints), or all.
+    /// spline, follower (with its turn boundaries), grid (grid A* and its waypoints), optimal
+    /// (the shortest path), or all.
     #[arg(long, value_delimiter = ',', default_value = "straight")]
     pub paths: Vec<PathChoice>,
     /// Draw the walkable grid cells (a square per cell in its area's colour; off by default: they hide the polys).

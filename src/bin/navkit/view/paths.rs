@@ -1,7 +1,8 @@
 //! `/api/path`: every kind of path between two points: the corridor, straight and smooth paths
 //! as `navkit path` finds them, a spline through the corners, the grid A* path on the same
-//! geometry and the turn-boundary follower's trajectories (as `navkit compare` runs them), with
-//! the query filter the request gives (include/exclude flags, area costs).
+//! geometry, the turn-boundary follower's trajectories and the optimal (shortest) path with each
+//! kind's length over it (as `navkit compare` runs them), with the query filter the request
+//! gives (include/exclude flags, area costs).
 
 use std::time::Instant;
 
@@ -10,7 +11,7 @@ use serde_json::{Value, json};
 
 use navkit::debug_draw::{Layer, follower as dd_follower, grid as dd_grid, paths as dd_paths};
 use navkit::query::{NavMeshQuery, QueryFilter};
-use navkit::tools::compare::{CompareSettings, Comparer, FollowerRun, GridSide};
+use navkit::tools::compare::{CompareSettings, Comparer, FollowerRun, GridSide, OptimalSide};
 
 use super::State;
 use super::http::{self, Response};
@@ -238,7 +239,7 @@ fn navmesh_paths(st: &State, req: &PathRequest, how: &mut Vec<Layer>) -> Result<
     let mut q = NavMeshQuery::new(st.navmesh(), 2048)
         .map_err(|e| json!({"status": "failed", "error": e.to_string()}))?;
     let t = Instant::now();
-    let found = crate::path::find(&mut q, start, end, &req.filter, None);
+    let found = crate::path::find(&mut q, start, end, &req.filter, None, None);
     let ms = t.elapsed().as_secs_f64() * 1e3;
     // Detour's node pool after the path's findPath (the straight and smooth paths after
     // it do not search): RecastDemo's "nodes" view.
@@ -319,6 +320,14 @@ fn compared_paths(st: &mut State, req: &PathRequest, answer: &mut Value, how: &m
             answer["follower"] = follower_json(f);
         }
     }
+    match (&c.optimal, &c.optimal_error) {
+        (Some(o), _) => answer["optimal"] = optimal_json(o),
+        (None, Some(e)) => answer["optimal"] = json!({"status": "failed", "error": e.to_string()}),
+        _ => {}
+    }
+    if let Some(r) = &c.over_optimal {
+        answer["over_optimal"] = json!(r);
+    }
     match (&c.grid, &c.grid_error, &grid_error) {
         (Some(g), _, _) => {
             answer["grid"] = grid_path_json(g);
@@ -338,6 +347,19 @@ fn compared_paths(st: &mut State, req: &PathRequest, answer: &mut Value, how: &m
         (None, None, Some(e)) => answer["grid"] = json!({"status": "failed", "error": e}),
         _ => {}
     }
+}
+
+/// The optimal path of a comparison, as the answer gives it.
+fn optimal_json(o: &OptimalSide) -> Value {
+    json!({
+        "status": crate::json::status(o.status.is_complete()),
+        "length_m": num32(o.length),
+        "length_xz_m": num32(o.length_xz),
+        "points": thin(&o.path),
+        "expanded": o.expanded,
+        "exact": o.exact,
+        "query_ms": o.time_us / 1e3,
+    })
 }
 
 /// The grid A* path of a comparison, as the answer gives it.
@@ -371,7 +393,7 @@ fn points_of(v: &Value) -> Vec<Vec3> {
 }
 
 /// The answer's paths as debug-draw layers ([`navkit::debug_draw::paths`]), each kind in its
-/// own colour and dash: the corridor, the straight, smooth and spline paths, the grid path,
+/// own colour and dash: the corridor, the optimal path (under the others), the straight, smooth and spline paths, the grid path,
 /// the follower's trajectory on the straight path and on the grid path
 /// ([`navkit::debug_draw::paths::grid_trajectory`]); and the start and goal markers; then the
 /// layers of `how` they were found (search nodes, turn boundaries), off by default.
@@ -389,6 +411,10 @@ fn path_layers(st: &State, a: &Value, how: &[Layer]) -> Vec<Value> {
         })
         .unwrap_or_default();
     layers.push(dd::corridor(nav, &corridor));
+    layers.push(dd::polyline(
+        dd::PathKind::Optimal,
+        &points_of(&a["optimal"]["points"]),
+    ));
     layers.push(dd::polyline(
         dd::PathKind::Straight,
         &points_of(&a["straight"]),
