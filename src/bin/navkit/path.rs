@@ -58,7 +58,7 @@ pub struct PathArgs {
     pub json: bool,
     /// Also the optimal (shortest) path: its length, length on the xz-plane, nodes expanded,
     /// points and whether it is the cheapest too; in JSON an `optimal` object (with `points`
-    /// and `time_us`, the time of the optimal search alone).
+    /// and `time_us`, the time of an optimal-only query).
     #[arg(long)]
     pub optimal: bool,
 }
@@ -171,7 +171,7 @@ pub struct Answer {
     goal: Vec3,
     result: navkit::Result<NavPath>,
     nearest: Vec<Nearest>,
-    /// With the optimal path asked for: the time of its search alone, microseconds.
+    /// With the optimal path asked for: the time of an optimal-only query, microseconds.
     optimal_time_us: Option<f64>,
 }
 
@@ -256,7 +256,7 @@ fn nearest_walkable(
 
 /// The polygons nearest `start` and `goal` within `half_extents` (default (2, 4, 2)), then the
 /// path with its corridor, straight and smooth path, and with `optimal` the optimal path (and
-/// the time of its search alone, [`navkit::tools::compare::timed_optimal_path`]). With explicit half extents the path runs
+/// the time of an optimal-only query, [`navkit::tools::compare::timed_optimal_path`]). With explicit half extents the path runs
 /// between the nearest points found (with the default it is [`NavMeshQuery::path`] exactly, as
 /// RecastDemo computes it). An endpoint with no polygon in its box fails the path and gets its
 /// nearest walkable point.
@@ -317,7 +317,7 @@ pub fn find(
 }
 
 /// The optimal path in JSON: `points` ([x, y, z] each), `length_m` (3D), `length_xz_m` (the
-/// quantity minimised), `expanded`, `time_us` (its search alone), `exact`, `status`.
+/// quantity minimised), `expanded`, `time_us` (an optimal-only query), `exact`, `status`.
 pub fn optimal_json(o: &OptimalPath, time_us: f64) -> Value {
     json!({
         "points": o.points.iter().map(|p| v3(p.pos)).collect::<Vec<_>>(),

@@ -74,7 +74,8 @@ pub struct OptimalPath {
     /// Search nodes expanded.
     pub expanded: usize,
     /// True if it is the least-cost path under the filter too: every area the filter lets a
-    /// path visit on this navmesh costs the same (see the [module docs](self)).
+    /// path visit on this navmesh costs the same (see [`PathOptions::optimal`](super::PathOptions::optimal)
+    /// and the README's "The shortest path").
     pub exact: bool,
 }
 
