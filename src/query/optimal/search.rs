@@ -340,7 +340,7 @@ impl Search {
             if cone.all || !end {
                 return None;
             }
-            let filter = (!p.passes_all).then_some(p.filter);
+            let filter = (p.filter, p.passes_all);
             if !s.corners.is_corner(p.nav, filter, view, vertex, pos) {
                 return None;
             }

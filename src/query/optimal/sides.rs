@@ -114,12 +114,18 @@ fn portal_spans(
         let Some(other) = nav.poly(link.target).filter(|p| passes(filter, p.flags())) else {
             continue;
         };
-        let overlap = other
-            .edges()
-            .filter(|e| e.neighbour == opposite)
-            .map(|e| {
-                let (c, d) = (along(flat(e.start)), along(flat(e.end)));
-                (ca.min(cb).max(c.min(d)), ca.max(cb).min(c.max(d)))
+        let (oi, on) = (other.vertex_indices(), other.neis());
+        let overs = other.tile().vertices();
+        let at = |k: usize| {
+            overs
+                .get(usize::from(oi[k % oi.len()]))
+                .map(|v| flat(glam::Vec3::from_array(*v)))
+        };
+        let overlap = (0..on.len().min(oi.len()))
+            .filter(|&k| EdgeNeighbour::from_neis(on[k]) == opposite)
+            .filter_map(|k| {
+                let (c, d) = (along(at(k)?), along(at(k + 1)?));
+                Some((ca.min(cb).max(c.min(d)), ca.max(cb).min(c.max(d))))
             })
             .max_by(|x, y| (x.1 - x.0).total_cmp(&(y.1 - y.0)));
         let Some((lo, hi)) = overlap.filter(|(lo, hi)| hi > lo) else {
@@ -176,25 +182,35 @@ fn push_spans(out: &mut Vec<Side>, wall: Side, spans: &[Span]) {
 pub(super) struct Corners {
     /// By tile index: each vertex touches a wall or a tile border. Kept while the query
     /// lives (its navmesh cannot change meanwhile).
-    tiles: Vec<Option<Vec<bool>>>,
+    tiles: Vec<Option<Vec<u8>>>,
     /// This search's answers, by tile and vertex.
     known: FxHashMap<u64, bool>,
     fan: Vec<Side>,
     spans: Vec<Span>,
 }
 
-/// Each vertex of `tile`: true if an edge from it is a wall or lies on the tile's border
-/// (where the polygons across may not cover it).
-fn tile_corners(tile: crate::navmesh::view::TileView<'_>) -> Vec<bool> {
-    let mut corner = vec![false; tile.vertices().len()];
+/// A vertex no wall touches and no tile border holds ([`tile_corners`]).
+const INSIDE: u8 = 0;
+/// A vertex on a tile border and no wall of its own tile: the tiles across decide.
+const BORDER: u8 = 1;
+/// A vertex on a wall.
+const WALL: u8 = 2;
+
+/// Each vertex of `tile`: [`WALL`] if an edge from it is a wall, else [`BORDER`] if one lies
+/// on the tile's border, else [`INSIDE`].
+fn tile_corners(tile: crate::navmesh::view::TileView<'_>) -> Vec<u8> {
+    let mut corner = vec![INSIDE; tile.vertices().len()];
     for poly in tile.polys() {
         let idx = poly.vertex_indices();
         for (j, &nei) in poly.neis().iter().enumerate() {
-            if !matches!(EdgeNeighbour::from_neis(nei), EdgeNeighbour::Internal(_)) {
-                for v in [idx[j], idx[(j + 1) % idx.len()]] {
-                    if let Some(c) = corner.get_mut(usize::from(v)) {
-                        *c = true;
-                    }
+            let kind = match EdgeNeighbour::from_neis(nei) {
+                EdgeNeighbour::Internal(_) => continue,
+                EdgeNeighbour::Wall => WALL,
+                EdgeNeighbour::Portal { .. } => BORDER,
+            };
+            for v in [idx[j], idx[(j + 1) % idx.len()]] {
+                if let Some(c) = corner.get_mut(usize::from(v)) {
+                    *c = (*c).max(kind);
                 }
             }
         }
@@ -207,37 +223,46 @@ impl Corners {
         self.known.clear();
     }
 
-    /// [`Self::is_corner`] for a filter that passes every polygon: the tile's own flags.
-    fn tile_flag(&mut self, poly: PolyView<'_>, vertex: u16) -> bool {
+    /// The tile's own flag of `poly`'s vertex `vertex` ([`tile_corners`]).
+    fn tile_flag(&mut self, poly: PolyView<'_>, vertex: u16) -> u8 {
         let tile = poly.tile();
         let i = tile.index();
         if self.tiles.len() <= i {
             self.tiles.resize(i + 1, None);
         }
         let flags = self.tiles[i].get_or_insert_with(|| tile_corners(tile));
-        flags.get(usize::from(vertex)).copied().unwrap_or(true)
+        flags.get(usize::from(vertex)).copied().unwrap_or(BORDER)
     }
 
-    /// True if the point `p`, vertex `vertex` of `poly`'s tile (or [`NO_VERTEX`]), touches a
-    /// wall or (with `filter`, one that does not pass every polygon) an excluded polygon:
-    /// walked round through the polygons that share it. A point
-    /// inside an edge, or a fan that cannot be walked, counts as a corner (an optimal path
-    /// never bends where it need not, so a spare corner costs time, never length).
+    /// True if the point `p`, vertex `vertex` of `poly`'s tile (or [`NO_VERTEX`] for a point
+    /// inside an edge, where a tile border's polygons change), touches a wall or a polygon
+    /// `filter` excludes. When the filter passes every polygon (`passes_all`) a vertex inside
+    /// a tile is read from the tile's flags; the others are walked round
+    /// through the polygons that share them. A fan that cannot be walked counts as a corner
+    /// (an optimal path never bends where it need not, so a spare corner costs time, never
+    /// length).
     pub(super) fn is_corner(
         &mut self,
         nav: &NavMesh,
-        filter: Option<&QueryFilter>,
+        (filter, passes_all): (&QueryFilter, bool),
         poly: PolyView<'_>,
         vertex: u16,
         p: DVec2,
     ) -> bool {
-        if vertex == NO_VERTEX {
-            return true;
+        if vertex != NO_VERTEX && passes_all {
+            match self.tile_flag(poly, vertex) {
+                INSIDE => return false,
+                WALL => return true,
+                _ => {}
+            }
         }
-        let Some(filter) = filter else {
-            return self.tile_flag(poly, vertex);
+        let key = if vertex == NO_VERTEX {
+            let mut h = rustc_hash::FxHasher::default();
+            std::hash::Hash::hash(&(p.x.to_bits(), p.y.to_bits(), poly.poly_ref()), &mut h);
+            std::hash::Hasher::finish(&h) | 1 << 63
+        } else {
+            (poly.tile().index() as u64) << 16 | u64::from(vertex)
         };
-        let key = (poly.tile().index() as u64) << 16 | u64::from(vertex);
         if let Some(&c) = self.known.get(&key) {
             return c;
         }
