@@ -150,6 +150,8 @@ pub(in crate::query) struct Search {
     /// expansion depends on nothing else, and round a root inside the navmesh they would
     /// go round for ever.
     whole: FxHashSet<(u32, PolyRef, usize)>,
+    /// Bends made, by corner and the polygon bent into: the shortest `g` of each.
+    bent: FxHashMap<(u64, PolyRef), f64>,
     pub(super) corners: Corners,
     pub(super) sides: Vec<Side>,
     spans: Vec<(f64, f64, PolyRef)>,
@@ -177,6 +179,7 @@ impl Search {
         self.open.clear();
         self.best.clear();
         self.whole.clear();
+        self.bent.clear();
         self.corners.clear();
         self.expanded = 0;
         let (sp, s) = p.start;
@@ -227,7 +230,7 @@ impl Search {
     ) -> Option<u32> {
         let from = &self.roots[parent as usize];
         let g = from.g + from.pos.distance(pos);
-        if !self.reach(key, g) {
+        if !self.reach(key, g) || !self.bend_once(key, poly, g) {
             return None;
         }
         self.roots.push(Root {
@@ -250,6 +253,19 @@ impl Search {
             Some(&best) if best <= g => true,
             _ => {
                 self.best.insert(key, g);
+                true
+            }
+        }
+    }
+
+    /// Records a bend round the corner known by `key` into polygon `poly` at `g`: false if
+    /// the search bent round it into that polygon before as short (the same successors
+    /// again: collinear roots reach a corner at the same length from many nodes).
+    fn bend_once(&mut self, key: u64, poly: PolyRef, g: f64) -> bool {
+        match self.bent.get(&(key, poly)) {
+            Some(&done) if done <= g + 1e-9 * (1.0 + g) => false,
+            _ => {
+                self.bent.insert((key, poly), g);
                 true
             }
         }
