@@ -2,6 +2,8 @@
 //! the navmesh, and as short as an independent optimum.
 
 mod common;
+#[path = "../benches/common/polyanya_mesh.rs"]
+mod polyanya_mesh;
 
 use glam::Vec3;
 use navkit::query::{
@@ -95,73 +97,12 @@ fn optimal_is_never_longer_than_detours_straight_path() {
     }
 }
 
-/// Where the `polyanya` mesh's origin lies on the xz-plane: the tile's lower corner (the
-/// crate works in `f32` with absolute tolerances, so it is given coordinates near zero).
-fn origin(nav: &navkit::NavMesh) -> glam::Vec2 {
-    let h = nav.tiles().next().unwrap().header();
-    glam::Vec2::new(h.bmin.x, h.bmin.z)
-}
-
-/// The navmesh's ground polygons (one tile) as a `polyanya` mesh on the xz-plane, moved by
-/// [`origin`]: each convex polygon fanned into counter-clockwise triangles over the tile's
-/// vertices.
-fn to_polyanya(nav: &navkit::NavMesh) -> polyanya::Mesh {
-    use navkit::navmesh::view::PolyType;
-    let tile = nav.tiles().next().unwrap();
-    let o = origin(nav);
-    let vertices: Vec<glam::Vec2> = tile
-        .vertices()
-        .iter()
-        .map(|v| glam::Vec2::new(v[0], v[2]) - o)
-        .collect();
-    let mut triangles = Vec::new();
-    for poly in tile.polys().filter(|p| p.poly_type() == PolyType::Ground) {
-        let mut idx: Vec<usize> = poly
-            .vertex_indices()
-            .iter()
-            .map(|&i| usize::from(i))
-            .collect();
-        let area: f32 = (0..idx.len())
-            .map(|k| vertices[idx[k]].perp_dot(vertices[idx[(k + 1) % idx.len()]]))
-            .sum();
-        if area < 0.0 {
-            idx.reverse();
-        }
-        for k in 1..idx.len() - 1 {
-            triangles.push([idx[0], idx[k], idx[k + 1]]);
-        }
-    }
-    let mut mesh = polyanya::Mesh::try_from(polyanya::Trimesh {
-        vertices,
-        triangles,
-    })
-    .unwrap();
-    mesh.bake();
-    mesh
-}
-
-/// How many of the navmesh's ground polygons lie over `p` on the xz-plane.
-fn polys_over(nav: &navkit::NavMesh, p: Vec3) -> usize {
-    let q = glam::Vec2::new(p.x, p.z);
-    nav.tiles()
-        .flat_map(|t| t.polys().collect::<Vec<_>>())
-        .filter(|poly| {
-            let v: Vec<glam::Vec2> = poly.vertices().map(|v| glam::Vec2::new(v.x, v.z)).collect();
-            let n = v.len();
-            let s: Vec<f32> = (0..n)
-                .map(|k| (v[(k + 1) % n] - v[k]).perp_dot(q - v[k]))
-                .collect();
-            n >= 3 && (s.iter().all(|&x| x >= -1e-4) || s.iter().all(|&x| x <= 1e-4))
-        })
-        .count()
-}
-
 #[test]
 fn optimal_lengths_equal_the_polyanya_crates() {
     for mesh in ["dungeon.obj", "undulating.obj", "nav_test.obj"] {
         let built = common::build(mesh);
         let nav = built.navmesh();
-        let reference = to_polyanya(nav);
+        let (reference, base) = polyanya_mesh::to_polyanya(nav);
         let mut q = nav.query().unwrap();
         let f = QueryFilter::default();
         let opts = PathOptions {
@@ -172,11 +113,10 @@ fn optimal_lengths_equal_the_polyanya_crates() {
         };
         let (mut compared, mut worst) = (0, 0.0f32);
         for (a, b) in pairs(&mut q, 300, 11) {
-            if polys_over(nav, a) != 1 || polys_over(nav, b) != 1 {
+            if polyanya_mesh::polys_over(nav, a) != 1 || polyanya_mesh::polys_over(nav, b) != 1 {
                 continue;
             }
             let o = q.path(a, b, &f, &opts).unwrap().optimal.unwrap();
-            let base = origin(nav);
             let Some(r) = reference.path(
                 glam::Vec2::new(a.x, a.z) - base,
                 glam::Vec2::new(b.x, b.z) - base,
