@@ -27,11 +27,10 @@ use std::time::Instant;
 use glam::{Vec2, Vec3};
 use navkit::query::{NavMeshQuery, OptimalOptions, PathOptions, QueryFilter};
 use navkit::{InputGeometry, NavMesh, NavMeshBuilder};
-use rand::SeedableRng;
 
 #[path = "common/polyanya_mesh.rs"]
 mod polyanya_mesh;
-use polyanya_mesh::{polys_over, to_polyanya};
+use polyanya_mesh::{connected_pairs, polys_over, to_polyanya};
 
 const PAIRS: usize = 200;
 
@@ -51,20 +50,7 @@ fn mesh_path(name: &str) -> String {
 }
 
 fn pairs(nav: &NavMesh, n: usize) -> Vec<(Vec3, Vec3)> {
-    let mut q = NavMeshQuery::new(nav, 65535).unwrap();
-    let f = QueryFilter::default();
-    let mut rng = rand_pcg::Pcg32::seed_from_u64(22);
-    let mut out = Vec::new();
-    while out.len() < n {
-        let a = q.find_random_point(&f, &mut rng).unwrap().1;
-        let b = q.find_random_point(&f, &mut rng).unwrap().1;
-        if q.path(a, b, &f, &PathOptions::corridor_only())
-            .is_ok_and(|p| p.is_complete())
-        {
-            out.push((a, b));
-        }
-    }
-    out
+    connected_pairs(&mut NavMeshQuery::new(nav, 65535).unwrap(), n, 22)
 }
 
 fn solo_case(name: &str) -> Case {

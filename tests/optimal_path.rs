@@ -9,27 +9,12 @@ use glam::Vec3;
 use navkit::query::{
     NavMeshQuery, OptimalOptions, PathOptions, QueryFilter, RaycastOptions, straight_flags,
 };
-use rand::SeedableRng;
 
 fn xz(a: Vec3, b: Vec3) -> f32 {
     Vec3::new(a.x - b.x, 0.0, a.z - b.z).length()
 }
 
-/// Random connected pairs on `q`'s navmesh.
-fn pairs(q: &mut NavMeshQuery<'_>, n: usize, seed: u64) -> Vec<(Vec3, Vec3)> {
-    let f = QueryFilter::default();
-    let mut rng = rand_pcg::Pcg32::seed_from_u64(seed);
-    let mut out = Vec::new();
-    while out.len() < n {
-        let a = q.find_random_point(&f, &mut rng).unwrap().1;
-        let b = q.find_random_point(&f, &mut rng).unwrap().1;
-        let c = q.path(a, b, &f, &PathOptions::corridor_only()).unwrap();
-        if c.is_complete() {
-            out.push((a, b));
-        }
-    }
-    out
-}
+use polyanya_mesh::connected_pairs as pairs;
 
 /// Every segment of the optimal path lies on the navmesh: a raycast from each point (on the
 /// polygon it enters) reaches the next. Returns the worst shortfall in metres.

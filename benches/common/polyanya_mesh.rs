@@ -1,10 +1,29 @@
 //! The reference meshes of the optimal path's checks (tests/optimal_path.rs) and benchmark
 //! (benches/optimal.rs): a navkit navmesh's only tile as a `polyanya` crate mesh, and how many
-//! polygons lie over a point (a point over two floors is ambiguous in 2D).
+//! polygons lie over a point (a point over two floors is ambiguous in 2D); and the seeded
+//! random pairs both draw.
 
 use glam::{Vec2, Vec3};
 use navkit::NavMesh;
 use navkit::navmesh::view::PolyType;
+use navkit::query::{NavMeshQuery, PathOptions, QueryFilter};
+use rand::SeedableRng;
+
+/// `n` random pairs from `seed` that Detour's corridor (with `q`'s node pool) connects.
+pub fn connected_pairs(q: &mut NavMeshQuery<'_>, n: usize, seed: u64) -> Vec<(Vec3, Vec3)> {
+    let f = QueryFilter::default();
+    let mut rng = rand_pcg::Pcg32::seed_from_u64(seed);
+    let mut out = Vec::new();
+    while out.len() < n {
+        let a = q.find_random_point(&f, &mut rng).unwrap().1;
+        let b = q.find_random_point(&f, &mut rng).unwrap().1;
+        let corridor = q.path(a, b, &f, &PathOptions::corridor_only());
+        if corridor.is_ok_and(|p| p.is_complete()) {
+            out.push((a, b));
+        }
+    }
+    out
+}
 
 /// The navmesh's only tile as a `polyanya` mesh (ground polygons fanned into
 /// counter-clockwise triangles), its coordinates moved by `origin` (the crate works in
