@@ -18,6 +18,7 @@
 
 mod geometry;
 mod output;
+mod polys;
 mod search;
 mod sides;
 mod successors;

@@ -20,7 +20,8 @@ use glam::{DVec2, Vec3};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::geometry::{flat, heuristic, orient};
-use super::sides::{Corners, NO_VERTEX, Side, sides_of};
+use super::polys::Polys;
+use super::sides::{Corners, NO_VERTEX, Side};
 use crate::navmesh::NavMesh;
 use crate::query::{PolyRef, QueryFilter};
 
@@ -153,8 +154,7 @@ pub(in crate::query) struct Search {
     /// Bends made, by corner and the polygon bent into: the shortest `g` of each.
     bent: FxHashMap<(u64, PolyRef), f64>,
     pub(super) corners: Corners,
-    pub(super) sides: Vec<Side>,
-    spans: Vec<(f64, f64, PolyRef)>,
+    pub(super) polys: Polys,
     /// Nodes expanded by the last search.
     pub(super) expanded: usize,
 }
@@ -181,6 +181,7 @@ impl Search {
         self.whole.clear();
         self.bent.clear();
         self.corners.clear();
+        self.polys.prepare(p.filter);
         self.expanded = 0;
         let (sp, s) = p.start;
         self.roots.push(Root {
@@ -298,13 +299,12 @@ impl Search {
         poly: PolyRef,
         parent: u32,
     ) {
-        let Some(view) = p.nav.poly(poly) else {
+        let Some(seen) = self.polys.get(p.nav, p.filter, poly) else {
             return;
         };
-        sides_of(p.nav, view, p.filter, &mut self.sides, &mut self.spans);
         let goal = flat(p.goal.1);
-        for k in 0..self.sides.len() {
-            let s = self.sides[k];
+        for k in 0..seen.len as usize {
+            let s = self.polys.side(seen, k);
             if let Some(next) = s.across {
                 let node = Node {
                     ia: s.b,
@@ -328,20 +328,21 @@ impl Search {
             ia: DVec2::ZERO,
             ib: DVec2::ZERO,
         };
-        self.push_targets(p, view, cone, parent, (None, None));
+        self.push_targets(p, (poly, seen), cone, parent, (None, None));
     }
 
     /// Expands node `node`: the polygon it enters, seen through its interval.
     fn expand(&mut self, p: &Problem<'_, '_>, node: u32) {
         let n = self.nodes[node as usize];
-        let Some(view) = p.nav.poly(n.poly) else {
+        let Some(seen) = self.polys.get(p.nav, p.filter, n.poly) else {
             return;
         };
-        sides_of(p.nav, view, p.filter, &mut self.sides, &mut self.spans);
-        let Some(k) = self.sides.iter().position(|s| s.across == Some(n.from)) else {
+        let Some(k) =
+            (0..seen.len as usize).find(|&k| self.polys.side(seen, k).across == Some(n.from))
+        else {
             return;
         };
-        let entry = self.sides[k];
+        let entry = self.polys.side(seen, k);
         let Some(cone) = self.cone(&n, &entry) else {
             return;
         };
@@ -357,20 +358,21 @@ impl Search {
                 return None;
             }
             let filter = (p.filter, p.passes_all);
-            if !s.corners.is_corner(p.nav, filter, view, vertex, pos) {
+            let at = (seen.tile as usize, n.poly);
+            if !s.corners.is_corner(p.nav, filter, at, vertex, pos) {
                 return None;
             }
             let key = if vertex == NO_VERTEX {
                 point_key(pos, n.poly)
             } else {
-                (view.tile().index() as u64) << 16 | u64::from(vertex)
+                u64::from(seen.tile) << 16 | u64::from(vertex)
             };
             s.corner(cone.root, pos, n.poly, key)
         };
         let b_root = bend(self, b_end, entry.b, entry.b_vertex);
         let a_root = bend(self, a_end, entry.a, entry.a_vertex);
-        self.successors(p, node, k, cone, (a_root, b_root));
-        self.push_targets(p, view, cone, node, (a_root, b_root));
+        self.successors(p, node, (seen, k), cone, (a_root, b_root));
+        self.push_targets(p, (n.poly, seen), cone, node, (a_root, b_root));
     }
 
     /// How node `n` sees the polygon it enters through `entry`: from its root through its

@@ -24,6 +24,23 @@ pub(super) struct Side {
     /// `a`'s and `b`'s vertex indices in the polygon's tile, or [`NO_VERTEX`].
     pub a_vertex: u16,
     pub b_vertex: u16,
+    /// The polygon across leads nowhere else ([`leads_nowhere`]).
+    pub dead_end: bool,
+}
+
+/// True if polygon `poly` leads nowhere: its only neighbour is across one edge inside its
+/// tile (so a search entering it could only go back the way it came) and no off-mesh
+/// connection leaves it. A path never gains by entering it, unless the goal is on it.
+pub(super) fn leads_nowhere(poly: PolyView<'_>) -> bool {
+    let mut exits = poly.neis().iter().filter(|&&n| n != 0);
+    let only_internal = matches!(
+        (
+            exits.next().map(|&n| EdgeNeighbour::from_neis(n)),
+            exits.next()
+        ),
+        (Some(EdgeNeighbour::Internal(_)), None)
+    );
+    only_internal && !poly.links().any(|l| l.edge == 0xff)
 }
 
 /// True if `filter` lets a search visit a polygon with `flags` (Detour's `passFilter`).
@@ -31,9 +48,9 @@ pub(super) fn passes(filter: &QueryFilter, flags: u16) -> bool {
     flags & filter.include_flags() != 0 && flags & filter.exclude_flags() == 0
 }
 
-/// One portal stretch of an edge: where it starts and ends along the edge (0..=1) and the
-/// polygon across.
-type Span = (f64, f64, PolyRef);
+/// One portal stretch of an edge: where it starts and ends along the edge (0..=1), the
+/// polygon across, and whether it leads nowhere ([`leads_nowhere`]).
+pub(super) type Span = (f64, f64, PolyRef, bool);
 
 /// Fills `out` with `poly`'s sides, counter-clockwise, starting at its first vertex.
 pub(super) fn sides_of(
@@ -70,6 +87,7 @@ pub(super) fn sides_of(
             across: None,
             a_vertex: va,
             b_vertex: vb,
+            dead_end: false,
         };
         match EdgeNeighbour::from_neis(neis[j]) {
             EdgeNeighbour::Wall => out.push(wall),
@@ -77,6 +95,7 @@ pub(super) fn sides_of(
                 let across = tile.poly(i).filter(|p| passes(filter, p.flags()));
                 out.push(Side {
                     across: across.map(|p| p.poly_ref()),
+                    dead_end: across.is_some_and(leads_nowhere),
                     ..wall
                 });
             }
@@ -132,7 +151,7 @@ fn portal_spans(
             continue;
         };
         let (t0, t1) = ((lo - ca) / (cb - ca), (hi - ca) / (cb - ca));
-        spans.push((t0.min(t1), t0.max(t1), link.target));
+        spans.push((t0.min(t1), t0.max(t1), link.target, leads_nowhere(other)));
     }
     spans.sort_by(|x, y| x.0.total_cmp(&y.0));
 }
@@ -149,7 +168,7 @@ fn push_spans(out: &mut Vec<Side>, wall: Side, spans: &[Span]) {
             (wall.a + (wall.b - wall.a) * t, NO_VERTEX)
         }
     };
-    let mut push = |t0: f64, t1: f64, across: Option<PolyRef>| {
+    let mut push = |t0: f64, t1: f64, across: Option<PolyRef>, dead_end: bool| {
         let ((a, a_vertex), (b, b_vertex)) = (point(t0), point(t1));
         out.push(Side {
             a,
@@ -157,22 +176,23 @@ fn push_spans(out: &mut Vec<Side>, wall: Side, spans: &[Span]) {
             across,
             a_vertex,
             b_vertex,
+            dead_end,
         });
     };
     let mut done = 0.0;
-    for &(t0, t1, across) in spans {
+    for &(t0, t1, across, dead_end) in spans {
         let t0 = t0.max(done);
         if t1 <= t0 {
             continue;
         }
         if t0 > done {
-            push(done, t0, None);
+            push(done, t0, None, false);
         }
-        push(t0, t1, Some(across));
+        push(t0, t1, Some(across), dead_end);
         done = t1;
     }
     if done < 1.0 {
-        push(done, 1.0, None);
+        push(done, 1.0, None, false);
     }
 }
 
@@ -223,34 +243,38 @@ impl Corners {
         self.known.clear();
     }
 
-    /// The tile's own flag of `poly`'s vertex `vertex` ([`tile_corners`]).
-    fn tile_flag(&mut self, poly: PolyView<'_>, vertex: u16) -> u8 {
-        let tile = poly.tile();
-        let i = tile.index();
-        if self.tiles.len() <= i {
-            self.tiles.resize(i + 1, None);
+    /// The flag of vertex `vertex` of tile `tile` ([`tile_corners`]).
+    fn tile_flag(&mut self, nav: &NavMesh, tile: usize, vertex: u16) -> u8 {
+        if self.tiles.len() <= tile {
+            self.tiles.resize(tile + 1, None);
         }
-        let flags = self.tiles[i].get_or_insert_with(|| tile_corners(tile));
+        let flags = match &mut self.tiles[tile] {
+            Some(flags) => flags,
+            slot => match nav.tile(tile) {
+                Some(view) => slot.insert(tile_corners(view)),
+                None => return BORDER,
+            },
+        };
         flags.get(usize::from(vertex)).copied().unwrap_or(BORDER)
     }
 
-    /// True if the point `p`, vertex `vertex` of `poly`'s tile (or [`NO_VERTEX`] for a point
-    /// inside an edge, where a tile border's polygons change), touches a wall or a polygon
-    /// `filter` excludes. When the filter passes every polygon (`passes_all`) a vertex inside
-    /// a tile is read from the tile's flags; the others are walked round
-    /// through the polygons that share them. A fan that cannot be walked counts as a corner
-    /// (an optimal path never bends where it need not, so a spare corner costs time, never
-    /// length).
+    /// True if the point `p`, vertex `vertex` of tile `tile` (or [`NO_VERTEX`] for a point
+    /// inside an edge, where a tile border's polygons change) on polygon `poly`, touches a
+    /// wall or a polygon `filter` excludes. When the filter passes every polygon
+    /// (`passes_all`) a vertex inside a tile is read from the tile's flags; the others are
+    /// walked round through the polygons that share them. A fan that cannot be walked counts
+    /// as a corner (an optimal path never bends where it need not, so a spare corner costs
+    /// time, never length).
     pub(super) fn is_corner(
         &mut self,
         nav: &NavMesh,
         (filter, passes_all): (&QueryFilter, bool),
-        poly: PolyView<'_>,
+        (tile, poly): (usize, PolyRef),
         vertex: u16,
         p: DVec2,
     ) -> bool {
         if vertex != NO_VERTEX && passes_all {
-            match self.tile_flag(poly, vertex) {
+            match self.tile_flag(nav, tile, vertex) {
                 INSIDE => return false,
                 WALL => return true,
                 _ => {}
@@ -258,15 +282,17 @@ impl Corners {
         }
         let key = if vertex == NO_VERTEX {
             let mut h = rustc_hash::FxHasher::default();
-            std::hash::Hash::hash(&(p.x.to_bits(), p.y.to_bits(), poly.poly_ref()), &mut h);
+            std::hash::Hash::hash(&(p.x.to_bits(), p.y.to_bits(), poly), &mut h);
             std::hash::Hasher::finish(&h) | 1 << 63
         } else {
-            (poly.tile().index() as u64) << 16 | u64::from(vertex)
+            (tile as u64) << 16 | u64::from(vertex)
         };
         if let Some(&c) = self.known.get(&key) {
             return c;
         }
-        let c = self.walk(nav, filter, poly, p);
+        let c = nav
+            .poly(poly)
+            .is_none_or(|view| self.walk(nav, filter, view, p));
         self.known.insert(key, c);
         c
     }

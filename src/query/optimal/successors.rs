@@ -6,9 +6,10 @@
 use glam::DVec2;
 
 use super::geometry::{crossing, flat, lerp, orient};
+use super::polys::Seen;
 use super::search::{Cone, Hop, Kind, Node, Problem, Root, RootKind, Search};
 use super::sides::passes;
-use crate::navmesh::view::{EdgeNeighbour, PolyType, PolyView};
+use crate::navmesh::view::PolyType;
 use crate::query::PolyRef;
 
 /// Where a far side `u w` lies as seen through the interval: before `tb` (along it) beside
@@ -43,16 +44,16 @@ impl Search {
         &mut self,
         p: &Problem<'_, '_>,
         node: u32,
-        k: usize,
+        (seen, k): (Seen, usize),
         cone: Cone,
         (a_root, b_root): (Option<u32>, Option<u32>),
     ) {
         let n = self.nodes[node as usize];
         let goal = flat(p.goal.1);
-        let m = self.sides.len();
-        for step in 1..m {
-            let s = self.sides[(k + step) % m];
-            let Some(next) = s.across.filter(|&q| !dead_end(p, q)) else {
+        for step in 1..seen.len as usize {
+            let s = self.polys.side(seen, k + step);
+            // A polygon that leads nowhere is worth entering only for the goal on it.
+            let Some(next) = s.across.filter(|&q| !s.dead_end || q == p.goal.0) else {
                 continue;
             };
             let (tb, ta) = split(&cone, s.a, s.b);
@@ -85,25 +86,25 @@ impl Search {
         }
     }
 
-    /// Pushes a node for each target on `view` (the goal if it is the goal's polygon, the
-    /// entry points of the off-mesh connections leaving it) that node `node` reaches: in
-    /// sight of its root, or round an end of its interval that is a root in `bends`.
+    /// Pushes a node for each target on polygon `poly` (the goal if it is the goal's
+    /// polygon, the entry points of the off-mesh connections leaving it) that node `node`
+    /// reaches: in sight of its root, or round an end of its interval that is a root in
+    /// `bends`.
     pub(super) fn push_targets(
         &mut self,
         p: &Problem<'_, '_>,
-        view: PolyView<'_>,
+        (poly, seen): (PolyRef, Seen),
         cone: Cone,
         node: u32,
         bends: (Option<u32>, Option<u32>),
     ) {
-        let poly = view.poly_ref();
         let goal = flat(p.goal.1);
         if poly == p.goal.0 {
             self.push_target(cone, node, bends, poly, goal, Kind::Goal, goal);
         }
-        if view.first_link().is_none() {
+        let Some(view) = p.nav.poly(poly).filter(|_| seen.offmesh) else {
             return;
-        }
+        };
         for link in view.links().filter(|l| l.edge == 0xff) {
             let Some(hop) = hop(p, poly, link.target) else {
                 continue;
@@ -185,27 +186,6 @@ impl Search {
         let root = (self.roots.len() - 1) as u32;
         self.leave_point(p, root, h.landing, node);
     }
-}
-
-/// True if polygon `poly` leads nowhere: its only neighbour is across one edge inside its
-/// tile (so the search could only come back the way it came), it is not the goal's, and no
-/// off-mesh connection leaves it. A path never gains by entering it.
-fn dead_end(p: &Problem<'_, '_>, poly: PolyRef) -> bool {
-    if poly == p.goal.0 {
-        return false;
-    }
-    let Some(view) = p.nav.poly(poly) else {
-        return false;
-    };
-    let mut exits = view.neis().iter().filter(|&&n| n != 0);
-    let only_internal = matches!(
-        (
-            exits.next().map(|&n| EdgeNeighbour::from_neis(n)),
-            exits.next()
-        ),
-        (Some(EdgeNeighbour::Internal(_)), None)
-    );
-    only_internal && !view.links().any(|l| l.edge == 0xff)
 }
 
 /// The pruning key of the landing of off-mesh connection `conn` on `landing`.
