@@ -51,8 +51,9 @@ pub(super) struct Root {
     /// A polygon it lies on (for its height).
     pub poly: PolyRef,
     pub kind: RootKind,
-    /// What root-level pruning knows it by (corners only).
-    pub key: Option<u64>,
+    /// Its slot in root-level pruning's shortest lengths (corners and landings), or
+    /// [`NONE`].
+    pub slot: u32,
 }
 
 /// What a node's interval leads to.
@@ -146,7 +147,12 @@ pub(in crate::query) struct Search {
     pub(super) roots: Vec<Root>,
     pub(super) hops: Vec<Hop>,
     open: BinaryHeap<Open>,
-    best: FxHashMap<u64, f64>,
+    /// Nodes made by the expansion under way, not yet open.
+    fresh: Vec<Open>,
+    /// Root-level pruning: a slot in `best` for each point a root may be (by its key).
+    slots: FxHashMap<u64, u32>,
+    /// The shortest path length found to each slot's point.
+    best: Vec<f64>,
     /// Polygons expanded whole from a root on their boundary, by root and entry side: such an
     /// expansion depends on nothing else, and round a root inside the navmesh they would
     /// go round for ever.
@@ -177,6 +183,8 @@ impl Search {
         self.roots.clear();
         self.hops.clear();
         self.open.clear();
+        self.fresh.clear();
+        self.slots.clear();
         self.best.clear();
         self.whole.clear();
         self.bent.clear();
@@ -191,10 +199,12 @@ impl Search {
             parent: NONE,
             poly: sp,
             kind: RootKind::Start,
-            key: None,
+            slot: NONE,
         });
         self.leave_point(p, 0, sp, NONE);
-        while let Some(Open { node, .. }) = self.open.pop() {
+        let mut next = self.open_fresh(f64::NEG_INFINITY);
+        while let Some(Open { f, node }) = next.or_else(|| self.open.pop()) {
+            next = None;
             if self.nodes.len() > p.max_nodes {
                 return Outcome::OutOfNodes;
             }
@@ -208,16 +218,32 @@ impl Search {
                 Kind::OffMesh { hop } => self.take_hop(p, node, hop),
                 Kind::Interval { .. } => self.expand(p, node),
             }
+            next = self.open_fresh(f);
         }
         Outcome::Unreachable
+    }
+
+    /// Moves the nodes just made to the open list, except the first of the least `f` if
+    /// that `f` is no more than `f` of the node just expanded (`at`, the least open): that
+    /// one is returned, to be expanded next without going through the open list (no open
+    /// node comes before it).
+    fn open_fresh(&mut self, at: f64) -> Option<Open> {
+        let least = (0..self.fresh.len()).min_by(|&i, &j| {
+            (self.fresh[i].f)
+                .total_cmp(&self.fresh[j].f)
+                .then(self.fresh[j].node.cmp(&self.fresh[i].node))
+        });
+        let next = least
+            .filter(|&i| self.fresh[i].f <= at + 1e-12 * (1.0 + at.abs()))
+            .map(|i| self.fresh.swap_remove(i));
+        self.open.extend(self.fresh.drain(..));
+        next
     }
 
     /// True if a shorter path to the root of a node has been found since it was pushed.
     fn is_stale(&self, r: u32) -> bool {
         let root = &self.roots[r as usize];
-        root.key
-            .and_then(|k| self.best.get(&k))
-            .is_some_and(|&best| best < root.g - 1e-9 * (1.0 + root.g))
+        root.slot != NONE && self.best[root.slot as usize] < root.g - 1e-9 * (1.0 + root.g)
     }
 
     /// Adds a corner root at `pos` (on `poly`) reached from root `parent`, unless it has
@@ -231,7 +257,8 @@ impl Search {
     ) -> Option<u32> {
         let from = &self.roots[parent as usize];
         let g = from.g + from.pos.distance(pos);
-        if !self.reach(key, g) || !self.bend_once(key, poly, g) {
+        let slot = self.reach(key, g)?;
+        if !self.bend_once(key, poly, g) {
             return None;
         }
         self.roots.push(Root {
@@ -241,22 +268,27 @@ impl Search {
             parent,
             poly,
             kind: RootKind::Corner,
-            key: Some(key),
+            slot,
         });
         Some((self.roots.len() - 1) as u32)
     }
 
-    /// Records that the root known by `key` is reached at `g`: false (pruned) if it was
-    /// reached before by a shorter path. (One as short is kept: it may see other stretches.)
-    pub(super) fn reach(&mut self, key: u64, g: f64) -> bool {
-        match self.best.get(&key) {
-            Some(&best) if best < g - 1e-9 * (1.0 + g) => false,
-            Some(&best) if best <= g => true,
-            _ => {
-                self.best.insert(key, g);
-                true
-            }
+    /// Records that the root known by `key` is reached at `g`: its pruning slot, or `None`
+    /// (pruned) if it was reached before by a shorter path. (One as short is kept: it may
+    /// see other stretches.)
+    pub(super) fn reach(&mut self, key: u64, g: f64) -> Option<u32> {
+        let next = self.best.len() as u32;
+        let slot = *self.slots.entry(key).or_insert(next);
+        if slot == next {
+            self.best.push(g);
+            return Some(slot);
         }
+        let best = &mut self.best[slot as usize];
+        if *best < g - 1e-9 * (1.0 + g) {
+            return None;
+        }
+        *best = best.min(g);
+        Some(slot)
     }
 
     /// Records a bend round the corner known by `key` into polygon `poly` at `g`: false if
@@ -283,7 +315,7 @@ impl Search {
         };
         let f = root.g + h;
         self.nodes.push(node);
-        self.open.push(Open {
+        self.fresh.push(Open {
             f,
             node: (self.nodes.len() - 1) as u32,
         });

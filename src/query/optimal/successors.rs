@@ -167,7 +167,10 @@ impl Search {
             parent: n.root,
             poly: n.poly,
             kind: RootKind::OffMeshEntry(h.conn),
-            key: None,
+            slot: super::search::NONE,
+        };
+        let Some(slot) = self.reach(exit_key(h.conn, h.landing), g + h.length) else {
+            return;
         };
         let exit = Root {
             pos: flat(h.exit),
@@ -176,11 +179,8 @@ impl Search {
             parent: self.roots.len() as u32,
             poly: h.landing,
             kind: RootKind::OffMeshExit,
-            key: Some(exit_key(h.conn, h.landing)),
+            slot,
         };
-        if !self.reach(exit_key(h.conn, h.landing), exit.g) {
-            return;
-        }
         self.roots.push(entry);
         self.roots.push(exit);
         let root = (self.roots.len() - 1) as u32;
