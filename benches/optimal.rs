@@ -15,6 +15,8 @@
 //! - `optimal`: `NavMeshQuery::path` with only the optimal path (its corridor is then the
 //!   polygons the optimal path crosses: Detour's search is not run);
 //! - `corridor`: `NavMeshQuery::path` with the corridor only (Detour's `findPath`), for scale;
+//! - `corners`: the optimal path without its side crossings (`OptimalOptions::crossings`
+//!   off): only the corners, with their heights, as the crate returns corners only;
 //! - `polyanya`: the crate's `Mesh::path`.
 //!
 //! Interleaved rounds (each side in turn over all pairs), medians, ratios. Run:
@@ -91,6 +93,13 @@ fn options(which: &str) -> PathOptions {
         },
         "optimal" => PathOptions {
             optimal: Some(OptimalOptions::default()),
+            ..corridor
+        },
+        "corners" => PathOptions {
+            optimal: Some(OptimalOptions {
+                crossings: false,
+                ..OptimalOptions::default()
+            }),
             ..corridor
         },
         _ => corridor,
@@ -176,7 +185,7 @@ fn median(mut v: Vec<f64>) -> f64 {
 fn run(case: &Case, rounds: usize) {
     let mut q = NavMeshQuery::new(&case.nav, 65535).unwrap();
     check(case, &mut q);
-    let mut sides = vec!["detour", "optimal", "corridor"];
+    let mut sides = vec!["detour", "optimal", "corridor", "corners"];
     if case.reference.is_some() {
         sides.push("polyanya");
     }
@@ -188,18 +197,22 @@ fn run(case: &Case, rounds: usize) {
     }
     let us: Vec<f64> = times.into_iter().map(|t| median(t) * 1e6).collect();
     print!(
-        "{:<18} {:>9.1} {:>9.1} {:>9.1}   optimal/detour {:.2}",
+        "{:<18} {:>9.1} {:>9.1} {:>9.1} {:>9.1}   optimal/detour {:.2}  corners/detour {:.2}",
         case.name,
         us[0],
         us[1],
         us[2],
-        us[1] / us[0]
+        us[3],
+        us[1] / us[0],
+        us[3] / us[0]
     );
-    match us.get(3) {
+    match us.get(4) {
         Some(p) => {
             let n = case.reference.as_ref().map_or(0, |r| r.2.len());
-            let ratio = us[1] / p;
-            println!("   polyanya {p:>8.1} ({n} pairs)   optimal/polyanya {ratio:.2}")
+            let (ratio, corners) = (us[1] / p, us[3] / p);
+            println!(
+                "   polyanya {p:>8.1} ({n} pairs)   optimal/polyanya {ratio:.2}  corners/polyanya {corners:.2}"
+            )
         }
         None => println!(),
     }
@@ -215,8 +228,8 @@ fn main() {
         .unwrap_or(if bench && !quick { 15 } else { 3 });
     println!("per query, microseconds (medians of {rounds} interleaved rounds, {PAIRS} pairs)");
     println!(
-        "{:<18} {:>9} {:>9} {:>9}",
-        "case", "detour", "optimal", "corridor"
+        "{:<18} {:>9} {:>9} {:>9} {:>9}",
+        "case", "detour", "optimal", "corridor", "corners"
     );
     // `NAVKIT_BENCH_CASES=undulating,world` runs only those.
     let only = std::env::var("NAVKIT_BENCH_CASES").ok();

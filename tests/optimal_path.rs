@@ -82,6 +82,62 @@ fn optimal_is_never_longer_than_detours_straight_path() {
     }
 }
 
+/// Every side crossing of the optimal path lies on the detail surface: its height is that
+/// of Detour's `closestPointOnPoly` on its polygon (the point itself, on the polygon's side,
+/// with the detail mesh's height there): within 0.5 mm on the mean and 2 cm at worst.
+/// (Measured: 0.09 mm mean, 8.8 mm worst. navkit reads a point on a side along the detail
+/// mesh's boundary edge there; Detour, when its point-in-polygon test takes the point in,
+/// in a detail triangle, and undulating's detail mesh has slivers a few millimetres wide
+/// along polygon sides, steep across, where the two readings part by millimetres.)
+/// Undulating is the hilly level: there the crossings' heights differ from their polygons'
+/// vertices' by up to 3.8 m.
+#[test]
+fn optimal_points_lie_on_the_detail_surface() {
+    for mesh in ["undulating.obj", "dungeon.obj"] {
+        let built = common::build(mesh);
+        let nav = built.navmesh();
+        let mut q = nav.query().unwrap();
+        let f = QueryFilter::default();
+        let (mut checked, mut worst, mut off_vertices, mut sum) = (0, 0.0f32, 0.0f32, 0.0f32);
+        for (a, b) in pairs(&mut q, 100, 5) {
+            let o = q.path(a, b, &f, &optimal_only()).unwrap().optimal.unwrap();
+            for pt in o
+                .points
+                .iter()
+                .filter(|p| p.flags == straight_flags::CROSSING)
+            {
+                let (on, _) = q.closest_point_on_poly(pt.poly, pt.pos).unwrap();
+                assert!(
+                    xz(on, pt.pos) < 1e-3,
+                    "{mesh}: {pt:?} is not on its polygon"
+                );
+                worst = worst.max((on.y - pt.pos.y).abs());
+                sum += (on.y - pt.pos.y).abs();
+                let view = nav.poly(pt.poly).unwrap();
+                let nearest = view
+                    .vertices()
+                    .map(|v| (v.y - pt.pos.y).abs())
+                    .fold(f32::MAX, f32::min);
+                off_vertices = off_vertices.max(nearest);
+                checked += 1;
+            }
+        }
+        let mean = sum / checked as f32;
+        println!(
+            "{mesh}: {checked} crossings, |y - closestPointOnPoly's| mean {mean:.5} m, worst {worst:.5} m; farthest from every vertex height {off_vertices:.3} m"
+        );
+        assert!(checked > 300, "{mesh}: only {checked} crossings");
+        assert!(
+            mean <= 5e-4,
+            "{mesh}: crossings {mean} m off the surface on the mean"
+        );
+        assert!(
+            worst <= 3e-2,
+            "{mesh}: a crossing {worst} m off the surface"
+        );
+    }
+}
+
 #[test]
 fn optimal_lengths_equal_the_polyanya_crates() {
     for mesh in ["dungeon.obj", "undulating.obj", "nav_test.obj"] {

@@ -7,6 +7,7 @@ use glam::{DVec2, Vec3};
 use super::geometry::orient;
 use super::search::{Kind, NONE, Node, RootKind, Search};
 use crate::Result;
+use crate::navmesh::view::PolyView;
 use crate::query::{NavMeshQuery, PolyRef, StraightPoint, straight_flags};
 
 /// The nodes from the first to `last`, and the roots the path passes, in order.
@@ -112,31 +113,63 @@ impl NavMeshQuery<'_> {
         Ok(out)
     }
 
-    /// The point at `p` on `poly`'s detail surface (`y` where it is known already). The
-    /// points of a path lie on polygon boundaries, where Detour's point-in-polygon test may
-    /// fail them (and its fallback costs a walk of every detail edge): the height is read a
-    /// hair towards the polygon's centre (a millimetre, or a few `f32` steps of the
-    /// coordinates where those are coarser).
+    /// The point at `p` on `poly`'s detail surface (`y` where it is known already): the
+    /// height of the detail triangle under it ([`detail_height`]), or where rounding puts it
+    /// outside them all, Detour's closest point on the polygon's detail mesh.
     fn on_surface(&mut self, poly: PolyRef, p: DVec2, y: f32) -> Result<Vec3> {
         let at = Vec3::new(p.x as f32, y, p.y as f32);
         if y.is_finite() {
             return Ok(at);
         }
-        let inside = self.nav.poly(poly).map_or(at, |view| {
-            let n = view.vertex_count().max(1) as f32;
-            let c = view.vertices().fold(Vec3::ZERO, |a, v| a + v) / n;
-            let to = Vec3::new(c.x - at.x, 0.0, c.z - at.z);
-            let step = (8.0 * f32::EPSILON * at.x.abs().max(at.z.abs())).max(1e-3);
-            at + to.normalize_or_zero() * step.min(to.length() * 0.5)
-        });
-        let (st, h) = self.raw.get_poly_height(poly.0, [inside.x, 0.0, inside.z]);
-        let h = if crate::status::Status(st).succeeded() {
-            h
-        } else {
-            self.closest_point_on_poly(poly, Vec3::new(at.x, 0.0, at.z))?
-                .0
-                .y
-        };
+        if let Some(h) = self.nav.poly(poly).and_then(|v| detail_height(v, p)) {
+            return Ok(Vec3::new(at.x, h, at.z));
+        }
+        let h = self
+            .closest_point_on_poly(poly, Vec3::new(at.x, 0.0, at.z))?
+            .0
+            .y;
         Ok(Vec3::new(at.x, h, at.z))
     }
+}
+
+/// The height at `p` (on the xz-plane), a point on `poly`'s boundary (a side or a vertex, as
+/// every point of a path is), read along the detail mesh's boundary edge nearest it (the
+/// detail mesh's boundary edges run along the polygon's sides). `None` if the nearest lies
+/// more than a millimetre away (or `poly` has no detail mesh).
+fn detail_height(poly: PolyView<'_>, p: DVec2) -> Option<f32> {
+    let detail = poly.detail()?;
+    let tile = poly.tile();
+    let (own, extra) = (poly.vertex_indices(), detail.extra_vertices());
+    let vertex = |i: u8| -> Option<[f32; 3]> {
+        match own.get(usize::from(i)) {
+            Some(&v) => tile.vertices().get(usize::from(v)).copied(),
+            None => extra.get(usize::from(i) - own.len()).copied(),
+        }
+    };
+    let tris = tile
+        .detail_triangles()
+        .get(detail.tri_base()..detail.tri_base() + detail.triangle_count())?;
+    let mut best: Option<(f64, f64)> = None;
+    for t in tris.iter().filter(|t| t[3] != 0) {
+        for k in 0..3 {
+            // Two bits of flags per edge; the boundary flag is the first.
+            if (t[3] >> (2 * k)) & 1 == 0 {
+                continue;
+            }
+            let (Some(u), Some(w)) = (vertex(t[k]), vertex(t[(k + 1) % 3])) else {
+                continue;
+            };
+            let (du, dw) = (
+                DVec2::new(f64::from(u[0]), f64::from(u[2])),
+                DVec2::new(f64::from(w[0]), f64::from(w[2])),
+            );
+            let along = dw - du;
+            let s = ((p - du).dot(along) / along.length_squared().max(1e-300)).clamp(0.0, 1.0);
+            let d = (du + along * s).distance_squared(p);
+            if best.is_none_or(|(bd, _)| d < bd) {
+                best = Some((d, f64::from(u[1]) + (f64::from(w[1]) - f64::from(u[1])) * s));
+            }
+        }
+    }
+    best.filter(|&(d, _)| d <= 1e-6).map(|(_, h)| h as f32)
 }
