@@ -149,6 +149,9 @@ fn detail_height(poly: PolyView<'_>, p: DVec2) -> Option<f32> {
     let tris = tile
         .detail_triangles()
         .get(detail.tri_base()..detail.tri_base() + detail.triangle_count())?;
+    let (px, pz) = (p.x as f32, p.y as f32);
+    // Edges whose box misses the point by more than this are skipped in `f32`.
+    let slack = 1e-3 + 1e-6 * px.abs().max(pz.abs());
     let mut best: Option<(f64, f64)> = None;
     for t in tris.iter().filter(|t| t[3] != 0) {
         for k in 0..3 {
@@ -159,6 +162,13 @@ fn detail_height(poly: PolyView<'_>, p: DVec2) -> Option<f32> {
             let (Some(u), Some(w)) = (vertex(t[k]), vertex(t[(k + 1) % 3])) else {
                 continue;
             };
+            if px < u[0].min(w[0]) - slack
+                || px > u[0].max(w[0]) + slack
+                || pz < u[2].min(w[2]) - slack
+                || pz > u[2].max(w[2]) + slack
+            {
+                continue;
+            }
             let (du, dw) = (
                 DVec2::new(f64::from(u[0]), f64::from(u[2])),
                 DVec2::new(f64::from(w[0]), f64::from(w[2])),
