@@ -102,7 +102,7 @@ impl Search {
         if poly == p.goal.0 {
             self.push_target(cone, node, bends, poly, goal, Kind::Goal, goal);
         }
-        let Some(view) = p.nav.poly(poly).filter(|_| seen.offmesh) else {
+        let Some(view) = seen.offmesh.then(|| p.nav.poly(poly)).flatten() else {
             return;
         };
         for link in view.links().filter(|l| l.edge == 0xff) {
