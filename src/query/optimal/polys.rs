@@ -9,7 +9,7 @@ use super::sides::{Side, Span, sides_of};
 use crate::navmesh::NavMesh;
 use crate::query::{PolyRef, QueryFilter};
 
-/// How many polygons are remembered at most (about 300 bytes each with their sides); past
+/// How many polygons are remembered at most (about 400 bytes each with their sides: 25 MB); past
 /// that the memory starts again empty.
 const MAX_POLYS: usize = 1 << 16;
 
