@@ -31,7 +31,7 @@ pub(crate) struct SteerCorners {
 impl RawQuery<'_> {
     /// `findStraightPath` (no crossings) from `spos` to `epos` along `path`, at most
     /// [`STEER_CORNERS`] corners, into `out`; Detour's status.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn steer_corners(
         &self,
         spos: [f32; 3],
@@ -66,7 +66,7 @@ impl RawQuery<'_> {
 impl RawNavMesh {
     /// The first [`MAX_NEIS`] neighbours of `r` (its links' non-null refs, in link order) into
     /// `out`, and how many; `None` for an invalid ref.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn first_neighbours(
         &self,
         r: RawPolyRef,

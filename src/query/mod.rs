@@ -431,7 +431,7 @@ impl<'a> NavMeshQuery<'a> {
     /// own output (corridor refs, positions computed from Detour's points), so they skip the
     /// public methods' argument checks and typed errors (Detour checks refs itself; a failure
     /// is reported as RecastDemo's loop sees it), which cost the loop about 7%.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn move_corridor_start(
         &mut self,
         corridor: &mut Vec<PolyRef>,
@@ -454,7 +454,7 @@ impl<'a> NavMeshQuery<'a> {
 
     /// `getPolyHeight` in the smooth-path loop (see [`NavMeshQuery::move_corridor_start`]): the
     /// height, or 0 where the lookup fails (Detour leaves it unwritten; RecastDemo keeps 0).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn poly_height_or_zero(&mut self, poly: PolyRef, pos: [f32; 3]) -> f32 {
         self.raw.get_poly_height(poly.0, pos).1
     }

@@ -175,7 +175,7 @@ impl NavMeshQuery<'_> {
     /// `findStraightPath` (no crossings, at most 3 corners) in the smooth-path loop (see
     /// [`NavMeshQuery::move_corridor_start`]), for its steer target, into `out`; false if
     /// Detour failed.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn steer_corners(
         &mut self,
         start: [f32; 3],
