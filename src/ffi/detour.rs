@@ -678,6 +678,7 @@ impl<'nav> RawQuery<'nav> {
         }
     }
 
+    #[inline(always)]
     pub(crate) fn find_straight_path(
         &mut self,
         spos: [f32; 3],
