@@ -2,7 +2,10 @@
 //! arrays: the steer target's corners (`getSteerTarget`'s `findStraightPath` of at most 3) and
 //! the first polygon's neighbours (`fixupShortcuts`' at most 16). The loop runs them once per
 //! half-metre step, thousands of times per path, so they skip the vectors and their bookkeeping
-//! (about 60% of the loop's own instructions, by callgrind on RecastDemo's dungeon).
+//! (about 60% of the loop's own instructions, by callgrind on RecastDemo's dungeon). The
+//! neighbours' polygon is looked up in Rust (Detour's ref check, inlined), not through
+//! `getTileAndPolyByRef`. Everything here is `#[inline(always)]`: the loop is one function, as
+//! RecastDemo's.
 
 use recastnavigation_sys as sys;
 
