@@ -80,7 +80,7 @@ impl RawNavMesh {
         // bits (`init` keeps 32-bit layouts within 32, 64-bit refs use 16 + 28 + 20).
         let (salt_bits, tile_bits, poly_bits) = self.ref_bits();
         let mask = |bits: u32| (1u64 << bits) - 1;
-        let r = r as u64;
+        let r = super::tile_view::widen(r);
         let salt = ((r >> (poly_bits + tile_bits)) & mask(salt_bits)) as u32;
         let it = ((r >> poly_bits) & mask(tile_bits)) as u32;
         let ip = (r & mask(poly_bits)) as u32;
