@@ -16,7 +16,10 @@
 //!    (or, where navkit reports `stuck`, navkit's points are a prefix of the raw loop's). CI
 //!    runs the same check on the same pairs (`tests/reference_parity.rs`);
 //! 4. a table of navkit/raw time ratios per operation and mesh, from interleaved rounds
-//!    (navkit and raw alternate, medians per side), since shared machines are noisy.
+//!    (navkit and raw alternate, who goes first alternating too), since shared machines are
+//!    noisy: the ratio of the two sides' medians (the target's figure), the median of the
+//!    rounds' own ratios (each pair of timings back to back), the ratio of the minima, and
+//!    the load average the run saw.
 //!
 //! The raw side (`common/raw_detour.rs`, shared with the test) uses its own `dtNavMesh`, made
 //! from the same tile data (`SoloBuild::tile_data`) with `dtNavMesh::init(data, size,
@@ -221,6 +224,18 @@ fn median(v: &mut [f64]) -> f64 {
     }
 }
 
+/// The machine's load average (`/proc/loadavg`, Linux), to read the ratios against: the
+/// benchmark shares the CPUs with whatever else runs.
+fn load_average() -> String {
+    match std::fs::read_to_string("/proc/loadavg") {
+        Ok(s) => format!(
+            "load average {}",
+            s.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
+        ),
+        Err(_) => "load average unknown".into(),
+    }
+}
+
 fn time(f: impl FnOnce()) -> f64 {
     let t = Instant::now();
     f();
@@ -257,16 +272,22 @@ fn interleaved(benches: &mut [MeshBench<'_>], rounds: usize) {
     println!();
     println!(
         "navkit vs raw FFI: {rounds} interleaved rounds, {PAIRS} queries per mesh and op; \
-         medians (min-based ratio alongside)"
+         ratio of the medians, median of each round's navkit/raw ratio (the two sides timed \
+         back to back, so a change of load between rounds cancels), ratio of the minima; {}",
+        load_average()
     );
     println!();
-    println!("| mesh | op | navkit us/query | raw us/query | ratio (median) | ratio (min) |");
-    println!("|---|---|---:|---:|---:|---:|");
+    println!(
+        "| mesh | op | navkit us/query | raw us/query | ratio (median) | ratio (paired) | \
+         ratio (min) |"
+    );
+    println!("|---|---|---:|---:|---:|---:|---:|");
     let mut worst: f64 = 0.0;
     for (bi, b) in benches.iter().enumerate() {
         let n = b.pairs.len() as f64;
         for (oi, op) in Op::ALL.into_iter().enumerate() {
             let k = bi * nops + oi;
+            let mut paired: Vec<f64> = nav_t[k].iter().zip(&raw_t[k]).map(|(a, b)| a / b).collect();
             let nmin = nav_t[k].iter().copied().fold(f64::INFINITY, f64::min);
             let rmin = raw_t[k].iter().copied().fold(f64::INFINITY, f64::min);
             let nmed = median(&mut nav_t[k]);
@@ -274,12 +295,13 @@ fn interleaved(benches: &mut [MeshBench<'_>], rounds: usize) {
             let ratio = nmed / rmed;
             worst = worst.max(ratio);
             println!(
-                "| {} | {} | {:.3} | {:.3} | {:.3} | {:.3} |",
+                "| {} | {} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} |",
                 b.name,
                 op.name(),
                 nmed / n * 1e6,
                 rmed / n * 1e6,
                 ratio,
+                median(&mut paired),
                 nmin / rmin,
             );
         }

@@ -678,6 +678,7 @@ impl<'nav> RawQuery<'nav> {
         }
     }
 
+    #[inline(always)]
     pub(crate) fn find_straight_path(
         &mut self,
         spos: [f32; 3],
@@ -716,7 +717,7 @@ impl<'nav> RawQuery<'nav> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     pub(crate) fn move_along_surface(
         &mut self,
         start: RawPolyRef,
@@ -744,7 +745,7 @@ impl<'nav> RawQuery<'nav> {
         (st, res, n.clamp(0, visited.len() as i32) as usize)
     }
 
-    #[inline]
+    #[inline(always)]
     pub(crate) fn get_poly_height(&mut self, r: RawPolyRef, pos: [f32; 3]) -> (u32, f32) {
         let mut h = 0f32;
         // SAFETY: live query; Detour validates the ref.
@@ -852,7 +853,7 @@ impl<'nav> RawQuery<'nav> {
 }
 
 /// `dtMergeCorridorStartMoved` over a Rust vector (the corridor), capped at `max` polys.
-#[inline]
+#[inline(always)]
 pub(crate) fn merge_corridor_start_moved(
     path: &mut Vec<PolyRef>,
     max: usize,

@@ -2,7 +2,10 @@
 //! arrays: the steer target's corners (`getSteerTarget`'s `findStraightPath` of at most 3) and
 //! the first polygon's neighbours (`fixupShortcuts`' at most 16). The loop runs them once per
 //! half-metre step, thousands of times per path, so they skip the vectors and their bookkeeping
-//! (about 60% of the loop's own instructions, by callgrind on RecastDemo's dungeon).
+//! (about 60% of the loop's own instructions, by callgrind on RecastDemo's dungeon). The
+//! neighbours' polygon is looked up in Rust (Detour's ref check, inlined), not through
+//! `getTileAndPolyByRef`. Everything here is `#[inline(always)]`: the loop is one function, as
+//! RecastDemo's.
 
 use recastnavigation_sys as sys;
 
@@ -31,7 +34,7 @@ pub(crate) struct SteerCorners {
 impl RawQuery<'_> {
     /// `findStraightPath` (no crossings) from `spos` to `epos` along `path`, at most
     /// [`STEER_CORNERS`] corners, into `out`; Detour's status.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn steer_corners(
         &self,
         spos: [f32; 3],
@@ -64,29 +67,59 @@ impl RawQuery<'_> {
 }
 
 impl RawNavMesh {
+    /// The tile and polygon of `r` if it is a valid ref of this navmesh, as Detour's
+    /// `getTileAndPolyByRef` decides (non-zero; tile index below `m_maxTiles`; that tile in use
+    /// with `r`'s salt; polygon index below its count), without the call: the loop looks up
+    /// the corridor's first polygon once a step.
+    #[inline(always)]
+    fn tile_and_poly(&self, r: RawPolyRef) -> Option<(&sys::dtMeshTile, &sys::dtPoly)> {
+        if r == 0 {
+            return None;
+        }
+        // Detour's `decodePolyId` (as `poly_ref::RefLayout::decode`); every width is below 64
+        // bits (`init` keeps 32-bit layouts within 32, 64-bit refs use 16 + 28 + 20).
+        let (salt_bits, tile_bits, poly_bits) = self.ref_bits();
+        let mask = |bits: u32| (1u64 << bits) - 1;
+        let r = super::tile_view::widen(r);
+        let salt = ((r >> (poly_bits + tile_bits)) & mask(salt_bits)) as u32;
+        let it = ((r >> poly_bits) & mask(tile_bits)) as u32;
+        let ip = (r & mask(poly_bits)) as u32;
+        // SAFETY: live navmesh; plain fields set by `init`.
+        let nav = unsafe { &*self.as_ptr() };
+        if it >= nav.m_maxTiles.max(0) as u32 || nav.m_tiles.is_null() {
+            return None;
+        }
+        // SAFETY: `m_tiles` holds `m_maxTiles` tiles (allocated by `init`), `it` is below that.
+        let tile = unsafe { &*nav.m_tiles.add(it as usize) };
+        if tile.salt != salt || tile.header.is_null() {
+            return None;
+        }
+        // SAFETY: a tile in use (non-null header, matching salt) has a live header and
+        // `polyCount` polygons at `polys`; `ip` is checked against that count.
+        unsafe {
+            if ip >= (*tile.header).polyCount.max(0) as u32 {
+                return None;
+            }
+            Some((tile, &*tile.polys.add(ip as usize)))
+        }
+    }
+
     /// The first [`MAX_NEIS`] neighbours of `r` (its links' non-null refs, in link order) into
     /// `out`, and how many; `None` for an invalid ref.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn first_neighbours(
         &self,
         r: RawPolyRef,
         out: &mut [RawPolyRef; MAX_NEIS],
     ) -> Option<usize> {
-        let mut tile: *const sys::dtMeshTile = std::ptr::null();
-        let mut poly: *const sys::dtPoly = std::ptr::null();
-        // SAFETY: live navmesh; the call validates `r` before writing the pointers.
-        let st =
-            unsafe { sys::dtNavMesh_getTileAndPolyByRef(self.as_ptr(), r, &mut tile, &mut poly) };
-        if st & sys::DT_FAILURE != 0 || tile.is_null() || poly.is_null() {
-            return None;
-        }
+        let (tile, poly) = self.tile_and_poly(r)?;
         let mut n = 0;
-        // SAFETY: `r` is valid, so tile and poly point into this navmesh; link indices come from
-        // Detour's own free list, bounded by the tile's link count (we stop at that many steps).
+        // SAFETY: `tile` and `poly` are a valid ref's, so they point into this navmesh; link
+        // indices come from Detour's own free list, bounded by the tile's link count (we stop
+        // at that many steps).
         unsafe {
-            let tile = &*tile;
             let max_links = (*tile.header).maxLinkCount.max(0) as u32;
-            let mut k = (*poly).firstLink;
+            let mut k = poly.firstLink;
             let mut steps = 0;
             while k != sys::DT_NULL_LINK && k < max_links && steps <= max_links && n < MAX_NEIS {
                 let link = &*tile.links.add(k as usize);
@@ -99,5 +132,65 @@ impl RawNavMesh {
             }
         }
         Some(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{BuildSettings, InputGeometry, NavMeshBuilder, TriMesh};
+
+    /// `tile_and_poly` is Detour's ref check done in Rust: on a tiled navmesh (a 40 m floor in
+    /// 32-cell tiles: several tiles, so tile index and salt matter) it accepts exactly the refs
+    /// Detour's `isValidPolyRef` accepts, among every real ref and forgeries of each (salt,
+    /// tile and poly fields off by one, 0, all ones), and `first_neighbours` lists what
+    /// Detour's links give (`NavMesh::neighbours`, through `getTileAndPolyByRef`), capped at
+    /// `MAX_NEIS`.
+    #[test]
+    fn rust_ref_lookup_agrees_with_detour() {
+        let floor = TriMesh::new(
+            vec![
+                0.0, 0.0, 0.0, 0.0, 0.0, 40.0, 40.0, 0.0, 40.0, 40.0, 0.0, 0.0,
+            ],
+            vec![0, 1, 2, 0, 2, 3],
+        )
+        .unwrap();
+        let geom = InputGeometry::from_mesh(floor);
+        let settings = BuildSettings {
+            tile_size: 32,
+            ..BuildSettings::default()
+        };
+        let nav = NavMeshBuilder::new(&geom)
+            .settings(settings)
+            .tiled()
+            .unwrap()
+            .into_navmesh();
+        assert!(nav.tile_count() > 4, "tiles: {}", nav.tile_count());
+        let raw = nav.raw();
+        let (_, tile_bits, poly_bits) = raw.ref_bits();
+        let mut checked = 0;
+        for info in nav.polys() {
+            let r = info.poly.0;
+            let mut forged = vec![r, 0, RawPolyRef::MAX];
+            for shift in [0, poly_bits, poly_bits + tile_bits] {
+                let one = (1 as RawPolyRef) << shift;
+                forged.push(r.wrapping_add(one));
+                forged.push(r.wrapping_sub(one));
+            }
+            for f in forged {
+                assert_eq!(
+                    raw.tile_and_poly(f).is_some(),
+                    raw.is_valid_ref(f),
+                    "ref {f:#x}"
+                );
+                checked += 1;
+            }
+            let mut neis = [0; MAX_NEIS];
+            let n = raw.first_neighbours(r, &mut neis).unwrap();
+            let mut want: Vec<RawPolyRef> = nav.neighbours(info.poly).iter().map(|p| p.0).collect();
+            want.truncate(MAX_NEIS);
+            assert_eq!(&neis[..n], &want[..], "poly {r:#x}");
+        }
+        assert!(checked > 100, "{checked} refs checked");
     }
 }

@@ -105,6 +105,7 @@ unsafe fn section<'a, T>(ptr: *const T, len: i32) -> &'a [T] {
 impl RawNavMesh {
     /// The navmesh's own ref layout: (salt bits, tile bits, poly bits), as `init` computed them
     /// (with 64-bit refs Detour has no such fields: its bits are the constants 16, 28, 20).
+    #[inline]
     pub(crate) fn ref_bits(&self) -> (u32, u32, u32) {
         #[cfg(not(feature = "large-refs"))]
         {

@@ -107,7 +107,7 @@ impl SmoothPath {
     }
 
     /// Adds `p` unless the path already has `max` points.
-    #[inline]
+    #[inline(always)]
     fn push_capped(&mut self, p: [f32; 3], max: usize) {
         if self.points.len() < max {
             self.points.push(Vec3::from_array(p));
@@ -115,6 +115,7 @@ impl SmoothPath {
     }
 }
 
+#[inline(always)]
 fn in_range(a: [f32; 3], b: [f32; 3], r: f32, h: f32) -> bool {
     let dx = b[0] - a[0];
     let dy = b[1] - a[1];
@@ -126,12 +127,10 @@ fn in_range(a: [f32; 3], b: [f32; 3], r: f32, h: f32) -> bool {
 /// ([`NavMeshQuery::smooth_scratch`]).
 #[derive(Default)]
 pub(crate) struct SmoothScratch {
-    /// The corridor being walked.
+    /// The corridor being walked (lent to the [`Walk`] while it runs).
     polys: Vec<PolyRef>,
     /// The corridor at the last saved state (cycle detection).
     saved: Vec<PolyRef>,
-    /// The straight-path corners toward the steer target.
-    corners: SteerCorners,
 }
 
 struct Steer {
@@ -142,6 +141,7 @@ struct Steer {
 
 /// `getSteerTarget`: the first of (at most 3) straight-path corners beyond `min_dist`, stopping at
 /// an off-mesh connection (Detour's corners written into `corners`).
+#[inline(always)]
 fn steer_target(
     q: &mut NavMeshQuery<'_>,
     start: [f32; 3],
@@ -169,6 +169,7 @@ fn steer_target(
 
 /// The point `step_size` from `from` toward the steer target (the target itself when it ends
 /// the path or starts an off-mesh connection and is nearer than a step), as RecastDemo.
+#[inline(always)]
 fn move_target(from: [f32; 3], steer: &Steer, step_size: f32) -> [f32; 3] {
     let end_of_path = steer.flag & straight_flags::END != 0;
     let off_mesh = steer.flag & straight_flags::OFFMESH_CONNECTION != 0;
@@ -192,6 +193,7 @@ fn move_target(from: [f32; 3], steer: &Steer, step_size: f32) -> [f32; 3] {
 
 /// `fixupShortcuts`: if a polygon within the next few of the corridor neighbours the first,
 /// cut the U-turn.
+#[inline(always)]
 fn fixup_shortcuts(q: &NavMeshQuery<'_>, path: &mut Vec<PolyRef>) {
     if path.len() < 3 {
         return;
@@ -235,7 +237,7 @@ impl CycleCheck {
 
     /// True if `(polys, pos)` is the saved state (the loop repeats with period
     /// [`CycleCheck::period`]); else saves it at power-of-two steps.
-    #[inline]
+    #[inline(always)]
     fn repeats(&mut self, polys: &[PolyRef], pos: [f32; 3], saved: &mut Vec<PolyRef>) -> bool {
         let pos_bits = pos.map(f32::to_bits);
         if pos_bits == self.saved_pos && polys == saved.as_slice() {
@@ -258,9 +260,14 @@ impl CycleCheck {
     }
 }
 
-/// One smooth walk along a corridor: the loop's state, borrowing the query's scratch buffers.
-struct Walk<'s> {
-    scratch: &'s mut SmoothScratch,
+/// One smooth walk along a corridor: the loop's state, held by value (the corridor's buffer is
+/// the query's, lent for the walk) so that the per-step code keeps it in registers and on its
+/// own stack frame rather than reaching it through a pointer.
+struct Walk {
+    /// The corridor being walked.
+    polys: Vec<PolyRef>,
+    /// The straight-path corners toward the steer target.
+    corners: SteerCorners,
     pos: [f32; 3],
     target: [f32; 3],
 }
@@ -328,16 +335,16 @@ impl NavMeshQuery<'_> {
             });
         }
         let mut scratch = std::mem::take(self.smooth_scratch());
-        let mut walk = self.begin_walk(&mut scratch, corridor, spos, epos, opts);
+        let polys = std::mem::take(&mut scratch.polys);
+        let mut walk = self.begin_walk(polys, corridor, spos, epos, opts);
         out.push_capped(walk.pos, opts.max_points);
-        let mut cycle = CycleCheck::new(&mut walk.scratch.saved);
-        while !walk.scratch.polys.is_empty() && out.points.len() < opts.max_points {
+        let mut cycle = CycleCheck::new(&mut scratch.saved);
+        while !walk.polys.is_empty() && out.points.len() < opts.max_points {
             if let Step::Done = self.walk_step(&mut walk, filter, opts, out) {
                 break;
             }
             out.push_capped(walk.pos, opts.max_points);
-            let s = &mut *walk.scratch;
-            if cycle.repeats(&s.polys, walk.pos, &mut s.saved) {
+            if cycle.repeats(&walk.polys, walk.pos, &mut scratch.saved) {
                 out.stuck = true;
                 trim_repeats(&mut out.points, cycle.period());
                 break;
@@ -346,6 +353,7 @@ impl NavMeshQuery<'_> {
         if !out.reached_end && !out.stuck && out.points.len() >= opts.max_points {
             out.truncated = true;
         }
+        scratch.polys = walk.polys;
         *self.smooth_scratch() = scratch;
         Ok(())
     }
@@ -353,24 +361,25 @@ impl NavMeshQuery<'_> {
     /// The walk's start: the corridor (at most `max_polys`) and the points of its first and
     /// last polygons nearest the two ends (as RecastDemo, which ignores the status: (0, 0, 0)
     /// if a lookup fails; the corridor's polygons were checked, so it does not).
-    fn begin_walk<'s>(
+    fn begin_walk(
         &mut self,
-        scratch: &'s mut SmoothScratch,
+        mut polys: Vec<PolyRef>,
         corridor: &[PolyRef],
         spos: [f32; 3],
         epos: [f32; 3],
         opts: &SmoothPathOptions,
-    ) -> Walk<'s> {
-        scratch.polys.clear();
-        scratch.polys.extend(corridor.iter().take(opts.max_polys));
+    ) -> Walk {
+        polys.clear();
+        polys.extend(corridor.iter().take(opts.max_polys));
         let mut closest = |poly: PolyRef, pos: [f32; 3]| {
             self.closest_point_on_poly(poly, Vec3::from_array(pos))
                 .map_or([0.0; 3], |(c, _)| c.to_array())
         };
-        let pos = closest(scratch.polys[0], spos);
-        let target = closest(scratch.polys[scratch.polys.len() - 1], epos);
+        let pos = closest(polys[0], spos);
+        let target = closest(polys[polys.len() - 1], epos);
         Walk {
-            scratch,
+            polys,
+            corners: SteerCorners::default(),
             pos,
             target,
         }
@@ -378,34 +387,34 @@ impl NavMeshQuery<'_> {
 
     /// One step of the walk: toward the steer target, then the end or an off-mesh connection
     /// if the step reached it.
+    #[inline(always)]
     fn walk_step(
         &mut self,
-        walk: &mut Walk<'_>,
+        walk: &mut Walk,
         filter: &QueryFilter,
         opts: &SmoothPathOptions,
         out: &mut SmoothPath,
     ) -> Step {
-        let s = &mut *walk.scratch;
         let Some(steer) = steer_target(
             self,
             walk.pos,
             walk.target,
             opts.slop,
-            &s.polys,
-            &mut s.corners,
+            &walk.polys,
+            &mut walk.corners,
         ) else {
             return Step::Done;
         };
         let to = move_target(walk.pos, &steer, opts.step_size);
         let Some(mut result) =
-            self.move_corridor_start(&mut s.polys, opts.max_polys, walk.pos, to, filter)
+            self.move_corridor_start(&mut walk.polys, opts.max_polys, walk.pos, to, filter)
         else {
             out.stuck = true;
             return Step::Done;
         };
-        fixup_shortcuts(self, &mut s.polys);
+        fixup_shortcuts(self, &mut walk.polys);
         // RecastDemo keeps h = 0 when the lookup fails; so do we, to give the same points.
-        result[1] = self.poly_height_or_zero(s.polys[0], result);
+        result[1] = self.poly_height_or_zero(walk.polys[0], result);
         walk.pos = result;
         let arrived = in_range(walk.pos, steer.pos, opts.slop, 1.0);
         if steer.flag & straight_flags::END != 0 && arrived {
@@ -422,14 +431,10 @@ impl NavMeshQuery<'_> {
 
     /// Advances the corridor up to and over the off-mesh connection `steer` starts: adds its
     /// start point (twice when the count is odd, as RecastDemo) and moves to its end.
-    fn jump_off_mesh(
-        &mut self,
-        walk: &mut Walk<'_>,
-        steer: &Steer,
-        max: usize,
-        out: &mut SmoothPath,
-    ) {
-        let polys = &mut walk.scratch.polys;
+    #[cold]
+    #[inline(never)]
+    fn jump_off_mesh(&mut self, walk: &mut Walk, steer: &Steer, max: usize, out: &mut SmoothPath) {
+        let polys = &mut walk.polys;
         let mut prev_ref = PolyRef(0);
         let mut poly_ref = polys[0];
         let mut npos = 0;

@@ -100,16 +100,19 @@ impl StraightPath {
     }
 }
 
-/// Detour's straight-path output as corners.
-#[inline]
+/// Detour's straight-path output as corners (zipped, so the copy has no index checks; the
+/// three arrays have the same length, Detour's count).
+#[inline(always)]
 fn copy_corners(raw: &StraightOut, out: &mut StraightPath) {
     out.points.clear();
-    out.points
-        .extend((0..raw.points.len()).map(|i| StraightPoint {
-            pos: Vec3::from_array(raw.points[i]),
-            flags: raw.flags[i],
-            poly: PolyRef(raw.refs[i]),
-        }));
+    out.points.reserve(raw.points.len());
+    for ((&pos, &flags), &poly) in raw.points.iter().zip(&raw.flags).zip(&raw.refs) {
+        out.points.push(StraightPoint {
+            pos: Vec3::from_array(pos),
+            flags,
+            poly: PolyRef(poly),
+        });
+    }
 }
 
 impl NavMeshQuery<'_> {
@@ -175,7 +178,7 @@ impl NavMeshQuery<'_> {
     /// `findStraightPath` (no crossings, at most 3 corners) in the smooth-path loop (see
     /// [`NavMeshQuery::move_corridor_start`]), for its steer target, into `out`; false if
     /// Detour failed.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn steer_corners(
         &mut self,
         start: [f32; 3],
