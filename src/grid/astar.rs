@@ -2,9 +2,9 @@
 //!
 //! Costs are exact fixed-point integers ([`super::Cost`]), so equal `f` values are real ties.
 //! The open list (module `heap`) takes successors whose `f` equals the expanded node's (the
-//! smallest on the list) on a last-in-first-out stack ahead of its indexed binary heap with
-//! decrease-key, which is ordered on `f` and breaks ties towards lower `h` (the node closer to
-//! the goal). Per-node state is tagged with a
+//! smallest on the list) on a last-in-first-out stack ahead of its radix heap (a monotone
+//! priority queue, with lazy deletion: an improved node is pushed again), which is ordered on
+//! `f` and breaks ties towards lower `h` (the node closer to the goal). Per-node state is tagged with a
 //! generation counter, so starting a query costs nothing and, once the context has seen a graph
 //! of the same size, a query allocates nothing. The heuristic is octile distance scaled by the
 //! graph's smallest cost multiplier: admissible and consistent, so closed nodes are never
@@ -189,16 +189,24 @@ impl SearchContext {
         } else if st.stamp == generation && g < st.g {
             st.g = g;
             st.parent = parent;
-            self.heap.decrease(node, g, h());
+            // Lazy deletion: the node's older entry is skipped once the node is closed.
+            let h = h();
+            self.heap.push(node, g.saturating_add(h), h);
         }
     }
 
-    /// Pops the best open node and closes it.
+    /// Pops the best open node and closes it (skipping the stale entries of closed nodes).
     #[inline(always)]
     pub(crate) fn pop(&mut self) -> Option<NodeId> {
-        let n = self.heap.pop()?;
-        self.nodes[n as usize].stamp = self.generation + 1;
-        Some(n)
+        let closed = self.generation + 1;
+        loop {
+            let n = self.heap.pop()?;
+            let st = &mut self.nodes[n as usize].stamp;
+            if *st != closed {
+                *st = closed;
+                return Some(n);
+            }
+        }
     }
 
     /// The cost of the best path found so far to a node that has been opened this query.
