@@ -10,6 +10,7 @@
 //! graph's smallest cost multiplier: admissible and consistent, so closed nodes are never
 //! reopened and the result is optimal.
 
+use super::compact::CompactStates;
 use super::heap::OpenList;
 use super::{
     Cost, Grid, NodeId, SearchGraph, SearchOptions, SearchResult, check_endpoints, from_fixed,
@@ -17,15 +18,6 @@ use super::{
 use crate::status::PathStatus;
 use crate::{Error, Result};
 use glam::UVec2;
-
-/// Per-node search state; valid only when `stamp` is the context's current generation
-/// (open) or one past it (closed).
-#[derive(Clone, Copy, Debug, Default)]
-struct NodeState {
-    stamp: u32,
-    parent: NodeId,
-    g: Cost,
-}
 
 /// A node the last search reached ([`SearchContext::visited`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -46,8 +38,7 @@ pub struct VisitedNode {
 /// Create one per thread and reuse it; it grows to the largest graph it has searched.
 #[derive(Debug, Clone)]
 pub struct SearchContext {
-    generation: u32,
-    nodes: Vec<NodeState>,
+    states: CompactStates,
     heap: OpenList,
     path: Vec<NodeId>,
     jump_points: Vec<NodeId>,
@@ -65,8 +56,7 @@ impl SearchContext {
     /// An empty context; it allocates on its first search.
     pub fn new() -> Self {
         SearchContext {
-            generation: 0,
-            nodes: Vec::new(),
+            states: CompactStates::default(),
             heap: OpenList::default(),
             path: Vec::new(),
             jump_points: Vec::new(),
@@ -113,47 +103,37 @@ impl SearchContext {
     /// What the last search (A* or JPS) did with `node`: `None` if it never reached it (or
     /// `node` is beyond every graph this context has searched).
     pub fn visit(&self, node: NodeId) -> Option<VisitedNode> {
-        let st = self.nodes.get(node as usize)?;
-        let closed = if st.stamp == self.generation {
-            false
-        } else if st.stamp == self.generation + 1 {
-            true
-        } else {
-            return None;
-        };
+        let (closed, g, parent) = self.state(node)?;
         Some(VisitedNode {
             node,
             closed,
-            cost: from_fixed(st.g),
-            parent: st.parent,
+            cost: from_fixed(g),
+            parent,
         })
+    }
+
+    /// `(closed, g, parent)` of a node the last search reached.
+    fn state(&self, node: NodeId) -> Option<(bool, Cost, NodeId)> {
+        self.states.state(node)
+    }
+
+    /// Number of nodes with a state.
+    fn state_len(&self) -> usize {
+        self.states.len()
     }
 
     /// Every node the last search reached, by node id: the closed ones (expanded: as many as
     /// its [`SearchResult::expanded`]) and those still on the open list. A search refused
     /// before it started (blocked or off-grid endpoints) reached none.
     pub fn visited(&self) -> impl Iterator<Item = VisitedNode> + '_ {
-        (0..self.nodes.len() as NodeId).filter_map(|n| self.visit(n))
+        (0..self.state_len() as NodeId).filter_map(|n| self.visit(n))
     }
 
     /// Starts a new query on a graph of `node_count` nodes.
     /// Fails with [`Error::OutOfMemory`] (and nothing changed) if the per-node memory for
     /// `node_count` nodes cannot be allocated.
     pub(crate) fn begin(&mut self, node_count: usize) -> Result<()> {
-        if self.nodes.len() < node_count {
-            super::try_grow(
-                &mut self.nodes,
-                node_count,
-                NodeState::default(),
-                "search nodes",
-            )?;
-        }
-        self.heap.reserve(node_count)?;
-        if self.generation >= u32::MAX - 4 {
-            self.nodes.iter_mut().for_each(|n| n.stamp = 0);
-            self.generation = 0;
-        }
-        self.generation += 2;
+        self.states.begin(node_count)?;
         self.heap.reset(node_count);
         self.path.clear();
         self.jump_points.clear();
@@ -176,20 +156,9 @@ impl SearchContext {
         g: Cost,
         h: impl FnOnce() -> Cost,
     ) {
-        let generation = self.generation;
-        let st = &mut self.nodes[node as usize];
-        if st.stamp < generation {
-            *st = NodeState {
-                stamp: generation,
-                parent,
-                g,
-            };
-            let h = h();
-            self.heap.push(node, g.saturating_add(h), h);
-        } else if st.stamp == generation && g < st.g {
-            st.g = g;
-            st.parent = parent;
-            // Lazy deletion: the node's older entry is skipped once the node is closed.
+        if self.states.open(node, parent, g) {
+            // An improved node is pushed again (lazy deletion): its older entry is skipped
+            // once the node is closed.
             let h = h();
             self.heap.push(node, g.saturating_add(h), h);
         }
@@ -198,12 +167,9 @@ impl SearchContext {
     /// Pops the best open node and closes it (skipping the stale entries of closed nodes).
     #[inline(always)]
     pub(crate) fn pop(&mut self) -> Option<NodeId> {
-        let closed = self.generation + 1;
         loop {
             let n = self.heap.pop()?;
-            let st = &mut self.nodes[n as usize].stamp;
-            if *st != closed {
-                *st = closed;
+            if self.states.close(n) {
                 return Some(n);
             }
         }
@@ -212,13 +178,13 @@ impl SearchContext {
     /// The cost of the best path found so far to a node that has been opened this query.
     #[inline(always)]
     pub(crate) fn g(&self, node: NodeId) -> Cost {
-        self.nodes[node as usize].g
+        self.states.g(node)
     }
 
     /// The parent of a node that has been opened this query.
     #[inline(always)]
     pub(crate) fn parent(&self, node: NodeId) -> NodeId {
-        self.nodes[node as usize].parent
+        self.states.parent(node)
     }
 
     /// After a search that ran dry without reaching its goal: fills `path` with the parent
@@ -230,11 +196,10 @@ impl SearchContext {
         node_count: usize,
         h: impl Fn(NodeId) -> Cost,
     ) -> NodeId {
-        let generation = self.generation;
-        let nearest = (0..node_count.min(self.nodes.len()) as NodeId)
-            .filter(|&n| self.nodes[n as usize].stamp >= generation)
-            .min_by_key(|&n| (h(n), self.nodes[n as usize].g, n))
-            .unwrap_or(start);
+        let nearest = (0..node_count.min(self.state_len()) as NodeId)
+            .filter_map(|n| self.state(n).map(|(_, g, _)| (h(n), g, n)))
+            .min()
+            .map_or(start, |(_, _, n)| n);
         self.retrace(start, nearest);
         nearest
     }
@@ -273,7 +238,7 @@ impl SearchContext {
         let mut n = goal;
         self.path.push(n);
         while n != start {
-            n = self.nodes[n as usize].parent;
+            n = self.parent(n);
             self.path.push(n);
         }
         self.path.reverse();

@@ -60,12 +60,6 @@ impl Default for OpenList {
 }
 
 impl OpenList {
-    /// Kept for the callers' error paths: the list grows with the frontier, not the graph, so
-    /// there is nothing to allocate per node.
-    pub(crate) fn reserve(&mut self, _node_count: usize) -> crate::Result<()> {
-        Ok(())
-    }
-
     /// Empties the list (keeping its memory).
     pub(crate) fn reset(&mut self, _node_count: usize) {
         while self.occupied != 0 {

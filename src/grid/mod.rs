@@ -48,6 +48,7 @@ use glam::UVec2;
 pub mod astar;
 mod astar_grid;
 mod bits;
+mod compact;
 mod heap;
 pub mod jps;
 pub mod jps_plus;
