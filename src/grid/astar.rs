@@ -244,9 +244,25 @@ impl SearchContext {
         self.path.reverse();
     }
 
-    /// The real cost of the last path on `grid`, summed in f64 move by move (the search's
-    /// fixed-point sum is within 2.4e-8 per diagonal of it).
+    /// The real cost of the last path on `grid` (the search's fixed-point sum is within 2.4e-8
+    /// per diagonal of it). On an unweighted grid: its straight moves times the straight cost
+    /// plus its diagonal moves times the diagonal cost, the moves counted from the node ids;
+    /// on a weighted one, summed in f64 move by move.
     pub(crate) fn exact_cost(&self, grid: &Grid, options: &SearchOptions) -> f64 {
+        if !grid.is_weighted() {
+            let s = grid.stride() as NodeId;
+            let diagonals = self
+                .path
+                .windows(2)
+                .filter(|w| {
+                    let d = w[0].abs_diff(w[1]);
+                    d != 1 && d != s
+                })
+                .count();
+            let straights = self.path.len().saturating_sub(1) - diagonals;
+            return straights as f64 * options.cost_model.straight()
+                + diagonals as f64 * options.cost_model.diagonal();
+        }
         let mut cost = 0.0;
         for w in self.path.windows(2) {
             let (a, b) = (grid.cell(w[0]), grid.cell(w[1]));
@@ -261,27 +277,25 @@ impl SearchContext {
     }
 
     /// Moves the retraced path to the jump-point list and expands it into every cell between
-    /// consecutive jump points (each pair is on a straight or diagonal line) of a grid whose
-    /// padded row length is `stride`.
-    pub(crate) fn expand_jump_points(&mut self, stride: usize) {
+    /// consecutive jump points (each pair is on a straight or diagonal line) of `grid`.
+    pub(crate) fn expand_jump_points(&mut self, grid: &Grid) {
         std::mem::swap(&mut self.path, &mut self.jump_points);
         self.path.clear();
         let Some(&first) = self.jump_points.first() else {
             return;
         };
         self.path.push(first);
-        let s = stride as i64;
+        let s = grid.stride() as i64;
         for w in self.jump_points.windows(2) {
-            let (a, b) = (w[0] as i64, w[1] as i64);
-            let (ax, ay) = (a % s, a / s);
-            let (bx, by) = (b % s, b / s);
-            let step = (bx - ax).signum() + (by - ay).signum() * s;
-            let count = (bx - ax).abs().max((by - ay).abs());
-            let mut n = a;
-            for _ in 0..count {
+            let (a, b) = (grid.cell(w[0]).as_ivec2(), grid.cell(w[1]).as_ivec2());
+            let d = b - a;
+            let step = d.x.signum() as i64 + d.y.signum() as i64 * s;
+            let count = d.x.abs().max(d.y.abs()) as usize;
+            let mut n = w[0] as i64;
+            self.path.extend((0..count).map(|_| {
                 n += step;
-                self.path.push(n as NodeId);
-            }
+                n as NodeId
+            }));
         }
     }
 }

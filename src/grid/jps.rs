@@ -129,6 +129,10 @@ impl Jumper<'_> {
     /// Diagonal jump from `i` (not included) by `dx` (±1) and `dy` (±stride).
     #[inline(always)]
     fn diagonal(&self, i: usize, dx: isize, dy: isize) -> Option<(usize, u32)> {
+        if let Lines::Table(table) = self.lines {
+            let s = self.stride as usize;
+            return table.diagonal(i, self.xy(i), (dx, dy.signum()), self.goal_xy, s);
+        }
         let mut i = i;
         let mut steps = 0u32;
         loop {
@@ -215,7 +219,7 @@ pub(crate) fn search_with(
         expanded += 1;
         if n == goal {
             ctx.retrace(start, goal);
-            ctx.expand_jump_points(grid.stride());
+            ctx.expand_jump_points(grid);
             return Ok(SearchResult {
                 status: PathStatus::Complete,
                 cost: ctx.exact_cost(grid, options),
@@ -270,7 +274,7 @@ pub(crate) fn search_with(
         }
     }
     ctx.retrace_nearest(start, grid.node_count(), |n| h(n as usize));
-    ctx.expand_jump_points(grid.stride());
+    ctx.expand_jump_points(grid);
     Ok(SearchResult {
         status: PathStatus::Partial,
         cost: ctx.exact_cost(grid, options),
