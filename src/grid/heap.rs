@@ -141,7 +141,8 @@ impl OpenList {
         self.buckets[b] = from;
         let zero = &mut self.buckets[0];
         if zero.len() > 1 {
-            zero.sort_unstable_by(|a, b| b.h.total_cmp(&a.h));
+            // `h` is never negative, so its bits order it as its value does.
+            zero.sort_unstable_by_key(|e| std::cmp::Reverse(e.h.to_bits()));
         }
         Some(())
     }
