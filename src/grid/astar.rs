@@ -3,8 +3,8 @@
 //! Costs are exact fixed-point integers ([`super::Cost`]), so equal `f` values are real ties.
 //! The open list (module `heap`) takes successors whose `f` equals the expanded node's (the
 //! smallest on the list) on a last-in-first-out stack ahead of its radix heap (a monotone
-//! priority queue, with lazy deletion: an improved node is pushed again), which is ordered on
-//! `f` and breaks ties towards lower `h` (the node closer to the goal). Per-node state is tagged with a
+//! priority queue on `f`, with lazy deletion: an improved node is pushed again); other ties in
+//! `f` are not broken on `h` (module `heap` says why). Per-node state is tagged with a
 //! generation counter, so starting a query costs nothing and, once the context has seen a graph
 //! of the same size, a query allocates nothing. The heuristic is octile distance scaled by the
 //! graph's smallest cost multiplier: admissible and consistent, so closed nodes are never
@@ -159,8 +159,7 @@ impl SearchContext {
         if self.states.open(node, parent, g) {
             // An improved node is pushed again (lazy deletion): its older entry is skipped
             // once the node is closed.
-            let h = h();
-            self.heap.push(node, g.saturating_add(h), h);
+            self.heap.push(node, g.saturating_add(h()));
         }
     }
 

@@ -21,13 +21,27 @@ pub(crate) struct CompactStates {
 }
 
 impl CompactStates {
+    /// Bytes of state per node: stamp, cost so far and parent.
+    pub(crate) const BYTES_PER_NODE: usize = 2 + 8 + 4;
+
     /// Starts a search on `node_count` nodes ([`crate::Error::OutOfMemory`] if the states
     /// cannot be allocated).
     pub(crate) fn begin(&mut self, node_count: usize) -> Result<()> {
         if self.stamps.len() < node_count {
-            super::try_grow(&mut self.stamps, node_count, 0, "search nodes")?;
-            super::try_grow(&mut self.g, node_count, 0, "search costs")?;
-            super::try_grow(&mut self.parents, node_count, 0, "search parents")?;
+            // One error for the three arrays, naming the bytes of all of them.
+            let extra = node_count - self.stamps.len();
+            let refused = |_| {
+                let bytes = node_count as u128 * Self::BYTES_PER_NODE as u128;
+                crate::Error::OutOfMemory(format!(
+                    "search nodes: {bytes} bytes could not be allocated"
+                ))
+            };
+            self.stamps.try_reserve_exact(extra).map_err(refused)?;
+            self.g.try_reserve_exact(extra).map_err(refused)?;
+            self.parents.try_reserve_exact(extra).map_err(refused)?;
+            self.stamps.resize(node_count, 0);
+            self.g.resize(node_count, 0);
+            self.parents.resize(node_count, 0);
         }
         if self.generation >= u16::MAX - 2 {
             self.stamps.fill(0);

@@ -7,8 +7,12 @@
 //! their `f` differs from the last `f` popped; a push is one `xor`, one leading-zero count and
 //! a vector push, and an entry moves to a lower bucket at most once per bit, so a pop costs a
 //! few sequential moves instead of a binary heap's `log n` scattered sifts. Bucket 0 holds the
-//! entries of the smallest `f`, sorted so that the lowest `h` (the node closer to the goal)
-//! comes out first: the same `(f, h)` order as a binary heap on that pair.
+//! entries of the smallest `f`, popped last in first out.
+//!
+//! Ties in `f` are not broken on `h`: with a consistent heuristic A* expands every node of `f`
+//! below the optimal cost whatever the order, so the order matters only among the nodes of the
+//! last `f`, where the stack (below) already heads for the goal. Sorting bucket 0 on `h` cost
+//! 10-20% of A*'s time on the Moving AI maps and saved under 0.3% of its expansions.
 //!
 //! A node's cost is lowered by pushing it again (lazy deletion): the caller skips entries of
 //! nodes it has already closed when they come out, which are exactly the stale ones (a lower
@@ -22,12 +26,10 @@
 
 use super::{Cost, NodeId};
 
-/// One heap entry (16 bytes): `f` is an exact fixed-point cost; `h` only breaks ties, so f32
-/// is plenty for it.
+/// One heap entry: `f` is an exact fixed-point cost.
 #[derive(Clone, Copy, Debug)]
 struct Entry {
     f: Cost,
-    h: f32,
     node: NodeId,
 }
 
@@ -86,22 +88,18 @@ impl OpenList {
     /// Inserts a node with key `f = g + h`; a node already on the list is inserted again (its
     /// older entry becomes stale: see the module docs).
     #[inline]
-    pub(crate) fn push(&mut self, node: NodeId, f: Cost, h: Cost) {
+    pub(crate) fn push(&mut self, node: NodeId, f: Cost) {
         if f <= self.current_f {
             self.stack.push(node);
             return;
         }
         let b = self.bucket(f);
         self.occupied |= 1 << b;
-        self.buckets[b].push(Entry {
-            f,
-            h: h as f32,
-            node,
-        });
+        self.buckets[b].push(Entry { f, node });
     }
 
     /// Removes and returns a node of the lowest key: the top of the stack if there is one,
-    /// else the heap's entry of lowest `f`, then lowest `h`. May return a node whose entry is
+    /// else the heap's last entry of lowest `f`. May return a node whose entry is
     /// stale (the caller skips nodes it has closed).
     #[inline]
     pub(crate) fn pop(&mut self) -> Option<NodeId> {
@@ -120,8 +118,7 @@ impl OpenList {
 
     /// With bucket 0 empty: takes the lowest occupied bucket, makes its smallest `f` the new
     /// reference and spreads its entries over the lower buckets (those of that `f` into bucket
-    /// 0, sorted by decreasing `h` so that a pop from its end gives the lowest). `None` if the
-    /// heap is empty.
+    /// 0). `None` if the heap is empty.
     #[cold]
     #[inline(never)]
     fn refill(&mut self) -> Option<()> {
@@ -139,11 +136,6 @@ impl OpenList {
         }
         from.clear();
         self.buckets[b] = from;
-        let zero = &mut self.buckets[0];
-        if zero.len() > 1 {
-            // `h` is never negative, so its bits order it as its value does.
-            zero.sort_unstable_by_key(|e| std::cmp::Reverse(e.h.to_bits()));
-        }
         Some(())
     }
 }
@@ -161,31 +153,31 @@ mod tests {
     }
 
     #[test]
-    fn pops_in_key_order_with_h_tie_break_and_decrease_key() {
+    fn pops_in_key_order_and_decrease_key() {
         let mut heap = OpenList::default();
         heap.reset(10);
-        heap.push(1, 50, 10);
-        heap.push(2, 50, 5);
-        heap.push(3, 70, 0);
-        heap.push(4, 30, 20);
-        heap.push(5, 90, 0);
-        heap.push(5, 40, 0); // 5 improves: pushed again, its entry at 90 is stale
+        heap.push(1, 50);
+        heap.push(2, 60);
+        heap.push(3, 70);
+        heap.push(4, 30);
+        heap.push(5, 90);
+        heap.push(5, 40); // 5 improves: pushed again, its entry at 90 is stale
         assert_eq!(heap.len(), 6);
-        assert_eq!(drain(&mut heap), vec![4, 5, 2, 1, 3]);
+        assert_eq!(drain(&mut heap), vec![4, 5, 1, 2, 3]);
     }
 
     #[test]
     fn keys_at_most_the_last_popped_go_first_last_in_first_out() {
         let mut heap = OpenList::default();
         heap.reset(10);
-        heap.push(1, 10, 0);
-        heap.push(2, 20, 0);
-        heap.push(5, 30, 0);
+        heap.push(1, 10);
+        heap.push(2, 20);
+        heap.push(5, 30);
         assert_eq!(heap.pop(), Some(1)); // the smallest f is now 10
-        heap.push(3, 10, 5);
-        heap.push(4, 10, 1);
+        heap.push(3, 10);
+        heap.push(4, 10);
         // 5 improves to the smallest f: onto the stack, above 3 and 4.
-        heap.push(5, 10, 0);
+        heap.push(5, 10);
         assert_eq!(drain(&mut heap), vec![5, 4, 3, 2]);
     }
 
@@ -208,12 +200,12 @@ mod tests {
         let mut done = vec![false; 1000];
         for n in 0..1000u32 {
             keys[n as usize] = last + 1 + next() % 500;
-            heap.push(n, keys[n as usize], next() % 7);
+            heap.push(n, keys[n as usize]);
             if n % 3 == 0 && n > 0 {
                 let m = (next() % n as u64) as usize;
                 if !done[m] && keys[m] > last + 1 {
                     keys[m] = last + 1 + next() % (keys[m] - last - 1);
-                    heap.push(m as NodeId, keys[m], 0);
+                    heap.push(m as NodeId, keys[m]);
                 }
             }
             if n % 2 == 1 {
