@@ -290,12 +290,33 @@ impl SearchContext {
             let d = b - a;
             let step = d.x.signum() as i64 + d.y.signum() as i64 * s;
             let count = d.x.abs().max(d.y.abs()) as usize;
-            let mut n = w[0] as i64;
-            self.path.extend((0..count).map(|_| {
-                n += step;
-                n as NodeId
-            }));
+            let from = self.path.len();
+            self.path.resize(from + count, 0);
+            // Indexed writes into the new slots (no capacity check per cell: vectorised).
+            let a = w[0] as i64;
+            for (k, slot) in self.path[from..].iter_mut().enumerate() {
+                *slot = (a + (k as i64 + 1) * step) as NodeId;
+            }
         }
+    }
+
+    /// The real cost of the last JPS path on the unweighted `grid`: as
+    /// [`SearchContext::exact_cost`] (straight moves times the straight cost plus diagonal
+    /// moves times the diagonal cost), the moves counted per pair of jump points.
+    pub(crate) fn jump_points_cost(&self, grid: &Grid, options: &SearchOptions) -> f64 {
+        debug_assert!(!grid.is_weighted());
+        let (mut straights, mut diagonals) = (0u64, 0u64);
+        for w in self.jump_points.windows(2) {
+            let d = grid.cell(w[1]).as_ivec2() - grid.cell(w[0]).as_ivec2();
+            let steps = d.x.unsigned_abs().max(d.y.unsigned_abs()) as u64;
+            if d.x != 0 && d.y != 0 {
+                diagonals += steps;
+            } else {
+                straights += steps;
+            }
+        }
+        straights as f64 * options.cost_model.straight()
+            + diagonals as f64 * options.cost_model.diagonal()
     }
 }
 

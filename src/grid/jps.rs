@@ -170,8 +170,22 @@ pub fn find_path(
     search_with(ctx, grid, s, g, options, None)
 }
 
+/// [`search_with`] with a table: a copy of the search compiled for table jumps only (the
+/// constant `Some` lets the compiler drop the bit-row branches), for JPS+.
+pub(crate) fn search_with_table(
+    ctx: &mut SearchContext,
+    grid: &Grid,
+    start: NodeId,
+    goal: NodeId,
+    options: &SearchOptions,
+    table: &JumpTable<'_>,
+) -> Result<SearchResult> {
+    search_with(ctx, grid, start, goal, options, Some(table))
+}
+
 /// JPS between two passable nodes of `grid` (checked by the caller), with straight jumps read
 /// from `table` (built for `grid`) if given, else scanned over the grid's bit rows.
+#[inline(always)]
 pub(crate) fn search_with(
     ctx: &mut SearchContext,
     grid: &Grid,
@@ -222,7 +236,7 @@ pub(crate) fn search_with(
             ctx.expand_jump_points(grid);
             return Ok(SearchResult {
                 status: PathStatus::Complete,
-                cost: ctx.exact_cost(grid, options),
+                cost: ctx.jump_points_cost(grid, options),
                 expanded,
             });
         }

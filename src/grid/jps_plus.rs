@@ -229,5 +229,5 @@ pub fn find_path(
     let grid = table.grid;
     super::jps::check_supported(grid, options)?;
     let (s, g) = check_endpoints(grid, start, goal).inspect_err(|_| ctx.forget())?;
-    super::jps::search_with(ctx, grid, s as NodeId, g, options, Some(table))
+    super::jps::search_with_table(ctx, grid, s as NodeId, g, options, table)
 }
