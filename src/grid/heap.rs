@@ -40,7 +40,7 @@ const BUCKETS: usize = 65;
 /// The open list: a radix heap with lazy deletion and the stack of nodes of the smallest `f`.
 #[derive(Debug, Clone)]
 pub(crate) struct OpenList {
-    buckets: Vec<Vec<Entry>>,
+    buckets: [Vec<Entry>; BUCKETS],
     /// Bit `b` set if bucket `b` is not empty.
     occupied: u128,
     /// Nodes pushed with `f` at most `current_f`: popped first, last in first out.
@@ -53,7 +53,7 @@ pub(crate) struct OpenList {
 impl Default for OpenList {
     fn default() -> Self {
         OpenList {
-            buckets: vec![Vec::new(); BUCKETS],
+            buckets: [const { Vec::new() }; BUCKETS],
             occupied: 0,
             stack: Vec::new(),
             current_f: 0,
@@ -107,6 +107,18 @@ impl OpenList {
             return Some(n);
         }
         if self.occupied & 1 == 0 {
+            if self.occupied == 0 {
+                return None;
+            }
+            // The lowest bucket holds one entry (common when the list is short, as in JPS):
+            // it is the minimum, no need to spread it.
+            let b = self.occupied.trailing_zeros() as usize;
+            if self.buckets[b].len() == 1 {
+                let e = self.buckets[b].pop().expect("one entry");
+                self.occupied &= !(1 << b);
+                self.current_f = e.f;
+                return Some(e.node);
+            }
             self.refill()?;
         }
         let e = self.buckets[0].pop().expect("bucket 0 is occupied");
