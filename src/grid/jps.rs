@@ -183,7 +183,7 @@ pub(crate) fn search_with_table(
     search_with(ctx, grid, start, goal, options, Some(table))
 }
 
-/// JPS between two passable nodes of `grid` (checked by the caller), with straight jumps read
+/// JPS between two passable nodes of `grid` (checked by the caller), with jumps read
 /// from `table` (built for `grid`) if given, else scanned over the grid's bit rows.
 #[inline(always)]
 pub(crate) fn search_with(

@@ -10,7 +10,7 @@
 //!   [`SearchContext`] that allocates nothing per query once warmed up.
 //! - [`jps`]: Jump Point Search for uniform-cost grids with no corner cutting; same optimal
 //!   lengths as A*, far fewer expansions.
-//! - [`jps_plus`]: JPS+, JPS with its straight jumps read from a [`jps_plus::JumpTable`] built
+//! - [`jps_plus`]: JPS+, JPS with its jumps read from a [`jps_plus::JumpTable`] built
 //!   once per grid; the same results as [`jps`].
 //! - [`path`]: path simplification (waypoints on the corner cells).
 //! - [`movingai`]: `.map` / `.scen` parsing; [`runner`]: run a scenario file and report.
