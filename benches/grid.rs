@@ -6,7 +6,7 @@
 //!    `pathfinding` crate's `astar` given the same graph: 8-connected, straight cost 1,
 //!    diagonal sqrt(2), no corner cutting (a diagonal move needs both cells beside it
 //!    passable), octile heuristic, successors in the same order as navkit's;
-//! 2. navkit's JPS ([`jps::find_path`]) and JPS+ ([`jps_plus::find_path`], straight jumps
+//! 2. navkit's JPS ([`jps::find_path`]) and JPS+ ([`jps_plus::find_path`], jumps
 //!    read from a [`JumpTable`] built per map) against navkit's A* on the same problems; JPS+
 //!    is timed without its table (built once per round, its build timed apart: the `table ms`
 //!    column) and with it (`JPS+ & table`: one build plus the round's queries, per query);

@@ -2,14 +2,15 @@
 //!
 //! Costs are exact fixed-point integers ([`super::Cost`]), so equal `f` values are real ties.
 //! The open list (module `heap`) takes successors whose `f` equals the expanded node's (the
-//! smallest on the list) on a last-in-first-out stack ahead of its indexed binary heap with
-//! decrease-key, which is ordered on `f` and breaks ties towards lower `h` (the node closer to
-//! the goal). Per-node state is tagged with a
+//! smallest on the list) on a last-in-first-out stack ahead of its radix heap (a monotone
+//! priority queue on `f`, with lazy deletion: an improved node is pushed again); other ties in
+//! `f` are not broken on `h` (module `heap` says why). Per-node state is tagged with a
 //! generation counter, so starting a query costs nothing and, once the context has seen a graph
 //! of the same size, a query allocates nothing. The heuristic is octile distance scaled by the
 //! graph's smallest cost multiplier: admissible and consistent, so closed nodes are never
 //! reopened and the result is optimal.
 
+use super::compact::CompactStates;
 use super::heap::OpenList;
 use super::{
     Cost, Grid, NodeId, SearchGraph, SearchOptions, SearchResult, check_endpoints, from_fixed,
@@ -17,15 +18,6 @@ use super::{
 use crate::status::PathStatus;
 use crate::{Error, Result};
 use glam::UVec2;
-
-/// Per-node search state; valid only when `stamp` is the context's current generation
-/// (open) or one past it (closed).
-#[derive(Clone, Copy, Debug, Default)]
-struct NodeState {
-    stamp: u32,
-    parent: NodeId,
-    g: Cost,
-}
 
 /// A node the last search reached ([`SearchContext::visited`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -46,8 +38,7 @@ pub struct VisitedNode {
 /// Create one per thread and reuse it; it grows to the largest graph it has searched.
 #[derive(Debug, Clone)]
 pub struct SearchContext {
-    generation: u32,
-    nodes: Vec<NodeState>,
+    states: CompactStates,
     heap: OpenList,
     path: Vec<NodeId>,
     jump_points: Vec<NodeId>,
@@ -65,8 +56,7 @@ impl SearchContext {
     /// An empty context; it allocates on its first search.
     pub fn new() -> Self {
         SearchContext {
-            generation: 0,
-            nodes: Vec::new(),
+            states: CompactStates::default(),
             heap: OpenList::default(),
             path: Vec::new(),
             jump_points: Vec::new(),
@@ -113,47 +103,37 @@ impl SearchContext {
     /// What the last search (A* or JPS) did with `node`: `None` if it never reached it (or
     /// `node` is beyond every graph this context has searched).
     pub fn visit(&self, node: NodeId) -> Option<VisitedNode> {
-        let st = self.nodes.get(node as usize)?;
-        let closed = if st.stamp == self.generation {
-            false
-        } else if st.stamp == self.generation + 1 {
-            true
-        } else {
-            return None;
-        };
+        let (closed, g, parent) = self.state(node)?;
         Some(VisitedNode {
             node,
             closed,
-            cost: from_fixed(st.g),
-            parent: st.parent,
+            cost: from_fixed(g),
+            parent,
         })
+    }
+
+    /// `(closed, g, parent)` of a node the last search reached.
+    fn state(&self, node: NodeId) -> Option<(bool, Cost, NodeId)> {
+        self.states.state(node)
+    }
+
+    /// Number of nodes with a state.
+    fn state_len(&self) -> usize {
+        self.states.len()
     }
 
     /// Every node the last search reached, by node id: the closed ones (expanded: as many as
     /// its [`SearchResult::expanded`]) and those still on the open list. A search refused
     /// before it started (blocked or off-grid endpoints) reached none.
     pub fn visited(&self) -> impl Iterator<Item = VisitedNode> + '_ {
-        (0..self.nodes.len() as NodeId).filter_map(|n| self.visit(n))
+        (0..self.state_len() as NodeId).filter_map(|n| self.visit(n))
     }
 
     /// Starts a new query on a graph of `node_count` nodes.
     /// Fails with [`Error::OutOfMemory`] (and nothing changed) if the per-node memory for
     /// `node_count` nodes cannot be allocated.
     pub(crate) fn begin(&mut self, node_count: usize) -> Result<()> {
-        if self.nodes.len() < node_count {
-            super::try_grow(
-                &mut self.nodes,
-                node_count,
-                NodeState::default(),
-                "search nodes",
-            )?;
-        }
-        self.heap.reserve(node_count)?;
-        if self.generation >= u32::MAX - 4 {
-            self.nodes.iter_mut().for_each(|n| n.stamp = 0);
-            self.generation = 0;
-        }
-        self.generation += 2;
+        self.states.begin(node_count)?;
         self.heap.reset(node_count);
         self.path.clear();
         self.jump_points.clear();
@@ -176,41 +156,34 @@ impl SearchContext {
         g: Cost,
         h: impl FnOnce() -> Cost,
     ) {
-        let generation = self.generation;
-        let st = &mut self.nodes[node as usize];
-        if st.stamp < generation {
-            *st = NodeState {
-                stamp: generation,
-                parent,
-                g,
-            };
-            let h = h();
-            self.heap.push(node, g.saturating_add(h), h);
-        } else if st.stamp == generation && g < st.g {
-            st.g = g;
-            st.parent = parent;
-            self.heap.decrease(node, g, h());
+        if self.states.open(node, parent, g) {
+            // An improved node is pushed again (lazy deletion): its older entry is skipped
+            // once the node is closed.
+            self.heap.push(node, g.saturating_add(h()));
         }
     }
 
-    /// Pops the best open node and closes it.
+    /// Pops the best open node and closes it (skipping the stale entries of closed nodes).
     #[inline(always)]
     pub(crate) fn pop(&mut self) -> Option<NodeId> {
-        let n = self.heap.pop()?;
-        self.nodes[n as usize].stamp = self.generation + 1;
-        Some(n)
+        loop {
+            let n = self.heap.pop()?;
+            if self.states.close(n) {
+                return Some(n);
+            }
+        }
     }
 
     /// The cost of the best path found so far to a node that has been opened this query.
     #[inline(always)]
     pub(crate) fn g(&self, node: NodeId) -> Cost {
-        self.nodes[node as usize].g
+        self.states.g(node)
     }
 
     /// The parent of a node that has been opened this query.
     #[inline(always)]
     pub(crate) fn parent(&self, node: NodeId) -> NodeId {
-        self.nodes[node as usize].parent
+        self.states.parent(node)
     }
 
     /// After a search that ran dry without reaching its goal: fills `path` with the parent
@@ -222,11 +195,10 @@ impl SearchContext {
         node_count: usize,
         h: impl Fn(NodeId) -> Cost,
     ) -> NodeId {
-        let generation = self.generation;
-        let nearest = (0..node_count.min(self.nodes.len()) as NodeId)
-            .filter(|&n| self.nodes[n as usize].stamp >= generation)
-            .min_by_key(|&n| (h(n), self.nodes[n as usize].g, n))
-            .unwrap_or(start);
+        let nearest = (0..node_count.min(self.state_len()) as NodeId)
+            .filter_map(|n| self.state(n).map(|(_, g, _)| (h(n), g, n)))
+            .min()
+            .map_or(start, |(_, _, n)| n);
         self.retrace(start, nearest);
         nearest
     }
@@ -265,15 +237,31 @@ impl SearchContext {
         let mut n = goal;
         self.path.push(n);
         while n != start {
-            n = self.nodes[n as usize].parent;
+            n = self.parent(n);
             self.path.push(n);
         }
         self.path.reverse();
     }
 
-    /// The real cost of the last path on `grid`, summed in f64 move by move (the search's
-    /// fixed-point sum is within 2.4e-8 per diagonal of it).
+    /// The real cost of the last path on `grid` (the search's fixed-point sum is within 2.4e-8
+    /// per diagonal of it). On an unweighted grid: its straight moves times the straight cost
+    /// plus its diagonal moves times the diagonal cost, the moves counted from the node ids;
+    /// on a weighted one, summed in f64 move by move.
     pub(crate) fn exact_cost(&self, grid: &Grid, options: &SearchOptions) -> f64 {
+        if !grid.is_weighted() {
+            let s = grid.stride() as NodeId;
+            let diagonals = self
+                .path
+                .windows(2)
+                .filter(|w| {
+                    let d = w[0].abs_diff(w[1]);
+                    d != 1 && d != s
+                })
+                .count();
+            let straights = self.path.len().saturating_sub(1) - diagonals;
+            return straights as f64 * options.cost_model.straight()
+                + diagonals as f64 * options.cost_model.diagonal();
+        }
         let mut cost = 0.0;
         for w in self.path.windows(2) {
             let (a, b) = (grid.cell(w[0]), grid.cell(w[1]));
@@ -288,28 +276,47 @@ impl SearchContext {
     }
 
     /// Moves the retraced path to the jump-point list and expands it into every cell between
-    /// consecutive jump points (each pair is on a straight or diagonal line) of a grid whose
-    /// padded row length is `stride`.
-    pub(crate) fn expand_jump_points(&mut self, stride: usize) {
+    /// consecutive jump points (each pair is on a straight or diagonal line) of `grid`.
+    pub(crate) fn expand_jump_points(&mut self, grid: &Grid) {
         std::mem::swap(&mut self.path, &mut self.jump_points);
         self.path.clear();
         let Some(&first) = self.jump_points.first() else {
             return;
         };
         self.path.push(first);
-        let s = stride as i64;
+        let s = grid.stride() as i64;
         for w in self.jump_points.windows(2) {
-            let (a, b) = (w[0] as i64, w[1] as i64);
-            let (ax, ay) = (a % s, a / s);
-            let (bx, by) = (b % s, b / s);
-            let step = (bx - ax).signum() + (by - ay).signum() * s;
-            let count = (bx - ax).abs().max((by - ay).abs());
-            let mut n = a;
-            for _ in 0..count {
-                n += step;
-                self.path.push(n as NodeId);
+            let (a, b) = (grid.cell(w[0]).as_ivec2(), grid.cell(w[1]).as_ivec2());
+            let d = b - a;
+            let step = d.x.signum() as i64 + d.y.signum() as i64 * s;
+            let count = d.x.abs().max(d.y.abs()) as usize;
+            let from = self.path.len();
+            self.path.resize(from + count, 0);
+            // Indexed writes into the new slots (no capacity check per cell: vectorised).
+            let a = w[0] as i64;
+            for (k, slot) in self.path[from..].iter_mut().enumerate() {
+                *slot = (a + (k as i64 + 1) * step) as NodeId;
             }
         }
+    }
+
+    /// The real cost of the last JPS path on the unweighted `grid`: as
+    /// [`SearchContext::exact_cost`] (straight moves times the straight cost plus diagonal
+    /// moves times the diagonal cost), the moves counted per pair of jump points.
+    pub(crate) fn jump_points_cost(&self, grid: &Grid, options: &SearchOptions) -> f64 {
+        debug_assert!(!grid.is_weighted());
+        let (mut straights, mut diagonals) = (0u64, 0u64);
+        for w in self.jump_points.windows(2) {
+            let d = grid.cell(w[1]).as_ivec2() - grid.cell(w[0]).as_ivec2();
+            let steps = d.x.unsigned_abs().max(d.y.unsigned_abs()) as u64;
+            if d.x != 0 && d.y != 0 {
+                diagonals += steps;
+            } else {
+                straights += steps;
+            }
+        }
+        straights as f64 * options.cost_model.straight()
+            + diagonals as f64 * options.cost_model.diagonal()
     }
 }
 

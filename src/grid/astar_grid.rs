@@ -17,8 +17,8 @@ pub(super) fn run(
 ) -> Result<SearchResult> {
     debug_assert!(!grid.is_weighted());
     let count = grid.node_count();
-    ctx.begin(count)?;
     let model = options.cost_model;
+    ctx.begin(count)?;
     let goal_cell = grid.cell(goal);
     let h = |x: u32, y: u32| model.octile_fixed(x.abs_diff(goal_cell.x), y.abs_diff(goal_cell.y));
     let s = grid.stride() as isize;

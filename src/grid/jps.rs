@@ -129,6 +129,10 @@ impl Jumper<'_> {
     /// Diagonal jump from `i` (not included) by `dx` (±1) and `dy` (±stride).
     #[inline(always)]
     fn diagonal(&self, i: usize, dx: isize, dy: isize) -> Option<(usize, u32)> {
+        if let Lines::Table(table) = self.lines {
+            let s = self.stride as usize;
+            return table.diagonal(i, self.xy(i), (dx, dy.signum()), self.goal_xy, s);
+        }
         let mut i = i;
         let mut steps = 0u32;
         loop {
@@ -166,8 +170,22 @@ pub fn find_path(
     search_with(ctx, grid, s, g, options, None)
 }
 
-/// JPS between two passable nodes of `grid` (checked by the caller), with straight jumps read
+/// [`search_with`] with a table: a copy of the search compiled for table jumps only (the
+/// constant `Some` lets the compiler drop the bit-row branches), for JPS+.
+pub(crate) fn search_with_table(
+    ctx: &mut SearchContext,
+    grid: &Grid,
+    start: NodeId,
+    goal: NodeId,
+    options: &SearchOptions,
+    table: &JumpTable<'_>,
+) -> Result<SearchResult> {
+    search_with(ctx, grid, start, goal, options, Some(table))
+}
+
+/// JPS between two passable nodes of `grid` (checked by the caller), with jumps read
 /// from `table` (built for `grid`) if given, else scanned over the grid's bit rows.
+#[inline(always)]
 pub(crate) fn search_with(
     ctx: &mut SearchContext,
     grid: &Grid,
@@ -215,10 +233,10 @@ pub(crate) fn search_with(
         expanded += 1;
         if n == goal {
             ctx.retrace(start, goal);
-            ctx.expand_jump_points(grid.stride());
+            ctx.expand_jump_points(grid);
             return Ok(SearchResult {
                 status: PathStatus::Complete,
-                cost: ctx.exact_cost(grid, options),
+                cost: ctx.jump_points_cost(grid, options),
                 expanded,
             });
         }
@@ -270,7 +288,7 @@ pub(crate) fn search_with(
         }
     }
     ctx.retrace_nearest(start, grid.node_count(), |n| h(n as usize));
-    ctx.expand_jump_points(grid.stride());
+    ctx.expand_jump_points(grid);
     Ok(SearchResult {
         status: PathStatus::Partial,
         cost: ctx.exact_cost(grid, options),

@@ -6,11 +6,11 @@
 //!   optional per-cell cost multiplier. It implements [`SearchGraph`], the node-id +
 //!   neighbour-function abstraction the searches run on (a multi-level grid derived from a
 //!   navmesh can implement it too).
-//! - [`astar`]: A* with an octile heuristic, ties broken towards lower `h`, run on a reusable
+//! - [`astar`]: A* with an octile heuristic, ties in `f` broken depth first, run on a reusable
 //!   [`SearchContext`] that allocates nothing per query once warmed up.
 //! - [`jps`]: Jump Point Search for uniform-cost grids with no corner cutting; same optimal
 //!   lengths as A*, far fewer expansions.
-//! - [`jps_plus`]: JPS+, JPS with its straight jumps read from a [`jps_plus::JumpTable`] built
+//! - [`jps_plus`]: JPS+, JPS with its jumps read from a [`jps_plus::JumpTable`] built
 //!   once per grid; the same results as [`jps`].
 //! - [`path`]: path simplification (waypoints on the corner cells).
 //! - [`movingai`]: `.map` / `.scen` parsing; [`runner`]: run a scenario file and report.
@@ -48,6 +48,7 @@ use glam::UVec2;
 pub mod astar;
 mod astar_grid;
 mod bits;
+mod compact;
 mod heap;
 pub mod jps;
 pub mod jps_plus;
@@ -76,9 +77,9 @@ pub(crate) fn try_grow<T: Clone>(v: &mut Vec<T>, len: usize, value: T, what: &st
 }
 
 /// Bytes a search on a `width` x `height` grid needs at most, the grid included: its padded
-/// cells (1 byte each), per node the search state (16 bytes) and the open list's position (4
-/// bytes), the open list itself (at most 16 bytes per node, counted for an eighth of them: it
-/// holds the search's frontier), and Jump Point Search's bit rows (4 bits per cell, rows and
+/// cells (1 byte each), per node the search state (14 bytes: stamp, cost so far, parent) and 6
+/// bytes to spare for the open list's stale entries, the open list itself (at most 16 bytes per
+/// node, counted for an eighth of them: it holds the search's frontier), and Jump Point Search's bit rows (4 bits per cell, rows and
 /// columns of two terrain classes). For a refusal by size before loading or searching, e.g.
 /// against `navkit --max-memory`.
 pub fn search_memory_bytes(width: u32, height: u32) -> u64 {
