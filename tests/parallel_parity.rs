@@ -158,3 +158,70 @@ fn solo_detail_meshes_built_in_parts_give_the_same_bytes() {
         }
     }
 }
+
+/// The heightfield (after the filters: they change areas, never spans) and the 32-bit-ref MSET
+/// bytes of the solo build of `geom` on a pool of `threads` threads (with `parallel`; on the
+/// calling thread without).
+fn solo_heightfield(
+    geom: &InputGeometry,
+    threads: usize,
+) -> (Vec<navkit::build::HeightfieldSpan>, Vec<u8>) {
+    let build = || {
+        NavMeshBuilder::new(geom)
+            .capture_stages(true)
+            .solo()
+            .unwrap()
+    };
+    #[cfg(feature = "parallel")]
+    let b = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+        .install(build);
+    #[cfg(not(feature = "parallel"))]
+    let b = {
+        let _ = threads;
+        build()
+    };
+    let bytes = b.navmesh().to_mset_bytes_with(RefWidth::Bits32).unwrap();
+    (b.stages().unwrap().heightfield.spans.clone(), bytes)
+}
+
+#[test]
+fn solo_heightfields_rasterized_in_row_strips_are_the_same() {
+    // RecastDemo's three meshes (their bytes are also checked against SOLO_HASHES above), and
+    // the terrain: 115,200 triangles, more than a solo build's 65,536-triangle chunk, each
+    // reaching 1 to 3 of its 400 rows.
+    let mut geoms: Vec<(String, InputGeometry)> = SOLO_HASHES
+        .iter()
+        .map(|(name, _)| {
+            let geom = InputGeometry::load(common::mesh(name)).unwrap();
+            (name.to_string(), geom)
+        })
+        .collect();
+    geoms.push(("terrain".into(), InputGeometry::from_mesh(terrain())));
+    for (name, geom) in &geoms {
+        // One thread: one call over every triangle (one strip).
+        let (one, one_bytes) = solo_heightfield(geom, 1);
+        assert!(one.len() > 10_000, "{name}: {} spans", one.len());
+        // 2, 3 and 5 threads: as many row strips, cut at different rows.
+        for threads in [2, 3, 5] {
+            let (spans, bytes) = solo_heightfield(geom, threads);
+            assert_eq!(
+                spans.len(),
+                one.len(),
+                "{name}, {threads} threads: span count"
+            );
+            if let Some(i) = (0..spans.len()).find(|&i| spans[i] != one[i]) {
+                panic!(
+                    "{name}, {threads} threads: span {i} is {:?}, one thread made {:?}",
+                    spans[i], one[i]
+                );
+            }
+            assert!(
+                bytes == one_bytes,
+                "{name}, {threads} threads: navmesh bytes"
+            );
+        }
+    }
+}
