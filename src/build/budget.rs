@@ -740,7 +740,9 @@ mod tests {
     fn ends_in_order_matches_a_stable_sort() {
         let mut seed = 12345u64;
         let mut next = || {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             (seed >> 33) as u32
         };
         for n in [3usize, 7, 40, 100, 1000] {

@@ -1,19 +1,22 @@
 //! The heightfield rasterized in row strips: `rcRasterizeTriangles` of the triangles that touch
-//! each strip of grid rows, side by side on [`crate::par`]'s threads, into heightfields of their
-//! own, whose strip columns are then moved into the whole heightfield.
+//! each strip of grid rows, side by side on the calling thread and helper threads
+//! ([`crate::par::claim_each`]), the first strip into the whole heightfield (cut to the strip's
+//! rows meanwhile), the others into heightfields of their own whose strip columns are then moved
+//! into the whole one.
 //!
 //! Recast rasterizes a triangle row by row: it computes the triangle's first and last rows from
-//! its bounds, the heightfield's origin and cell size (clamped to the grid), then clips the
-//! triangle at each row's far edge in turn, from the first row on, and adds the row's part to
-//! the row's columns cell by cell. A column's spans come from the triangles that reach it, in
-//! the order they are given, merged as they come. A strip's heightfield has the whole grid's
+//! its bounds, the heightfield's origin and cell size (clamped to the grid's rows), then clips
+//! the triangle at each row's far edge in turn, from the first row on, and adds the row's part
+//! to the row's columns cell by cell. A column's spans come from the triangles that reach it,
+//! in the order they are given, merged as they come. A strip's heightfield has the whole grid's
 //! origin, bounds, width and cell sizes, and rows `0..end` (the strip's last row plus one); it
 //! is given, in their order, exactly the triangles whose rows (as Recast computes them for the
 //! whole grid) reach the strip. For a row of the strip, such a triangle is clipped by the same
 //! float operations from the same first row (its first row is inside `0..end`, so the clamp to
 //! the strip's rows does not move it), so the row's columns receive the same parts in the same
 //! order as in one call over the whole grid: the same spans. Rows before the strip receive
-//! spans too; they are left unused. So the strips give the same heightfield as one call
+//! spans too (the triangles reaching into it from below); they are left unused, their spans'
+//! memory freed with the whole heightfield. So the strips give the same heightfield as one call
 //! (`tests/parallel_parity.rs` compares them on RecastDemo's meshes and a terrain).
 
 use std::ops::Range;
@@ -22,7 +25,6 @@ use recastnavigation_sys as sys;
 
 use super::{Heightfield, mesh_ok};
 use crate::ffi::context::RecastContext;
-use crate::par::prelude::*;
 
 /// How [`Heightfield::rasterize_in_strips`] ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -109,14 +111,21 @@ struct Inputs<'a> {
 
 impl Inputs<'_> {
     /// The heightfield of rows `0..strip.end` with the spans of the triangles reaching `strip`.
-    fn strip(&self, strip: Range<i32>) -> (Rasterized, Heightfield, RecastContext) {
+    fn strip(&self, strip: Range<i32>) -> (Rasterized, Option<Heightfield>, RecastContext) {
         let mut ctx = RecastContext::new();
         let mut hf = Heightfield::new();
         let g = &self.grid;
         let (w, cs, ch) = (g.width, g.cs, g.ch);
         if !hf.create(&mut ctx, w, strip.end, g.bmin, g.bmax, cs, ch) {
-            return (Rasterized::Failed, hf, ctx);
+            return (Rasterized::Failed, None, ctx);
         }
+        let done = self.fill(&mut hf, &mut ctx, strip);
+        (done, Some(hf), ctx)
+    }
+
+    /// Rasterizes the triangles reaching `strip` into `hf` (created, of the whole grid's width,
+    /// bounds and cell sizes, with at least `strip.end` rows), in their order.
+    fn fill(&self, hf: &mut Heightfield, ctx: &mut RecastContext, strip: Range<i32>) -> Rasterized {
         let mut tris = Vec::new();
         let mut areas = Vec::new();
         for (t, &(z0, z1)) in self.rows.iter().enumerate() {
@@ -127,21 +136,21 @@ impl Inputs<'_> {
         }
         for (tris, areas) in tris.chunks(self.batch * 3).zip(areas.chunks(self.batch)) {
             if !(self.keep_going)() {
-                return (Rasterized::Stopped, hf, ctx);
+                return Rasterized::Stopped;
             }
-            if !hf.rasterize(&mut ctx, self.verts, tris, areas, self.flag_merge_threshold) {
-                return (Rasterized::Failed, hf, ctx);
+            if !hf.rasterize(ctx, self.verts, tris, areas, self.flag_merge_threshold) {
+                return Rasterized::Failed;
             }
         }
-        (Rasterized::Done, hf, ctx)
+        Rasterized::Done
     }
 }
 
 impl Heightfield {
     /// [`Heightfield::rasterize`] of `tris` (with their `areas`) in up to `parts` row strips
-    /// rasterized side by side on [`crate::par`]'s threads (see the module's comment): the
-    /// same spans as one call. Each strip asks `keep_going` before every `batch` triangles and
-    /// stops when it says no. The heightfield must be created and empty (as
+    /// rasterized side by side on the calling thread and helper threads (see the module's
+    /// comment): the same spans as one call. Each strip asks `keep_going` before every `batch`
+    /// triangles and stops when it says no. The heightfield must be created and empty (as
     /// [`Heightfield::create`] leaves it); otherwise, or with one part or too few rows, the
     /// triangles are rasterized here in one strip. The strips' log messages follow `ctx`'s;
     /// Recast's rasterize timer of `ctx` times the whole.
@@ -201,21 +210,42 @@ impl Heightfield {
             batch,
             keep_going,
         };
-        let built: Vec<_> = strips
-            .par_iter()
-            .map(|s| (s.clone(), inputs.strip(s.clone())))
-            .collect();
+        // The first strip goes into this heightfield itself, cut to the strip's rows meanwhile
+        // (Recast clamps a triangle's rows to the heightfield's), so that its triangles reaching
+        // past the strip stop at its end, as in a strip's own heightfield.
+        self.set_rows(strips[0].end);
+        let whole = std::sync::Mutex::new(&mut *self);
+        let built = crate::par::claim_each(strips.len(), parts, |i| {
+            if i > 0 {
+                return inputs.strip(strips[i].clone());
+            }
+            let mut ctx = RecastContext::new();
+            let mut hf = whole.lock().unwrap_or_else(|e| e.into_inner());
+            (inputs.fill(&mut hf, &mut ctx, strips[0].clone()), None, ctx)
+        });
+        self.set_rows(h);
         let mut outcome = Rasterized::Done;
-        for (strip, (done, mut hf, mut strip_ctx)) in built {
+        for (strip, (done, hf, mut strip_ctx)) in strips.into_iter().zip(built) {
             ctx.append_logs(strip_ctx.take_logs());
             if done != Rasterized::Done {
                 outcome = done;
                 break;
             }
-            self.take_rows(&mut hf, strip);
+            if let Some(mut hf) = hf {
+                self.take_rows(&mut hf, strip);
+            }
         }
         ctx.stop_timer(T_RASTERIZE);
         outcome
+    }
+
+    /// Sets the heightfield's row count to `rows`, at most the rows it was created with (its
+    /// `spans` array keeps them all).
+    fn set_rows(&mut self, rows: i32) {
+        // SAFETY: a live heightfield borrowed exclusively; only its row count changes, and
+        // callers pass at most the count it was created with, so every row Recast may then
+        // index lies inside its `spans` array.
+        unsafe { (*self.as_ptr()).height = rows }
     }
 
     /// Moves the columns of rows `rows` of `strip` (a heightfield of the same width and at
