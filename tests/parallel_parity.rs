@@ -119,23 +119,28 @@ fn triangle_index_is_the_same_with_and_without_parallel() {
     );
 }
 
-/// The 32-bit-ref MSET bytes of the solo build of RecastDemo's `name`, with its default
-/// settings, made on a pool of `threads` threads (with `parallel`; on the calling thread
-/// without), and its detail mesh's sub-mesh count.
-fn solo_bytes(name: &str, threads: usize) -> (Vec<u8>, usize) {
-    let geom = InputGeometry::load(common::mesh(name)).unwrap();
-    let build = || NavMeshBuilder::new(&geom).solo().unwrap();
+/// `build()` on a pool of `threads` threads (with `parallel`; on the calling thread without).
+fn on_threads<R: Send>(threads: usize, build: impl FnOnce() -> R + Send) -> R {
     #[cfg(feature = "parallel")]
-    let b = rayon::ThreadPoolBuilder::new()
+    let r = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .unwrap()
         .install(build);
     #[cfg(not(feature = "parallel"))]
-    let b = {
+    let r = {
         let _ = threads;
         build()
     };
+    r
+}
+
+/// The 32-bit-ref MSET bytes of the solo build of RecastDemo's `name`, with its default
+/// settings, made on a pool of `threads` threads (with `parallel`; on the calling thread
+/// without), and its detail mesh's sub-mesh count.
+fn solo_bytes(name: &str, threads: usize) -> (Vec<u8>, usize) {
+    let geom = InputGeometry::load(common::mesh(name)).unwrap();
+    let b = on_threads(threads, || NavMeshBuilder::new(&geom).solo().unwrap());
     let bytes = b.navmesh().to_mset_bytes_with(RefWidth::Bits32).unwrap();
     (bytes, b.report().detail_meshes)
 }
@@ -166,23 +171,12 @@ fn solo_heightfield(
     geom: &InputGeometry,
     threads: usize,
 ) -> (Vec<navkit::build::HeightfieldSpan>, Vec<u8>) {
-    let build = || {
+    let b = on_threads(threads, || {
         NavMeshBuilder::new(geom)
             .capture_stages(true)
             .solo()
             .unwrap()
-    };
-    #[cfg(feature = "parallel")]
-    let b = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .unwrap()
-        .install(build);
-    #[cfg(not(feature = "parallel"))]
-    let b = {
-        let _ = threads;
-        build()
-    };
+    });
     let bytes = b.navmesh().to_mset_bytes_with(RefWidth::Bits32).unwrap();
     (b.stages().unwrap().heightfield.spans.clone(), bytes)
 }

@@ -56,36 +56,75 @@ fn tri_rows(verts: &[f32], tris: &[i32], t: usize, zmin: f32, ics: f32, h: i32) 
     (z0.clamp(-1, h - 1), z1.clamp(0, h - 1))
 }
 
-/// `n` consecutive row ranges splitting `0..h` so that each holds about as many triangle rows
-/// (a triangle counted once per row it reaches) as the others.
+/// At most `n` consecutive row ranges splitting `0..h`, of at least [`MIN_ROWS_PER_STRIP`] rows
+/// each, chosen so that the most work a strip does is as small as a greedy split can make it.
+/// A strip's work is counted in triangle rows: a row counts once, plus once per triangle
+/// reaching it (`rows` holds each triangle's first and last row); a strip other than the first
+/// also clips again the rows below it of the triangles reaching into it from below.
 fn strips(rows: &[(i32, i32)], h: i32, n: usize) -> Vec<Range<i32>> {
-    let mut per_row = vec![0i64; h as usize + 1];
+    let hu = h.max(0) as usize;
+    let min = (MIN_ROWS_PER_STRIP as usize).min(hu);
+    // Differences along the rows: triangles reaching a row; triangles reaching from below a
+    // row to it or past it, and the sum of their first rows.
+    let (mut reach, mut across, mut first) =
+        (vec![0i64; hu + 1], vec![0i64; hu + 1], vec![0i64; hu + 1]);
     for &(z0, z1) in rows {
-        per_row[z0.max(0) as usize] += 1;
-        per_row[z1 as usize + 1] -= 1;
+        let (z0, z1) = (z0.max(0) as usize, z1 as usize);
+        reach[z0] += 1;
+        reach[z1 + 1] -= 1;
+        across[z0 + 1] += 1;
+        across[z1 + 1] -= 1;
+        first[z0 + 1] += z0 as i64;
+        first[z1 + 1] -= z0 as i64;
     }
-    let mut weight = Vec::with_capacity(h as usize);
-    let mut running = 0i64;
-    for d in &per_row[..h as usize] {
-        running += d;
-        weight.push(running.max(0) + 1);
+    // `before[z]`: the work of rows `0..z`; `again[a]`: the rows a strip starting at `a` clips
+    // again below it.
+    let (mut before, mut again) = (vec![0i64; hu + 1], vec![0i64; hu + 1]);
+    let (mut r, mut c, mut f) = (0i64, 0i64, 0i64);
+    for z in 0..hu {
+        r += reach[z];
+        before[z + 1] = before[z] + r.max(0) + 1;
+        c += across[z];
+        f += first[z];
+        again[z] = (z as i64 * c - f).max(0);
     }
-    let total: i64 = weight.iter().sum();
-    let mut cuts = vec![0i32];
-    let mut acc = 0i64;
-    for (z, w) in weight.iter().enumerate() {
-        acc += w;
-        let next = cuts.len() as i64;
-        if (cuts.len() < n) && acc * n as i64 >= total * next {
-            let at = z as i32 + 1;
-            let last = *cuts.last().unwrap_or(&0);
-            if at - last >= MIN_ROWS_PER_STRIP && h - at >= MIN_ROWS_PER_STRIP {
-                cuts.push(at);
+    let work = |a: usize, b: usize| before[b] - before[a] + again[a];
+    // The cuts of strips each taken as long as `limit` allows (but `min` rows at least, and no
+    // shorter tail).
+    let split = |limit: i64| {
+        let mut cuts = vec![0usize];
+        let mut a = 0;
+        while a < hu {
+            let shortest = (a + min).min(hu);
+            let mut b = shortest;
+            while b < hu && work(a, b + 1) <= limit {
+                b += 1;
             }
+            if hu - b < min {
+                b = if hu - min >= shortest && work(a, hu) > limit {
+                    hu - min
+                } else {
+                    hu
+                };
+            }
+            cuts.push(b);
+            a = b;
+        }
+        cuts
+    };
+    let (mut lo, mut hi) = (0i64, work(0, hu));
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if split(mid).len() - 1 <= n {
+            hi = mid;
+        } else {
+            lo = mid + 1;
         }
     }
-    cuts.push(h);
-    cuts.windows(2).map(|c| c[0]..c[1]).collect()
+    split(hi)
+        .windows(2)
+        .map(|c| c[0] as i32..c[1] as i32)
+        .collect()
 }
 
 /// The whole heightfield's grid: its width, bounds and cell sizes.
