@@ -111,3 +111,48 @@ mod serial {
         impl<I: Iterator> ParallelIterator for I {}
     }
 }
+
+/// `f(0)`, ..., `f(n - 1)` in order, run by the calling thread and up to `threads - 1` helper
+/// threads (scoped OS threads, not the pool's), each taking the next index not yet taken until
+/// none is left; `f(0)` always runs on the calling thread, which starts it at once and then
+/// takes indices too, so a helper that a busy machine does not run soon costs little more than
+/// its start. Without the `parallel` feature, or with one thread, all on the calling thread.
+pub(crate) fn claim_each<T: Send>(
+    n: usize,
+    threads: usize,
+    f: impl Fn(usize) -> T + Sync,
+) -> Vec<T> {
+    let helpers = if cfg!(feature = "parallel") {
+        threads.min(n).saturating_sub(1)
+    } else {
+        0
+    };
+    if helpers == 0 {
+        return (0..n).map(f).collect();
+    }
+    let next = std::sync::atomic::AtomicUsize::new(1);
+    let work = || {
+        let mut done = Vec::new();
+        loop {
+            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            if i >= n {
+                return done;
+            }
+            done.push((i, f(i)));
+        }
+    };
+    let mut all: Vec<(usize, T)> = std::thread::scope(|s| {
+        let spawned: Vec<_> = (0..helpers).map(|_| s.spawn(work)).collect();
+        let mut all = vec![(0, f(0))];
+        all.extend(work());
+        for h in spawned {
+            match h.join() {
+                Ok(done) => all.extend(done),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+        all
+    });
+    all.sort_by_key(|&(i, _)| i);
+    all.into_iter().map(|(_, t)| t).collect()
+}

@@ -119,23 +119,28 @@ fn triangle_index_is_the_same_with_and_without_parallel() {
     );
 }
 
-/// The 32-bit-ref MSET bytes of the solo build of RecastDemo's `name`, with its default
-/// settings, made on a pool of `threads` threads (with `parallel`; on the calling thread
-/// without), and its detail mesh's sub-mesh count.
-fn solo_bytes(name: &str, threads: usize) -> (Vec<u8>, usize) {
-    let geom = InputGeometry::load(common::mesh(name)).unwrap();
-    let build = || NavMeshBuilder::new(&geom).solo().unwrap();
+/// `build()` on a pool of `threads` threads (with `parallel`; on the calling thread without).
+fn on_threads<R: Send>(threads: usize, build: impl FnOnce() -> R + Send) -> R {
     #[cfg(feature = "parallel")]
-    let b = rayon::ThreadPoolBuilder::new()
+    let r = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .unwrap()
         .install(build);
     #[cfg(not(feature = "parallel"))]
-    let b = {
+    let r = {
         let _ = threads;
         build()
     };
+    r
+}
+
+/// The 32-bit-ref MSET bytes of the solo build of RecastDemo's `name`, with its default
+/// settings, made on a pool of `threads` threads (with `parallel`; on the calling thread
+/// without), and its detail mesh's sub-mesh count.
+fn solo_bytes(name: &str, threads: usize) -> (Vec<u8>, usize) {
+    let geom = InputGeometry::load(common::mesh(name)).unwrap();
+    let b = on_threads(threads, || NavMeshBuilder::new(&geom).solo().unwrap());
     let bytes = b.navmesh().to_mset_bytes_with(RefWidth::Bits32).unwrap();
     (bytes, b.report().detail_meshes)
 }
@@ -144,7 +149,7 @@ fn solo_bytes(name: &str, threads: usize) -> (Vec<u8>, usize) {
 fn solo_detail_meshes_built_in_parts_give_the_same_bytes() {
     for (name, expected) in SOLO_HASHES {
         // 4 threads: up to 16 parts of at least 16 polygons where the detail mesh is enough
-        // work (undulating's 216 polygons in 13; dungeon and nav_test stay in one piece);
+        // work (undulating's 216 polygons in 13, nav_test's 155 in 9; dungeon's too);
         // 1 thread: one piece.
         for threads in [4, 1] {
             let (bytes, polys) = solo_bytes(name, threads);
@@ -154,6 +159,62 @@ fn solo_detail_meshes_built_in_parts_give_the_same_bytes() {
                 expected,
                 "{name}, {threads} threads, parallel feature: {}",
                 cfg!(feature = "parallel")
+            );
+        }
+    }
+}
+
+/// The heightfield (after the filters: they change areas, never spans) and the 32-bit-ref MSET
+/// bytes of the solo build of `geom` on a pool of `threads` threads (with `parallel`; on the
+/// calling thread without).
+fn solo_heightfield(
+    geom: &InputGeometry,
+    threads: usize,
+) -> (Vec<navkit::build::HeightfieldSpan>, Vec<u8>) {
+    let b = on_threads(threads, || {
+        NavMeshBuilder::new(geom)
+            .capture_stages(true)
+            .solo()
+            .unwrap()
+    });
+    let bytes = b.navmesh().to_mset_bytes_with(RefWidth::Bits32).unwrap();
+    (b.stages().unwrap().heightfield.spans.clone(), bytes)
+}
+
+#[test]
+fn solo_heightfields_rasterized_in_row_strips_are_the_same() {
+    // RecastDemo's three meshes (their bytes are also checked against SOLO_HASHES above), and
+    // the terrain: 115,200 triangles, more than a solo build's 65,536-triangle chunk, each
+    // reaching 1 to 3 of its 400 rows.
+    let mut geoms: Vec<(String, InputGeometry)> = SOLO_HASHES
+        .iter()
+        .map(|(name, _)| {
+            let geom = InputGeometry::load(common::mesh(name)).unwrap();
+            (name.to_string(), geom)
+        })
+        .collect();
+    geoms.push(("terrain".into(), InputGeometry::from_mesh(terrain())));
+    for (name, geom) in &geoms {
+        // One thread: one call over every triangle (one strip).
+        let (one, one_bytes) = solo_heightfield(geom, 1);
+        assert!(one.len() > 10_000, "{name}: {} spans", one.len());
+        // 2, 3 and 5 threads: as many row strips, cut at different rows.
+        for threads in [2, 3, 5] {
+            let (spans, bytes) = solo_heightfield(geom, threads);
+            assert_eq!(
+                spans.len(),
+                one.len(),
+                "{name}, {threads} threads: span count"
+            );
+            if let Some(i) = (0..spans.len()).find(|&i| spans[i] != one[i]) {
+                panic!(
+                    "{name}, {threads} threads: span {i} is {:?}, one thread made {:?}",
+                    spans[i], one[i]
+                );
+            }
+            assert!(
+                bytes == one_bytes,
+                "{name}, {threads} threads: navmesh bytes"
             );
         }
     }

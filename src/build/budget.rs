@@ -467,7 +467,7 @@ fn count_spans(
             mesh.verts[i + 2] as f64,
         ]
     };
-    let mut per_tile: std::collections::HashMap<(i64, i64), u64> = Default::default();
+    let mut per_tile = TileSums::new(cfg, tile_side);
     let (mut spans, mut walkable) = (0u64, 0u64);
     for t in mesh.tris.chunks_exact(3) {
         let (a, b, c) = (p(t[0]), p(t[1]), p(t[2]));
@@ -481,10 +481,8 @@ fn count_spans(
             e1[0] * e2[1] - e1[1] * e2[0],
         ];
         let area = n[1].abs() / 2.0;
-        let len = |p: [f64; 3], q: [f64; 3]| (p[0] - q[0]).hypot(p[2] - q[2]);
-        let perimeter = len(a, b) + len(b, c) + len(c, a);
         // Cells the triangle covers: its area, a cell's width along its edges, one more.
-        let tri = (area / (cs * cs) + perimeter / cs + 1.0).min(cells as f64) as u64;
+        let tri = covered_cells(a, b, c, area / (cs * cs), cs, cells as f64);
         spans = spans.saturating_add(tri);
         let norm = (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt();
         if norm > 0.0 && n[1] / norm > min_normal_y {
@@ -494,14 +492,84 @@ fn count_spans(
             (((a[0] + b[0] + c[0]) / 3.0 - cfg.bmin[0] as f64) / tile_w).floor() as i64,
             (((a[2] + b[2] + c[2]) / 3.0 - cfg.bmin[2] as f64) / tile_w).floor() as i64,
         );
-        let in_tile = per_tile.entry(key).or_default();
-        *in_tile = in_tile.saturating_add(tri.min(tile_cells));
+        per_tile.add(key, tri.min(tile_cells));
     }
-    let densest_tile = per_tile.values().copied().max().unwrap_or(0);
+    let densest_tile = per_tile.max();
     SpanCounts {
         spans: spans.min(cells.saturating_mul(64)),
         walkable,
         densest_tile,
+    }
+}
+
+/// `(area_cells + perimeter / cs + 1).min(cells)` rounded down, the perimeter being that of the
+/// triangle `a b c` seen from above, its sides measured as `f64::hypot` does. The sides are
+/// first taken as plain square roots (within a few units in the last place of `hypot`'s); only
+/// a count within a hair of a whole number, where they could round the other way, is made again
+/// with `hypot`, so the count is `hypot`'s, faster.
+fn covered_cells(
+    a: [f64; 3],
+    b: [f64; 3],
+    c: [f64; 3],
+    area_cells: f64,
+    cs: f64,
+    cells: f64,
+) -> u64 {
+    let count = |len: &dyn Fn([f64; 3], [f64; 3]) -> f64| {
+        let perimeter = len(a, b) + len(b, c) + len(c, a);
+        (area_cells + perimeter / cs + 1.0).min(cells)
+    };
+    let fast = count(&|p, q| {
+        let (dx, dz) = (p[0] - q[0], p[2] - q[2]);
+        (dx * dx + dz * dz).sqrt()
+    });
+    let frac = fast - fast.floor();
+    if fast.is_finite() && frac.min(1.0 - frac) > 1e-9 * (fast.abs() + 1.0) {
+        return fast as u64;
+    }
+    count(&|p, q| (p[0] - q[0]).hypot(p[2] - q[2])) as u64
+}
+
+/// Spans summed per tile of `tile_side` cells, keyed by tile column and row: in a table over
+/// the grid's tiles (and one more each way), and a map for keys outside it (a triangle whose
+/// centroid lies outside the build bounds).
+struct TileSums {
+    cols: i64,
+    rows: i64,
+    table: Vec<u64>,
+    outside: std::collections::HashMap<(i64, i64), u64>,
+}
+
+impl TileSums {
+    /// Most tiles kept in the table (8 MiB); a grid of more keeps them all in the map.
+    const MAX_TABLE: u64 = 1 << 20;
+
+    fn new(cfg: &crate::settings::VoxelConfig, tile_side: u64) -> Self {
+        let side = tile_side.max(1);
+        let tiles = |cells: i32| (cells.max(0) as u64).div_ceil(side) + 1;
+        let (cols, rows) = (tiles(cfg.width), tiles(cfg.height));
+        let fits = cols.saturating_mul(rows) <= Self::MAX_TABLE;
+        let (cols, rows) = if fits { (cols, rows) } else { (0, 0) };
+        TileSums {
+            cols: cols as i64,
+            rows: rows as i64,
+            table: vec![0; (cols * rows) as usize],
+            outside: Default::default(),
+        }
+    }
+
+    fn add(&mut self, (x, z): (i64, i64), n: u64) {
+        let sum = if (0..self.cols).contains(&x) && (0..self.rows).contains(&z) {
+            &mut self.table[(z * self.cols + x) as usize]
+        } else {
+            self.outside.entry((x, z)).or_default()
+        };
+        *sum = sum.saturating_add(n);
+    }
+
+    fn max(&self) -> u64 {
+        let table = self.table.iter().copied().max().unwrap_or(0);
+        table.max(self.outside.values().copied().max().unwrap_or(0))
     }
 }
 
@@ -576,6 +644,23 @@ pub(crate) fn estimate_validated(
 /// all (at least one).
 const MAX_STRAY: usize = 16;
 
+/// The vertex numbers `0..n` as a stable sort by coordinate `k` orders them, where only the
+/// first `m` and the last `m` places are right (the middle is any order): the ends found by
+/// selection and sorted, ties in vertex order as a stable sort leaves them.
+fn ends_in_order(verts: &[f32], k: usize, n: usize, m: usize) -> Vec<usize> {
+    let by = |a: &usize, b: &usize| verts[a * 3 + k].total_cmp(&verts[b * 3 + k]).then(a.cmp(b));
+    let mut order: Vec<usize> = (0..n).collect();
+    if m == 0 || n < 4 * m {
+        order.sort_by(by);
+        return order;
+    }
+    order.select_nth_unstable_by(m - 1, by);
+    order[m..].select_nth_unstable_by(n - 2 * m, by);
+    order[..m].sort_by(by);
+    order[n - m..].sort_by(by);
+    order
+}
+
 /// Looks along x and along z for a small group of vertices at either end or both, separated
 /// from all others by a gap wider than the rest of the level; returns the group whose removal
 /// shrinks the grid most.
@@ -588,8 +673,7 @@ fn find_stray(geom: &InputGeometry, cs: f64, width: u64, depth: u64) -> Option<S
     }
     let mut best: Option<StrayVertices> = None;
     for (axis, k) in [('x', 0usize), ('z', 2usize)] {
-        let mut order: Vec<usize> = (0..n).collect();
-        order.sort_by(|&a, &b| verts[a * 3 + k].total_cmp(&verts[b * 3 + k]));
+        let order = ends_in_order(verts, k, n, max_stray + 1);
         let c = |i: usize| verts[order[i] * 3 + k] as f64;
         let (along_with, other) = if k == 0 {
             (width, depth)
@@ -643,4 +727,36 @@ fn find_stray(geom: &InputGeometry, cs: f64, width: u64, depth: u64) -> Option<S
         }
     }
     best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `ends_in_order` puts the same vertices in the first and last `m` places as the stable
+    /// sort `find_stray` used before it, ties included (coordinates drawn from a few values so
+    /// that most of them tie).
+    #[test]
+    fn ends_in_order_matches_a_stable_sort() {
+        let mut seed = 12345u64;
+        let mut next = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as u32
+        };
+        for n in [3usize, 7, 40, 100, 1000] {
+            let verts: Vec<f32> = (0..n * 3).map(|_| (next() % 9) as f32 - 4.0).collect();
+            for k in [0, 2] {
+                let mut sorted: Vec<usize> = (0..n).collect();
+                sorted.sort_by(|&a, &b| verts[a * 3 + k].total_cmp(&verts[b * 3 + k]));
+                for m in [1usize, 3, 17] {
+                    let got = ends_in_order(&verts, k, n, m);
+                    let m = m.min(n);
+                    assert_eq!(got[..m], sorted[..m], "n {n}, axis {k}, first {m}");
+                    assert_eq!(got[n - m..], sorted[n - m..], "n {n}, axis {k}, last {m}");
+                }
+            }
+        }
+    }
 }

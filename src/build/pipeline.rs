@@ -36,8 +36,10 @@ const T_DETAIL: u32 = sys::rcTimerLabel_RC_TIMER_BUILD_POLYMESHDETAIL;
 /// (each a slice of vertex index triples into the geometry's mesh), the span filters the
 /// settings ask for, [`build_compact_heightfield`], [`erode_walkable_area`] and
 /// [`mark_convex_volumes`], over the grid `cfg`; the filtered heightfield is copied into
-/// `capture` when given. Returns the eroded compact heightfield, the heightfield's span count
-/// and the number of triangles rasterized.
+/// `capture` when given. The triangles are rasterized in up to `strips` row strips side by side
+/// (the same spans). Returns the eroded compact heightfield, the heightfield's span count and
+/// the number of triangles rasterized.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn walkable_area<'a>(
     ctx: &mut RecastContext,
     guard: &Guard,
@@ -45,9 +47,10 @@ pub(crate) fn walkable_area<'a>(
     settings: &BuildSettings,
     cfg: &VoxelConfig,
     chunks: impl Iterator<Item = &'a [i32]>,
+    strips: usize,
     capture: Option<&mut SoloStages>,
 ) -> Result<(CompactHeightfield, i32, usize)> {
-    let (mut solid, rasterized) = rasterize_triangles(ctx, guard, &geom.mesh, cfg, chunks)?;
+    let (mut solid, rasterized) = rasterize_triangles(ctx, guard, &geom.mesh, cfg, chunks, strips)?;
     if settings.filter_low_hanging_obstacles {
         filter_low_hanging_obstacles(ctx, guard, cfg, &mut solid)?;
     }
@@ -98,6 +101,7 @@ pub(crate) fn tile_walkable_area(
         settings,
         cfg,
         chunks.iter().map(|&c| index.chunk_tris(c)),
+        1,
         capture,
     )
     .map(Some)

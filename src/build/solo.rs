@@ -281,6 +281,8 @@ pub(crate) fn build_solo(
         settings,
         &cfg,
         geom.mesh.tris.chunks(TRIS_PER_CHECK * 3),
+        // The whole navmesh is this one grid: its rows may be rasterized on every thread.
+        crate::par::current_num_threads(),
         stages.as_mut(),
     )?;
     let products = detour_tile(

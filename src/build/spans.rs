@@ -126,6 +126,7 @@ pub(crate) fn build_walkable_spans(
         settings,
         &cfg,
         std::iter::once(&geom.mesh.tris[..]),
+        1,
         None,
     )?;
     let (cells, raw) = chf.export();

@@ -13,6 +13,9 @@ use super::owner::owner;
 use super::sweep_room::{Sweep, call_with_room};
 
 mod detail_parts;
+mod raster_strips;
+
+pub(crate) use raster_strips::Rasterized;
 
 unsafe extern "C" {
     fn navkit_build_regions(

@@ -17,11 +17,13 @@ const MIN_POLYS_PER_PART: usize = 16;
 const PARTS_PER_THREAD: usize = 4;
 
 /// The least estimated work (the sum over polygons of the square of their sample counts, taking
-/// each polygon's bounding box) for which the detail mesh is built in parts. Below it the work
-/// is a few milliseconds at most, and on a busy machine waiting for a second thread can cost
-/// more than it saves. RecastDemo's meshes with its settings: dungeon 2.1e4 (0.5 ms of detail
-/// mesh here), nav_test 6.9e4 (1.3 ms), undulating 5.1e5 (65 ms).
-const MIN_WORK_FOR_PARTS: f64 = 2.0e5;
+/// each polygon's bounding box) for which the detail mesh is built in parts. The calling thread
+/// starts on the first part at once and takes parts as long as any are left, so a helper thread
+/// that a busy machine does not run soon costs little more than its start (some tens of
+/// microseconds); below this the whole detail mesh is about that. RecastDemo's meshes with its
+/// settings: dungeon 2.1e4 (0.5 ms of detail mesh here), nav_test 6.9e4 (1.3 ms), undulating
+/// 5.1e5 (65 ms).
+const MIN_WORK_FOR_PARTS: f64 = 1.0e4;
 
 /// The estimated work of `pmesh`'s detail mesh at sample distance `sample_dist` (world units):
 /// the sum over its polygons of (bounding-box area / sample distance squared) squared, as the
@@ -65,7 +67,7 @@ fn parts(pmesh: &PolyMesh, sample_dist: f32, threads: usize) -> usize {
 }
 
 /// Adds height detail to every polygon of `pmesh`, sampled from `chf`, in parts side by side on
-/// up to `threads` of [`crate::par`]'s threads (1: on the calling thread, in one piece).
+/// the calling thread and up to `threads - 1` helpers (1: on the calling thread, in one piece).
 pub(crate) fn build_poly_mesh_detail(
     ctx: &mut RecastContext,
     guard: &Guard,
@@ -83,6 +85,7 @@ pub(crate) fn build_poly_mesh_detail(
         cfg.detail_sample_dist,
         cfg.detail_sample_max_error,
         parts(pmesh, cfg.detail_sample_dist, threads),
+        threads,
     ) {
         return Err(fail(
             ctx,

@@ -1,5 +1,5 @@
 //! The detail mesh in parts: `rcBuildPolyMeshDetail` over consecutive ranges of a poly mesh's
-//! polygons, side by side on [`crate::par`]'s threads, joined in order by
+//! polygons, side by side on the calling thread and helper threads, joined in order by
 //! `rcMergePolyMeshDetails`.
 //!
 //! Recast makes each polygon's detail mesh on its own: from the polygon's vertices, its region
@@ -17,7 +17,6 @@ use recastnavigation_sys as sys;
 
 use super::{CompactHeightfield, PolyMesh, PolyMeshDetail, Source};
 use crate::ffi::context::RecastContext;
-use crate::par::prelude::*;
 
 /// What every part reads: the poly mesh and the compact heightfield, as Recast's pointers.
 struct Inputs {
@@ -80,9 +79,11 @@ fn ranges(len: usize, n: usize) -> Vec<Range<usize>> {
 
 impl PolyMeshDetail {
     /// [`PolyMeshDetail::build`] in `parts` parts (at most one per polygon) built side by side
-    /// on [`crate::par`]'s threads and merged in order: the same detail mesh, and the parts'
+    /// by the calling thread and up to `threads - 1` helpers ([`crate::par::claim_each`]: each
+    /// takes the next part not yet taken) and merged in order: the same detail mesh, and the parts'
     /// log messages in order after `ctx`'s. Recast's detail-mesh timer of `ctx` times the whole.
     /// With one part, or nothing to sample, it is [`PolyMeshDetail::build`] itself.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn build_in_parts(
         &mut self,
         ctx: &mut RecastContext,
@@ -91,6 +92,7 @@ impl PolyMeshDetail {
         sample_dist: f32,
         sample_max_error: f32,
         parts: usize,
+        threads: usize,
     ) -> bool {
         let npolys = pmesh.npolys();
         let valid = pmesh.1 != Source::default() && pmesh.1 == chf.1;
@@ -106,10 +108,9 @@ impl PolyMeshDetail {
             sample_dist,
             sample_max_error,
         };
-        let built: Vec<Part> = ranges(npolys, parts)
-            .into_par_iter()
-            .map(|r| inputs.part(r))
-            .collect();
+        let ranges = ranges(npolys, parts);
+        let built: Vec<Part> =
+            crate::par::claim_each(ranges.len(), threads, |i| inputs.part(ranges[i].clone()));
         // As one call over every polygon would have: the messages up to the first failure.
         let mut meshes = Vec::with_capacity(built.len());
         let mut ok = true;
