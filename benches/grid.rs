@@ -45,8 +45,10 @@
 //! Run: `cargo bench --bench grid` (check, criterion group, ratio table), or
 //! `cargo bench --bench grid -- --quick` / `NAVKIT_BENCH_QUICK=1 cargo bench --bench grid`
 //! (check and ratio table only, fewer problems and rounds). `NAVKIT_BENCH_ROUNDS` sets the
-//! number of interleaved rounds (default 5, 2 with `--quick`). Without `--bench` (e.g.
-//! `cargo test --benches`) it runs a short smoke test.
+//! number of interleaved rounds (default 5, 2 with `--quick`). In a round each implementation
+//! goes through a map's timed problems as many times as it needs to take 20 ms
+//! (`NAVKIT_BENCH_PASS_MS`; 0 for once), so that short runs are timed warm.
+//! Without `--bench` (e.g. `cargo test --benches`) it runs a short smoke test.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -281,6 +283,9 @@ struct MapBench {
     expanded: [f64; 3],
     /// How long the last [`MapBench::run`] of JPS+ took to build its table.
     last_build: Duration,
+    /// How many times a run of each implementation (in [`Impl::ALL`]'s order) goes through
+    /// the timed problems ([`MapBench::set_passes`]).
+    passes: [usize; 4],
 }
 
 impl MapBench {
@@ -321,19 +326,47 @@ impl MapBench {
             opts: SearchOptions::default(),
             expanded: [0.0; 3],
             last_build: Duration::ZERO,
+            passes: [1; 4],
         }
     }
 
-    /// Runs the timed problems with `imp`; returns the summed lengths (so nothing is
-    /// optimised away). JPS+ first builds its table, timed into `last_build`.
+    /// Sets [`MapBench::passes`] so that one run of each implementation takes at least
+    /// `at_least` (at least one pass): a map whose timed problems take a fraction of a
+    /// millisecond (arena: 160 problems in 0.03 ms with JPS+) is then timed warm, not by the
+    /// caches the other implementations and maps left cold.
+    fn set_passes(&mut self, at_least: Duration) {
+        for (k, imp) in Impl::ALL.into_iter().enumerate() {
+            self.passes[k] = 1;
+            let t = Instant::now();
+            black_box(self.run(imp));
+            let once = (t.elapsed() - self.last_build_if(imp))
+                .as_secs_f64()
+                .max(1e-9);
+            self.passes[k] = (at_least.as_secs_f64() / once).ceil().max(1.0) as usize;
+        }
+    }
+
+    /// JPS+'s last table build if `imp` is JPS+, else zero.
+    fn last_build_if(&self, imp: Impl) -> Duration {
+        if imp == Impl::JpsPlus {
+            self.last_build
+        } else {
+            Duration::ZERO
+        }
+    }
+
+    /// Runs the timed problems [`MapBench::passes`] times with `imp`; returns the summed
+    /// lengths (so nothing is optimised away). JPS+ first builds its table (once), timed into
+    /// `last_build`.
     fn run(&mut self, imp: Impl) -> f64 {
         let mut total = 0.0;
+        let passes = self.passes[imp as usize];
         match imp {
             Impl::JpsPlus => {
                 let t = Instant::now();
                 let table = JumpTable::new(&self.grid).expect("jump table");
                 self.last_build = t.elapsed();
-                for q in &self.sample {
+                for q in self.sample.iter().cycle().take(self.sample.len() * passes) {
                     let r = jps_plus::find_path(
                         &mut self.ctx,
                         black_box(&table),
@@ -346,7 +379,7 @@ impl MapBench {
                 }
             }
             Impl::Pathfinding => {
-                for q in &self.sample {
+                for q in self.sample.iter().cycle().take(self.sample.len() * passes) {
                     let r = self
                         .pf
                         .find_path(black_box(q.start_node), black_box(q.goal_node));
@@ -355,7 +388,7 @@ impl MapBench {
                 total /= SCALE;
             }
             Impl::AStar => {
-                for q in &self.sample {
+                for q in self.sample.iter().cycle().take(self.sample.len() * passes) {
                     let r = astar::find_path(
                         &mut self.ctx,
                         &self.grid,
@@ -368,7 +401,7 @@ impl MapBench {
                 }
             }
             Impl::Jps => {
-                for q in &self.sample {
+                for q in self.sample.iter().cycle().take(self.sample.len() * passes) {
                     let r = jps::find_path(
                         &mut self.ctx,
                         &self.grid,
@@ -526,9 +559,10 @@ fn geomean(v: &[f64]) -> f64 {
 /// its table (build + queries).
 const COLUMNS: usize = 6;
 
-/// Interleaved rounds: per round and map the four implementations run the timed problems,
-/// the order rotating from round to round. Returns `times[map][column][round]`, seconds for
-/// the whole sample (see [`COLUMNS`]).
+/// Interleaved rounds: per round and map the four implementations run the timed problems
+/// (each [`MapBench::passes`] times), the order rotating from round to round. Returns
+/// `times[map][column][round]`, seconds for one pass over the sample (see [`COLUMNS`]; JPS+
+/// with its table: one build and one pass).
 fn measure(maps: &mut [MapBench], rounds: usize) -> Vec<[Vec<f64>; COLUMNS]> {
     let mut times = vec![[const { Vec::new() }; COLUMNS]; maps.len()];
     let mut sink = 0.0;
@@ -540,13 +574,14 @@ fn measure(maps: &mut [MapBench], rounds: usize) -> Vec<[Vec<f64>; COLUMNS]> {
                 let t = Instant::now();
                 sink += m.run(Impl::ALL[ii]);
                 let dt = t.elapsed().as_secs_f64();
+                let passes = m.passes[ii] as f64;
                 if Impl::ALL[ii] == Impl::JpsPlus {
                     let build = m.last_build.as_secs_f64();
-                    times[mi][3].push(dt - build);
+                    times[mi][3].push((dt - build) / passes);
                     times[mi][4].push(build);
-                    times[mi][5].push(dt);
+                    times[mi][5].push(build + (dt - build) / passes);
                 } else {
-                    times[mi][ii].push(dt);
+                    times[mi][ii].push(dt / passes);
                 }
             }
         }
@@ -562,8 +597,13 @@ fn interleaved(maps: &mut [MapBench], rounds: usize) {
     println!(
         "navkit A* vs pathfinding {}, navkit JPS and JPS+ vs A*: {rounds} interleaved rounds, \
          medians; speed-up = slower/faster time per query; JPS+ without its table, and with \
-         one table build per round's sample (\"& table\")",
-        pathfinding_version()
+         one table build per round's sample (\"& table\"); passes over each map's problems per \
+         run (pathfinding, A*, JPS, JPS+): {}",
+        pathfinding_version(),
+        maps.iter()
+            .map(|m| format!("{} {:?}", m.name, m.passes))
+            .collect::<Vec<_>>()
+            .join(", ")
     );
     println!();
     println!(
@@ -705,6 +745,16 @@ fn main() {
         c.final_summary();
     }
 
+    if bench_mode {
+        // `NAVKIT_BENCH_PASS_MS=0`: one pass per run, as cold as the other maps leave it.
+        let ms = std::env::var("NAVKIT_BENCH_PASS_MS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(20);
+        for m in maps.iter_mut() {
+            m.set_passes(Duration::from_millis(ms));
+        }
+    }
     interleaved(&mut maps, rounds);
     println!();
     println!("total {:.1} s", t0.elapsed().as_secs_f64());
