@@ -17,6 +17,9 @@
 //!
 //! Run: `cargo bench --bench build`. `NAVKIT_BENCH_ROUNDS` sets the rounds (default 20).
 
+#[path = "common/median.rs"]
+mod median;
+use median::median;
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -229,16 +232,6 @@ fn assert_same_meshes(name: &str, nk: &SoloBuild, pmesh: &PolygonNavmesh, dmesh:
     );
 }
 
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    }
-}
-
 /// One mesh's samples: whole builds and per-stage times (seconds), each side.
 struct Samples {
     name: &'static str,
@@ -327,17 +320,17 @@ fn report(all: &mut [Samples], rounds: usize) {
         "mesh", "navkit ms", "rerecast ms", "navkit / rerecast"
     );
     for s in all.iter_mut() {
-        let nk = median(&mut s.navkit) * 1e3;
-        let rr = median(&mut s.rerecast) * 1e3;
+        let nk = median(&s.navkit) * 1e3;
+        let rr = median(&s.rerecast) * 1e3;
         println!("{:<12} {nk:>12.3} {rr:>12.3} {:>18.3}", s.name, nk / rr);
     }
     println!("\nper stage (median ms, navkit's stage timers / rerecast's stages timed here):");
     for s in all.iter() {
         println!("{}:", s.name);
         for (i, stage) in RR_STAGES.iter().enumerate() {
-            let mut nk: Vec<f64> = s.navkit_stages.iter().map(|a| a[i]).collect();
-            let mut rr: Vec<f64> = s.rerecast_stages.iter().map(|a| a[i]).collect();
-            let (nk, rr) = (median(&mut nk) * 1e3, median(&mut rr) * 1e3);
+            let nk: Vec<f64> = s.navkit_stages.iter().map(|a| a[i]).collect();
+            let rr: Vec<f64> = s.rerecast_stages.iter().map(|a| a[i]).collect();
+            let (nk, rr) = (median(&nk) * 1e3, median(&rr) * 1e3);
             println!(
                 "  {stage:<12} {nk:>9.3} {rr:>9.3} {:>8.3}",
                 if rr > 0.0 { nk / rr } else { f64::NAN }

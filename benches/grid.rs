@@ -50,6 +50,9 @@
 //! (`NAVKIT_BENCH_PASS_MS`; 0 for once), so that short runs are timed warm.
 //! Without `--bench` (e.g. `cargo test --benches`) it runs a short smoke test.
 
+#[path = "common/median.rs"]
+mod median;
+use median::median;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -539,17 +542,6 @@ impl MapBench {
 // ---------------------------------------------------------------------------------------------
 // Measurement.
 // ---------------------------------------------------------------------------------------------
-
-fn median(v: &[f64]) -> f64 {
-    let mut v = v.to_vec();
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    }
-}
 
 fn geomean(v: &[f64]) -> f64 {
     (v.iter().map(|x| x.ln()).sum::<f64>() / v.len() as f64).exp()

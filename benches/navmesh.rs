@@ -30,6 +30,9 @@
 //! for the correctness check and the ratio table only (no criterion). `NAVKIT_BENCH_ROUNDS`
 //! sets the number of interleaved rounds (default 15).
 
+#[path = "common/median.rs"]
+mod median;
+use median::median;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -214,16 +217,6 @@ impl<'a> MeshBench<'a> {
 // Measurement.
 // ---------------------------------------------------------------------------------------------
 
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    }
-}
-
 /// The machine's load average (`/proc/loadavg`, Linux), to read the ratios against: the
 /// benchmark shares the CPUs with whatever else runs.
 fn load_average() -> String {
@@ -287,11 +280,11 @@ fn interleaved(benches: &mut [MeshBench<'_>], rounds: usize) {
         let n = b.pairs.len() as f64;
         for (oi, op) in Op::ALL.into_iter().enumerate() {
             let k = bi * nops + oi;
-            let mut paired: Vec<f64> = nav_t[k].iter().zip(&raw_t[k]).map(|(a, b)| a / b).collect();
+            let paired: Vec<f64> = nav_t[k].iter().zip(&raw_t[k]).map(|(a, b)| a / b).collect();
             let nmin = nav_t[k].iter().copied().fold(f64::INFINITY, f64::min);
             let rmin = raw_t[k].iter().copied().fold(f64::INFINITY, f64::min);
-            let nmed = median(&mut nav_t[k]);
-            let rmed = median(&mut raw_t[k]);
+            let nmed = median(&nav_t[k]);
+            let rmed = median(&raw_t[k]);
             let ratio = nmed / rmed;
             worst = worst.max(ratio);
             println!(
@@ -301,7 +294,7 @@ fn interleaved(benches: &mut [MeshBench<'_>], rounds: usize) {
                 nmed / n * 1e6,
                 rmed / n * 1e6,
                 ratio,
-                median(&mut paired),
+                median(&paired),
                 nmin / rmin,
             );
         }
@@ -363,7 +356,7 @@ fn main() {
             MESHES[i],
             b.report().polymesh_polys,
             b.tile_data().len(),
-            median(&mut build_t[i]) * 1e3
+            median(&build_t[i]) * 1e3
         );
     }
     println!();

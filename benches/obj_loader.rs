@@ -24,6 +24,9 @@
 //! Run: `cargo bench --bench obj_loader`. `NAVKIT_BENCH_ROUNDS` sets the rounds (default 7);
 //! `NAVKIT_BENCH_QUICK=1` only the small files and a 100k-triangle terrain, 3 rounds.
 
+#[path = "common/median.rs"]
+mod median;
+use median::median;
 #[path = "../tests/common/obj_gen.rs"]
 mod obj_gen;
 #[path = "common/recastdemo_obj.rs"]
@@ -57,16 +60,6 @@ fn child(file: &Path) {
         mesh.tri_count(),
         mesh_hash(&mesh)
     );
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    }
 }
 
 fn mib(kib: u64) -> f64 {
@@ -158,7 +151,7 @@ fn main() {
         let arrays_mib = (a.verts + a.tris) as f64 * 12.0 / (1024.0 * 1024.0);
         let file_mib = std::fs::metadata(path).unwrap().len() as f64 / (1024.0 * 1024.0);
         let best = |v: &[Run]| v.iter().map(|r| r.secs).fold(f64::INFINITY, f64::min);
-        let med = |v: &[Run]| median(v.iter().map(|r| r.secs).collect());
+        let med = |v: &[Run]| median(&v.iter().map(|r| r.secs).collect::<Vec<_>>());
         let peak = |v: &[Run]| v.iter().map(|r| r.hwm_kib).max().unwrap();
         let grow = |v: &[Run]| {
             v.iter()

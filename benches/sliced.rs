@@ -13,6 +13,9 @@
 //! `cargo bench --bench sliced -- --quick` for the check and the table only.
 //! `NAVKIT_BENCH_ROUNDS` sets the interleaved rounds (default 15).
 
+#[path = "common/median.rs"]
+mod median;
+use median::median;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -120,16 +123,6 @@ fn run(
     }
 }
 
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    }
-}
-
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let quick = args.iter().any(|a| a == "--quick");
@@ -219,7 +212,7 @@ fn main() {
             }
         }
         let min = |t: &[f64]| t.iter().copied().fold(f64::INFINITY, f64::min);
-        let (base, base_min) = (median(&mut times[0]), min(&times[0]));
+        let (base, base_min) = (median(&times[0]), min(&times[0]));
         let ratios: Vec<String> = times[1..]
             .iter_mut()
             .map(|t| format!("{:.3} ({:.3})", median(t) / base, min(t) / base_min))
