@@ -5,10 +5,14 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+#[path = "common/random_grid.rs"]
+mod random_grid;
+use random_grid::random_grid;
+
 use glam::UVec2;
 use navkit::grid::{
-    CornerCutting, CostModel, Grid, SearchContext, SearchOptions, SearchResult, Terrain, astar,
-    jps, path::simplify,
+    CornerCutting, CostModel, Grid, SearchContext, SearchOptions, SearchResult, astar, jps,
+    path::simplify,
 };
 use navkit::{Error, PathStatus};
 
@@ -109,26 +113,6 @@ fn assert_partial_path(
     end
 }
 
-/// A random grid with the given share of blocked cells (xorshift, seeded).
-fn random_grid(w: u32, h: u32, blocked_pct: u64, seed: u64) -> Grid {
-    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
-    let mut g = Grid::new(w, h).unwrap();
-    for y in 0..h {
-        for x in 0..w {
-            if next() % 100 < blocked_pct {
-                g.set_terrain(UVec2::new(x, y), Terrain::Blocked);
-            }
-        }
-    }
-    g
-}
-
 fn passable_cells(g: &Grid) -> Vec<UVec2> {
     (0..g.height())
         .flat_map(|y| (0..g.width()).map(move |x| UVec2::new(x, y)))
@@ -143,7 +127,7 @@ fn astar_and_jps_match_dijkstra_on_random_grids_for_every_option() {
     let (mut checked, mut unreachable) = (0, 0);
     for seed in 0..40u64 {
         let (w, h) = (5 + (seed % 7) as u32 * 6, 4 + (seed % 5) as u32 * 7);
-        let mut grid = random_grid(w, h, 10 + seed % 4 * 10, seed);
+        let mut grid = random_grid(w, h, 10 + seed % 4 * 10, 0, seed);
         let cells = passable_cells(&grid);
         if cells.len() < 2 {
             continue;

@@ -2,36 +2,17 @@
 //! find the same jump points as JPS's bit-row scans, so the same results; and its lengths are
 //! the Moving AI scenario files' optimal lengths.
 
+#[path = "common/random_grid.rs"]
+mod random_grid;
+use random_grid::random_grid;
+
 use glam::UVec2;
 use navkit::grid::jps_plus::{self, JumpTable};
 use navkit::grid::movingai::{load_map, load_scen};
 use navkit::grid::runner::LENGTH_TOLERANCE;
-use navkit::grid::{CornerCutting, Grid, SearchContext, SearchOptions, Terrain, jps};
+use navkit::grid::{CornerCutting, Grid, SearchContext, SearchOptions, jps};
 use navkit::{Error, PathStatus};
 use std::path::Path;
-
-/// A grid with `blocked_pct`% blocked cells and `water_pct`% water (xorshift, seeded).
-fn random_grid(w: u32, h: u32, blocked_pct: u64, water_pct: u64, seed: u64) -> Grid {
-    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
-    let mut g = Grid::new(w, h).unwrap();
-    for y in 0..h {
-        for x in 0..w {
-            let r = next() % 100;
-            if r < blocked_pct {
-                g.set_terrain(UVec2::new(x, y), Terrain::Blocked);
-            } else if r < blocked_pct + water_pct {
-                g.set_terrain(UVec2::new(x, y), Terrain::Water);
-            }
-        }
-    }
-    g
-}
 
 /// Random grids (sizes from 1 cell wide to wider than a 64-bit word, obstacle densities from
 /// none to most, with and without water): every pair of a sample of passable cells gives the
