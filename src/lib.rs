@@ -64,6 +64,7 @@ mod ffi;
 pub mod geometry;
 pub mod grid;
 pub mod navmesh;
+mod open_list;
 mod par;
 mod poly_ref;
 pub mod query;

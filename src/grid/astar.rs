@@ -11,7 +11,7 @@
 //! reopened and the result is optimal.
 
 use super::compact::CompactStates;
-use super::heap::OpenList;
+use crate::open_list::OpenList;
 use super::{
     Cost, Grid, NodeId, SearchGraph, SearchOptions, SearchResult, check_endpoints, from_fixed,
 };

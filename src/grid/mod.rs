@@ -49,7 +49,6 @@ pub mod astar;
 mod astar_grid;
 mod bits;
 mod compact;
-mod heap;
 pub mod jps;
 pub mod jps_plus;
 pub mod mesh;

@@ -24,7 +24,10 @@
 //! unchanged). Any order of the nodes of smallest `f` keeps A* optimal, and the stack's
 //! depth-first order heads for the goal.
 
-use super::{Cost, NodeId};
+/// A key (`f`, in fixed point or as the bits of a non-negative `f64`).
+type Cost = u64;
+/// A node's index.
+type NodeId = u32;
 
 /// One heap entry: `f` is an exact fixed-point cost.
 #[derive(Clone, Copy, Debug)]
