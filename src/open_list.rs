@@ -1,5 +1,7 @@
 //! The open list: a radix heap keyed on `f` with lazy deletion, plus a stack for nodes whose
-//! `f` equals the `f` of the node being expanded.
+//! `f` equals the `f` of the node being expanded. Used by the grid searches (`f` in exact
+//! fixed point) and by the optimal path's Polyanya (`f` as the bits of a non-negative `f64`,
+//! which sort as the numbers do).
 //!
 //! With a consistent heuristic, `f` never decreases along a search, so every key pushed is at
 //! least the last key popped: a monotone priority queue is enough. The radix heap (Ahuja,
@@ -29,7 +31,7 @@ type Cost = u64;
 /// A node's index.
 type NodeId = u32;
 
-/// One heap entry: `f` is an exact fixed-point cost.
+/// One heap entry.
 #[derive(Clone, Copy, Debug)]
 struct Entry {
     f: Cost,

@@ -11,10 +11,10 @@
 //! reopened and the result is optimal.
 
 use super::compact::CompactStates;
-use crate::open_list::OpenList;
 use super::{
     Cost, Grid, NodeId, SearchGraph, SearchOptions, SearchResult, check_endpoints, from_fixed,
 };
+use crate::open_list::OpenList;
 use crate::status::PathStatus;
 use crate::{Error, Result};
 use glam::UVec2;

@@ -13,9 +13,6 @@
 //! are taken from end to end at their length, as a goal is reached: the entry point is a
 //! target in the polygon under it, and its other end a new root.
 
-use std::cmp::Ordering;
-use std::collections::BinaryHeap;
-
 use glam::{DVec2, Vec3};
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -23,6 +20,7 @@ use super::geometry::{flat, heuristic, orient};
 use super::polys::Polys;
 use super::sides::{Corners, NO_VERTEX, Side};
 use crate::navmesh::NavMesh;
+use crate::open_list::OpenList;
 use crate::query::{PolyRef, QueryFilter};
 
 /// No parent (a start's root or an initial node).
@@ -93,31 +91,6 @@ pub(super) struct Hop {
     pub length: f64,
 }
 
-/// An open node: its `f`, and its index.
-#[derive(Clone, Copy, Debug)]
-struct Open {
-    f: f64,
-    node: u32,
-}
-
-impl PartialEq for Open {
-    fn eq(&self, o: &Self) -> bool {
-        self.cmp(o) == Ordering::Equal
-    }
-}
-impl Eq for Open {}
-impl PartialOrd for Open {
-    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
-        Some(self.cmp(o))
-    }
-}
-impl Ord for Open {
-    /// The smallest `f` first (a max-heap of reversed order); ties by the newer node.
-    fn cmp(&self, o: &Self) -> Ordering {
-        o.f.total_cmp(&self.f).then(self.node.cmp(&o.node))
-    }
-}
-
 /// How a search ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Outcome {
@@ -146,9 +119,8 @@ pub(in crate::query) struct Search {
     pub(super) nodes: Vec<Node>,
     pub(super) roots: Vec<Root>,
     pub(super) hops: Vec<Hop>,
-    open: BinaryHeap<Open>,
-    /// Nodes made by the expansion under way, not yet open.
-    fresh: Vec<Open>,
+    /// The open list, keyed on the bits of `f` (non-negative: their order is the numbers').
+    open: OpenList,
     /// Root-level pruning: a slot in `best` for each point a root may be (by its key).
     slots: FxHashMap<u64, u32>,
     /// The shortest path length found to each slot's point.
@@ -182,8 +154,7 @@ impl Search {
         self.nodes.clear();
         self.roots.clear();
         self.hops.clear();
-        self.open.clear();
-        self.fresh.clear();
+        self.open.reset(0);
         self.slots.clear();
         self.best.clear();
         self.whole.clear();
@@ -202,9 +173,7 @@ impl Search {
             slot: NONE,
         });
         self.leave_point(p, 0, sp, NONE);
-        let mut next = self.open_fresh(f64::NEG_INFINITY);
-        while let Some(Open { f, node }) = next.or_else(|| self.open.pop()) {
-            next = None;
+        while let Some(node) = self.open.pop() {
             if self.nodes.len() > p.max_nodes {
                 return Outcome::OutOfNodes;
             }
@@ -218,26 +187,8 @@ impl Search {
                 Kind::OffMesh { hop } => self.take_hop(p, node, hop),
                 Kind::Interval { .. } => self.expand(p, node),
             }
-            next = self.open_fresh(f);
         }
         Outcome::Unreachable
-    }
-
-    /// Moves the nodes just made to the open list, except the first of the least `f` if
-    /// that `f` is no more than `f` of the node just expanded (`at`, the least open): that
-    /// one is returned, to be expanded next without going through the open list (no open
-    /// node comes before it).
-    fn open_fresh(&mut self, at: f64) -> Option<Open> {
-        let least = (0..self.fresh.len()).min_by(|&i, &j| {
-            (self.fresh[i].f)
-                .total_cmp(&self.fresh[j].f)
-                .then(self.fresh[j].node.cmp(&self.fresh[i].node))
-        });
-        let next = least
-            .filter(|&i| self.fresh[i].f <= at + 1e-12 * (1.0 + at.abs()))
-            .map(|i| self.fresh.swap_remove(i));
-        self.open.extend(self.fresh.drain(..));
-        next
     }
 
     /// True if a shorter path to the root of a node has been found since it was pushed.
@@ -315,10 +266,7 @@ impl Search {
         };
         let f = root.g + h;
         self.nodes.push(node);
-        self.fresh.push(Open {
-            f,
-            node: (self.nodes.len() - 1) as u32,
-        });
+        self.open.push((self.nodes.len() - 1) as u32, open_key(f));
     }
 
     /// The nodes from root `root`, a point on polygon `poly` (the start, or where an
@@ -441,6 +389,19 @@ impl Search {
             cone.root = root;
         }
         Some(cone)
+    }
+}
+
+/// The open list's key of `f`: its bits, whose order is the order of non-negative numbers
+/// (`f` is never negative; a NaN, which valid input never makes, goes last). With Polyanya's
+/// consistent heuristic `f` never decreases along the search, so the open list's monotone
+/// radix heap fits; a successor whose `f` rounds below its parent's goes on the list's stack
+/// of the least `f`, expanded next, which is as exact as a binary heap's order.
+fn open_key(f: f64) -> u64 {
+    if f.is_nan() {
+        u64::MAX
+    } else {
+        f.max(0.0).to_bits()
     }
 }
 
