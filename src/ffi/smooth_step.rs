@@ -9,14 +9,17 @@
 
 use recastnavigation_sys as sys;
 
-use super::RawPolyRef;
-use super::detour::{RawNavMesh, RawQuery};
+use super::detour::{RawFilter, RawNavMesh, RawQuery, merge_corridor_start_moved};
+use super::{PolyRef, RawPolyRef};
 
 /// The most corners the steer target looks at (RecastDemo's `MAX_STEER_POINTS`).
 pub(crate) const STEER_CORNERS: usize = 3;
 
 /// The most neighbours `fixupShortcuts` looks at (RecastDemo's `MAX_NEIS`).
 pub(crate) const MAX_NEIS: usize = 16;
+
+/// The most polygons a step's `moveAlongSurface` visits (RecastDemo's 16).
+pub(crate) const MAX_VISITED: usize = 16;
 
 /// Up to [`STEER_CORNERS`] corners of a straight path, as Detour wrote them.
 #[derive(Clone, Copy, Debug, Default)]
@@ -31,14 +34,21 @@ pub(crate) struct SteerCorners {
     pub count: usize,
 }
 
+/// The room the smooth-path loop's corridor needs for a walk keeping at most `max` polygons: `max`
+/// and a step's visited polygons ([`RawQuery::move_corridor_start`] merges them in place).
+#[inline(always)]
+pub(crate) fn corridor_room(max: usize) -> usize {
+    max.max(MAX_VISITED)
+}
+
 impl RawQuery<'_> {
     /// `findStraightPath` (no crossings) from `spos` to `epos` along `path`, at most
     /// [`STEER_CORNERS`] corners, into `out`; Detour's status.
     #[inline(always)]
     pub(crate) fn steer_corners(
         &self,
-        spos: [f32; 3],
-        epos: [f32; 3],
+        spos: &[f32; 3],
+        epos: &[f32; 3],
         path: &[RawPolyRef],
         out: &mut SteerCorners,
     ) -> u32 {
@@ -63,6 +73,81 @@ impl RawQuery<'_> {
         };
         out.count = n.clamp(0, STEER_CORNERS as i32) as usize;
         st
+    }
+
+    /// `moveAlongSurface` from `spos` on the corridor's first polygon toward `epos` (at most
+    /// [`MAX_VISITED`] polygons visited), then the visited polygons merged into the corridor's
+    /// front (`dtMergeCorridorStartMoved`, keeping at most `max`); the position reached, or
+    /// `None` (the corridor unchanged) if the corridor is empty or Detour failed. The points
+    /// are read and written in place (no copies around the calls).
+    #[inline(always)]
+    pub(crate) fn move_corridor_start(
+        &self,
+        corridor: &mut Vec<PolyRef>,
+        max: usize,
+        spos: &[f32; 3],
+        epos: &[f32; 3],
+        f: &RawFilter,
+    ) -> Option<[f32; 3]> {
+        let &start = corridor.first()?;
+        let mut visited = [0 as RawPolyRef; MAX_VISITED];
+        let mut n = 0;
+        let mut pos = [0f32; 3];
+        // SAFETY: live query; positions are 3 floats; `visited` holds MAX_VISITED refs, the
+        // most Detour is told to write, and it sets `n` to how many it wrote.
+        let st = unsafe {
+            sys::dtNavMeshQuery_moveAlongSurface(
+                self.q(),
+                start.0,
+                spos.as_ptr(),
+                epos.as_ptr(),
+                &f.0,
+                pos.as_mut_ptr(),
+                visited.as_mut_ptr(),
+                &mut n,
+                MAX_VISITED as i32,
+            )
+        };
+        if st & sys::DT_FAILURE != 0 {
+            return None;
+        }
+        // The loop's corridor keeps at most `max` and has room for `max` and a step's visits
+        // (`corridor_room`, reserved once per walk): then the merge is the bare call, as in
+        // RecastDemo; else the general one, which makes that room.
+        let len = corridor.len();
+        let room = corridor_room(max);
+        if len <= max && room <= corridor.capacity() && room <= i32::MAX as usize {
+            // SAFETY: the buffer has room for `room` refs (the capacity), the first `len`
+            // initialized (`PolyRef` is `dtPolyRef`, transparently); Detour reads those and the
+            // first `n` of `visited` (`n` is what it wrote, at most MAX_VISITED), adds at most
+            // `n` polygons, which `room` covers (so its move of the rest has a length >= 0),
+            // writes at most `room` and returns how many it initialized (at most `room`; at
+            // most `max` are kept).
+            unsafe {
+                let m = sys::dtMergeCorridorStartMoved(
+                    corridor.as_mut_ptr() as *mut RawPolyRef,
+                    len as i32,
+                    room as i32,
+                    visited.as_ptr(),
+                    n.min(MAX_VISITED as i32),
+                );
+                corridor.set_len((m.max(0) as usize).min(max));
+            }
+        } else {
+            let n = n.clamp(0, MAX_VISITED as i32) as usize;
+            merge_corridor_start_moved(corridor, max, &visited[..n]);
+        }
+        Some(pos)
+    }
+
+    /// `getPolyHeight` of `pos` on `poly`: the height, or 0 where Detour fails (it then leaves
+    /// the height unwritten, and RecastDemo keeps its 0).
+    #[inline(always)]
+    pub(crate) fn height_or_zero(&self, poly: RawPolyRef, pos: &[f32; 3]) -> f32 {
+        let mut h = 0f32;
+        // SAFETY: live query; `pos` is 3 floats; Detour validates the ref.
+        unsafe { sys::dtNavMeshQuery_getPolyHeight(self.q(), poly, pos.as_ptr(), &mut h) };
+        h
     }
 }
 
