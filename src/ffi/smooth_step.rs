@@ -151,24 +151,52 @@ impl RawQuery<'_> {
     }
 }
 
+/// The fields of this navmesh's poly refs (Detour's `decodePolyId`), worked out once per walk
+/// ([`RawNavMesh::ref_fields`]) rather than once a step.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RefFields {
+    tile_shift: u32,
+    salt_shift: u32,
+    poly_mask: u64,
+    tile_mask: u64,
+    salt_mask: u64,
+}
+
 impl RawNavMesh {
+    /// This navmesh's ref layout; every width is below 64 bits (`init` keeps 32-bit layouts
+    /// within 32, 64-bit refs use 16 + 28 + 20).
+    #[inline(always)]
+    pub(crate) fn ref_fields(&self) -> RefFields {
+        let (salt_bits, tile_bits, poly_bits) = self.ref_bits();
+        let mask = |bits: u32| (1u64 << bits) - 1;
+        RefFields {
+            tile_shift: poly_bits,
+            salt_shift: poly_bits + tile_bits,
+            poly_mask: mask(poly_bits),
+            tile_mask: mask(tile_bits),
+            salt_mask: mask(salt_bits),
+        }
+    }
+
     /// The tile and polygon of `r` if it is a valid ref of this navmesh, as Detour's
     /// `getTileAndPolyByRef` decides (non-zero; tile index below `m_maxTiles`; that tile in use
     /// with `r`'s salt; polygon index below its count), without the call: the loop looks up
-    /// the corridor's first polygon once a step.
+    /// the corridor's first polygon once a step. `fields` are this navmesh's
+    /// ([`RawNavMesh::ref_fields`]).
     #[inline(always)]
-    fn tile_and_poly(&self, r: RawPolyRef) -> Option<(&sys::dtMeshTile, &sys::dtPoly)> {
+    fn tile_and_poly(
+        &self,
+        r: RawPolyRef,
+        fields: &RefFields,
+    ) -> Option<(&sys::dtMeshTile, &sys::dtPoly)> {
         if r == 0 {
             return None;
         }
-        // Detour's `decodePolyId` (as `poly_ref::RefLayout::decode`); every width is below 64
-        // bits (`init` keeps 32-bit layouts within 32, 64-bit refs use 16 + 28 + 20).
-        let (salt_bits, tile_bits, poly_bits) = self.ref_bits();
-        let mask = |bits: u32| (1u64 << bits) - 1;
+        // Detour's `decodePolyId` (as `poly_ref::RefLayout::decode`).
         let r = super::tile_view::widen(r);
-        let salt = ((r >> (poly_bits + tile_bits)) & mask(salt_bits)) as u32;
-        let it = ((r >> poly_bits) & mask(tile_bits)) as u32;
-        let ip = (r & mask(poly_bits)) as u32;
+        let salt = ((r >> fields.salt_shift) & fields.salt_mask) as u32;
+        let it = ((r >> fields.tile_shift) & fields.tile_mask) as u32;
+        let ip = (r & fields.poly_mask) as u32;
         // SAFETY: live navmesh; plain fields set by `init`.
         let nav = unsafe { &*self.as_ptr() };
         if it >= nav.m_maxTiles.max(0) as u32 || nav.m_tiles.is_null() {
@@ -190,14 +218,15 @@ impl RawNavMesh {
     }
 
     /// The first [`MAX_NEIS`] neighbours of `r` (its links' non-null refs, in link order) into
-    /// `out`, and how many; `None` for an invalid ref.
+    /// `out`, and how many; `None` for an invalid ref (`fields` as for `tile_and_poly`).
     #[inline(always)]
     pub(crate) fn first_neighbours(
         &self,
         r: RawPolyRef,
+        fields: &RefFields,
         out: &mut [RawPolyRef; MAX_NEIS],
     ) -> Option<usize> {
-        let (tile, poly) = self.tile_and_poly(r)?;
+        let (tile, poly) = self.tile_and_poly(r, fields)?;
         let mut n = 0;
         // SAFETY: `tile` and `poly` are a valid ref's, so they point into this navmesh; link
         // indices come from Detour's own free list, bounded by the tile's link count (we stop
@@ -253,6 +282,7 @@ mod tests {
         assert!(nav.tile_count() > 4, "tiles: {}", nav.tile_count());
         let raw = nav.raw();
         let (_, tile_bits, poly_bits) = raw.ref_bits();
+        let fields = raw.ref_fields();
         let mut checked = 0;
         for info in nav.polys() {
             let r = info.poly.0;
@@ -264,14 +294,14 @@ mod tests {
             }
             for f in forged {
                 assert_eq!(
-                    raw.tile_and_poly(f).is_some(),
+                    raw.tile_and_poly(f, &fields).is_some(),
                     raw.is_valid_ref(f),
                     "ref {f:#x}"
                 );
                 checked += 1;
             }
             let mut neis = [0; MAX_NEIS];
-            let n = raw.first_neighbours(r, &mut neis).unwrap();
+            let n = raw.first_neighbours(r, &fields, &mut neis).unwrap();
             let mut want: Vec<RawPolyRef> = nav.neighbours(info.poly).iter().map(|p| p.0).collect();
             want.truncate(MAX_NEIS);
             assert_eq!(&neis[..n], &want[..], "poly {r:#x}");

@@ -17,7 +17,7 @@
 
 use glam::Vec3;
 
-use crate::ffi::smooth_step::{MAX_NEIS, SteerCorners, corridor_room};
+use crate::ffi::smooth_step::{MAX_NEIS, RefFields, SteerCorners, corridor_room};
 use crate::query::{NavMeshQuery, PolyRef, QueryFilter, check_point, straight_flags};
 use crate::{Error, Result};
 
@@ -194,13 +194,17 @@ fn move_target(from: [f32; 3], steer: &Steer, step_size: f32) -> [f32; 3] {
 /// `fixupShortcuts`: if a polygon within the next few of the corridor neighbours the first,
 /// cut the U-turn.
 #[inline(always)]
-fn fixup_shortcuts(q: &NavMeshQuery<'_>, path: &mut Vec<PolyRef>) {
+fn fixup_shortcuts(q: &NavMeshQuery<'_>, fields: &RefFields, path: &mut Vec<PolyRef>) {
     if path.len() < 3 {
         return;
     }
     const MAX_LOOK_AHEAD: usize = 6;
     let mut neis = [0; MAX_NEIS];
-    let Some(n) = q.navmesh().raw().first_neighbours(path[0].0, &mut neis) else {
+    let Some(n) = q
+        .navmesh()
+        .raw()
+        .first_neighbours(path[0].0, fields, &mut neis)
+    else {
         return;
     };
     let neis = &neis[..n];
@@ -273,6 +277,8 @@ struct Walk {
     polys: Vec<PolyRef>,
     /// The straight-path corners toward the steer target.
     corners: SteerCorners,
+    /// The navmesh's ref layout, for the corridor's first polygon's neighbours.
+    ref_fields: RefFields,
     pos: [f32; 3],
     target: [f32; 3],
 }
@@ -388,6 +394,7 @@ impl NavMeshQuery<'_> {
         Walk {
             polys,
             corners: SteerCorners::default(),
+            ref_fields: self.navmesh().raw().ref_fields(),
             pos,
             target,
         }
@@ -420,7 +427,7 @@ impl NavMeshQuery<'_> {
             out.stuck = true;
             return Step::Done;
         };
-        fixup_shortcuts(self, &mut walk.polys);
+        fixup_shortcuts(self, &walk.ref_fields, &mut walk.polys);
         // RecastDemo keeps h = 0 when the lookup fails; so do we, to give the same points.
         result[1] = self.poly_height_or_zero(walk.polys[0], &result);
         walk.pos = result;
