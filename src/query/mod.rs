@@ -432,7 +432,8 @@ impl<'a> NavMeshQuery<'a> {
     /// polygons into the front of the corridor (`dtMergeCorridorStartMoved`, keeping at most
     /// `max_polys`), as RecastDemo's follow loop does; the new position. The corridor is
     /// unchanged if the move fails (an empty corridor fails: `None`). No allocation once
-    /// `corridor` has room for `max_polys`.
+    /// `corridor` has room for `max_polys` and a step's visited polygons
+    /// (`smooth_step::corridor_room`).
     ///
     /// This and the two below are the smooth-path loop's per-step calls: they run on Detour's
     /// own output (corridor refs, positions computed from Detour's points), so they skip the
