@@ -852,7 +852,14 @@ impl<'nav> RawQuery<'nav> {
     }
 }
 
-/// `dtMergeCorridorStartMoved` over a Rust vector (the corridor), capped at `max` polys.
+/// `dtMergeCorridorStartMoved` over a Rust vector (the corridor), keeping at most `max` polys
+/// (or as many as it has, if more).
+///
+/// Detour stores the visited polygons it adds before it looks at its capacity, and for a
+/// capacity below their count it also `memmove`s a negative length: so it is given room for
+/// `visited.len()` at least, and the result is cut to the `max` kept. Where `max` was enough
+/// (Detour's only sound case) that is what Detour gives with `max`: the added polygons first,
+/// then as much of the rest as fits. No allocation once `path` has room for both.
 #[inline(always)]
 pub(crate) fn merge_corridor_start_moved(
     path: &mut Vec<PolyRef>,
@@ -860,24 +867,28 @@ pub(crate) fn merge_corridor_start_moved(
     visited: &[RawPolyRef],
 ) {
     let n = path.len();
-    // Detour takes the capacity as an `int`.
-    let cap = max.max(n).min(i32::MAX as usize);
-    if cap < n {
+    // Detour takes counts and capacities as `int`s.
+    let keep = max.max(n).min(i32::MAX as usize);
+    let room = keep.max(visited.len());
+    if keep < n || room > i32::MAX as usize {
         return;
     }
-    let mut buf = OutBuf::keeping(path, cap);
-    // SAFETY: `buf` has room for `cap` refs, the first `n` initialized; Detour reads those,
-    // writes at most `cap` and initialises the first `m` it returns (`PolyRef` is `dtPolyRef`,
-    // transparently); `visited` is read only.
+    if path.capacity() < room {
+        path.reserve(room - n);
+    }
+    // SAFETY: the buffer has room for `room` refs (the capacity), the first `n` initialized
+    // (`PolyRef` is `dtPolyRef`, transparently); Detour reads those and `visited`, writes at
+    // most `room` (it adds at most `visited.len()` polygons, which `room` covers, so its move
+    // of the rest has a length >= 0) and returns how many it initialized (at most `room`).
     unsafe {
         let m = sys::dtMergeCorridorStartMoved(
-            buf.ptr() as *mut RawPolyRef,
+            path.as_mut_ptr() as *mut RawPolyRef,
             n as i32,
-            cap as i32,
+            room as i32,
             visited.as_ptr(),
             visited.len() as i32,
         );
-        buf.set_written(m);
+        path.set_len((m.max(0) as usize).min(keep));
     }
 }
 

@@ -9,14 +9,17 @@
 
 use recastnavigation_sys as sys;
 
-use super::RawPolyRef;
-use super::detour::{RawNavMesh, RawQuery};
+use super::detour::{RawFilter, RawNavMesh, RawQuery, merge_corridor_start_moved};
+use super::{PolyRef, RawPolyRef};
 
 /// The most corners the steer target looks at (RecastDemo's `MAX_STEER_POINTS`).
 pub(crate) const STEER_CORNERS: usize = 3;
 
 /// The most neighbours `fixupShortcuts` looks at (RecastDemo's `MAX_NEIS`).
 pub(crate) const MAX_NEIS: usize = 16;
+
+/// The most polygons a step's `moveAlongSurface` visits (RecastDemo's 16).
+pub(crate) const MAX_VISITED: usize = 16;
 
 /// Up to [`STEER_CORNERS`] corners of a straight path, as Detour wrote them.
 #[derive(Clone, Copy, Debug, Default)]
@@ -31,14 +34,21 @@ pub(crate) struct SteerCorners {
     pub count: usize,
 }
 
+/// The room the smooth-path loop's corridor needs for a walk keeping at most `max` polygons: `max`
+/// and a step's visited polygons ([`RawQuery::move_corridor_start`] merges them in place).
+#[inline(always)]
+pub(crate) fn corridor_room(max: usize) -> usize {
+    max.max(MAX_VISITED)
+}
+
 impl RawQuery<'_> {
     /// `findStraightPath` (no crossings) from `spos` to `epos` along `path`, at most
     /// [`STEER_CORNERS`] corners, into `out`; Detour's status.
     #[inline(always)]
     pub(crate) fn steer_corners(
         &self,
-        spos: [f32; 3],
-        epos: [f32; 3],
+        spos: &[f32; 3],
+        epos: &[f32; 3],
         path: &[RawPolyRef],
         out: &mut SteerCorners,
     ) -> u32 {
@@ -64,26 +74,129 @@ impl RawQuery<'_> {
         out.count = n.clamp(0, STEER_CORNERS as i32) as usize;
         st
     }
+
+    /// `moveAlongSurface` from `spos` on the corridor's first polygon toward `epos` (at most
+    /// [`MAX_VISITED`] polygons visited), then the visited polygons merged into the corridor's
+    /// front (`dtMergeCorridorStartMoved`, keeping at most `max`); the position reached, or
+    /// `None` (the corridor unchanged) if the corridor is empty or Detour failed. The points
+    /// are read and written in place (no copies around the calls).
+    #[inline(always)]
+    pub(crate) fn move_corridor_start(
+        &self,
+        corridor: &mut Vec<PolyRef>,
+        max: usize,
+        spos: &[f32; 3],
+        epos: &[f32; 3],
+        f: &RawFilter,
+    ) -> Option<[f32; 3]> {
+        let &start = corridor.first()?;
+        let mut visited = [0 as RawPolyRef; MAX_VISITED];
+        let mut n = 0;
+        let mut pos = [0f32; 3];
+        // SAFETY: live query; positions are 3 floats; `visited` holds MAX_VISITED refs, the
+        // most Detour is told to write, and it sets `n` to how many it wrote.
+        let st = unsafe {
+            sys::dtNavMeshQuery_moveAlongSurface(
+                self.q(),
+                start.0,
+                spos.as_ptr(),
+                epos.as_ptr(),
+                &f.0,
+                pos.as_mut_ptr(),
+                visited.as_mut_ptr(),
+                &mut n,
+                MAX_VISITED as i32,
+            )
+        };
+        if st & sys::DT_FAILURE != 0 {
+            return None;
+        }
+        // The loop's corridor keeps at most `max` and has room for `max` and a step's visits
+        // (`corridor_room`, reserved once per walk): then the merge is the bare call, as in
+        // RecastDemo; else the general one, which makes that room.
+        let len = corridor.len();
+        let room = corridor_room(max);
+        if len <= max && room <= corridor.capacity() && room <= i32::MAX as usize {
+            // SAFETY: the buffer has room for `room` refs (the capacity), the first `len`
+            // initialized (`PolyRef` is `dtPolyRef`, transparently); Detour reads those and the
+            // first `n` of `visited` (`n` is what it wrote, at most MAX_VISITED), adds at most
+            // `n` polygons, which `room` covers (so its move of the rest has a length >= 0),
+            // writes at most `room` and returns how many it initialized (at most `room`; at
+            // most `max` are kept).
+            unsafe {
+                let m = sys::dtMergeCorridorStartMoved(
+                    corridor.as_mut_ptr() as *mut RawPolyRef,
+                    len as i32,
+                    room as i32,
+                    visited.as_ptr(),
+                    n.min(MAX_VISITED as i32),
+                );
+                corridor.set_len((m.max(0) as usize).min(max));
+            }
+        } else {
+            let n = n.clamp(0, MAX_VISITED as i32) as usize;
+            merge_corridor_start_moved(corridor, max, &visited[..n]);
+        }
+        Some(pos)
+    }
+
+    /// `getPolyHeight` of `pos` on `poly`: the height, or 0 where Detour fails (it then leaves
+    /// the height unwritten, and RecastDemo keeps its 0).
+    #[inline(always)]
+    pub(crate) fn height_or_zero(&self, poly: RawPolyRef, pos: &[f32; 3]) -> f32 {
+        let mut h = 0f32;
+        // SAFETY: live query; `pos` is 3 floats; Detour validates the ref.
+        unsafe { sys::dtNavMeshQuery_getPolyHeight(self.q(), poly, pos.as_ptr(), &mut h) };
+        h
+    }
+}
+
+/// The fields of this navmesh's poly refs (Detour's `decodePolyId`), worked out once per walk
+/// ([`RawNavMesh::ref_fields`]) rather than once a step.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RefFields {
+    tile_shift: u32,
+    salt_shift: u32,
+    poly_mask: u64,
+    tile_mask: u64,
+    salt_mask: u64,
 }
 
 impl RawNavMesh {
+    /// This navmesh's ref layout; every width is below 64 bits (`init` keeps 32-bit layouts
+    /// within 32, 64-bit refs use 16 + 28 + 20).
+    #[inline(always)]
+    pub(crate) fn ref_fields(&self) -> RefFields {
+        let (salt_bits, tile_bits, poly_bits) = self.ref_bits();
+        let mask = |bits: u32| (1u64 << bits) - 1;
+        RefFields {
+            tile_shift: poly_bits,
+            salt_shift: poly_bits + tile_bits,
+            poly_mask: mask(poly_bits),
+            tile_mask: mask(tile_bits),
+            salt_mask: mask(salt_bits),
+        }
+    }
+
     /// The tile and polygon of `r` if it is a valid ref of this navmesh, as Detour's
     /// `getTileAndPolyByRef` decides (non-zero; tile index below `m_maxTiles`; that tile in use
     /// with `r`'s salt; polygon index below its count), without the call: the loop looks up
-    /// the corridor's first polygon once a step.
+    /// the corridor's first polygon once a step. `fields` are this navmesh's
+    /// ([`RawNavMesh::ref_fields`]).
     #[inline(always)]
-    fn tile_and_poly(&self, r: RawPolyRef) -> Option<(&sys::dtMeshTile, &sys::dtPoly)> {
+    fn tile_and_poly(
+        &self,
+        r: RawPolyRef,
+        fields: &RefFields,
+    ) -> Option<(&sys::dtMeshTile, &sys::dtPoly)> {
         if r == 0 {
             return None;
         }
-        // Detour's `decodePolyId` (as `poly_ref::RefLayout::decode`); every width is below 64
-        // bits (`init` keeps 32-bit layouts within 32, 64-bit refs use 16 + 28 + 20).
-        let (salt_bits, tile_bits, poly_bits) = self.ref_bits();
-        let mask = |bits: u32| (1u64 << bits) - 1;
+        // Detour's `decodePolyId` (as `poly_ref::RefLayout::decode`).
         let r = super::tile_view::widen(r);
-        let salt = ((r >> (poly_bits + tile_bits)) & mask(salt_bits)) as u32;
-        let it = ((r >> poly_bits) & mask(tile_bits)) as u32;
-        let ip = (r & mask(poly_bits)) as u32;
+        let salt = ((r >> fields.salt_shift) & fields.salt_mask) as u32;
+        let it = ((r >> fields.tile_shift) & fields.tile_mask) as u32;
+        let ip = (r & fields.poly_mask) as u32;
         // SAFETY: live navmesh; plain fields set by `init`.
         let nav = unsafe { &*self.as_ptr() };
         if it >= nav.m_maxTiles.max(0) as u32 || nav.m_tiles.is_null() {
@@ -105,14 +218,15 @@ impl RawNavMesh {
     }
 
     /// The first [`MAX_NEIS`] neighbours of `r` (its links' non-null refs, in link order) into
-    /// `out`, and how many; `None` for an invalid ref.
+    /// `out`, and how many; `None` for an invalid ref (`fields` as for `tile_and_poly`).
     #[inline(always)]
     pub(crate) fn first_neighbours(
         &self,
         r: RawPolyRef,
+        fields: &RefFields,
         out: &mut [RawPolyRef; MAX_NEIS],
     ) -> Option<usize> {
-        let (tile, poly) = self.tile_and_poly(r)?;
+        let (tile, poly) = self.tile_and_poly(r, fields)?;
         let mut n = 0;
         // SAFETY: `tile` and `poly` are a valid ref's, so they point into this navmesh; link
         // indices come from Detour's own free list, bounded by the tile's link count (we stop
@@ -168,6 +282,7 @@ mod tests {
         assert!(nav.tile_count() > 4, "tiles: {}", nav.tile_count());
         let raw = nav.raw();
         let (_, tile_bits, poly_bits) = raw.ref_bits();
+        let fields = raw.ref_fields();
         let mut checked = 0;
         for info in nav.polys() {
             let r = info.poly.0;
@@ -179,14 +294,14 @@ mod tests {
             }
             for f in forged {
                 assert_eq!(
-                    raw.tile_and_poly(f).is_some(),
+                    raw.tile_and_poly(f, &fields).is_some(),
                     raw.is_valid_ref(f),
                     "ref {f:#x}"
                 );
                 checked += 1;
             }
             let mut neis = [0; MAX_NEIS];
-            let n = raw.first_neighbours(r, &mut neis).unwrap();
+            let n = raw.first_neighbours(r, &fields, &mut neis).unwrap();
             let mut want: Vec<RawPolyRef> = nav.neighbours(info.poly).iter().map(|p| p.0).collect();
             want.truncate(MAX_NEIS);
             assert_eq!(&neis[..n], &want[..], "poly {r:#x}");

@@ -432,7 +432,8 @@ impl<'a> NavMeshQuery<'a> {
     /// polygons into the front of the corridor (`dtMergeCorridorStartMoved`, keeping at most
     /// `max_polys`), as RecastDemo's follow loop does; the new position. The corridor is
     /// unchanged if the move fails (an empty corridor fails: `None`). No allocation once
-    /// `corridor` has room for `max_polys`.
+    /// `corridor` has room for `max_polys` and a step's visited polygons
+    /// (`smooth_step::corridor_room`).
     ///
     /// This and the two below are the smooth-path loop's per-step calls: they run on Detour's
     /// own output (corridor refs, positions computed from Detour's points), so they skip the
@@ -443,27 +444,19 @@ impl<'a> NavMeshQuery<'a> {
         &mut self,
         corridor: &mut Vec<PolyRef>,
         max_polys: usize,
-        start_pos: [f32; 3],
-        end_pos: [f32; 3],
+        start_pos: &[f32; 3],
+        end_pos: &[f32; 3],
         filter: &QueryFilter,
     ) -> Option<[f32; 3]> {
-        let &start = corridor.first()?;
-        let mut visited = [0 as PolyRefBits; 16];
-        let (st, pos, n) =
-            self.raw
-                .move_along_surface(start.0, start_pos, end_pos, &filter.raw, &mut visited);
-        if Status(st).failed() {
-            return None;
-        }
-        crate::ffi::detour::merge_corridor_start_moved(corridor, max_polys, &visited[..n]);
-        Some(pos)
+        self.raw
+            .move_corridor_start(corridor, max_polys, start_pos, end_pos, &filter.raw)
     }
 
     /// `getPolyHeight` in the smooth-path loop (see [`NavMeshQuery::move_corridor_start`]): the
     /// height, or 0 where the lookup fails (Detour leaves it unwritten; RecastDemo keeps 0).
     #[inline(always)]
-    pub(crate) fn poly_height_or_zero(&mut self, poly: PolyRef, pos: [f32; 3]) -> f32 {
-        self.raw.get_poly_height(poly.0, pos).1
+    pub(crate) fn poly_height_or_zero(&mut self, poly: PolyRef, pos: &[f32; 3]) -> f32 {
+        self.raw.height_or_zero(poly.0, pos)
     }
 
     /// The buffers the smooth-path loop ([`smooth::smooth_path_into`]) keeps between calls on

@@ -17,7 +17,7 @@
 
 use glam::Vec3;
 
-use crate::ffi::smooth_step::{MAX_NEIS, SteerCorners};
+use crate::ffi::smooth_step::{MAX_NEIS, RefFields, SteerCorners, corridor_room};
 use crate::query::{NavMeshQuery, PolyRef, QueryFilter, check_point, straight_flags};
 use crate::{Error, Result};
 
@@ -144,8 +144,8 @@ struct Steer {
 #[inline(always)]
 fn steer_target(
     q: &mut NavMeshQuery<'_>,
-    start: [f32; 3],
-    end: [f32; 3],
+    start: &[f32; 3],
+    end: &[f32; 3],
     min_dist: f32,
     path: &[PolyRef],
     corners: &mut SteerCorners,
@@ -156,7 +156,7 @@ fn steer_target(
     }
     let ns = (0..corners.count).find(|&i| {
         corners.flags[i] & straight_flags::OFFMESH_CONNECTION != 0
-            || !in_range(corners.points[i], start, min_dist, 1000.0)
+            || !in_range(corners.points[i], *start, min_dist, 1000.0)
     })?;
     let mut pos = corners.points[ns];
     pos[1] = start[1];
@@ -194,13 +194,17 @@ fn move_target(from: [f32; 3], steer: &Steer, step_size: f32) -> [f32; 3] {
 /// `fixupShortcuts`: if a polygon within the next few of the corridor neighbours the first,
 /// cut the U-turn.
 #[inline(always)]
-fn fixup_shortcuts(q: &NavMeshQuery<'_>, path: &mut Vec<PolyRef>) {
+fn fixup_shortcuts(q: &NavMeshQuery<'_>, fields: &RefFields, path: &mut Vec<PolyRef>) {
     if path.len() < 3 {
         return;
     }
     const MAX_LOOK_AHEAD: usize = 6;
     let mut neis = [0; MAX_NEIS];
-    let Some(n) = q.navmesh().raw().first_neighbours(path[0].0, &mut neis) else {
+    let Some(n) = q
+        .navmesh()
+        .raw()
+        .first_neighbours(path[0].0, fields, &mut neis)
+    else {
         return;
     };
     let neis = &neis[..n];
@@ -240,7 +244,12 @@ impl CycleCheck {
     #[inline(always)]
     fn repeats(&mut self, polys: &[PolyRef], pos: [f32; 3], saved: &mut Vec<PolyRef>) -> bool {
         let pos_bits = pos.map(f32::to_bits);
-        if pos_bits == self.saved_pos && polys == saved.as_slice() {
+        // Component by component: the first almost always differs, and decides.
+        if pos_bits[0] == self.saved_pos[0]
+            && pos_bits[1] == self.saved_pos[1]
+            && pos_bits[2] == self.saved_pos[2]
+            && polys == saved.as_slice()
+        {
             return true;
         }
         self.lambda += 1;
@@ -268,6 +277,8 @@ struct Walk {
     polys: Vec<PolyRef>,
     /// The straight-path corners toward the steer target.
     corners: SteerCorners,
+    /// The navmesh's ref layout, for the corridor's first polygon's neighbours.
+    ref_fields: RefFields,
     pos: [f32; 3],
     target: [f32; 3],
 }
@@ -370,6 +381,9 @@ impl NavMeshQuery<'_> {
         opts: &SmoothPathOptions,
     ) -> Walk {
         polys.clear();
+        // Room for the corridor and a step's visited polygons: the per-step merge then never
+        // grows the buffer.
+        polys.reserve(corridor_room(opts.max_polys));
         polys.extend(corridor.iter().take(opts.max_polys));
         let mut closest = |poly: PolyRef, pos: [f32; 3]| {
             self.closest_point_on_poly(poly, Vec3::from_array(pos))
@@ -380,6 +394,7 @@ impl NavMeshQuery<'_> {
         Walk {
             polys,
             corners: SteerCorners::default(),
+            ref_fields: self.navmesh().raw().ref_fields(),
             pos,
             target,
         }
@@ -397,8 +412,8 @@ impl NavMeshQuery<'_> {
     ) -> Step {
         let Some(steer) = steer_target(
             self,
-            walk.pos,
-            walk.target,
+            &walk.pos,
+            &walk.target,
             opts.slop,
             &walk.polys,
             &mut walk.corners,
@@ -407,14 +422,14 @@ impl NavMeshQuery<'_> {
         };
         let to = move_target(walk.pos, &steer, opts.step_size);
         let Some(mut result) =
-            self.move_corridor_start(&mut walk.polys, opts.max_polys, walk.pos, to, filter)
+            self.move_corridor_start(&mut walk.polys, opts.max_polys, &walk.pos, &to, filter)
         else {
             out.stuck = true;
             return Step::Done;
         };
-        fixup_shortcuts(self, &mut walk.polys);
+        fixup_shortcuts(self, &walk.ref_fields, &mut walk.polys);
         // RecastDemo keeps h = 0 when the lookup fails; so do we, to give the same points.
-        result[1] = self.poly_height_or_zero(walk.polys[0], result);
+        result[1] = self.poly_height_or_zero(walk.polys[0], &result);
         walk.pos = result;
         let arrived = in_range(walk.pos, steer.pos, opts.slop, 1.0);
         if steer.flag & straight_flags::END != 0 && arrived {
@@ -458,7 +473,7 @@ impl NavMeshQuery<'_> {
         }
         walk.pos = end.to_array();
         walk.pos[1] = match polys.first() {
-            Some(&first) => self.poly_height_or_zero(first, walk.pos),
+            Some(&first) => self.poly_height_or_zero(first, &walk.pos),
             None => 0.0,
         };
         out.off_mesh_jumps += 1;

@@ -181,8 +181,8 @@ impl NavMeshQuery<'_> {
     #[inline(always)]
     pub(crate) fn steer_corners(
         &mut self,
-        start: [f32; 3],
-        end: [f32; 3],
+        start: &[f32; 3],
+        end: &[f32; 3],
         corridor: &[PolyRef],
         out: &mut SteerCorners,
     ) -> bool {
