@@ -17,6 +17,7 @@
 //! is a weighted-region problem, with no polygon-exact algorithm of this kind.)
 
 mod geometry;
+mod heights;
 mod output;
 mod polys;
 mod search;
@@ -120,7 +121,7 @@ impl NavMeshQuery<'_> {
         let result = match outcome {
             search::Outcome::Found(last) => {
                 let crossings = options.crossings;
-                self.optimal_points(&search, last, problem.start, problem.goal.1, crossings)
+                self.optimal_points(&mut search, last, problem.start, problem.goal.1, crossings)
                     .map(|points| (points, output::corridor(&search, last)))
             }
             search::Outcome::OutOfNodes => Err(Error::OutOfNodes {
