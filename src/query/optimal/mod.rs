@@ -121,8 +121,10 @@ impl NavMeshQuery<'_> {
         let result = match outcome {
             search::Outcome::Found(last) => {
                 let crossings = options.crossings;
-                self.optimal_points(&mut search, last, problem.start, problem.goal.1, crossings)
-                    .map(|points| (points, output::corridor(&search, last)))
+                let (nodes, roots) = output::chains(&search, last);
+                let chain = (&nodes[..], &roots[..]);
+                self.optimal_points(&mut search, chain, problem.start, problem.goal.1, crossings)
+                    .map(|points| (points, output::corridor(&search, &nodes)))
             }
             search::Outcome::OutOfNodes => Err(Error::OutOfNodes {
                 operation: "optimal path",

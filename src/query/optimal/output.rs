@@ -11,8 +11,9 @@ use crate::Result;
 use crate::query::{NavMeshQuery, PolyRef, StraightPoint, straight_flags};
 
 /// The nodes from the first to `last`, and the roots the path passes, in order.
-fn chains(search: &Search, last: u32) -> (Vec<Node>, Vec<u32>) {
-    let mut nodes = Vec::new();
+pub(super) fn chains(search: &Search, last: u32) -> (Vec<Node>, Vec<u32>) {
+    // Room for most paths, so that they are not grown on the way.
+    let (mut nodes, mut roots) = (Vec::with_capacity(64), Vec::with_capacity(16));
     let mut at = last;
     while at != NONE {
         let n = search.nodes[at as usize];
@@ -20,7 +21,6 @@ fn chains(search: &Search, last: u32) -> (Vec<Node>, Vec<u32>) {
         at = n.parent;
     }
     nodes.reverse();
-    let mut roots = Vec::new();
     let mut r = nodes.last().map_or(NONE, |n| n.root);
     while r != NONE {
         roots.push(r);
@@ -30,15 +30,14 @@ fn chains(search: &Search, last: u32) -> (Vec<Node>, Vec<u32>) {
     (nodes, roots)
 }
 
-/// The polygons the path ending at node `last` crosses, from the start's on (off-mesh
-/// connections' own polygons between the polygons they join), as a corridor.
-pub(super) fn corridor(search: &Search, last: u32) -> Vec<PolyRef> {
-    let (nodes, _) = chains(search, last);
+/// The polygons the path through `nodes` (its [`chains`]) crosses, from the start's on
+/// (off-mesh connections' own polygons between the polygons they join), as a corridor.
+pub(super) fn corridor(search: &Search, nodes: &[Node]) -> Vec<PolyRef> {
     let mut polys = Vec::with_capacity(nodes.len() + 1);
     if let Some(first) = nodes.first() {
         polys.push(first.from);
     }
-    for n in &nodes {
+    for n in nodes {
         match n.kind {
             Kind::OffMesh { hop } => {
                 let h = search.hops[hop as usize];
@@ -62,19 +61,20 @@ fn cross_at(r: DVec2, t: DVec2, a: DVec2, b: DVec2) -> DVec2 {
 }
 
 impl NavMeshQuery<'_> {
-    /// The points of the path `search` found ending at node `last`, from `start` to `goal`
-    /// (each a polygon and a point on it); with `crossings`, also where it crosses sides.
+    /// The points of the path `search` found through `nodes` and `roots` (its [`chains`]),
+    /// from `start` to `goal` (each a polygon and a point on it); with `crossings`, also
+    /// where it crosses sides.
     pub(super) fn optimal_points(
         &mut self,
         search: &mut Search,
-        last: u32,
+        (nodes, roots): (&[Node], &[u32]),
         start: (PolyRef, Vec3),
         goal: Vec3,
         crossings: bool,
     ) -> Result<Vec<StraightPoint>> {
-        let (nodes, roots) = chains(search, last);
         let point = |pos, flags, poly| StraightPoint { pos, flags, poly };
-        let mut out = vec![point(start.1, straight_flags::START, start.0)];
+        let mut out = Vec::with_capacity(nodes.len() + roots.len() + 1);
+        out.push(point(start.1, straight_flags::START, start.0));
         let goal2 = DVec2::new(f64::from(goal.x), f64::from(goal.z));
         let next_turn = |r: u32| {
             let i = roots.partition_point(|&x| x <= r);
