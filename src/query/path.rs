@@ -88,10 +88,11 @@ impl PathOptions {
 }
 
 /// The corridor of an optimal path: the polygons it crosses, cut (and partial) at `max`.
-fn optimal_corridor(path: &OptimalPath, polys: &[PolyRef], max: usize) -> Corridor {
+fn optimal_corridor(path: &OptimalPath, mut polys: Vec<PolyRef>, max: usize) -> Corridor {
     let complete = path.status.is_complete() && polys.len() <= max;
+    polys.truncate(max);
     Corridor {
-        polys: polys[..polys.len().min(max)].to_vec(),
+        polys,
         status: if complete {
             PathStatus::Complete
         } else {
@@ -186,13 +187,16 @@ impl NavMeshQuery<'_> {
             Some(o) => Some(self.optimal_path(s, g, filter, options.max_polys, o)?),
             None => None,
         };
-        let corridor = match optimal {
-            Some((ref path, ref polys))
-                if options.straight.is_none() && options.smooth.is_none() =>
-            {
-                optimal_corridor(path, polys, options.max_polys)
+        let (optimal, corridor) = match optimal {
+            Some((path, polys)) if options.straight.is_none() && options.smooth.is_none() => {
+                let corridor = optimal_corridor(&path, polys, options.max_polys);
+                (Some(path), corridor)
             }
-            _ => self.find_path(s.poly, g.poly, start, goal, filter, options.max_polys)?,
+            optimal => {
+                let corridor =
+                    self.find_path(s.poly, g.poly, start, goal, filter, options.max_polys)?;
+                (optimal.map(|(path, _)| path), corridor)
+            }
         };
         let straight = match &options.straight {
             Some(o) => self.straight_to(&corridor, start, goal, g, o)?,
@@ -208,7 +212,7 @@ impl NavMeshQuery<'_> {
             corridor,
             straight,
             smooth,
-            optimal: optimal.map(|(path, _)| path),
+            optimal,
         })
     }
 

@@ -17,6 +17,7 @@
 //! is a weighted-region problem, with no polygon-exact algorithm of this kind.)
 
 mod geometry;
+mod heights;
 mod output;
 mod polys;
 mod search;
@@ -120,8 +121,10 @@ impl NavMeshQuery<'_> {
         let result = match outcome {
             search::Outcome::Found(last) => {
                 let crossings = options.crossings;
-                self.optimal_points(&search, last, problem.start, problem.goal.1, crossings)
-                    .map(|points| (points, output::corridor(&search, last)))
+                let (nodes, roots) = output::chains(&search, last);
+                let chain = (&nodes[..], &roots[..]);
+                self.optimal_points(&mut search, chain, problem.start, problem.goal.1, crossings)
+                    .map(|points| (points, output::corridor(&search, &nodes)))
             }
             search::Outcome::OutOfNodes => Err(Error::OutOfNodes {
                 operation: "optimal path",

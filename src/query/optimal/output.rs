@@ -5,14 +5,15 @@
 use glam::{DVec2, Vec3};
 
 use super::geometry::orient;
+use super::heights::Heights;
 use super::search::{Kind, NONE, Node, RootKind, Search};
 use crate::Result;
-use crate::navmesh::view::PolyView;
 use crate::query::{NavMeshQuery, PolyRef, StraightPoint, straight_flags};
 
 /// The nodes from the first to `last`, and the roots the path passes, in order.
-fn chains(search: &Search, last: u32) -> (Vec<Node>, Vec<u32>) {
-    let mut nodes = Vec::new();
+pub(super) fn chains(search: &Search, last: u32) -> (Vec<Node>, Vec<u32>) {
+    // Room for most paths, so that they are not grown on the way.
+    let (mut nodes, mut roots) = (Vec::with_capacity(64), Vec::with_capacity(16));
     let mut at = last;
     while at != NONE {
         let n = search.nodes[at as usize];
@@ -20,7 +21,6 @@ fn chains(search: &Search, last: u32) -> (Vec<Node>, Vec<u32>) {
         at = n.parent;
     }
     nodes.reverse();
-    let mut roots = Vec::new();
     let mut r = nodes.last().map_or(NONE, |n| n.root);
     while r != NONE {
         roots.push(r);
@@ -30,15 +30,14 @@ fn chains(search: &Search, last: u32) -> (Vec<Node>, Vec<u32>) {
     (nodes, roots)
 }
 
-/// The polygons the path ending at node `last` crosses, from the start's on (off-mesh
-/// connections' own polygons between the polygons they join), as a corridor.
-pub(super) fn corridor(search: &Search, last: u32) -> Vec<PolyRef> {
-    let (nodes, _) = chains(search, last);
+/// The polygons the path through `nodes` (its [`chains`]) crosses, from the start's on
+/// (off-mesh connections' own polygons between the polygons they join), as a corridor.
+pub(super) fn corridor(search: &Search, nodes: &[Node]) -> Vec<PolyRef> {
     let mut polys = Vec::with_capacity(nodes.len() + 1);
     if let Some(first) = nodes.first() {
         polys.push(first.from);
     }
-    for n in &nodes {
+    for n in nodes {
         match n.kind {
             Kind::OffMesh { hop } => {
                 let h = search.hops[hop as usize];
@@ -62,19 +61,20 @@ fn cross_at(r: DVec2, t: DVec2, a: DVec2, b: DVec2) -> DVec2 {
 }
 
 impl NavMeshQuery<'_> {
-    /// The points of the path `search` found ending at node `last`, from `start` to `goal`
-    /// (each a polygon and a point on it); with `crossings`, also where it crosses sides.
+    /// The points of the path `search` found through `nodes` and `roots` (its [`chains`]),
+    /// from `start` to `goal` (each a polygon and a point on it); with `crossings`, also
+    /// where it crosses sides.
     pub(super) fn optimal_points(
         &mut self,
-        search: &Search,
-        last: u32,
+        search: &mut Search,
+        (nodes, roots): (&[Node], &[u32]),
         start: (PolyRef, Vec3),
         goal: Vec3,
         crossings: bool,
     ) -> Result<Vec<StraightPoint>> {
-        let (nodes, roots) = chains(search, last);
         let point = |pos, flags, poly| StraightPoint { pos, flags, poly };
-        let mut out = vec![point(start.1, straight_flags::START, start.0)];
+        let mut out = Vec::with_capacity(nodes.len() + roots.len() + 1);
+        out.push(point(start.1, straight_flags::START, start.0));
         let goal2 = DVec2::new(f64::from(goal.x), f64::from(goal.z));
         let next_turn = |r: u32| {
             let i = roots.partition_point(|&x| x <= r);
@@ -92,7 +92,7 @@ impl NavMeshQuery<'_> {
                     RootKind::OffMeshEntry(conn) => (straight_flags::OFFMESH_CONNECTION, conn),
                     _ => (0, root.poly),
                 };
-                let pos = self.on_surface(root.poly, root.pos, root.y)?;
+                let pos = self.on_surface(&mut search.heights, root.poly, root.pos, root.y)?;
                 out.push(point(pos, flags, poly));
             }
             done = done.max(upto);
@@ -102,7 +102,7 @@ impl NavMeshQuery<'_> {
                     if !bends {
                         let r = search.roots[n.root as usize].pos;
                         let x = cross_at(r, next_turn(n.root), n.ia, n.ib);
-                        let pos = self.on_surface(n.poly, x, f32::NAN)?;
+                        let pos = self.on_surface(&mut search.heights, n.poly, x, f32::NAN)?;
                         out.push(point(pos, straight_flags::CROSSING, n.poly));
                     }
                 }
@@ -114,14 +114,20 @@ impl NavMeshQuery<'_> {
     }
 
     /// The point at `p` on `poly`'s detail surface (`y` where it is known already): the
-    /// height of the detail triangle under it ([`detail_height`]), or where rounding puts it
+    /// height along the detail mesh's boundary edge under it ([`Heights::at`]), or where rounding puts it
     /// outside them all, Detour's closest point on the polygon's detail mesh.
-    fn on_surface(&mut self, poly: PolyRef, p: DVec2, y: f32) -> Result<Vec3> {
+    fn on_surface(
+        &mut self,
+        heights: &mut Heights,
+        poly: PolyRef,
+        p: DVec2,
+        y: f32,
+    ) -> Result<Vec3> {
         let at = Vec3::new(p.x as f32, y, p.y as f32);
         if y.is_finite() {
             return Ok(at);
         }
-        if let Some(h) = self.nav.poly(poly).and_then(|v| detail_height(v, p)) {
+        if let Some(h) = heights.at(self.nav, poly, p) {
             return Ok(Vec3::new(at.x, h, at.z));
         }
         let h = self
@@ -130,56 +136,4 @@ impl NavMeshQuery<'_> {
             .y;
         Ok(Vec3::new(at.x, h, at.z))
     }
-}
-
-/// The height at `p` (on the xz-plane), a point on `poly`'s boundary (a side or a vertex, as
-/// every point of a path is), read along the detail mesh's boundary edge nearest it (the
-/// detail mesh's boundary edges run along the polygon's sides). `None` if the nearest lies
-/// more than a millimetre away (or `poly` has no detail mesh).
-fn detail_height(poly: PolyView<'_>, p: DVec2) -> Option<f32> {
-    let detail = poly.detail()?;
-    let tile = poly.tile();
-    let (own, extra) = (poly.vertex_indices(), detail.extra_vertices());
-    let vertex = |i: u8| -> Option<[f32; 3]> {
-        match own.get(usize::from(i)) {
-            Some(&v) => tile.vertices().get(usize::from(v)).copied(),
-            None => extra.get(usize::from(i) - own.len()).copied(),
-        }
-    };
-    let tris = tile
-        .detail_triangles()
-        .get(detail.tri_base()..detail.tri_base() + detail.triangle_count())?;
-    let (px, pz) = (p.x as f32, p.y as f32);
-    // Edges whose box misses the point by more than this are skipped in `f32`.
-    let slack = 1e-3 + 1e-6 * px.abs().max(pz.abs());
-    let mut best: Option<(f64, f64)> = None;
-    for t in tris.iter().filter(|t| t[3] != 0) {
-        for k in 0..3 {
-            // Two bits of flags per edge; the boundary flag is the first.
-            if (t[3] >> (2 * k)) & 1 == 0 {
-                continue;
-            }
-            let (Some(u), Some(w)) = (vertex(t[k]), vertex(t[(k + 1) % 3])) else {
-                continue;
-            };
-            if px < u[0].min(w[0]) - slack
-                || px > u[0].max(w[0]) + slack
-                || pz < u[2].min(w[2]) - slack
-                || pz > u[2].max(w[2]) + slack
-            {
-                continue;
-            }
-            let (du, dw) = (
-                DVec2::new(f64::from(u[0]), f64::from(u[2])),
-                DVec2::new(f64::from(w[0]), f64::from(w[2])),
-            );
-            let along = dw - du;
-            let s = ((p - du).dot(along) / along.length_squared().max(1e-300)).clamp(0.0, 1.0);
-            let d = (du + along * s).distance_squared(p);
-            if best.is_none_or(|(bd, _)| d < bd) {
-                best = Some((d, f64::from(u[1]) + (f64::from(w[1]) - f64::from(u[1])) * s));
-            }
-        }
-    }
-    best.filter(|&(d, _)| d <= 1e-6).map(|(_, h)| h as f32)
 }

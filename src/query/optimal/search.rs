@@ -17,6 +17,7 @@ use glam::{DVec2, Vec3};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::geometry::{flat, heuristic, orient};
+use super::heights::Heights;
 use super::polys::Polys;
 use super::sides::{Corners, NO_VERTEX, Side};
 use crate::navmesh::NavMesh;
@@ -133,6 +134,8 @@ pub(in crate::query) struct Search {
     bent: FxHashMap<(u64, PolyRef), f64>,
     pub(super) corners: Corners,
     pub(super) polys: Polys,
+    /// The detail edges of the polygons the paths' points lie on, for their heights.
+    pub(super) heights: Heights,
     /// Nodes expanded by the last search.
     pub(super) expanded: usize,
 }
