@@ -285,13 +285,20 @@ pub(crate) fn search_with(
             go!((dx, dy));
             let back = Jumper::at(i, -(dx + dy * stride));
             let (px, py) = (dy.abs(), dx.abs());
-            for (qx, qy) in [(px, py), (-px, -py)] {
-                let q = qx + qy * stride;
-                if j.open(Jumper::at(i, q)) && !j.open(Jumper::at(back, q)) {
-                    go!((qx, qy));
-                    go!((dx + qx, dy + qy));
-                }
+            // The two sides written out: a loop over them was not unrolled, and cost a tenth
+            // of the search on a maze.
+            macro_rules! side {
+                ($qx:expr, $qy:expr) => {{
+                    let (qx, qy): (isize, isize) = ($qx, $qy);
+                    let q = qx + qy * stride;
+                    if j.open(Jumper::at(i, q)) && !j.open(Jumper::at(back, q)) {
+                        go!((qx, qy));
+                        go!((dx + qx, dy + qy));
+                    }
+                }};
             }
+            side!(px, py);
+            side!(-px, -py);
         }
     }
     ctx.retrace_nearest(start, grid.node_count(), |n| h(padded(n)));
