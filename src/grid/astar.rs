@@ -276,44 +276,37 @@ impl SearchContext {
     }
 
     /// Moves the retraced path to the jump-point list and expands it into every cell between
-    /// consecutive jump points (each pair is on a straight or diagonal line) of `grid`.
-    pub(crate) fn expand_jump_points(&mut self, grid: &Grid) {
+    /// consecutive jump points (each pair is on a straight or diagonal line) of the unweighted
+    /// `grid`; returns the path's real cost, as [`SearchContext::exact_cost`] (straight moves
+    /// times the straight cost plus diagonal moves times the diagonal cost, the moves counted
+    /// per pair of jump points).
+    pub(crate) fn expand_jump_points(&mut self, grid: &Grid, options: &SearchOptions) -> f64 {
+        debug_assert!(!grid.is_weighted());
         std::mem::swap(&mut self.path, &mut self.jump_points);
         self.path.clear();
-        let Some(&first) = self.jump_points.first() else {
-            return;
+        let Some((&first, rest)) = self.jump_points.split_first() else {
+            return 0.0;
         };
         self.path.push(first);
-        let s = grid.stride() as i64;
-        for w in self.jump_points.windows(2) {
-            let (a, b) = (grid.cell(w[0]).as_ivec2(), grid.cell(w[1]).as_ivec2());
-            let d = b - a;
-            let step = d.x.signum() as i64 + d.y.signum() as i64 * s;
-            let count = d.x.abs().max(d.y.abs()) as usize;
-            let from = self.path.len();
-            self.path.resize(from + count, 0);
-            // Indexed writes into the new slots (no capacity check per cell: vectorised).
-            let a = w[0] as i64;
-            for (k, slot) in self.path[from..].iter_mut().enumerate() {
-                *slot = (a + (k as i64 + 1) * step) as NodeId;
-            }
-        }
-    }
-
-    /// The real cost of the last JPS path on the unweighted `grid`: as
-    /// [`SearchContext::exact_cost`] (straight moves times the straight cost plus diagonal
-    /// moves times the diagonal cost), the moves counted per pair of jump points.
-    pub(crate) fn jump_points_cost(&self, grid: &Grid, options: &SearchOptions) -> f64 {
-        debug_assert!(!grid.is_weighted());
-        let (mut straights, mut diagonals) = (0u64, 0u64);
-        for w in self.jump_points.windows(2) {
-            let d = grid.cell(w[1]).as_ivec2() - grid.cell(w[0]).as_ivec2();
-            let steps = d.x.unsigned_abs().max(d.y.unsigned_abs()) as u64;
+        let s = grid.stride() as NodeId;
+        let (mut straights, mut diagonals) = (0u32, 0u32);
+        let (mut a, mut from) = (first, grid.cell(first).as_ivec2());
+        for &b in rest {
+            let to = grid.cell(b).as_ivec2();
+            let d = to - from;
+            let count = d.x.unsigned_abs().max(d.y.unsigned_abs());
             if d.x != 0 && d.y != 0 {
-                diagonals += steps;
+                diagonals += count;
             } else {
-                straights += steps;
+                straights += count;
             }
+            // The step between node ids in wrapping arithmetic (a step back is a wrapped add);
+            // a counted range, so one capacity check per segment.
+            let step =
+                (d.x.signum() as NodeId).wrapping_add((d.y.signum() as NodeId).wrapping_mul(s));
+            self.path
+                .extend((1..count + 1).map(|k| a.wrapping_add(k.wrapping_mul(step))));
+            (a, from) = (b, to);
         }
         straights as f64 * options.cost_model.straight()
             + diagonals as f64 * options.cost_model.diagonal()

@@ -26,6 +26,7 @@ impl CompactStates {
 
     /// Starts a search on `node_count` nodes ([`crate::Error::OutOfMemory`] if the states
     /// cannot be allocated).
+    #[inline]
     pub(crate) fn begin(&mut self, node_count: usize) -> Result<()> {
         if self.stamps.len() < node_count {
             // One error for the three arrays, naming the bytes of all of them.

@@ -51,13 +51,10 @@ pub fn check_supported(grid: &Grid, options: &SearchOptions) -> Result<()> {
 struct Jumper<'a> {
     cls: &'a [u8],
     class: u8,
-    goal: usize,
     stride: isize,
     lines: Lines<'a>,
     /// The goal's padded column and row.
     goal_xy: (usize, usize),
-    /// Node id to padded (column, row), without a division.
-    grid: &'a Grid,
 }
 
 /// Where straight jumps find their stops.
@@ -68,6 +65,9 @@ enum Lines<'a> {
     /// Read from JPS+'s table.
     Table(&'a JumpTable<'a>),
 }
+
+/// A padded column and row.
+type Xy = (usize, usize);
 
 impl Jumper<'_> {
     #[inline(always)]
@@ -80,71 +80,64 @@ impl Jumper<'_> {
         i.wrapping_add_signed(d)
     }
 
+    /// Straight jump from `i` (not included), at padded column and row `(x, y)`, by
+    /// `(dx, dy)` (one of them 0, the other ±1): stops at a wall (`None`), the goal, or a cell
+    /// with a forced neighbour. Returns the jump point and the number of steps. Reads the
+    /// table, or scans 64 cells at a time along the bit rows (or, for vertical jumps, the
+    /// transposed bit rows).
     #[inline(always)]
-    fn xy(&self, i: usize) -> (usize, usize) {
-        let c = self.grid.cell(i as NodeId);
-        (c.x.wrapping_add(1) as usize, c.y.wrapping_add(1) as usize)
-    }
-
-    /// Straight jump from `i` (not included) by step `d` (±1 or ±stride): stops at a wall
-    /// (`None`), the goal, or a cell with a forced neighbour. Returns the jump point and the
-    /// number of steps. Scans 64 cells at a time along the bit rows (or, for vertical jumps,
-    /// the transposed bit rows).
-    #[inline(always)]
-    fn straight(&self, i: usize, d: isize, _p: isize) -> Option<(usize, u32)> {
-        let (x, y) = self.xy(i);
+    fn straight(&self, i: usize, (x, y): Xy, (dx, dy): (isize, isize)) -> Option<(usize, u32)> {
         let (gx, gy) = self.goal_xy;
         let s = self.stride as usize;
         let bits = match self.lines {
             Lines::Bits(bits) => bits,
             Lines::Table(table) => {
-                // The table's direction and the goal's distance along the jump's half-line.
-                let (k, t) = match d {
-                    1 => (0, if gy == y && gx > x { gx - x } else { 0 }),
-                    -1 => (1, if gy == y && gx < x { x - gx } else { 0 }),
-                    d if d > 0 => (2, if gx == x && gy > y { gy - y } else { 0 }),
-                    _ => (3, if gx == x && gy < y { y - gy } else { 0 }),
+                // The goal is on the jump's half-line if it lies ahead along the jump's axis
+                // and level on the other (a zero step has a zero sign).
+                let (ax, ay) = (gx as isize - x as isize, gy as isize - y as isize);
+                let t = if ax.signum() == dx && ay.signum() == dy {
+                    (ax.unsigned_abs() + ay.unsigned_abs()) as u32
+                } else {
+                    0
                 };
+                let k = JumpTable::straight_index(dx, dy);
+                let d = dx + dy * self.stride;
                 return table
-                    .jump(i, k, t as u32)
+                    .jump(i, k, t)
                     .map(|n| (Self::at(i, d * n as isize), n));
             }
         };
-        if d == 1 || d == -1 {
+        if dy == 0 {
             let goal = (gy == y).then_some(gx);
-            jump_row(&bits.rows, y, y - 1, y + 1, x, d, goal).map(|(nx, k)| (y * s + nx, k))
+            jump_row(&bits.rows, y, y - 1, y + 1, x, dx, goal).map(|(nx, k)| (y * s + nx, k))
         } else {
             let goal = (gx == x).then_some(gy);
-            let dir = d.signum();
-            jump_row(&bits.cols, x, x - 1, x + 1, y, dir, goal).map(|(ny, k)| (ny * s + x, k))
+            jump_row(&bits.cols, x, x - 1, x + 1, y, dy, goal).map(|(ny, k)| (ny * s + x, k))
         }
     }
 
-    /// True if a straight jump from `i` finds anything.
+    /// Diagonal jump from `i` (not included), at padded column and row `xy`, by `(dx, dy)`
+    /// (both ±1).
     #[inline(always)]
-    fn straight_finds(&self, i: usize, d: isize, p: isize) -> bool {
-        self.straight(i, d, p).is_some()
-    }
-
-    /// Diagonal jump from `i` (not included) by `dx` (±1) and `dy` (±stride).
-    #[inline(always)]
-    fn diagonal(&self, i: usize, dx: isize, dy: isize) -> Option<(usize, u32)> {
+    fn diagonal(&self, i: usize, xy: Xy, (dx, dy): (isize, isize)) -> Option<(usize, u32)> {
+        let s = self.stride;
         if let Lines::Table(table) = self.lines {
-            let s = self.stride as usize;
-            return table.diagonal(i, self.xy(i), (dx, dy.signum()), self.goal_xy, s);
+            return table.diagonal(i, xy, (dx, dy), self.goal_xy, s as usize);
         }
-        let mut i = i;
+        let (hx, vy) = (dx, dy * s);
+        let (mut i, (mut x, mut y)) = (i, xy);
         let mut steps = 0u32;
         loop {
-            let next = Self::at(i, dx + dy);
-            if !(self.open(next) && self.open(Self::at(i, dx)) && self.open(Self::at(i, dy))) {
+            let next = Self::at(i, hx + vy);
+            if !(self.open(next) && self.open(Self::at(i, hx)) && self.open(Self::at(i, vy))) {
                 return None;
             }
             i = next;
+            (x, y) = (x.wrapping_add_signed(dx), y.wrapping_add_signed(dy));
             steps += 1;
-            if i == self.goal
-                || self.straight_finds(i, dx, self.stride)
-                || self.straight_finds(i, dy, 1)
+            if (x, y) == self.goal_xy
+                || self.straight(i, (x, y), (dx, 0)).is_some()
+                || self.straight(i, (x, y), (0, dy)).is_some()
             {
                 return Some((i, steps));
             }
@@ -200,26 +193,28 @@ pub(crate) fn search_with(
     let diagonal = options.cost_model.diagonal_fixed();
     ctx.begin(grid.node_count())?;
     let class = cls[start as usize];
-    let goal_cell = grid.cell(goal);
+    // A node's padded column and row (one multiplication); the jumps work on these, and a
+    // jump's end is found by stepping them, not by dividing its node id again.
+    let padded = |n: NodeId| {
+        let c = grid.cell(n);
+        (c.x.wrapping_add(1) as usize, c.y.wrapping_add(1) as usize)
+    };
+    let goal_xy = padded(goal);
     let j = Jumper {
         cls,
         class,
-        goal: goal as usize,
         stride,
         lines: match table {
             Some(table) => Lines::Table(table),
             None => Lines::Bits(grid.jump_bits(class)?),
         },
-        goal_xy: (goal_cell.x as usize + 1, goal_cell.y as usize + 1),
-        grid,
+        goal_xy,
     };
-    let h = |n: usize| {
-        let c = grid.cell(n as NodeId);
-        options
-            .cost_model
-            .octile_fixed(c.x.abs_diff(goal_cell.x), c.y.abs_diff(goal_cell.y))
+    let h = |(x, y): Xy| {
+        let (ax, ay) = (x.abs_diff(goal_xy.0), y.abs_diff(goal_xy.1));
+        options.cost_model.octile_fixed(ax as u32, ay as u32)
     };
-    ctx.relax(start, start, 0, || h(start as usize));
+    ctx.relax(start, start, 0, || h(padded(start)));
     if cls[goal as usize] != j.class {
         ctx.retrace(start, start);
         return Ok(SearchResult {
@@ -233,65 +228,83 @@ pub(crate) fn search_with(
         expanded += 1;
         if n == goal {
             ctx.retrace(start, goal);
-            ctx.expand_jump_points(grid);
             return Ok(SearchResult {
                 status: PathStatus::Complete,
-                cost: ctx.jump_points_cost(grid, options),
+                cost: ctx.expand_jump_points(grid, options),
                 expanded,
             });
         }
         let gn = ctx.g(n);
         let i = n as usize;
+        let xy = padded(n);
         let (dx, dy) = if n == start {
             (0, 0)
         } else {
-            let (c, p) = (grid.cell(n).as_ivec2(), grid.cell(ctx.parent(n)).as_ivec2());
-            let d = (c - p).signum();
-            (d.x as isize, d.y as isize)
+            let (px, py) = padded(ctx.parent(n));
+            let sign = |a: usize, b: usize| (a as isize - b as isize).signum();
+            (sign(xy.0, px), sign(xy.1, py))
         };
-        let mut add = |found: Option<(usize, u32)>, base: Cost| {
-            if let Some((m, steps)) = found {
-                ctx.relax(m as NodeId, n, gn + steps as Cost * base, || h(m));
-            }
-        };
+        // Jumps from `n` by `(ex, ey)` (a straight or a diagonal step) and opens what it finds
+        // (a macro, not a closure: inlined for sure, so each call site keeps only its kind of
+        // jump and the table or bit-row code, not both).
+        macro_rules! go {
+            ($e:expr) => {{
+                let (ex, ey): (isize, isize) = $e;
+                let (found, base) = if ex != 0 && ey != 0 {
+                    (j.diagonal(i, xy, (ex, ey)), diagonal)
+                } else {
+                    (j.straight(i, xy, (ex, ey)), straight)
+                };
+                if let Some((m, steps)) = found {
+                    let k = steps as isize;
+                    let mxy = (xy.0.wrapping_add_signed(ex * k), xy.1.wrapping_add_signed(ey * k));
+                    ctx.relax(m as NodeId, n, gn + steps as Cost * base, || h(mxy));
+                }
+            }};
+        }
         if dx == 0 && dy == 0 {
-            // The start: every direction.
-            for (d, p) in [(1, stride), (-1, stride), (stride, 1), (-stride, 1)] {
-                add(j.straight(i, d, p), straight);
-            }
-            for (ddx, ddy) in [(1, stride), (-1, stride), (1, -stride), (-1, -stride)] {
-                add(j.diagonal(i, ddx, ddy), diagonal);
-            }
+            // The start: every direction (east, west, south, north, then south-east,
+            // south-west, north-east, north-west).
+            // Written out, so each jump's direction is a constant.
+            go!((1, 0));
+            go!((-1, 0));
+            go!((0, 1));
+            go!((0, -1));
+            go!((1, 1));
+            go!((-1, 1));
+            go!((1, -1));
+            go!((-1, -1));
         } else if dx != 0 && dy != 0 {
             // Diagonal arrival: the two straight components and the diagonal, no forced ones.
-            let dys = dy * stride;
-            add(j.straight(i, dx, stride), straight);
-            add(j.straight(i, dys, 1), straight);
-            add(j.diagonal(i, dx, dys), diagonal);
+            go!((dx, 0));
+            go!((0, dy));
+            go!((dx, dy));
         } else {
-            // Straight arrival by `d`: onwards, plus the forced perpendicular and diagonal
-            // moves on each side `q` where the cell behind that side is blocked.
-            let (d, p) = if dx != 0 {
-                (dx, stride)
-            } else {
-                (dy * stride, 1)
-            };
-            add(j.straight(i, d, p), straight);
-            let back = Jumper::at(i, -d);
-            for q in [p, -p] {
-                if j.open(Jumper::at(i, q)) && !j.open(Jumper::at(back, q)) {
-                    add(j.straight(i, q, d.abs()), straight);
-                    let (hx, vy) = if dx != 0 { (d, q) } else { (q, d) };
-                    add(j.diagonal(i, hx, vy), diagonal);
-                }
+            // Straight arrival by `(dx, dy)`: onwards, plus the forced perpendicular and
+            // diagonal moves on each side `q` where the cell behind that side is blocked.
+            go!((dx, dy));
+            let back = Jumper::at(i, -(dx + dy * stride));
+            let (px, py) = (dy.abs(), dx.abs());
+            // The two sides written out: a loop over them was not unrolled, and cost a tenth
+            // of the search on a maze.
+            macro_rules! side {
+                ($qx:expr, $qy:expr) => {{
+                    let (qx, qy): (isize, isize) = ($qx, $qy);
+                    let q = qx + qy * stride;
+                    if j.open(Jumper::at(i, q)) && !j.open(Jumper::at(back, q)) {
+                        go!((qx, qy));
+                        go!((dx + qx, dy + qy));
+                    }
+                }};
             }
+            side!(px, py);
+            side!(-px, -py);
         }
     }
-    ctx.retrace_nearest(start, grid.node_count(), |n| h(n as usize));
-    ctx.expand_jump_points(grid);
+    ctx.retrace_nearest(start, grid.node_count(), |n| h(padded(n)));
     Ok(SearchResult {
         status: PathStatus::Partial,
-        cost: ctx.exact_cost(grid, options),
+        cost: ctx.expand_jump_points(grid, options),
         expanded,
     })
 }

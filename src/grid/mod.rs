@@ -738,7 +738,7 @@ impl Grid {
 /// ([`Error::BlockedCell`] naming the one that is not).
 pub(crate) fn check_endpoints(grid: &Grid, start: UVec2, goal: UVec2) -> Result<(NodeId, NodeId)> {
     let node = |argument: &'static str, cell: UVec2| {
-        let n = grid.node(cell).ok_or(Error::BlockedCell {
+        let n = grid.node(cell).ok_or_else(|| Error::BlockedCell {
             argument,
             cell,
             outside: true,
