@@ -23,6 +23,7 @@ const RANKS: &[(&str, u32)] = &[
     ("status", 0),
     ("atomic_file", 0),
     ("par", 0),
+    ("open_list", 0),
     ("stage", 0),
     ("poly_ref", 0),
     ("aabb", 0),

@@ -193,12 +193,7 @@ pub(crate) fn search_with(
     let diagonal = options.cost_model.diagonal_fixed();
     ctx.begin(grid.node_count())?;
     let class = cls[start as usize];
-    // A node's padded column and row (one multiplication); the jumps work on these, and a
-    // jump's end is found by stepping them, not by dividing its node id again.
-    let padded = |n: NodeId| {
-        let c = grid.cell(n);
-        (c.x.wrapping_add(1) as usize, c.y.wrapping_add(1) as usize)
-    };
+    let padded = |n: NodeId| padded_xy(grid, n);
     let goal_xy = padded(goal);
     let j = Jumper {
         cls,
@@ -217,11 +212,7 @@ pub(crate) fn search_with(
     ctx.relax(start, start, 0, || h(padded(start)));
     if cls[goal as usize] != j.class {
         ctx.retrace(start, start);
-        return Ok(SearchResult {
-            status: PathStatus::Partial,
-            cost: 0.0,
-            expanded: 0,
-        });
+        return Ok(partial(0.0, 0));
     }
     let mut expanded = 0u32;
     while let Some(n) = ctx.pop() {
@@ -302,9 +293,22 @@ pub(crate) fn search_with(
         }
     }
     ctx.retrace_nearest(start, grid.node_count(), |n| h(padded(n)));
-    Ok(SearchResult {
+    Ok(partial(ctx.expand_jump_points(grid, options), expanded))
+}
+
+/// Node `n`'s padded column and row (one division); the jumps work on these, and a jump's end
+/// is found by stepping them, not by dividing its node id again.
+#[inline(always)]
+fn padded_xy(grid: &Grid, n: NodeId) -> Xy {
+    let c = grid.cell(n);
+    (c.x.wrapping_add(1) as usize, c.y.wrapping_add(1) as usize)
+}
+
+/// A search that did not reach the goal: the path to the nearest node, of `cost`.
+fn partial(cost: f64, expanded: u32) -> SearchResult {
+    SearchResult {
         status: PathStatus::Partial,
-        cost: ctx.expand_jump_points(grid, options),
+        cost,
         expanded,
-    })
+    }
 }
