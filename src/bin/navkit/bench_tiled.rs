@@ -136,13 +136,16 @@ fn child_build(
 fn run_child(mut cmd: Command) -> std::io::Result<std::process::Output> {
     use std::io::Read;
     use std::process::Stdio;
-    let mut child = cmd
-        .stdin(Stdio::null())
+    cmd.stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()?;
-    let (stdout, stderr) = (child.stdout.take(), child.stderr.take());
-    let key = cleanup::add_child(child);
+        .stderr(Stdio::piped());
+    let Some((key, stdout, stderr)) = cleanup::spawn_child(&mut cmd)? else {
+        // crate::cleanup::end_all has run: the process is ending with its own message and
+        // code; no child is started.
+        loop {
+            std::thread::park();
+        }
+    };
     // stderr on a thread, so that neither pipe fills while the other is read.
     let err_reader = std::thread::spawn(move || {
         let mut buf = Vec::new();

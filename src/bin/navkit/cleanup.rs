@@ -3,7 +3,7 @@
 //! library's live temporary files (`navkit::atomic_file::remove_temp_files`).
 
 use std::path::{Path, PathBuf};
-use std::process::Child;
+use std::process::{Child, ChildStderr, ChildStdout, Command};
 use std::sync::{Mutex, MutexGuard};
 
 /// Live child processes (by a key their owner takes them back with) and temporary folders.
@@ -11,25 +11,40 @@ struct Registry {
     children: Vec<(u64, Child)>,
     dirs: Vec<PathBuf>,
     next_key: u64,
+    /// [`end_all`] has run: the process is ending, no child may start.
+    ending: bool,
 }
 
 static REGISTRY: Mutex<Registry> = Mutex::new(Registry {
     children: Vec::new(),
     dirs: Vec::new(),
     next_key: 0,
+    ending: false,
 });
 
 fn registry() -> MutexGuard<'static, Registry> {
     REGISTRY.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Hands a running child to the registry (ended by [`end_all`]); [`take_child`] gives it back.
-pub fn add_child(child: Child) -> u64 {
+/// A child's key in the registry and its output pipes.
+pub type Spawned = (u64, Option<ChildStdout>, Option<ChildStderr>);
+
+/// Starts `cmd` and registers the child (ended by [`end_all`]; [`take_child`] gives it back)
+/// in one step under the registry's lock, so that an [`end_all`] on another thread (a signal,
+/// the watchdog) either ends it or comes first: then nothing is started and the result is
+/// `Ok(None)` (the process is ending). Before, a signal between the start and the registration
+/// left the child running after the process had gone.
+pub fn spawn_child(cmd: &mut Command) -> std::io::Result<Option<Spawned>> {
     let mut r = registry();
+    if r.ending {
+        return Ok(None);
+    }
+    let mut child = cmd.spawn()?;
+    let (stdout, stderr) = (child.stdout.take(), child.stderr.take());
     r.next_key += 1;
     let key = r.next_key;
     r.children.push((key, child));
-    key
+    Ok(Some((key, stdout, stderr)))
 }
 
 /// The child registered under `key`, or `None` if [`end_all`] has ended it.
@@ -54,6 +69,7 @@ pub fn remove_dir(dir: &Path) {
 /// registered by another thread escapes.
 pub fn end_all() {
     let mut r = registry();
+    r.ending = true;
     end_children(&mut r);
     for dir in r.dirs.drain(..) {
         let _ = std::fs::remove_dir_all(dir);
