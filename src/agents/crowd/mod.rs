@@ -42,6 +42,8 @@
 //! # Ok(()) }
 //! ```
 
+use std::sync::Arc;
+
 use glam::Vec3;
 
 mod engine;
@@ -275,8 +277,9 @@ pub struct AgentState {
     pub activity: Activity,
 }
 
-/// Where a [`Crowd`]'s navmesh lives: borrowed (`&NavMesh`, [`Crowd::new`]) or in a
-/// [`TileCache`] the crowd owns ([`Crowd::with_tile_cache`]). Sealed: these two are all.
+/// Where a [`Crowd`]'s navmesh lives: borrowed (`&NavMesh`, [`Crowd::new`]), shared
+/// (`Arc<NavMesh>`, [`Crowd::shared`]) or in a [`TileCache`] the crowd owns
+/// ([`Crowd::with_tile_cache`]). Sealed: these three are all.
 ///
 /// The crowd keeps it in its raw crowd (`ffi::crowd::RawCrowd`), which frees the `dtCrowd`
 /// before it.
@@ -293,21 +296,30 @@ pub struct AgentState {
 /// rebuilt tile gets a new salt, so stale refs fail `isValidPolyRef` and the checked
 /// `getTileAndPolyByRef` lookups (sliced path queries fail on a vanished polygon, corridors are
 /// re-validated and replanned every update) rather than being dereferenced: what RecastDemo's
-/// Temp Obstacles sample relies on.
+/// Temp Obstacles sample relies on. A shared navmesh (`Arc<NavMesh>`) cannot change at all while
+/// the crowd holds its handle: changes take `&mut NavMesh`, which `Arc::get_mut` gives only to
+/// the sole holder.
 pub trait CrowdNavMesh: sealed::Sealed + Send {
     /// The navmesh the crowd walks on (for a tile cache, as it is now).
     fn navmesh(&self) -> &NavMesh;
 }
 
 mod sealed {
-    // Sealed on purpose: only the two implementations in this module exist.
+    // Sealed on purpose: only the three implementations in this module exist.
     #[allow(unnameable_types)]
     pub trait Sealed {}
     impl Sealed for &crate::navmesh::NavMesh {}
+    impl Sealed for std::sync::Arc<crate::navmesh::NavMesh> {}
     impl Sealed for crate::tilecache::TileCache {}
 }
 
 impl CrowdNavMesh for &NavMesh {
+    fn navmesh(&self) -> &NavMesh {
+        self
+    }
+}
+
+impl CrowdNavMesh for Arc<NavMesh> {
     fn navmesh(&self) -> &NavMesh {
         self
     }
@@ -395,6 +407,30 @@ impl<'nav> Crowd<&'nav NavMesh> {
     /// (1..=[`MAX_AGENTS`]) agents no wider than `max_agent_radius`, with RecastDemo's avoidance
     /// presets in slots 0..4 and the default query filter ([`QueryFilter::default`]) as filter 0.
     pub fn new(navmesh: &'nav NavMesh, max_agents: usize, max_agent_radius: f32) -> Result<Self> {
+        Self::init(navmesh, max_agents, max_agent_radius)
+    }
+}
+
+impl Crowd<Arc<NavMesh>> {
+    /// A crowd on a shared navmesh, which it keeps alive: for programs that keep the navmesh
+    /// and the crowd apart, such as a game engine's resources (bevy_navkit's crowd), or that
+    /// replace the navmesh while the old one still has users. Otherwise as [`Crowd::new`].
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use navkit::{AgentParams, Crowd, InputGeometry, NavMeshBuilder};
+    /// let geom = InputGeometry::load("meshes/demo_level.gset")?;
+    /// let navmesh = Arc::new(NavMeshBuilder::new(&geom).solo()?.into_navmesh());
+    /// let mut crowd = Crowd::shared(Arc::clone(&navmesh), 8, 0.6)?;
+    /// let start = navkit::glam::Vec3::new(1.0, 0.0, 1.0);
+    /// let agent = crowd.add_agent(start, AgentParams::default())?;
+    /// assert_eq!(crowd.len(), 1);
+    /// drop(navmesh); // the crowd keeps its own handle
+    /// crowd.update(0.1)?;
+    /// assert!(crowd.agent(agent)?.position.is_finite());
+    /// # Ok::<(), navkit::Error>(())
+    /// ```
+    pub fn shared(navmesh: Arc<NavMesh>, max_agents: usize, max_agent_radius: f32) -> Result<Self> {
         Self::init(navmesh, max_agents, max_agent_radius)
     }
 }
