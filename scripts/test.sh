@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test (unit, integration on ../shared data, doc tests) with every feature (64-bit poly
 # refs) and again with every feature but `large-refs` (32-bit refs), then, when
-# called without arguments, the feature checks (scripts/check-features.sh), the upstream tile
+# called without arguments, bevy_navkit's tests (scripts/test-bevy.sh), the feature checks (scripts/check-features.sh), the upstream tile
 # tests under valgrind, the suite under AddressSanitizer (scripts/asan.sh) and a short run of
 # every fuzz target (scripts/fuzz.sh ci; NAVKIT_FUZZ_SECONDS each, default 20). With arguments,
 # only `cargo test` with them. Installs missing system packages first (see ensure-deps.sh).
@@ -20,6 +20,8 @@ narrow=$(awk '/^\[features\]/ { f = 1; next } /^\[/ { f = 0 } f && /^[a-z0-9_-]+
 echo "navkit: the tests again with 32-bit poly refs (--features $narrow)" >&2
 cargo test --release --features "$narrow" "$@"
 if [ $# -eq 0 ]; then
+  # bevy_navkit, on the machine's nightly (Bevy 0.20 needs Rust 1.97.1; see the script).
+  scripts/test-bevy.sh
   scripts/check-features.sh
   # The upstream tile-loading crash classes, the multi-storey levels and the tile-cache polygon meshes under valgrind, the whole suite under
   # AddressSanitizer + LeakSanitizer (Rust and C++), and every fuzz target briefly.

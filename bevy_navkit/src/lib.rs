@@ -1,0 +1,86 @@
+//! # bevy_navkit
+//!
+//! [navkit](https://docs.rs/navkit) in Bevy: navmeshes built from the scene, on Bevy's async
+//! compute pool, rebuilt tile by tile where the scene changes.
+//!
+//! Add [`NavkitPlugin`], mark the meshes to walk on (or a scene's root) with
+//! [`NavMeshSource`], and read [`SceneNavMesh`] in your systems; [`NavMeshBuilt`] and
+//! [`NavMeshBuildFailed`] say when builds end.
+//!
+//! ```no_run
+//! use bevy::prelude::*;
+//! use bevy_navkit::{NavMeshBuilt, NavMeshSource, NavkitPlugin, SceneNavMesh};
+//!
+//! fn setup(mut commands: Commands, mut meshes: ResMut<Assets<Mesh>>) {
+//!     let floor = meshes.add(Plane3d::default().mesh().size(40.0, 40.0));
+//!     commands.spawn((Mesh3d(floor), Transform::default(), NavMeshSource::default()));
+//! }
+//!
+//! fn report(mut built: MessageReader<NavMeshBuilt>, navmesh: Res<SceneNavMesh>) {
+//!     for b in built.read() {
+//!         let tiles = navmesh.get().map_or(0, |n| n.tile_count());
+//!         info!("navmesh {}: {} tiles built, {tiles} in all", b.generation, b.tiles_built);
+//!     }
+//! }
+//!
+//! App::new()
+//!     .add_plugins((DefaultPlugins, NavkitPlugin))
+//!     .add_systems(Startup, setup)
+//!     .add_systems(Update, report)
+//!     .run();
+//! ```
+//!
+//! The navmesh is navkit's own ([`navkit::NavMesh`]), in the same `glam` types as Bevy's: a
+//! `Vec3` from a `Transform` goes straight into navkit's queries.
+
+mod error;
+mod job;
+mod messages;
+mod rebuild;
+mod scene_navmesh;
+mod settings;
+mod source;
+mod tracking;
+
+use bevy::app::{App, Plugin, PostUpdate};
+use bevy::ecs::schedule::IntoScheduleConfigs;
+use bevy::transform::TransformSystems;
+
+pub use error::{BuildError, SourceError};
+pub use messages::{NavMeshBuildFailed, NavMeshBuilt, NavMeshSourceSkipped};
+pub use navkit;
+pub use scene_navmesh::SceneNavMesh;
+pub use settings::NavMeshSettings;
+pub use source::NavMeshSource;
+
+/// Builds the navmesh from the scene's [`NavMeshSource`]s and keeps it up to date in
+/// [`SceneNavMesh`]. Needs Bevy's asset plugin with meshes (as `DefaultPlugins` has) and its
+/// transform plugin.
+///
+/// Each frame, after transforms propagate (`PostUpdate`), the plugin reads the sources that
+/// appeared, moved or changed, takes in a finished build, and starts the next one when there
+/// are changes and no build is running.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct NavkitPlugin;
+
+impl Plugin for NavkitPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<NavMeshSettings>()
+            .init_resource::<SceneNavMesh>()
+            .init_resource::<tracking::Sources>()
+            .init_resource::<rebuild::Builder>()
+            .add_message::<NavMeshBuilt>()
+            .add_message::<NavMeshBuildFailed>()
+            .add_message::<NavMeshSourceSkipped>()
+            .add_systems(
+                PostUpdate,
+                (
+                    tracking::track_sources,
+                    rebuild::finish_build,
+                    rebuild::start_build,
+                )
+                    .chain()
+                    .after(TransformSystems::Propagate),
+            );
+    }
+}

@@ -1,0 +1,146 @@
+//! When builds run: [`start_build`] starts one on Bevy's async compute pool when sources have
+//! changed and none is running; [`finish_build`] takes in its result without waiting for it.
+
+use std::mem;
+use std::sync::Arc;
+use std::time::Duration;
+
+use bevy::ecs::change_detection::DetectChanges;
+use bevy::ecs::message::MessageWriter;
+use bevy::ecs::resource::Resource;
+use bevy::ecs::system::{Res, ResMut};
+use bevy::tasks::futures::check_ready;
+use bevy::tasks::{AsyncComputeTaskPool, Task};
+use navkit::build::tiled::TiledNavMesh;
+use navkit::{InputGeometry, TriMesh};
+
+use crate::job::{Done, Job, Work, fits, touched_tiles};
+use crate::messages::{NavMeshBuildFailed, NavMeshBuilt};
+use crate::scene_navmesh::SceneNavMesh;
+use crate::settings::NavMeshSettings;
+use crate::tracking::Sources;
+
+/// The navmesh being built on, and the build running (which holds it meanwhile).
+#[derive(Resource, Default)]
+pub(crate) struct Builder {
+    tiled: Option<TiledNavMesh>,
+    task: Option<Task<Done>>,
+    /// The next build must build every tile (the settings changed).
+    full: bool,
+}
+
+/// Starts a build if sources changed since the last one started and none is running.
+pub(crate) fn start_build(
+    settings: Res<NavMeshSettings>,
+    mut sources: ResMut<Sources>,
+    mut builder: ResMut<Builder>,
+    mut navmesh: ResMut<SceneNavMesh>,
+    mut built: MessageWriter<NavMeshBuilt>,
+    mut failed: MessageWriter<NavMeshBuildFailed>,
+) {
+    if settings.is_changed() {
+        builder.full = true;
+    }
+    if builder.task.is_some() || (sources.dirty.is_empty() && !builder.full) {
+        return;
+    }
+    let dirty = mem::take(&mut sources.dirty);
+    let geometry = match geometry(&sources) {
+        Ok(Some(g)) => g,
+        Ok(None) => {
+            // Nothing to walk on: no navmesh.
+            builder.full = false;
+            if builder.tiled.take().is_some() || navmesh.get().is_some() {
+                let generation = navmesh.replace(None);
+                built.write(NavMeshBuilt {
+                    generation,
+                    full: true,
+                    tiles_built: 0,
+                    duration: Duration::ZERO,
+                });
+            }
+            return;
+        }
+        Err(error) => {
+            failed.write(NavMeshBuildFailed {
+                error: Arc::new(error),
+            });
+            return;
+        }
+    };
+    let work = match &builder.tiled {
+        Some(t) if !builder.full && fits(t, &geometry.mesh.bounds()) => {
+            Work::Tiles(touched_tiles(t, &dirty, settings.tile_reach()))
+        }
+        _ => Work::Full,
+    };
+    builder.full = false;
+    if matches!(&work, Work::Tiles(t) if t.is_empty()) {
+        return;
+    }
+    let job = Job {
+        geometry,
+        settings: settings.clone(),
+        tiled: builder.tiled.take(),
+        work,
+    };
+    builder.task = Some(AsyncComputeTaskPool::get().spawn(async move { job.run() }));
+}
+
+/// Takes in the running build's result if it has finished: the new navmesh in
+/// [`SceneNavMesh`] and a [`NavMeshBuilt`], or a [`NavMeshBuildFailed`].
+pub(crate) fn finish_build(
+    mut builder: ResMut<Builder>,
+    mut navmesh: ResMut<SceneNavMesh>,
+    mut built: MessageWriter<NavMeshBuilt>,
+    mut failed: MessageWriter<NavMeshBuildFailed>,
+) {
+    let Some(task) = builder.task.as_mut() else {
+        return;
+    };
+    let Some(done) = check_ready(task) else {
+        return;
+    };
+    builder.task = None;
+    builder.tiled = done.tiled;
+    match done.result {
+        Ok(b) => {
+            let generation = navmesh.replace(Some((b.navmesh, b.data_hash)));
+            built.write(NavMeshBuilt {
+                generation,
+                full: b.full,
+                tiles_built: b.tiles_built,
+                duration: b.duration,
+            });
+        }
+        Err(error) => {
+            failed.write(NavMeshBuildFailed {
+                error: Arc::new(error),
+            });
+        }
+    }
+}
+
+/// Every source's triangles as one geometry, sources in entity order (so that the same scene
+/// gives the same bytes), or `None` if there are none.
+fn geometry(sources: &Sources) -> navkit::Result<Option<InputGeometry>> {
+    let mut parts: Vec<_> = sources
+        .tracked
+        .iter()
+        .filter_map(|(e, t)| Some((*e, t.geometry.as_ref()?)))
+        .filter(|(_, g)| !g.tris.is_empty())
+        .collect();
+    if parts.is_empty() {
+        return Ok(None);
+    }
+    parts.sort_by_key(|(e, _)| *e);
+    let (mut verts, mut tris) = (Vec::new(), Vec::new());
+    for (_, g) in parts {
+        let base = i32::try_from(verts.len() / 3).map_err(|_| {
+            navkit::Error::InvalidArgument("the sources have more than 2^31 vertices".into())
+        })?;
+        verts.extend_from_slice(&g.verts);
+        tris.extend(g.tris.iter().map(|&i| i + base));
+    }
+    Ok(Some(InputGeometry::from_mesh(TriMesh::new(verts, tris)?)))
+}

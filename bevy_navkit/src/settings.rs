@@ -1,0 +1,44 @@
+//! [`NavMeshSettings`]: how the navmesh is built from the scene.
+
+use bevy::ecs::resource::Resource;
+use navkit::BuildSettings;
+
+/// How the scene's navmesh is built: navkit's [`BuildSettings`] (agent size, cell size, tile
+/// size; RecastDemo's defaults) and the worker threads of each build. Changing this resource
+/// rebuilds the whole navmesh.
+///
+/// ```
+/// use bevy_navkit::NavMeshSettings;
+/// let mut settings = NavMeshSettings::default();
+/// settings.build.agent_radius = 0.4;
+/// settings.build.tile_size = 32;
+/// settings.threads = 2;
+/// # let _ = settings;
+/// ```
+#[derive(Resource, Clone, Debug, PartialEq)]
+pub struct NavMeshSettings {
+    /// Recast's settings, tiles included (`tile_size` cells a side).
+    pub build: BuildSettings,
+    /// Threads of a full build (0: one per core). Rebuilds of a few tiles run on the task
+    /// alone. Builds run on Bevy's async compute pool either way: frames never wait for them.
+    pub threads: usize,
+}
+
+impl Default for NavMeshSettings {
+    fn default() -> Self {
+        NavMeshSettings {
+            build: BuildSettings::default(),
+            threads: 1,
+        }
+    }
+}
+
+impl NavMeshSettings {
+    /// How far around a change its tiles reach: a tile is built from the geometry within its
+    /// border (the agent radius plus three cells, as Recast's tiled build), plus one cell.
+    pub(crate) fn tile_reach(&self) -> f32 {
+        let cs = self.build.cell_size;
+        let radius_cells = (self.build.agent_radius / cs).ceil();
+        (radius_cells + 4.0) * cs
+    }
+}

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# bevy_navkit's tests (unit, integration, doc). Bevy 0.20 declares rust-version 1.97.1, newer than
+# this machine's stable Rust (1.95), the only stable there is; the machine's nightly (1.97.0)
+# builds it, with --ignore-rust-version. navkit itself stays on stable (the workspace's
+# default-members: plain `cargo` commands never build bevy_navkit). A game on stable Rust 1.97.1
+# or newer builds bevy_navkit with no nightly. Arguments go to `cargo test`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if ! rustup run nightly rustc --version >/dev/null 2>&1; then
+  echo "navkit: bevy_navkit needs Rust 1.97.1 (Bevy 0.20's rust-version); this machine's stable" \
+    "is older, and the nightly toolchain that builds it here is missing (rustup toolchain list)." >&2
+  exit 1
+fi
+echo "navkit: bevy_navkit's tests, on $(rustup run nightly rustc --version) (Bevy 0.20 needs 1.97.1)" >&2
+exec cargo +nightly test -p bevy_navkit --ignore-rust-version "$@"
