@@ -7,6 +7,11 @@
 //! [`NavMeshSource`], and read [`SceneNavMesh`] in your systems; [`NavMeshBuilt`] and
 //! [`NavMeshBuildFailed`] say when builds end.
 //!
+//! Agents: spawn an entity with [`NavAgent`] and an [`AgentTarget`]; navkit's crowd (whose
+//! agents arrive: giving way, queues, lanes, replanning) moves it in `FixedUpdate`, writing its
+//! `Transform` or, with [`AgentMover::Velocity`], only a desired velocity for a character
+//! controller ([`AgentStatus`]). [`CrowdSettings`] sizes the crowd.
+//!
 //! ```no_run
 //! use bevy::prelude::*;
 //! use bevy_navkit::{NavMeshBuilt, NavMeshSource, NavkitPlugin, SceneNavMesh};
@@ -33,6 +38,8 @@
 //! The navmesh is navkit's own ([`navkit::NavMesh`]), in the same `glam` types as Bevy's: a
 //! `Vec3` from a `Transform` goes straight into navkit's queries.
 
+mod agent;
+mod crowd;
 mod error;
 mod job;
 mod messages;
@@ -42,10 +49,12 @@ mod settings;
 mod source;
 mod tracking;
 
-use bevy::app::{App, Plugin, PostUpdate};
+use bevy::app::{App, FixedUpdate, Plugin, PostUpdate};
 use bevy::ecs::schedule::IntoScheduleConfigs;
 use bevy::transform::TransformSystems;
 
+pub use agent::{AgentMover, AgentStatus, AgentTarget, NavAgent};
+pub use crowd::CrowdSettings;
 pub use error::{BuildError, SourceError};
 pub use messages::{NavMeshBuildFailed, NavMeshBuilt, NavMeshSourceSkipped};
 pub use navkit;
@@ -69,6 +78,8 @@ impl Plugin for NavkitPlugin {
             .init_resource::<SceneNavMesh>()
             .init_resource::<tracking::Sources>()
             .init_resource::<rebuild::Builder>()
+            .init_resource::<CrowdSettings>()
+            .init_resource::<crowd::SceneCrowd>()
             .add_message::<NavMeshBuilt>()
             .add_message::<NavMeshBuildFailed>()
             .add_message::<NavMeshSourceSkipped>()
@@ -81,6 +92,10 @@ impl Plugin for NavkitPlugin {
                 )
                     .chain()
                     .after(TransformSystems::Propagate),
+            )
+            .add_systems(
+                FixedUpdate,
+                (crowd::refresh_crowd, crowd::sync_agents, crowd::step_crowd).chain(),
             );
     }
 }

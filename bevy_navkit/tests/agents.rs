@@ -1,0 +1,271 @@
+//! Agents: navkit's crowd stepped in `FixedUpdate` on the scene's navmesh. They arrive (through a
+//! doorway; up a ramp to an upper floor), stop when their target is removed, leave the
+//! `Transform` alone when a controller moves them, and free their slot when despawned.
+
+use std::time::Duration;
+
+use bevy::asset::RenderAssetUsages;
+use bevy::mesh::{Indices, PrimitiveTopology};
+use bevy::prelude::*;
+use bevy::time::TimeUpdateStrategy;
+use bevy_navkit::{
+    AgentMover, AgentStatus, AgentTarget, CrowdSettings, NavAgent, NavMeshBuilt, NavMeshSource,
+    NavkitPlugin,
+};
+
+/// Steps of 1/64 s (Bevy's fixed step): one fixed update per frame.
+const STEP: Duration = Duration::from_micros(15_625);
+
+fn app() -> App {
+    let mut app = App::new();
+    app.add_plugins((
+        MinimalPlugins,
+        AssetPlugin::default(),
+        TransformPlugin,
+        NavkitPlugin,
+    ));
+    app.init_asset::<Mesh>();
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(STEP));
+    app
+}
+
+/// A mesh of `quads`, each four corners counter-clockwise seen from above.
+fn quads(quads: &[[[f32; 3]; 4]]) -> Mesh {
+    let mut pos = Vec::new();
+    let mut idx = Vec::new();
+    for q in quads {
+        let n = pos.len() as u32;
+        pos.extend_from_slice(q);
+        idx.extend_from_slice(&[n, n + 1, n + 2, n, n + 2, n + 3]);
+    }
+    Mesh::new(PrimitiveTopology::TriangleList, RenderAssetUsages::all())
+        .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, pos)
+        .with_inserted_indices(Indices::U32(idx))
+}
+
+fn floor(x0: f32, z0: f32, x1: f32, z1: f32, y: f32) -> [[f32; 3]; 4] {
+    [[x0, y, z0], [x0, y, z1], [x1, y, z1], [x1, y, z0]]
+}
+
+fn spawn_source(app: &mut App, mesh: Mesh, at: Vec3) {
+    let h = app.world_mut().resource_mut::<Assets<Mesh>>().add(mesh);
+    app.world_mut().spawn((
+        Mesh3d(h),
+        Transform::from_translation(at),
+        NavMeshSource::default(),
+    ));
+}
+
+/// Runs frames until the first navmesh is built (at most 60 s of wall time).
+fn until_navmesh(app: &mut App) {
+    for _ in 0..12_000 {
+        app.update();
+        if !app.world().resource::<Messages<NavMeshBuilt>>().is_empty() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    panic!("no navmesh in 60 s");
+}
+
+/// Runs `frames` frames (of one fixed step each), calling `each` after every frame.
+fn run(app: &mut App, frames: usize, mut each: impl FnMut(&mut App)) {
+    for _ in 0..frames {
+        app.update();
+        each(app);
+    }
+}
+
+fn status(app: &App, e: Entity) -> AgentStatus {
+    app.world().get::<AgentStatus>(e).unwrap().clone()
+}
+
+fn position(app: &App, e: Entity) -> Vec3 {
+    app.world().get::<Transform>(e).unwrap().translation
+}
+
+#[test]
+fn agents_go_through_the_doorway_and_arrive() {
+    let mut app = app();
+    // A 30 x 30 m floor and a wall along z = 15, 2 m high, 0.6 m thick, with a 3 m doorway at
+    // x 13.5..16.5.
+    spawn_source(
+        &mut app,
+        quads(&[floor(0.0, 0.0, 30.0, 30.0, 0.0)]),
+        Vec3::ZERO,
+    );
+    let wall = Mesh::from(Cuboid::new(13.5, 2.0, 0.6));
+    spawn_source(&mut app, wall.clone(), Vec3::new(6.75, 1.0, 15.0));
+    spawn_source(&mut app, wall, Vec3::new(23.25, 1.0, 15.0));
+    until_navmesh(&mut app);
+    let starts = [3.0, 8.0, 22.0, 27.0].map(|x| Vec3::new(x, 0.0, 5.0));
+    let agents: Vec<Entity> = starts
+        .iter()
+        .map(|&s| {
+            let target = AgentTarget(Vec3::new(30.0 - s.x, 0.0, 25.0));
+            app.world_mut()
+                .spawn((NavAgent::default(), Transform::from_translation(s), target))
+                .id()
+        })
+        .collect();
+    let mut crossed_at = vec![None; agents.len()];
+    let mut frames = 0;
+    while frames < 64 * 60 && !agents.iter().all(|&a| status(&app, a).arrived()) {
+        let before: Vec<Vec3> = agents.iter().map(|&a| position(&app, a)).collect();
+        run(&mut app, 1, |_| {});
+        frames += 1;
+        for (i, &a) in agents.iter().enumerate() {
+            let (p, q) = (before[i], position(&app, a));
+            if p.z < 15.0 && q.z >= 15.0 {
+                crossed_at[i] = Some(p.x + (q.x - p.x) * (15.0 - p.z) / (q.z - p.z));
+            }
+        }
+    }
+    for (i, &a) in agents.iter().enumerate() {
+        let s = status(&app, a);
+        let target = Vec3::new(30.0 - starts[i].x, 0.0, 25.0);
+        assert!(
+            s.arrived(),
+            "agent {i} at {} after {frames} steps: {s:?}",
+            position(&app, a)
+        );
+        // navkit's arrival: within max(radius 0.6, arrive_distance 0.5) on the xz-plane.
+        let d = position(&app, a) - target;
+        assert!(d.x.hypot(d.z) <= 0.6 + 1e-3, "agent {i} {d}");
+        // Through the doorway, clear of its jambs by about the agent's radius (0.6 m).
+        let x = crossed_at[i].expect("crossed the wall's line");
+        assert!(
+            (13.5..=16.5).contains(&x),
+            "agent {i} crossed z = 15 at x = {x}"
+        );
+    }
+    // Walking 3.5 m/s at most, the farthest (about 26 m, through the door) takes over 7 s.
+    assert!(frames > 7 * 64, "{frames}");
+}
+
+#[test]
+fn an_agent_walks_up_the_ramp_to_the_upper_floor() {
+    let mut app = app();
+    // Ground 20 x 20 at y 0; an upper floor over its far half (z 10..20) at y 3; a ramp 3 m wide
+    // (x 0..3) from z 2 (y 0) up to its edge at z 10 (y 3): 20.6 degrees.
+    let level = quads(&[
+        floor(0.0, 0.0, 20.0, 20.0, 0.0),
+        floor(0.0, 10.0, 20.0, 20.0, 3.0),
+        [
+            [0.0, 0.0, 2.0],
+            [0.0, 3.0, 10.0],
+            [3.0, 3.0, 10.0],
+            [3.0, 0.0, 2.0],
+        ],
+    ]);
+    spawn_source(&mut app, level, Vec3::ZERO);
+    until_navmesh(&mut app);
+    let goal = Vec3::new(15.0, 3.0, 15.0);
+    let a = app
+        .world_mut()
+        .spawn((
+            NavAgent::default(),
+            Transform::from_xyz(15.0, 0.0, 5.0),
+            AgentTarget(goal),
+        ))
+        .id();
+    let mut min_x = f32::MAX;
+    let mut frames = 0;
+    while frames < 64 * 60 && !status(&app, a).arrived() {
+        run(&mut app, 1, |_| {});
+        frames += 1;
+        let p = position(&app, a);
+        if p.y > 1.0 && p.y < 2.0 {
+            min_x = min_x.min(p.x);
+        }
+    }
+    let p = position(&app, a);
+    assert!(status(&app, a).arrived(), "at {p} after {frames} steps");
+    assert!((p.y - 3.0).abs() < 0.3, "on the upper floor: {p}");
+    // Halfway up (y 1..2) it was on the ramp: x < 3.
+    assert!(min_x < 3.0, "{min_x}");
+    // The way (about 12 m to the ramp's foot, 8.5 m up it, 13 m to the goal) takes over 9 s.
+    assert!(frames > 9 * 64, "{frames}");
+}
+
+#[test]
+fn removing_the_target_stops_the_agent_and_despawning_frees_its_slot() {
+    let mut app = app();
+    app.insert_resource(CrowdSettings {
+        max_agents: 2,
+        ..CrowdSettings::default()
+    });
+    spawn_source(
+        &mut app,
+        quads(&[floor(0.0, 0.0, 30.0, 30.0, 0.0)]),
+        Vec3::ZERO,
+    );
+    until_navmesh(&mut app);
+    let spawn = |app: &mut App, x: f32| {
+        app.world_mut()
+            .spawn((
+                NavAgent::default(),
+                Transform::from_xyz(x, 0.0, 3.0),
+                AgentTarget(Vec3::new(x, 0.0, 27.0)),
+            ))
+            .id()
+    };
+    let (a, b, c) = (
+        spawn(&mut app, 5.0),
+        spawn(&mut app, 15.0),
+        spawn(&mut app, 25.0),
+    );
+    run(&mut app, 64, |_| {});
+    assert!(status(&app, a).on_navmesh && status(&app, b).on_navmesh);
+    assert!(
+        !status(&app, c).on_navmesh,
+        "a crowd of two has no room for a third"
+    );
+    assert_eq!(position(&app, c), Vec3::new(25.0, 0.0, 3.0));
+    // a stops where it is.
+    app.world_mut().entity_mut(a).remove::<AgentTarget>();
+    run(&mut app, 64, |_| {});
+    let stopped = position(&app, a);
+    run(&mut app, 64, |_| {});
+    assert!(
+        position(&app, a).distance(stopped) < 0.05,
+        "{stopped} {}",
+        position(&app, a)
+    );
+    assert!(status(&app, a).velocity.length() < 0.05);
+    assert!(stopped.z > 3.5 && stopped.z < 20.0, "{stopped}");
+    // b's slot goes to c.
+    app.world_mut().entity_mut(b).despawn();
+    run(&mut app, 64, |_| {});
+    assert!(status(&app, c).on_navmesh);
+    assert!(position(&app, c).z > 3.5, "c walks: {}", position(&app, c));
+}
+
+#[test]
+fn a_velocity_mover_gets_a_desired_velocity_and_keeps_its_transform() {
+    let mut app = app();
+    spawn_source(
+        &mut app,
+        quads(&[floor(0.0, 0.0, 30.0, 30.0, 0.0)]),
+        Vec3::ZERO,
+    );
+    until_navmesh(&mut app);
+    let start = Vec3::new(5.0, 0.0, 5.0);
+    let a = app
+        .world_mut()
+        .spawn((
+            NavAgent::default().with_mover(AgentMover::Velocity),
+            Transform::from_translation(start),
+            AgentTarget(Vec3::new(25.0, 0.0, 5.0)),
+        ))
+        .id();
+    run(&mut app, 32, |_| {});
+    assert_eq!(
+        position(&app, a),
+        start,
+        "the crowd leaves the Transform to the controller"
+    );
+    let v = status(&app, a).desired_velocity;
+    // Towards +x at up to 3.5 m/s.
+    assert!(v.x > 1.0 && v.x <= 3.5 + 1e-3 && v.z.abs() < 0.2, "{v}");
+}
