@@ -49,3 +49,15 @@ pub enum SourceError {
 
 /// A navkit error, shared so that messages can be cloned.
 pub type BuildError = Arc<navkit::Error>;
+
+/// Why a query on the scene's navmesh failed.
+#[derive(Clone, Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum QueryError {
+    /// No navmesh yet (before the first build, or no source has triangles).
+    #[error("the scene has no navmesh yet")]
+    NoNavMesh,
+    /// navkit's error: a point off the navmesh, NaN, a path not found...
+    #[error(transparent)]
+    Navkit(#[from] navkit::Error),
+}

@@ -12,6 +12,10 @@
 //! `Transform` or, with [`AgentMover::Velocity`], only a desired velocity for a character
 //! controller ([`AgentStatus`]). [`CrowdSettings`] sizes the crowd.
 //!
+//! Queries: [`NavQueries`] (a system parameter) gives paths (Detour's straight and smooth
+//! paths, and the optimal one), nearest points and raycasts; [`PathRequests`] computes paths on
+//! worker threads and answers with [`PathFound`] messages.
+//!
 //! ```no_run
 //! use bevy::prelude::*;
 //! use bevy_navkit::{NavMeshBuilt, NavMeshSource, NavkitPlugin, SceneNavMesh};
@@ -43,6 +47,8 @@ mod crowd;
 mod error;
 mod job;
 mod messages;
+mod path_requests;
+mod queries;
 mod rebuild;
 mod scene_navmesh;
 mod settings;
@@ -55,9 +61,11 @@ use bevy::transform::TransformSystems;
 
 pub use agent::{AgentMover, AgentStatus, AgentTarget, NavAgent};
 pub use crowd::CrowdSettings;
-pub use error::{BuildError, SourceError};
+pub use error::{BuildError, QueryError, SourceError};
 pub use messages::{NavMeshBuildFailed, NavMeshBuilt, NavMeshSourceSkipped};
 pub use navkit;
+pub use path_requests::{PathFound, PathRequests};
+pub use queries::NavQueries;
 pub use scene_navmesh::SceneNavMesh;
 pub use settings::NavMeshSettings;
 pub use source::NavMeshSource;
@@ -83,12 +91,15 @@ impl Plugin for NavkitPlugin {
             .add_message::<NavMeshBuilt>()
             .add_message::<NavMeshBuildFailed>()
             .add_message::<NavMeshSourceSkipped>()
+            .init_resource::<PathRequests>()
+            .add_message::<PathFound>()
             .add_systems(
                 PostUpdate,
                 (
                     tracking::track_sources,
                     rebuild::finish_build,
                     rebuild::start_build,
+                    path_requests::serve_paths,
                 )
                     .chain()
                     .after(TransformSystems::Propagate),
