@@ -14,6 +14,9 @@ pub enum SourceError {
     /// `MAIN_WORLD`), where systems cannot read it.
     #[error("the mesh's data was moved to the render world: give it RenderAssetUsages::MAIN_WORLD")]
     NotInMainWorld,
+    /// It has no vertices, or no triangles.
+    #[error("the mesh is empty: no triangles")]
+    Empty,
     /// It has no `Mesh::ATTRIBUTE_POSITION`.
     #[error("the mesh has no vertex positions")]
     NoPositions,

@@ -62,6 +62,9 @@ pub(crate) fn world_triangles(
         Ok(None) => (0..positions.len()).collect(),
     };
     check_indices(&indices, positions.len())?;
+    if indices.is_empty() {
+        return Err(SourceError::Empty);
+    }
     let affine = transform.affine();
     let mut verts = Vec::with_capacity(positions.len() * 3);
     for (i, p) in positions.iter().enumerate() {

@@ -370,3 +370,144 @@ fn new_settings_rebuild_every_tile() {
     // 133 cells in 64-cell tiles: 3 a side.
     assert_eq!(log.built[1].tiles_built, 9);
 }
+
+/// A mesh of `positions` with `indices` (or none).
+fn raw_mesh(positions: Vec<[f32; 3]>, indices: Option<Vec<u32>>) -> Mesh {
+    let m = Mesh::new(PrimitiveTopology::TriangleList, RenderAssetUsages::all())
+        .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions);
+    match indices {
+        Some(i) => m.with_inserted_indices(Indices::U32(i)),
+        None => m,
+    }
+}
+
+#[test]
+fn bad_meshes_are_reported_and_the_app_keeps_running() {
+    let mut app = app();
+    let quad = |y: f32| {
+        vec![
+            [0.0, y, 0.0],
+            [0.0, y, 10.0],
+            [10.0, y, 10.0],
+            [10.0, y, 0.0],
+        ]
+    };
+    let cases = [
+        (
+            raw_mesh(
+                vec![[f32::NAN, 0.0, 0.0], [0.0, 0.0, 1.0], [1.0, 0.0, 0.0]],
+                None,
+            ),
+            SourceError::NotFinite { vertex: 0 },
+        ),
+        (raw_mesh(Vec::new(), Some(Vec::new())), SourceError::Empty),
+        (raw_mesh(quad(0.0), Some(Vec::new())), SourceError::Empty),
+        (
+            raw_mesh(quad(0.0), None),
+            SourceError::PartialTriangle { indices: 4 },
+        ),
+        (
+            Mesh::new(PrimitiveTopology::TriangleList, RenderAssetUsages::all()),
+            SourceError::NoPositions,
+        ),
+    ];
+    let mut expected = Vec::new();
+    for (mesh, error) in cases {
+        let h = add_mesh(&mut app, mesh);
+        let e = app
+            .world_mut()
+            .spawn((Mesh3d(h), Transform::default(), NavMeshSource::default()))
+            .id();
+        expected.push((e, error));
+    }
+    // A transform that sends a good mesh to infinity: NaN-free input, non-finite placed.
+    let h = add_mesh(&mut app, floor(10.0));
+    let far = app
+        .world_mut()
+        .spawn((
+            Mesh3d(h.clone()),
+            Transform::from_scale(Vec3::splat(f32::MAX)).with_translation(Vec3::splat(f32::MAX)),
+            NavMeshSource::default(),
+        ))
+        .id();
+    expected.push((far, SourceError::NotFinite { vertex: 1 }));
+    // A non-indexed triangle list is read as consecutive triples: this one builds.
+    let listed = raw_mesh(
+        vec![
+            [0.0, 0.0, 0.0],
+            [0.0, 0.0, 10.0],
+            [10.0, 0.0, 10.0],
+            [0.0, 0.0, 0.0],
+            [10.0, 0.0, 10.0],
+            [10.0, 0.0, 0.0],
+        ],
+        None,
+    );
+    let listed = add_mesh(&mut app, listed);
+    app.world_mut().spawn((
+        Mesh3d(listed),
+        Transform::default(),
+        NavMeshSource::default(),
+    ));
+    until_built(&mut app, 1);
+    let log = app.world().resource::<Log>();
+    assert!(log.failed.is_empty(), "{:?}", log.failed);
+    let mut got: Vec<(Entity, SourceError)> = log
+        .skipped
+        .iter()
+        .map(|s| (s.entity, s.error.clone()))
+        .collect();
+    got.sort_by_key(|(e, _)| e.index());
+    expected.sort_by_key(|(e, _)| e.index());
+    assert_eq!(got, expected);
+    assert_eq!(
+        app.world()
+            .resource::<SceneNavMesh>()
+            .get()
+            .unwrap()
+            .tile_count(),
+        1
+    );
+}
+
+#[test]
+fn an_enormous_level_fails_with_an_error_and_the_app_keeps_running() {
+    let mut app = app();
+    // 1e7 m a side: floats are 1 m apart out there, far coarser than 0.3 m cells; navkit
+    // refuses the settings before Recast sees them.
+    let h = add_mesh(&mut app, floor(1.0e7));
+    app.world_mut()
+        .spawn((Mesh3d(h), Transform::default(), NavMeshSource::default()));
+    until_built(&mut app, 1);
+    let log = app.world().resource::<Log>();
+    assert_eq!(log.failed.len(), 1);
+    assert!(log.built.is_empty());
+    let message = log.failed[0].error.to_string();
+    assert!(
+        message.contains("cell_size") && message.contains("10000000 m"),
+        "{message}"
+    );
+    // The app goes on; a level of sane size then builds.
+    let small = add_mesh(&mut app, floor(10.0));
+    let e = app
+        .world_mut()
+        .spawn((
+            Mesh3d(small),
+            Transform::default(),
+            NavMeshSource::default(),
+        ))
+        .id();
+    let _ = e;
+    let big: Vec<Entity> = app
+        .world_mut()
+        .query_filtered::<Entity, With<NavMeshSource>>()
+        .iter(app.world())
+        .filter(|&x| x != e)
+        .collect();
+    for b in big {
+        app.world_mut().entity_mut(b).despawn();
+    }
+    until_built(&mut app, 2);
+    let log = app.world().resource::<Log>();
+    assert_eq!(log.built.len(), 1, "{:?}", log.failed);
+}
