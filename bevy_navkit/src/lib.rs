@@ -12,6 +12,10 @@
 //! `Transform` or, with [`AgentMover::Velocity`], only a desired velocity for a character
 //! controller ([`AgentStatus`]). [`CrowdSettings`] sizes the crowd.
 //!
+//! Obstacles: with [`NavMeshBackend::TileCache`] in [`NavMeshSettings`], entities with a
+//! [`NavObstacle`] (cylinder, box, oriented box) are carved out of the navmesh through navkit's
+//! tile cache, and move with their entity.
+//!
 //! Queries: [`NavQueries`] (a system parameter) gives paths (Detour's straight and smooth
 //! paths, and the optimal one), nearest points and raycasts; [`PathRequests`] computes paths on
 //! worker threads and answers with [`PathFound`] messages.
@@ -47,6 +51,7 @@ mod crowd;
 mod error;
 mod job;
 mod messages;
+mod obstacle;
 mod path_requests;
 mod queries;
 mod rebuild;
@@ -62,12 +67,13 @@ use bevy::transform::TransformSystems;
 pub use agent::{AgentMover, AgentStatus, AgentTarget, NavAgent};
 pub use crowd::CrowdSettings;
 pub use error::{BuildError, QueryError, SourceError};
-pub use messages::{NavMeshBuildFailed, NavMeshBuilt, NavMeshSourceSkipped};
+pub use messages::{NavMeshBuildFailed, NavMeshBuilt, NavMeshSourceSkipped, NavObstacleRefused};
 pub use navkit;
+pub use obstacle::NavObstacle;
 pub use path_requests::{PathFound, PathRequests};
 pub use queries::NavQueries;
 pub use scene_navmesh::SceneNavMesh;
-pub use settings::NavMeshSettings;
+pub use settings::{NavMeshBackend, NavMeshSettings};
 pub use source::NavMeshSource;
 
 /// Builds the navmesh from the scene's [`NavMeshSource`]s and keeps it up to date in
@@ -91,12 +97,15 @@ impl Plugin for NavkitPlugin {
             .add_message::<NavMeshBuilt>()
             .add_message::<NavMeshBuildFailed>()
             .add_message::<NavMeshSourceSkipped>()
+            .add_message::<NavObstacleRefused>()
+            .init_resource::<obstacle::Obstacles>()
             .init_resource::<PathRequests>()
             .add_message::<PathFound>()
             .add_systems(
                 PostUpdate,
                 (
                     tracking::track_sources,
+                    obstacle::track_obstacles,
                     rebuild::finish_build,
                     rebuild::start_build,
                     path_requests::serve_paths,

@@ -36,3 +36,13 @@ pub struct NavMeshSourceSkipped {
     /// Why.
     pub error: SourceError,
 }
+
+/// The tile cache refused an obstacle (too many, too large, off the tile grid): the rest are
+/// carved. It is tried again when it moves or changes.
+#[derive(Message, Clone, Debug)]
+pub struct NavObstacleRefused {
+    /// The obstacle's entity.
+    pub entity: Entity,
+    /// navkit's error.
+    pub error: BuildError,
+}

@@ -9,30 +9,33 @@ use bevy::ecs::change_detection::DetectChanges;
 use bevy::ecs::message::MessageWriter;
 use bevy::ecs::resource::Resource;
 use bevy::ecs::system::{Res, ResMut};
+use bevy::log::warn_once;
 use bevy::tasks::futures::check_ready;
 use bevy::tasks::{AsyncComputeTaskPool, Task};
-use navkit::build::tiled::TiledNavMesh;
-use navkit::{InputGeometry, TriMesh};
+use navkit::{Aabb, InputGeometry, TriMesh};
 
-use crate::job::{Done, Job, Work, fits, touched_tiles};
-use crate::messages::{NavMeshBuildFailed, NavMeshBuilt};
+use crate::job::{Backend, Done, Job, Work, fits, touched_tiles};
+use crate::messages::{NavMeshBuildFailed, NavMeshBuilt, NavObstacleRefused};
+use crate::obstacle::Obstacles;
 use crate::scene_navmesh::SceneNavMesh;
-use crate::settings::NavMeshSettings;
+use crate::settings::{NavMeshBackend, NavMeshSettings};
 use crate::tracking::Sources;
 
 /// The navmesh being built on, and the build running (which holds it meanwhile).
 #[derive(Resource, Default)]
 pub(crate) struct Builder {
-    tiled: Option<TiledNavMesh>,
+    backend: Option<Backend>,
     task: Option<Task<Done>>,
-    /// The next build must build every tile (the settings changed).
+    /// The next build must build everything (the settings changed).
     full: bool,
 }
 
-/// Starts a build if sources changed since the last one started and none is running.
+/// Starts a build if sources or (on a tile cache) obstacles changed since the last one
+/// started, and none is running.
 pub(crate) fn start_build(
     settings: Res<NavMeshSettings>,
     mut sources: ResMut<Sources>,
+    mut obstacles: ResMut<Obstacles>,
     mut builder: ResMut<Builder>,
     mut navmesh: ResMut<SceneNavMesh>,
     mut built: MessageWriter<NavMeshBuilt>,
@@ -41,38 +44,46 @@ pub(crate) fn start_build(
     if settings.is_changed() {
         builder.full = true;
     }
-    if builder.task.is_some() || (sources.dirty.is_empty() && !builder.full) {
+    if builder.task.is_some() {
         return;
     }
-    let dirty = mem::take(&mut sources.dirty);
-    let geometry = match geometry(&sources) {
-        Ok(Some(g)) => g,
-        Ok(None) => {
-            // Nothing to walk on: no navmesh.
-            builder.full = false;
-            if builder.tiled.take().is_some() || navmesh.get().is_some() {
-                let generation = navmesh.replace(None);
-                built.write(NavMeshBuilt {
-                    generation,
-                    full: true,
-                    tiles_built: 0,
-                    duration: Duration::ZERO,
-                });
+    let carves = matches!(builder.backend, Some(Backend::Cache { .. }));
+    if obstacles.changed && !carves && settings.backend == NavMeshBackend::Tiled {
+        warn_once!("bevy_navkit: NavObstacle is carved only by NavMeshBackend::TileCache");
+    }
+    let moved = mem::take(&mut obstacles.changed) && carves;
+    let (geometry, work) = if sources.dirty.is_empty() && !builder.full {
+        if !moved {
+            return;
+        }
+        (None, Work::Obstacles)
+    } else {
+        let dirty = mem::take(&mut sources.dirty);
+        match geometry(&sources) {
+            Ok(Some(g)) => {
+                let work = work_for(&builder, &g, &dirty, &settings);
+                (Some(g), work)
             }
-            return;
+            Ok(None) => {
+                builder.full = false;
+                if builder.backend.take().is_some() || navmesh.get().is_some() {
+                    let generation = navmesh.replace(None);
+                    built.write(NavMeshBuilt {
+                        generation,
+                        full: true,
+                        tiles_built: 0,
+                        duration: Duration::ZERO,
+                    });
+                }
+                return;
+            }
+            Err(error) => {
+                failed.write(NavMeshBuildFailed {
+                    error: Arc::new(error),
+                });
+                return;
+            }
         }
-        Err(error) => {
-            failed.write(NavMeshBuildFailed {
-                error: Arc::new(error),
-            });
-            return;
-        }
-    };
-    let work = match &builder.tiled {
-        Some(t) if !builder.full && fits(t, &geometry.mesh.bounds()) => {
-            Work::Tiles(touched_tiles(t, &dirty, settings.tile_reach()))
-        }
-        _ => Work::Full,
     };
     builder.full = false;
     if matches!(&work, Work::Tiles(t) if t.is_empty()) {
@@ -81,10 +92,27 @@ pub(crate) fn start_build(
     let job = Job {
         geometry,
         settings: settings.clone(),
-        tiled: builder.tiled.take(),
+        backend: builder.backend.take(),
         work,
+        obstacles: obstacles.shapes.clone(),
     };
     builder.task = Some(AsyncComputeTaskPool::get().spawn(async move { job.run() }));
+}
+
+/// What a build for changes in `dirty` must do: rebuild the tiles they touched, if the navmesh
+/// is tiled, is not to be built anew, and its grid holds the geometry; else everything.
+fn work_for(
+    builder: &Builder,
+    geometry: &InputGeometry,
+    dirty: &[Aabb],
+    settings: &NavMeshSettings,
+) -> Work {
+    match &builder.backend {
+        Some(Backend::Tiled(t)) if !builder.full && fits(t, &geometry.mesh.bounds()) => {
+            Work::Tiles(touched_tiles(t, dirty, settings.tile_reach()))
+        }
+        _ => Work::Full,
+    }
 }
 
 /// Takes in the running build's result if it has finished: the new navmesh in
@@ -94,6 +122,7 @@ pub(crate) fn finish_build(
     mut navmesh: ResMut<SceneNavMesh>,
     mut built: MessageWriter<NavMeshBuilt>,
     mut failed: MessageWriter<NavMeshBuildFailed>,
+    mut refused: MessageWriter<NavObstacleRefused>,
 ) {
     let Some(task) = builder.task.as_mut() else {
         return;
@@ -102,7 +131,13 @@ pub(crate) fn finish_build(
         return;
     };
     builder.task = None;
-    builder.tiled = done.tiled;
+    builder.backend = done.backend;
+    for (entity, error) in done.refused {
+        refused.write(NavObstacleRefused {
+            entity,
+            error: Arc::new(error),
+        });
+    }
     match done.result {
         Ok(b) => {
             let generation = navmesh.replace(Some((b.navmesh, b.data_hash)));

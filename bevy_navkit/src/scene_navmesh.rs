@@ -41,16 +41,17 @@ impl SceneNavMesh {
 
     /// The hash of the navmesh's tiles as built: the `data_hash` of navkit's tiled build
     /// ([`TiledNavMesh::data_hash`](navkit::build::tiled::TiledNavMesh::data_hash), and
-    /// `navkit build --tiled --json`) of the same triangles with the same settings.
+    /// `navkit build --tiled --json`) of the same triangles with the same settings. `None`
+    /// for a tile cache, or before the first build.
     pub fn data_hash(&self) -> Option<&str> {
         self.data_hash.as_deref()
     }
 
     /// Puts a new navmesh in place, with its data hash (or none); its generation.
-    pub(crate) fn replace(&mut self, navmesh: Option<(NavMesh, String)>) -> u64 {
+    pub(crate) fn replace(&mut self, navmesh: Option<(NavMesh, Option<String>)>) -> u64 {
         let (navmesh, hash) = navmesh.unzip();
         self.navmesh = navmesh.map(Arc::new);
-        self.data_hash = hash;
+        self.data_hash = hash.flatten();
         self.generation += 1;
         self.generation
     }

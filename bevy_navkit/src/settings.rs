@@ -2,6 +2,7 @@
 
 use bevy::ecs::resource::Resource;
 use navkit::BuildSettings;
+use navkit::tilecache::TileCacheSettings;
 
 /// How the scene's navmesh is built: navkit's [`BuildSettings`] (agent size, cell size, tile
 /// size; RecastDemo's defaults) and the worker threads of each build. Changing this resource
@@ -22,6 +23,23 @@ pub struct NavMeshSettings {
     /// Threads of a full build (0: one per core). Rebuilds of a few tiles run on the task
     /// alone. Builds run on Bevy's async compute pool either way: frames never wait for them.
     pub threads: usize,
+    /// What the navmesh is: tiled (the default), or a tile cache, which carves
+    /// [`NavObstacle`](crate::NavObstacle)s.
+    pub backend: NavMeshBackend,
+}
+
+/// The kind of navmesh built from the scene.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum NavMeshBackend {
+    /// navkit's tiled navmesh (RecastDemo's Tile Mesh): a changed source rebuilds only the
+    /// tiles it touched, and the navmesh equals a fresh build (`SceneNavMesh::data_hash`).
+    /// Obstacles are not carved.
+    #[default]
+    Tiled,
+    /// navkit's tile cache (RecastDemo's Temp Obstacles, with these settings: its own tile
+    /// size, 48 cells by default, and its obstacle pool): obstacles are carved by rebuilding
+    /// only the tile layers they touch; a changed source rebuilds the whole cache.
+    TileCache(TileCacheSettings),
 }
 
 impl Default for NavMeshSettings {
@@ -29,6 +47,7 @@ impl Default for NavMeshSettings {
         NavMeshSettings {
             build: BuildSettings::default(),
             threads: 1,
+            backend: NavMeshBackend::Tiled,
         }
     }
 }

@@ -1,0 +1,180 @@
+//! Obstacles carved through navkit's tile cache: a wall of a box forces a detour whose length
+//! is derived by hand, moving the entity moves it, removing it restores the straight path;
+//! the cache refuses an obstacle too large and says so; a tiled navmesh does not carve.
+
+use std::time::Duration;
+
+use bevy::asset::RenderAssetUsages;
+use bevy::ecs::system::RunSystemOnce;
+use bevy::mesh::{Indices, PrimitiveTopology};
+use bevy::prelude::*;
+use bevy_navkit::navkit::PathOptions;
+use bevy_navkit::navkit::tilecache::TileCacheSettings;
+use bevy_navkit::{
+    NavMeshBackend, NavMeshBuildFailed, NavMeshBuilt, NavMeshSettings, NavMeshSource, NavObstacle,
+    NavObstacleRefused, NavQueries, NavkitPlugin, SceneNavMesh,
+};
+
+/// Builds and refusals so far.
+#[derive(Resource, Default)]
+struct Log {
+    built: usize,
+    failed: Vec<String>,
+    refused: Vec<Entity>,
+}
+
+fn record(
+    mut log: ResMut<Log>,
+    mut built: MessageReader<NavMeshBuilt>,
+    mut failed: MessageReader<NavMeshBuildFailed>,
+    mut refused: MessageReader<NavObstacleRefused>,
+) {
+    log.built += built.read().count();
+    log.failed
+        .extend(failed.read().map(|f| f.error.to_string()));
+    log.refused.extend(refused.read().map(|r| r.entity));
+}
+
+fn app(backend: NavMeshBackend) -> App {
+    let mut app = App::new();
+    app.add_plugins((
+        MinimalPlugins,
+        AssetPlugin::default(),
+        TransformPlugin,
+        NavkitPlugin,
+    ));
+    app.init_asset::<Mesh>();
+    app.insert_resource(NavMeshSettings {
+        backend,
+        ..NavMeshSettings::default()
+    });
+    app.init_resource::<Log>();
+    app.add_systems(Last, record);
+    // A 30 x 30 m floor.
+    let floor = Mesh::new(PrimitiveTopology::TriangleList, RenderAssetUsages::all())
+        .with_inserted_attribute(
+            Mesh::ATTRIBUTE_POSITION,
+            vec![
+                [0.0f32, 0.0, 0.0],
+                [0.0, 0.0, 30.0],
+                [30.0, 0.0, 30.0],
+                [30.0, 0.0, 0.0],
+            ],
+        )
+        .with_inserted_indices(Indices::U32(vec![0, 1, 2, 0, 2, 3]));
+    let h = app.world_mut().resource_mut::<Assets<Mesh>>().add(floor);
+    app.world_mut()
+        .spawn((Mesh3d(h), Transform::default(), NavMeshSource::default()));
+    app
+}
+
+fn cache() -> NavMeshBackend {
+    NavMeshBackend::TileCache(TileCacheSettings::default())
+}
+
+/// Runs frames until `n` builds have ended in all (at most 60 s).
+fn until_built(app: &mut App, n: usize) {
+    for _ in 0..12_000 {
+        app.update();
+        if app.world().resource::<Log>().built >= n {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    panic!("{:?}", app.world().resource::<Log>().failed);
+}
+
+/// The straight path's xz length from (5, 0, 5) to (5, 0, 25).
+fn length(app: &mut App) -> f32 {
+    app.world_mut()
+        .run_system_once(|nav: NavQueries| {
+            let p = nav.path(
+                Vec3::new(5.0, 0.0, 5.0),
+                Vec3::new(5.0, 0.0, 25.0),
+                &PathOptions::default(),
+            );
+            let p = p.unwrap();
+            assert!(p.is_complete());
+            p.straight
+                .points
+                .windows(2)
+                .map(|w| (w[1].pos - w[0].pos).with_y(0.0).length())
+                .sum::<f32>()
+        })
+        .unwrap()
+}
+
+/// A wall of a box across x 0..10 at z 14.5..15.5, 2 m high.
+fn wall() -> (NavObstacle, Transform) {
+    (
+        NavObstacle::Box {
+            half_extents: Vec3::new(5.0, 1.0, 0.5),
+        },
+        Transform::from_xyz(5.0, 1.0, 15.0),
+    )
+}
+
+#[test]
+fn an_obstacle_forces_a_detour_moves_with_its_entity_and_its_removal_restores_the_path() {
+    let mut app = app(cache());
+    until_built(&mut app, 1);
+    assert!((length(&mut app) - 20.0).abs() < 0.01);
+    assert!(app.world().resource::<SceneNavMesh>().data_hash().is_none());
+    let wall = app.world_mut().spawn(wall()).id();
+    until_built(&mut app, 2);
+    // Widened by the agent radius (0.6 m): x 0..10.6, z 13.9..16.1. Round its corners
+    // (10.6, 13.9) and (10.6, 16.1): 2 x |(5.6, 8.9)| + 2.2 = 23.23 m; the cache's cells
+    // (0.3 m) move each edge by up to a cell: at most 2 x |(5.9, 8.6)| + 2.8 = 23.66 m.
+    let detour = length(&mut app);
+    assert!((23.1..=23.8).contains(&detour), "{detour}");
+    // Moved to x 20..30, out of the way.
+    app.world_mut()
+        .entity_mut(wall)
+        .insert(Transform::from_xyz(25.0, 1.0, 15.0));
+    until_built(&mut app, 3);
+    assert!((length(&mut app) - 20.0).abs() < 0.01);
+    // Back, then despawned.
+    app.world_mut()
+        .entity_mut(wall)
+        .insert(Transform::from_xyz(5.0, 1.0, 15.0));
+    until_built(&mut app, 4);
+    assert!((length(&mut app) - detour).abs() < 0.01);
+    app.world_mut().entity_mut(wall).despawn();
+    until_built(&mut app, 5);
+    assert!((length(&mut app) - 20.0).abs() < 0.01);
+    assert!(app.world().resource::<Log>().failed.is_empty());
+}
+
+#[test]
+fn the_cache_refuses_an_obstacle_too_large_and_carves_the_rest() {
+    let mut app = app(cache());
+    until_built(&mut app, 1);
+    // 10 km across: more tiles than an obstacle may touch.
+    let huge = app
+        .world_mut()
+        .spawn((
+            NavObstacle::Cylinder {
+                radius: 5000.0,
+                height: 2.0,
+            },
+            Transform::from_xyz(15.0, 1.0, 15.0),
+        ))
+        .id();
+    app.world_mut().spawn(wall());
+    until_built(&mut app, 2);
+    let log = app.world().resource::<Log>();
+    assert_eq!(log.refused, vec![huge]);
+    assert!(length(&mut app) > 23.0, "the wall is carved");
+}
+
+#[test]
+fn a_tiled_navmesh_does_not_carve_obstacles() {
+    let mut app = app(NavMeshBackend::Tiled);
+    until_built(&mut app, 1);
+    app.world_mut().spawn(wall());
+    for _ in 0..50 {
+        app.update();
+    }
+    assert_eq!(app.world().resource::<Log>().built, 1);
+    assert!((length(&mut app) - 20.0).abs() < 0.01);
+}
