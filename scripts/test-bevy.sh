@@ -3,7 +3,8 @@
 # this machine's stable Rust (1.95), the only stable there is; the machine's nightly (1.97.0)
 # builds it, with --ignore-rust-version. navkit itself stays on stable (the workspace's
 # default-members: plain `cargo` commands never build bevy_navkit). A game on stable Rust 1.97.1
-# or newer builds bevy_navkit with no nightly. Arguments go to `cargo test`.
+# or newer builds bevy_navkit with no nightly. Arguments go to `cargo test`; without any, the
+# headless example is run too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! rustup run nightly rustc --version >/dev/null 2>&1; then
@@ -12,4 +13,11 @@ if ! rustup run nightly rustc --version >/dev/null 2>&1; then
   exit 1
 fi
 echo "navkit: bevy_navkit's tests, on $(rustup run nightly rustc --version) (Bevy 0.20 needs 1.97.1)" >&2
-exec cargo +nightly test -p bevy_navkit --ignore-rust-version "$@"
+# Line tables only (backtraces keep their lines): Bevy's full debug info costs CI minutes.
+export CARGO_PROFILE_DEV_DEBUG=${CARGO_PROFILE_DEV_DEBUG:-line-tables-only}
+cargo +nightly test -p bevy_navkit --all-features --ignore-rust-version "$@"
+if [ $# -eq 0 ]; then
+  # The headless example runs to its end: every agent arrives (exit 1 otherwise).
+  cargo +nightly run -q -p bevy_navkit --example headless --ignore-rust-version >/dev/null
+  echo "navkit: bevy_navkit's headless example: every agent arrived" >&2
+fi

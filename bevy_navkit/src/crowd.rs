@@ -15,7 +15,7 @@ use bevy::platform::collections::HashMap;
 use bevy::time::Time;
 use bevy::transform::components::Transform;
 use glam::Vec3;
-use navkit::agents::crowd::{AgentHandle, CrowdBehaviours};
+use navkit::agents::crowd::{AgentHandle, AgentState, CrowdBehaviours};
 use navkit::{Crowd, NavMesh};
 
 use crate::agent::{AgentMover, AgentStatus, AgentTarget, NavAgent};
@@ -52,6 +52,21 @@ pub(crate) struct SceneCrowd {
     crowd: Option<Mutex<Crowd<Arc<NavMesh>>>>,
     generation: u64,
     agents: HashMap<Entity, AgentHandle>,
+}
+
+impl SceneCrowd {
+    /// Every agent's state, for drawing.
+    #[cfg_attr(not(feature = "gizmos"), allow(dead_code))]
+    pub(crate) fn agent_states(&self) -> Vec<AgentState> {
+        let Some(crowd) = self.crowd.as_ref() else {
+            return Vec::new();
+        };
+        let crowd = crowd.lock().unwrap_or_else(PoisonError::into_inner);
+        self.agents
+            .values()
+            .filter_map(|&h| crowd.agent(h).ok())
+            .collect()
+    }
 }
 
 /// A new crowd when the navmesh or the settings changed (every agent is then added again).

@@ -49,6 +49,8 @@
 mod agent;
 mod crowd;
 mod error;
+#[cfg(feature = "gizmos")]
+mod gizmos;
 mod job;
 mod messages;
 mod obstacle;
@@ -67,6 +69,8 @@ use bevy::transform::TransformSystems;
 pub use agent::{AgentMover, AgentStatus, AgentTarget, NavAgent};
 pub use crowd::CrowdSettings;
 pub use error::{BuildError, QueryError, SourceError};
+#[cfg(feature = "gizmos")]
+pub use gizmos::{GizmoLine, NavGizmos, gizmo_lines, navmesh_picture};
 pub use messages::{NavMeshBuildFailed, NavMeshBuilt, NavMeshSourceSkipped, NavObstacleRefused};
 pub use navkit;
 pub use obstacle::NavObstacle;
@@ -117,5 +121,8 @@ impl Plugin for NavkitPlugin {
                 FixedUpdate,
                 (crowd::refresh_crowd, crowd::sync_agents, crowd::step_crowd).chain(),
             );
+        #[cfg(feature = "gizmos")]
+        app.init_resource::<NavGizmos>()
+            .add_systems(bevy::app::Update, gizmos::draw_gizmos);
     }
 }
