@@ -2,70 +2,22 @@
 //! doorway; up a ramp to an upper floor), stop when their target is removed, leave the
 //! `Transform` alone when a controller moves them, and free their slot when despawned.
 
+mod common;
+
 use std::time::Duration;
 
-use bevy::asset::RenderAssetUsages;
-use bevy::mesh::{Indices, PrimitiveTopology};
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
-use bevy_navkit::{
-    AgentMover, AgentStatus, AgentTarget, CrowdSettings, NavAgent, NavMeshBuilt, NavMeshSource,
-    NavkitPlugin,
-};
+use bevy_navkit::{AgentMover, AgentStatus, AgentTarget, CrowdSettings, NavAgent};
+use common::{doorway_level, quad, quads, spawn_source, until_navmesh};
 
 /// Steps of 1/64 s (Bevy's fixed step): one fixed update per frame.
 const STEP: Duration = Duration::from_micros(15_625);
 
 fn app() -> App {
-    let mut app = App::new();
-    app.add_plugins((
-        MinimalPlugins,
-        AssetPlugin::default(),
-        TransformPlugin,
-        NavkitPlugin,
-    ));
-    app.init_asset::<Mesh>();
+    let mut app = common::app();
     app.insert_resource(TimeUpdateStrategy::ManualDuration(STEP));
     app
-}
-
-/// A mesh of `quads`, each four corners counter-clockwise seen from above.
-fn quads(quads: &[[[f32; 3]; 4]]) -> Mesh {
-    let mut pos = Vec::new();
-    let mut idx = Vec::new();
-    for q in quads {
-        let n = pos.len() as u32;
-        pos.extend_from_slice(q);
-        idx.extend_from_slice(&[n, n + 1, n + 2, n, n + 2, n + 3]);
-    }
-    Mesh::new(PrimitiveTopology::TriangleList, RenderAssetUsages::all())
-        .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, pos)
-        .with_inserted_indices(Indices::U32(idx))
-}
-
-fn floor(x0: f32, z0: f32, x1: f32, z1: f32, y: f32) -> [[f32; 3]; 4] {
-    [[x0, y, z0], [x0, y, z1], [x1, y, z1], [x1, y, z0]]
-}
-
-fn spawn_source(app: &mut App, mesh: Mesh, at: Vec3) {
-    let h = app.world_mut().resource_mut::<Assets<Mesh>>().add(mesh);
-    app.world_mut().spawn((
-        Mesh3d(h),
-        Transform::from_translation(at),
-        NavMeshSource::default(),
-    ));
-}
-
-/// Runs frames until the first navmesh is built (at most 60 s of wall time).
-fn until_navmesh(app: &mut App) {
-    for _ in 0..12_000 {
-        app.update();
-        if !app.world().resource::<Messages<NavMeshBuilt>>().is_empty() {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    panic!("no navmesh in 60 s");
 }
 
 /// Runs `frames` frames (of one fixed step each), calling `each` after every frame.
@@ -87,16 +39,7 @@ fn position(app: &App, e: Entity) -> Vec3 {
 #[test]
 fn agents_go_through_the_doorway_and_arrive() {
     let mut app = app();
-    // A 30 x 30 m floor and a wall along z = 15, 2 m high, 0.6 m thick, with a 3 m doorway at
-    // x 13.5..16.5.
-    spawn_source(
-        &mut app,
-        quads(&[floor(0.0, 0.0, 30.0, 30.0, 0.0)]),
-        Vec3::ZERO,
-    );
-    let wall = Mesh::from(Cuboid::new(13.5, 2.0, 0.6));
-    spawn_source(&mut app, wall.clone(), Vec3::new(6.75, 1.0, 15.0));
-    spawn_source(&mut app, wall, Vec3::new(23.25, 1.0, 15.0));
+    doorway_level(&mut app);
     until_navmesh(&mut app);
     let starts = [3.0, 8.0, 22.0, 27.0].map(|x| Vec3::new(x, 0.0, 5.0));
     let agents: Vec<Entity> = starts
@@ -149,8 +92,8 @@ fn an_agent_walks_up_the_ramp_to_the_upper_floor() {
     // Ground 20 x 20 at y 0; an upper floor over its far half (z 10..20) at y 3; a ramp 3 m wide
     // (x 0..3) from z 2 (y 0) up to its edge at z 10 (y 3): 20.6 degrees.
     let level = quads(&[
-        floor(0.0, 0.0, 20.0, 20.0, 0.0),
-        floor(0.0, 10.0, 20.0, 20.0, 3.0),
+        quad(0.0, 0.0, 20.0, 20.0, 0.0),
+        quad(0.0, 10.0, 20.0, 20.0, 3.0),
         [
             [0.0, 0.0, 2.0],
             [0.0, 3.0, 10.0],
@@ -197,7 +140,7 @@ fn removing_the_target_stops_the_agent_and_despawning_frees_its_slot() {
     });
     spawn_source(
         &mut app,
-        quads(&[floor(0.0, 0.0, 30.0, 30.0, 0.0)]),
+        quads(&[quad(0.0, 0.0, 30.0, 30.0, 0.0)]),
         Vec3::ZERO,
     );
     until_navmesh(&mut app);
@@ -246,7 +189,7 @@ fn a_velocity_mover_gets_a_desired_velocity_and_keeps_its_transform() {
     let mut app = app();
     spawn_source(
         &mut app,
-        quads(&[floor(0.0, 0.0, 30.0, 30.0, 0.0)]),
+        quads(&[quad(0.0, 0.0, 30.0, 30.0, 0.0)]),
         Vec3::ZERO,
     );
     until_navmesh(&mut app);

@@ -1,47 +1,29 @@
 //! The gizmo layers (feature `gizmos`): navkit's debug-draw layers as line segments, each
 //! toggled by `NavGizmos`, drawn every frame by the plugin without disturbing the app.
 
-use std::time::Duration;
+mod common;
 
-use bevy::asset::RenderAssetUsages;
 use bevy::gizmos::config::DefaultGizmoConfigGroup;
 use bevy::gizmos::{AppGizmoBuilder, GizmoAsset};
-use bevy::mesh::{Indices, PrimitiveTopology};
 use bevy::prelude::*;
 use bevy_navkit::navkit::debug_draw::{self, PrimitiveKind};
 use bevy_navkit::{
-    AgentTarget, NavAgent, NavGizmos, NavMeshBuilt, NavMeshSource, NavObstacle, NavkitPlugin,
-    SceneNavMesh, gizmo_lines, navmesh_picture,
+    AgentTarget, NavAgent, NavGizmos, NavObstacle, SceneNavMesh, gizmo_lines, navmesh_picture,
 };
+use common::{quad, quads, spawn_source, until_navmesh};
 
 #[test]
 fn each_layer_is_toggled_and_the_app_draws_them() {
-    let mut app = App::new();
-    app.add_plugins((
-        MinimalPlugins,
-        AssetPlugin::default(),
-        TransformPlugin,
-        NavkitPlugin,
-    ));
-    app.init_asset::<Mesh>();
+    let mut app = common::app();
     // What gizmos need without a renderer (Bevy's GizmoPlugin also draws cameras' and meshes'
     // bounds, which need their plugins).
     app.init_asset::<GizmoAsset>();
     app.init_gizmo_group::<DefaultGizmoConfigGroup>();
-    let floor = Mesh::new(PrimitiveTopology::TriangleList, RenderAssetUsages::all())
-        .with_inserted_attribute(
-            Mesh::ATTRIBUTE_POSITION,
-            vec![
-                [0.0f32, 0.0, 0.0],
-                [0.0, 0.0, 30.0],
-                [30.0, 0.0, 30.0],
-                [30.0, 0.0, 0.0],
-            ],
-        )
-        .with_inserted_indices(Indices::U32(vec![0, 1, 2, 0, 2, 3]));
-    let h = app.world_mut().resource_mut::<Assets<Mesh>>().add(floor);
-    app.world_mut()
-        .spawn((Mesh3d(h), Transform::default(), NavMeshSource::default()));
+    spawn_source(
+        &mut app,
+        quads(&[quad(0.0, 0.0, 30.0, 30.0, 0.0)]),
+        Vec3::ZERO,
+    );
     app.world_mut().spawn((
         NavAgent::default(),
         Transform::from_xyz(5.0, 0.0, 5.0),
@@ -54,16 +36,7 @@ fn each_layer_is_toggled_and_the_app_draws_them() {
         },
         Transform::from_xyz(15.0, 1.0, 15.0),
     ));
-    let mut built = false;
-    for _ in 0..12_000 {
-        app.update();
-        built |= !app.world().resource::<Messages<NavMeshBuilt>>().is_empty();
-        if built {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    assert!(built);
+    until_navmesh(&mut app);
     for _ in 0..30 {
         app.update();
     }

@@ -2,18 +2,17 @@
 //! is derived by hand, moving the entity moves it, removing it restores the straight path;
 //! the cache refuses an obstacle too large and says so; a tiled navmesh does not carve.
 
-use std::time::Duration;
+mod common;
 
-use bevy::asset::RenderAssetUsages;
 use bevy::ecs::system::RunSystemOnce;
-use bevy::mesh::{Indices, PrimitiveTopology};
 use bevy::prelude::*;
 use bevy_navkit::navkit::PathOptions;
 use bevy_navkit::navkit::tilecache::TileCacheSettings;
 use bevy_navkit::{
-    NavMeshBackend, NavMeshBuildFailed, NavMeshBuilt, NavMeshSettings, NavMeshSource, NavObstacle,
-    NavObstacleRefused, NavQueries, NavkitPlugin, SceneNavMesh,
+    NavMeshBackend, NavMeshBuildFailed, NavMeshBuilt, NavMeshSettings, NavObstacle,
+    NavObstacleRefused, NavQueries, SceneNavMesh,
 };
+use common::{quad, quads, run_until, spawn_source};
 
 /// Builds and refusals so far.
 #[derive(Resource, Default)]
@@ -35,36 +34,20 @@ fn record(
     log.refused.extend(refused.read().map(|r| r.entity));
 }
 
+/// The plugin building `backend` from a 30 x 30 m floor, its messages logged.
 fn app(backend: NavMeshBackend) -> App {
-    let mut app = App::new();
-    app.add_plugins((
-        MinimalPlugins,
-        AssetPlugin::default(),
-        TransformPlugin,
-        NavkitPlugin,
-    ));
-    app.init_asset::<Mesh>();
+    let mut app = common::app();
     app.insert_resource(NavMeshSettings {
         backend,
         ..NavMeshSettings::default()
     });
     app.init_resource::<Log>();
     app.add_systems(Last, record);
-    // A 30 x 30 m floor.
-    let floor = Mesh::new(PrimitiveTopology::TriangleList, RenderAssetUsages::all())
-        .with_inserted_attribute(
-            Mesh::ATTRIBUTE_POSITION,
-            vec![
-                [0.0f32, 0.0, 0.0],
-                [0.0, 0.0, 30.0],
-                [30.0, 0.0, 30.0],
-                [30.0, 0.0, 0.0],
-            ],
-        )
-        .with_inserted_indices(Indices::U32(vec![0, 1, 2, 0, 2, 3]));
-    let h = app.world_mut().resource_mut::<Assets<Mesh>>().add(floor);
-    app.world_mut()
-        .spawn((Mesh3d(h), Transform::default(), NavMeshSource::default()));
+    spawn_source(
+        &mut app,
+        quads(&[quad(0.0, 0.0, 30.0, 30.0, 0.0)]),
+        Vec3::ZERO,
+    );
     app
 }
 
@@ -74,14 +57,9 @@ fn cache() -> NavMeshBackend {
 
 /// Runs frames until `n` builds have ended in all (at most 60 s).
 fn until_built(app: &mut App, n: usize) {
-    for _ in 0..12_000 {
-        app.update();
-        if app.world().resource::<Log>().built >= n {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    panic!("{:?}", app.world().resource::<Log>().failed);
+    run_until(app, "the builds", |app| {
+        app.world().resource::<Log>().built >= n
+    });
 }
 
 /// The straight path's xz length from (5, 0, 5) to (5, 0, 25).

@@ -2,66 +2,22 @@
 //! and paths off the frame's thread (`PathRequests`, answered as `PathFound`), on a floor with
 //! a wall and a doorway whose shortest path is derived by hand.
 
+mod common;
+
 use std::time::Duration;
 
-use bevy::asset::RenderAssetUsages;
 use bevy::ecs::system::RunSystemOnce;
-use bevy::mesh::{Indices, PrimitiveTopology};
 use bevy::prelude::*;
 use bevy_navkit::navkit::query::{DEFAULT_HALF_EXTENTS, OptimalOptions};
 use bevy_navkit::navkit::service::PathOutcome;
 use bevy_navkit::navkit::{NavPath, PathOptions, PathStatus};
-use bevy_navkit::{
-    NavMeshBuilt, NavMeshSource, NavQueries, NavkitPlugin, PathFound, PathRequests, QueryError,
-};
+use bevy_navkit::{NavQueries, PathFound, PathRequests, QueryError};
+use common::{app, until_navmesh};
 
-fn app() -> App {
-    let mut app = App::new();
-    app.add_plugins((
-        MinimalPlugins,
-        AssetPlugin::default(),
-        TransformPlugin,
-        NavkitPlugin,
-    ));
-    app.init_asset::<Mesh>();
-    app
-}
-
-/// A 30 x 30 m floor and a wall along z = 15 (2 m high, 0.6 m thick) with a 3 m doorway at
-/// x 13.5..16.5.
+/// The doorway level, built.
 fn doorway_level(app: &mut App) {
-    let floor = Mesh::new(PrimitiveTopology::TriangleList, RenderAssetUsages::all())
-        .with_inserted_attribute(
-            Mesh::ATTRIBUTE_POSITION,
-            vec![
-                [0.0f32, 0.0, 0.0],
-                [0.0, 0.0, 30.0],
-                [30.0, 0.0, 30.0],
-                [30.0, 0.0, 0.0],
-            ],
-        )
-        .with_inserted_indices(Indices::U32(vec![0, 1, 2, 0, 2, 3]));
-    let wall = Mesh::from(Cuboid::new(13.5, 2.0, 0.6));
-    for (mesh, at) in [
-        (floor, Vec3::ZERO),
-        (wall.clone(), Vec3::new(6.75, 1.0, 15.0)),
-        (wall, Vec3::new(23.25, 1.0, 15.0)),
-    ] {
-        let h = app.world_mut().resource_mut::<Assets<Mesh>>().add(mesh);
-        app.world_mut().spawn((
-            Mesh3d(h),
-            Transform::from_translation(at),
-            NavMeshSource::default(),
-        ));
-    }
-    for _ in 0..12_000 {
-        app.update();
-        if !app.world().resource::<Messages<NavMeshBuilt>>().is_empty() {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    panic!("no navmesh in 60 s");
+    common::doorway_level(app);
+    until_navmesh(app);
 }
 
 const START: Vec3 = Vec3::new(5.0, 0.0, 5.0);

@@ -2,7 +2,7 @@
 //! root's children), rebuilt only where a source moved, equal to navkit's own tiled build of
 //! the same triangles, and gone with the last source.
 
-use std::time::Duration;
+mod common;
 
 use bevy::asset::RenderAssetUsages;
 use bevy::mesh::{Indices, PrimitiveTopology};
@@ -11,8 +11,9 @@ use bevy_navkit::navkit::build::tiled::TiledNavMesh;
 use bevy_navkit::navkit::{InputGeometry, NavMeshBuilder, NavMeshQuery, QueryFilter, TriMesh};
 use bevy_navkit::{
     NavMeshBuildFailed, NavMeshBuilt, NavMeshSettings, NavMeshSource, NavMeshSourceSkipped,
-    NavkitPlugin, SceneNavMesh, SourceError,
+    SceneNavMesh, SourceError,
 };
+use common::{quad, quads, run_until};
 
 /// Every message the plugin sent, in order.
 #[derive(Resource, Default)]
@@ -34,14 +35,7 @@ fn record(
 }
 
 fn app() -> App {
-    let mut app = App::new();
-    app.add_plugins((
-        MinimalPlugins,
-        AssetPlugin::default(),
-        TransformPlugin,
-        NavkitPlugin,
-    ));
-    app.init_asset::<Mesh>();
+    let mut app = common::app();
     app.init_resource::<Log>();
     app.add_systems(Last, record);
     app
@@ -49,28 +43,15 @@ fn app() -> App {
 
 /// Runs frames until `n` builds (or failures) have ended, at most 60 s.
 fn until_built(app: &mut App, n: usize) {
-    for _ in 0..12_000 {
-        app.update();
+    run_until(app, "the builds", |app| {
         let log = app.world().resource::<Log>();
-        if log.built.len() + log.failed.len() >= n {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    panic!("no build ended in 60 s");
+        log.built.len() + log.failed.len() >= n
+    });
 }
 
 /// A square floor, `size` a side, at height 0, from (0, 0) in its own space.
 fn floor(size: f32) -> Mesh {
-    let p = vec![
-        [0.0, 0.0, 0.0],
-        [0.0, 0.0, size],
-        [size, 0.0, size],
-        [size, 0.0, 0.0],
-    ];
-    Mesh::new(PrimitiveTopology::TriangleList, RenderAssetUsages::all())
-        .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, p)
-        .with_inserted_indices(Indices::U32(vec![0, 1, 2, 0, 2, 3]))
+    quads(&[quad(0.0, 0.0, size, size, 0.0)])
 }
 
 fn add_mesh(app: &mut App, mesh: Mesh) -> Handle<Mesh> {
