@@ -7,6 +7,7 @@ use glam::Vec3;
 use navkit::AgentParams;
 use navkit::PathStatus;
 use navkit::agents::crowd::{Activity, TargetState};
+use navkit::agents::follower::FollowerSettings;
 
 /// An agent of navkit's crowd on the scene's navmesh, at its entity's `Transform` (agents are
 /// top-level entities: their `Transform` is their place in the world).
@@ -66,15 +67,20 @@ impl NavAgent {
     }
 }
 
-/// What the crowd does with an agent's movement each step.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// What moves an agent each step.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub enum AgentMover {
-    /// Writes the entity's `Transform` translation.
+    /// The crowd, writing the entity's `Transform` translation.
     #[default]
     Transform,
-    /// Writes only [`AgentStatus::desired_velocity`] (as landmass does), for a character
-    /// controller or physics body to apply.
+    /// The crowd, writing only [`AgentStatus::desired_velocity`] (as landmass does), for a
+    /// character controller or physics body to apply.
     Velocity,
+    /// navkit's turn-boundary path follower (Sebastian Lague's), along the straight path to
+    /// the target, outside the crowd (no avoidance): smooth turns that cut corners by
+    /// `turn_dist`, slowing down over `stopping_dist`. Writes the `Transform`, its height on
+    /// the navmesh. A new target or a new navmesh plans the path again.
+    Follower(FollowerSettings),
 }
 
 /// Where an agent goes (snapped to the navmesh). Removing it stops the agent where it is.

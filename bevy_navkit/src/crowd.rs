@@ -133,6 +133,14 @@ pub(crate) fn sync_agents(
     for (entity, agent, transform, target) in &agents {
         let here = transform.translation;
         let placed = handles.get(&entity).copied();
+        if matches!(agent.mover, AgentMover::Follower(_)) {
+            // Moved by its follower (follower.rs), not the crowd.
+            if let Some(h) = placed {
+                let _ = crowd.remove_agent(h);
+                handles.remove(&entity);
+            }
+            continue;
+        }
         match placed.filter(|&h| !moved_away(crowd, h, here, agent.params.radius)) {
             Some(h) => {
                 if agent.is_changed() {
@@ -185,6 +193,9 @@ pub(crate) fn step_crowd(
         None => None,
     };
     for (entity, agent, mut transform, mut status) in &mut agents {
+        if matches!(agent.mover, AgentMover::Follower(_)) {
+            continue;
+        }
         let state = scene
             .agents
             .get(&entity)

@@ -10,7 +10,8 @@
 //! Agents: spawn an entity with [`NavAgent`] and an [`AgentTarget`]; navkit's crowd (whose
 //! agents arrive: giving way, queues, lanes, replanning) moves it in `FixedUpdate`, writing its
 //! `Transform` or, with [`AgentMover::Velocity`], only a desired velocity for a character
-//! controller ([`AgentStatus`]). [`CrowdSettings`] sizes the crowd.
+//! controller ([`AgentStatus`]); or, with [`AgentMover::Follower`], navkit's turn-boundary
+//! path follower moves it along its path instead. [`CrowdSettings`] sizes the crowd.
 //!
 //! Obstacles: with [`NavMeshBackend::TileCache`] in [`NavMeshSettings`], entities with a
 //! [`NavObstacle`] (cylinder, box, oriented box) are carved out of the navmesh through navkit's
@@ -49,6 +50,7 @@
 mod agent;
 mod crowd;
 mod error;
+mod follower;
 #[cfg(feature = "gizmos")]
 mod gizmos;
 mod job;
@@ -119,7 +121,13 @@ impl Plugin for NavkitPlugin {
             )
             .add_systems(
                 FixedUpdate,
-                (crowd::refresh_crowd, crowd::sync_agents, crowd::step_crowd).chain(),
+                (
+                    crowd::refresh_crowd,
+                    crowd::sync_agents,
+                    crowd::step_crowd,
+                    follower::follow_paths,
+                )
+                    .chain(),
             );
         #[cfg(feature = "gizmos")]
         app.init_resource::<NavGizmos>()

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
+use bevy_navkit::navkit::agents::follower::FollowerSettings;
 use bevy_navkit::{AgentMover, AgentStatus, AgentTarget, CrowdSettings, NavAgent};
 use common::{doorway_level, quad, quads, spawn_source, until_navmesh};
 
@@ -211,4 +212,64 @@ fn a_velocity_mover_gets_a_desired_velocity_and_keeps_its_transform() {
     let v = status(&app, a).desired_velocity;
     // Towards +x at up to 3.5 m/s.
     assert!(v.x > 1.0 && v.x <= 3.5 + 1e-3 && v.z.abs() < 0.2, "{v}");
+}
+
+#[test]
+fn a_follower_agent_follows_its_path_through_the_doorway_outside_the_crowd() {
+    let mut app = app();
+    app.insert_resource(CrowdSettings {
+        max_agents: 1,
+        ..CrowdSettings::default()
+    });
+    doorway_level(&mut app);
+    until_navmesh(&mut app);
+    let settings = FollowerSettings::default();
+    let follower = app
+        .world_mut()
+        .spawn((
+            NavAgent::default().with_mover(AgentMover::Follower(settings)),
+            Transform::from_xyz(5.0, 0.0, 5.0),
+            AgentTarget(Vec3::new(5.0, 0.0, 25.0)),
+        ))
+        .id();
+    // The crowd's one slot stays free for a crowd agent.
+    let walker = app
+        .world_mut()
+        .spawn((
+            NavAgent::default(),
+            Transform::from_xyz(25.0, 0.0, 5.0),
+            AgentTarget(Vec3::new(25.0, 0.0, 10.0)),
+        ))
+        .id();
+    let mut crossed_at = None;
+    let mut frames = 0;
+    while frames < 64 * 60 && !status(&app, follower).arrived() {
+        let p = position(&app, follower);
+        run(&mut app, 1, |_| {});
+        frames += 1;
+        let q = position(&app, follower);
+        if p.z < 15.0 && q.z >= 15.0 {
+            crossed_at = Some(p.x + (q.x - p.x) * (15.0 - p.z) / (q.z - p.z));
+        }
+    }
+    let p = position(&app, follower);
+    assert!(
+        status(&app, follower).arrived(),
+        "at {p} after {frames} steps"
+    );
+    // The follower stops at its finish line through the goal, within a step of it (xz), on
+    // the navmesh's surface (its polygons lie up to a cell height, 0.2 m, above the floor).
+    assert!(
+        (p - Vec3::new(5.0, 0.0, 25.0)).with_y(0.0).length() < 0.1,
+        "{p}"
+    );
+    assert!((0.0..=0.25).contains(&p.y), "{p}");
+    let x = crossed_at.expect("crossed the wall's line");
+    assert!((13.5..=16.5).contains(&x), "crossed z = 15 at x = {x}");
+    // About 27.5 m at 3.5 m/s, slowing over the last 2 m: at least 7.8 s.
+    assert!(frames as f32 / 64.0 > 7.8, "{frames}");
+    assert!(
+        status(&app, walker).on_navmesh,
+        "the crowd agent had the slot"
+    );
 }
