@@ -67,7 +67,27 @@ impl SceneCrowd {
             .filter_map(|&h| crowd.agent(h).ok())
             .collect()
     }
+
+    /// Every agent's corridor (the polygons of its path), drawn on the crowd's own navmesh.
+    #[cfg(feature = "gizmos")]
+    pub(crate) fn corridors_layer(&self) -> Option<navkit::debug_draw::Layer> {
+        use navkit::debug_draw::{Color, navmesh::polys_by_ref};
+        let crowd = self.crowd.as_ref()?;
+        let crowd = crowd.lock().unwrap_or_else(PoisonError::into_inner);
+        let refs: Vec<_> = self
+            .agents
+            .values()
+            .filter_map(|&h| crowd.corridor(h).ok())
+            .flat_map(|(polys, _)| polys)
+            .collect();
+        let color = Color::rgba(255, 196, 0, 64);
+        Some(polys_by_ref(crowd.navmesh(), CORRIDORS_LAYER, &refs, color))
+    }
 }
+
+/// The gizmo layer of the agents' corridors.
+#[cfg(feature = "gizmos")]
+pub(crate) const CORRIDORS_LAYER: &str = "crowd.corridors";
 
 /// A new crowd when the navmesh or the settings changed (every agent is then added again).
 pub(crate) fn refresh_crowd(

@@ -11,6 +11,8 @@ use navkit::NavMesh;
 use navkit::debug_draw::navmesh::NavMeshDrawOptions;
 use navkit::debug_draw::{self, DebugDraw, DebugDrawSink, PrimitiveKind, Style};
 
+#[cfg(test)]
+use crate::crowd::CORRIDORS_LAYER;
 use crate::crowd::SceneCrowd;
 use crate::obstacle::Obstacles;
 use crate::scene_navmesh::SceneNavMesh;
@@ -23,7 +25,8 @@ pub struct NavGizmos {
     pub navmesh: bool,
     /// The tiles' bounds.
     pub tiles: bool,
-    /// The agents: their cylinders, corners and velocities.
+    /// The agents: their cylinders, corridors (the polygons of their paths), corners and
+    /// velocities.
     pub agents: bool,
     /// The obstacles' shapes (as carved: widened by the agent radius is not shown).
     pub obstacles: bool,
@@ -164,6 +167,9 @@ pub(crate) fn draw_gizmos(
         picture.push(debug_draw::agents::agents(&states));
         picture.push(debug_draw::agents::corners(&states));
         picture.push(debug_draw::agents::velocities(&states));
+        if let Some(corridors) = crowd.corridors_layer() {
+            picture.push(corridors);
+        }
     }
     if shown.obstacles {
         let mut layer = debug_draw::Layer::new(debug_draw::geometry::OBSTACLES_LAYER);
@@ -175,5 +181,70 @@ pub(crate) fn draw_gizmos(
     }
     for (a, b, c) in gizmo_lines(&picture, |name| shown.shows(name)) {
         gizmos.line(a, b, c);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use bevy::asset::{AssetPlugin, RenderAssetUsages};
+    use bevy::mesh::{Indices, Mesh, Mesh3d, PrimitiveTopology};
+    use bevy::prelude::*;
+
+    use super::*;
+    use crate::{AgentTarget, NavAgent, NavMeshBuilt, NavMeshSource, NavkitPlugin};
+
+    #[test]
+    fn an_agents_corridor_is_drawn_from_the_polygons_of_its_path() {
+        let mut app = App::new();
+        app.add_plugins((MinimalPlugins, AssetPlugin::default(), TransformPlugin));
+        app.add_plugins(NavkitPlugin);
+        app.init_asset::<Mesh>();
+        let floor = Mesh::new(PrimitiveTopology::TriangleList, RenderAssetUsages::all())
+            .with_inserted_attribute(
+                Mesh::ATTRIBUTE_POSITION,
+                vec![
+                    [0.0f32, 0.0, 0.0],
+                    [0.0, 0.0, 30.0],
+                    [30.0, 0.0, 30.0],
+                    [30.0, 0.0, 0.0],
+                ],
+            )
+            .with_inserted_indices(Indices::U32(vec![0, 1, 2, 0, 2, 3]));
+        let h = app.world_mut().resource_mut::<Assets<Mesh>>().add(floor);
+        app.world_mut()
+            .spawn((Mesh3d(h), Transform::default(), NavMeshSource::default()));
+        for _ in 0..12_000 {
+            app.update();
+            if !app.world().resource::<Messages<NavMeshBuilt>>().is_empty() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        let crowd = app.world().resource::<SceneCrowd>();
+        assert!(
+            crowd.corridors_layer().is_none(),
+            "no crowd before the first step"
+        );
+        app.world_mut().spawn((
+            NavAgent::default(),
+            Transform::from_xyz(2.0, 0.0, 2.0),
+            AgentTarget(Vec3::new(28.0, 0.0, 28.0)),
+        ));
+        for _ in 0..10 {
+            app.update();
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        let crowd = app.world().resource::<SceneCrowd>();
+        let layer = crowd.corridors_layer().expect("a crowd");
+        let triangles = layer.count(PrimitiveKind::Triangles);
+        // A corridor of at least the two polygons under start and goal (tiles of 9.6 m).
+        assert!(triangles >= 2, "{triangles}");
+        let shown = NavGizmos::default();
+        assert!(shown.shows(CORRIDORS_LAYER));
+        let hidden = NavGizmos {
+            agents: false,
+            ..NavGizmos::default()
+        };
+        assert!(!hidden.shows(CORRIDORS_LAYER));
     }
 }

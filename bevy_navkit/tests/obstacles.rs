@@ -156,3 +156,28 @@ fn a_tiled_navmesh_does_not_carve_obstacles() {
     assert_eq!(app.world().resource::<Log>().built, 1);
     assert!((length(&mut app) - 20.0).abs() < 0.01);
 }
+
+#[test]
+fn an_oriented_box_turns_with_its_entity() {
+    let mut app = app(cache());
+    until_built(&mut app, 1);
+    // 1 x 10 m, turned a quarter about y: across x 0..10 at z 14.5..15.5, as the box wall.
+    let half_extents = Vec3::new(0.5, 1.0, 5.0);
+    let turned = Transform::from_xyz(5.0, 1.0, 15.0)
+        .with_rotation(Quat::from_rotation_y(std::f32::consts::FRAC_PI_2));
+    let slab = app
+        .world_mut()
+        .spawn((NavObstacle::OrientedBox { half_extents }, turned))
+        .id();
+    until_built(&mut app, 2);
+    let across = length(&mut app);
+    assert!((23.1..=23.8).contains(&across), "{across}");
+    // Unturned: along the path, x 4.5..5.5 at z 10..20, widened to x 3.9..6.1, z 9.4..20.6:
+    // round it, 2 x |(1.1, 4.4)| + 11.2 = 20.27 m (a cell either way: at most 20.9).
+    app.world_mut()
+        .entity_mut(slab)
+        .insert(Transform::from_xyz(5.0, 1.0, 15.0));
+    until_built(&mut app, 3);
+    let along = length(&mut app);
+    assert!((20.2..=20.9).contains(&along), "{along}");
+}

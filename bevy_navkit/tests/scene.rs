@@ -492,3 +492,45 @@ fn an_enormous_level_fails_with_an_error_and_the_app_keeps_running() {
     let log = app.world().resource::<Log>();
     assert_eq!(log.built.len(), 1, "{:?}", log.failed);
 }
+
+#[test]
+fn changing_a_sources_mesh_rebuilds_its_tiles() {
+    let mut app = app();
+    let handle = add_mesh(&mut app, floor(40.0));
+    app.world_mut().spawn((
+        Mesh3d(handle.clone()),
+        Transform::default(),
+        NavMeshSource::default(),
+    ));
+    until_built(&mut app, 1);
+    // The mesh asset itself changes: the floor is cut to 20 x 40 m.
+    let narrow = vec![
+        [0.0f32, 0.0, 0.0],
+        [0.0, 0.0, 40.0],
+        [20.0, 0.0, 40.0],
+        [20.0, 0.0, 0.0],
+    ];
+    app.world_mut()
+        .resource_mut::<Assets<Mesh>>()
+        .get_mut(&handle)
+        .unwrap()
+        .insert_attribute(Mesh::ATTRIBUTE_POSITION, narrow.clone());
+    until_built(&mut app, 2);
+    let log = app.world().resource::<Log>();
+    assert!(log.failed.is_empty(), "{:?}", log.failed);
+    // Old and new bounds together cover every tile of the grid, which holds the new floor:
+    // all 25 rebuilt in place, not a new build.
+    assert!(!log.built[1].full);
+    assert_eq!(log.built[1].tiles_built, 25);
+    // The same polygons as navkit's build of the narrow floor (same grid origin, same cells).
+    let verts: Vec<f32> = narrow.iter().flatten().copied().collect();
+    let geom = InputGeometry::from_mesh(TriMesh::new(verts, vec![0, 1, 2, 0, 2, 3]).unwrap());
+    let direct = NavMeshBuilder::new(&geom).threads(1).tiled().unwrap();
+    let nav = app
+        .world()
+        .resource::<SceneNavMesh>()
+        .get()
+        .unwrap()
+        .clone();
+    assert_eq!(polygons(&nav), polygons(direct.navmesh()));
+}
