@@ -1,10 +1,11 @@
-//! One glam: bevy_navkit's dependency tree (what a game links) holds exactly one glam, the one
-//! navkit's `Vec3` comes from, so a `Vec3` flows between Bevy and navkit with no conversion.
+//! bevy_navkit's dependency tree (what a game links): exactly one glam, the one navkit's `Vec3`
+//! comes from, so a `Vec3` flows between Bevy and navkit with no conversion; and, without
+//! features, no renderer, no windowing, no audio or gamepads: the plugin needs none.
 
 use std::process::Command;
 
-#[test]
-fn one_glam_in_bevy_navkits_tree() {
+/// The packages (`name vX.Y.Z`) of bevy_navkit's normal dependency tree, without features.
+fn tree() -> Vec<String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let out = Command::new(cargo)
         .args([
@@ -12,7 +13,7 @@ fn one_glam_in_bevy_navkits_tree() {
             "-p",
             "bevy_navkit",
             "-e",
-            "normal,build",
+            "normal",
             "--prefix",
             "none",
         ])
@@ -25,9 +26,40 @@ fn one_glam_in_bevy_navkits_tree() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let text = String::from_utf8_lossy(&out.stdout);
-    let glams: std::collections::BTreeSet<&str> = text
+    String::from_utf8_lossy(&out.stdout)
         .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn no_renderer_or_windowing_in_the_plugins_tree() {
+    let tree = tree();
+    assert!(
+        tree.iter().any(|l| l.starts_with("bevy_ecs v")),
+        "the tree was read"
+    );
+    for heavy in [
+        "bevy_render ",
+        "bevy_winit ",
+        "winit ",
+        "wgpu ",
+        "bevy_pbr ",
+        "bevy_audio ",
+        "gilrs ",
+    ] {
+        assert!(
+            !tree.iter().any(|l| l.starts_with(heavy)),
+            "{heavy}is in the tree"
+        );
+    }
+}
+
+#[test]
+fn one_glam_in_bevy_navkits_tree() {
+    let tree = tree();
+    let glams: std::collections::BTreeSet<&str> = tree
+        .iter()
         .filter(|l| l.starts_with("glam v"))
         .map(|l| l.split_whitespace().nth(1).unwrap_or(""))
         .collect();
