@@ -186,7 +186,10 @@ fn place(
         .collect();
     for e in stale {
         if let Some((_, Some(r))) = placed.remove(&e) {
-            rebuilt += retry_when_full(cache, |c| c.remove(r))?.1;
+            // A stale ref is an obstacle already gone: nothing to undo.
+            if let Ok(((), n)) = retry_when_full(cache, |c| c.remove(r)) {
+                rebuilt += n;
+            }
         }
     }
     let mut new: Vec<(&Entity, &ObstacleShape)> = wanted
