@@ -40,7 +40,10 @@ pub(crate) fn follow_paths(
     navmesh: Res<SceneNavMesh>,
     mut agents: Query<FollowerItems>,
 ) {
-    let Some(nav) = navmesh.get() else {
+    let followers = agents
+        .iter()
+        .any(|(_, agent, ..)| matches!(agent.mover, AgentMover::Follower(_)));
+    let Some(nav) = navmesh.get().filter(|_| followers) else {
         return;
     };
     let Ok(mut q) = NavMeshQuery::new(nav, DEFAULT_MAX_NODES) else {
