@@ -13,7 +13,7 @@ use bevy_navkit::{
     NavMeshBuildFailed, NavMeshBuilt, NavMeshSettings, NavMeshSource, NavMeshSourceSkipped,
     SceneNavMesh, SourceError,
 };
-use common::{quad, quads, run_until};
+use common::{quad, quads, run_until, spawn_source};
 
 /// Every message the plugin sent, in order.
 #[derive(Resource, Default)]
@@ -149,12 +149,7 @@ fn tile_of(p: Vec3, origin: Vec3) -> (i32, i32) {
 #[test]
 fn moving_a_pillar_rebuilds_only_the_tiles_it_left_and_entered() {
     let mut app = app();
-    let handle = add_mesh(&mut app, floor(40.0));
-    app.world_mut().spawn((
-        Mesh3d(handle),
-        Transform::default(),
-        NavMeshSource::default(),
-    ));
+    spawn_source(&mut app, floor(40.0), Vec3::ZERO);
     let cube = add_mesh(&mut app, Mesh::from(Cuboid::new(1.0, 2.0, 1.0)));
     // Tile centres (tiles of 9.6 m from the origin): (14.4, 14.4) is tile (1, 1)'s, (33.6,
     // 24.0) tile (3, 2)'s; the pillar (1 m wide) and the tiles' borders (agent radius 0.6 m
@@ -334,12 +329,7 @@ fn a_broken_mesh_is_skipped_with_its_reason_and_the_rest_builds() {
 #[test]
 fn new_settings_rebuild_every_tile() {
     let mut app = app();
-    let handle = add_mesh(&mut app, floor(40.0));
-    app.world_mut().spawn((
-        Mesh3d(handle),
-        Transform::default(),
-        NavMeshSource::default(),
-    ));
+    spawn_source(&mut app, floor(40.0), Vec3::ZERO);
     until_built(&mut app, 1);
     app.world_mut()
         .resource_mut::<NavMeshSettings>()
