@@ -13,12 +13,21 @@ if [ ! -d ../shared/meshes/recastdemo ]; then
   exit 1
 fi
 # Every feature, so 64-bit poly refs (`large-refs`), then every feature but that one: the default
-# 32-bit refs. Both widths run the whole suite (tests that depend on the width say so).
+# 32-bit refs. The second run leaves out the few test files the width cannot change
+# (scripts/test-targets.sh); with arguments, both runs take them as they are.
 cargo test --release --all-features "$@"
 narrow=$(awk '/^\[features\]/ { f = 1; next } /^\[/ { f = 0 } f && /^[a-z0-9_-]+ *=/ { print $1 }' Cargo.toml |
   grep -vx -e default -e large-refs | paste -sd, -)
 echo "navkit: the tests again with 32-bit poly refs (--features $narrow)" >&2
-cargo test --release --features "$narrow" "$@"
+if [ $# -gt 0 ]; then
+  cargo test --release --features "$narrow" "$@"
+else
+  # All but the tests the ref width cannot change (scripts/test-targets.sh says which and why).
+  . scripts/test-targets.sh
+  mapfile -t targets < <(second_run_targets)
+  cargo test --release --features "$narrow" "${targets[@]}"
+  cargo test --release --features "$narrow" --doc
+fi
 if [ $# -eq 0 ]; then
   # bevy_navkit, on the machine's nightly (Bevy 0.20 needs Rust 1.97.1; see the script).
   scripts/test-bevy.sh
