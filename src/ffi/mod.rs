@@ -27,6 +27,7 @@ pub(crate) mod tile_poly_mesh;
 pub(crate) mod tile_view;
 pub(crate) mod tilecache;
 pub(crate) mod tilecache_build;
+mod tilecache_tiles;
 mod tilecache_update;
 pub(crate) mod validate;
 

@@ -17,7 +17,7 @@ const REQUEST_REMOVE: i32 = sys::dtTileCache_ObstacleRequestAction_REQUEST_REMOV
 
 impl RawTileCache {
     /// The cache and its obstacle pool, to change (two separate allocations).
-    fn parts(&mut self) -> (&mut sys::dtTileCache, &mut [sys::dtTileCacheObstacle]) {
+    pub(super) fn parts(&mut self) -> (&mut sys::dtTileCache, &mut [sys::dtTileCacheObstacle]) {
         let tc = self.as_mut_ptr();
         // SAFETY: live tile cache, exclusively borrowed through `&mut self` for the lifetime of
         // both results; init allocated `maxObstacles` obstacles at `m_obstacles`, a separate
@@ -84,7 +84,7 @@ impl RawTileCache {
     }
 
     /// The tile layers obstacle `idx`'s bounds overlap (Detour's `queryTiles`, at most 8).
-    fn tiles_touched_by(&mut self, idx: usize) -> ([u32; MAX_TOUCHED], usize) {
+    pub(super) fn tiles_touched_by(&mut self, idx: usize) -> ([u32; MAX_TOUCHED], usize) {
         let tc = self.as_mut_ptr();
         let ob: *const sys::dtTileCacheObstacle = &self.parts().1[idx];
         let (mut bmin, mut bmax) = ([0f32; 3], [0f32; 3]);

@@ -6,7 +6,13 @@
 //! (a cylinder, an axis-aligned box or a box turned about y) only queues a request; each
 //! [`TileCache::update`] step then rebuilds one touched tile layer from its compressed layer with
 //! every obstacle carved out, in well under a millisecond, and swaps it into the [`NavMesh`] the
-//! cache owns. No Recast rasterization happens after the build.
+//! cache owns. No Recast rasterization happens for obstacles.
+//!
+//! **Edited levels.** When the level itself changes (a mesh moved, added or removed),
+//! [`TileCache::rebuild_tiles`] rasterizes only the named tiles again from the changed geometry,
+//! replaces their layers and rebuilds their navmesh tiles with every placed obstacle carved out:
+//! the cache then equals one built from the changed level with the same obstacles
+//! (`tests/tilecache_rebuild.rs`), and the other tiles keep their polygons and refs.
 //!
 //! ```text
 //! geometry -> per tile: rasterize (its triangles only) -> filters -> compact -> erode
@@ -84,6 +90,7 @@ pub use crate::ffi::fastlz::codec as fastlz;
 mod differential_tests;
 mod layers;
 mod obstacles;
+mod rebuild;
 mod settings;
 mod tset;
 mod validate;
@@ -199,6 +206,9 @@ pub struct TileCache {
     report: TileCacheReport,
     /// The rasterization counts of the build (zero for a loaded cache).
     build_counts: crate::build::StageCounts,
+    /// What the build was made with, to rebuild tiles from changed geometry (`None` for a
+    /// loaded cache).
+    frame: Option<Box<rebuild::BuildFrame>>,
 }
 
 use crate::status::detour_err;
@@ -279,7 +289,7 @@ impl TileCache {
         let base = settings.to_config(bmin, bmax)?;
         let positions = grid.all_tiles();
         let (layers, warnings, counts) =
-            every_tile_layer(geom, &settings, cache, &base, &grid, &guard)?;
+            every_tile_layer(geom, (&settings, cache), &base, &grid, &positions, &guard)?;
         let (tile_bits, cache_tiles) = cache_size(&grid, cache, layers.len())?;
         let nav_params = NavMeshParams {
             origin: base.bmin,
@@ -311,6 +321,12 @@ impl TileCache {
         let order: Vec<(i32, i32)> = positions.iter().map(|t| (t.x, t.z)).collect();
         tc.build_navmesh_tiles(&order, &guard)?;
         tc.build_counts = counts;
+        tc.frame = Some(Box::new(rebuild::BuildFrame::new(
+            geom,
+            settings.clone(),
+            cache,
+            &grid,
+        )));
         let mut warnings = warnings;
         warnings.extend(tc.poly_mesh_warning());
         tc.report = TileCacheReport {
@@ -363,6 +379,7 @@ impl TileCache {
                 warnings: Vec::new(),
             },
             build_counts: crate::build::StageCounts::default(),
+            frame: None,
         })
     }
 
@@ -654,19 +671,38 @@ impl TileCache {
     }
 }
 
-/// The compressed layers of every tile of `grid` (rasterized in parallel, in grid order),
-/// Recast's warnings and the rasterization counts summed over the tiles.
+/// The compressed layers of the tiles at `positions` of `grid` (rasterized in parallel, in the
+/// order given), Recast's warnings and the rasterization counts summed over the tiles.
 fn every_tile_layer(
     geom: &InputGeometry,
-    settings: &BuildSettings,
-    cache: &TileCacheSettings,
+    settings: (&BuildSettings, &TileCacheSettings),
     base: &crate::settings::VoxelConfig,
     grid: &TileGrid,
+    positions: &[crate::navmesh::TileCoord],
     guard: &Guard,
 ) -> Result<TileLayers> {
+    let mut layers = Vec::new();
+    let mut warnings = Vec::new();
+    let mut counts = crate::build::StageCounts::default();
+    for (l, w, c) in layers_per_tile(geom, settings, base, grid, positions, guard)? {
+        layers.extend(l);
+        warnings.extend(w);
+        counts.accumulate(&c);
+    }
+    Ok((layers, warnings, counts))
+}
+
+/// [`every_tile_layer`]'s layers, warnings and counts of each tile apart, in the order given.
+fn layers_per_tile(
+    geom: &InputGeometry,
+    (settings, cache): (&BuildSettings, &TileCacheSettings),
+    base: &crate::settings::VoxelConfig,
+    grid: &TileGrid,
+    positions: &[crate::navmesh::TileCoord],
+    guard: &Guard,
+) -> Result<Vec<TileLayers>> {
     let index = ChunkyTriMesh::new(&geom.mesh, TRIS_PER_CHUNK);
-    let built: Vec<Result<TileLayers>> = grid
-        .all_tiles()
+    positions
         .par_iter()
         .map_init(
             || {
@@ -679,17 +715,7 @@ fn every_tile_layer(
                 tile_layers(ctx, guard, comp, geom, &index, settings, base, grid, pos)
             },
         )
-        .collect();
-    let mut layers = Vec::new();
-    let mut warnings = Vec::new();
-    let mut counts = crate::build::StageCounts::default();
-    for b in built {
-        let (l, w, c) = b?;
-        layers.extend(l);
-        warnings.extend(w);
-        counts.accumulate(&c);
-    }
-    Ok((layers, warnings, counts))
+        .collect()
 }
 
 /// The tile bits of the navmesh's refs and the cache's tile count for `layers` layers over
