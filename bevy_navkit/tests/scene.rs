@@ -13,7 +13,7 @@ use bevy_navkit::{
     NavMeshBuildFailed, NavMeshBuilt, NavMeshSettings, NavMeshSource, NavMeshSourceSkipped,
     SceneNavMesh, SourceError,
 };
-use common::{quad, quads, run_until, spawn_source};
+use common::{polygons, quad, quads, run_until, spawn_source};
 
 /// Every message the plugin sent, in order.
 #[derive(Resource, Default)]
@@ -56,22 +56,6 @@ fn floor(size: f32) -> Mesh {
 
 fn add_mesh(app: &mut App, mesh: Mesh) -> Handle<Mesh> {
     app.world_mut().resource_mut::<Assets<Mesh>>().add(mesh)
-}
-
-/// The navmesh's polygons, as sorted lists of vertices (independent of tile order and links).
-fn polygons(nav: &bevy_navkit::navkit::NavMesh) -> Vec<Vec<[i64; 3]>> {
-    let mut out: Vec<Vec<[i64; 3]>> = nav
-        .polys()
-        .iter()
-        .map(|p| {
-            p.verts
-                .iter()
-                .map(|v| [v.x, v.y, v.z].map(|c| (c * 1000.0).round() as i64))
-                .collect()
-        })
-        .collect();
-    out.sort();
-    out
 }
 
 /// navkit's own tiled build of a floor `size` a side at `offset`, plus a unit cube's 12

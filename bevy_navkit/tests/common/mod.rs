@@ -80,3 +80,19 @@ pub fn until_navmesh(app: &mut App) {
         !app.world().resource::<Messages<NavMeshBuilt>>().is_empty()
     });
 }
+
+/// The navmesh's polygons, as sorted lists of vertices (independent of tile order and links).
+pub fn polygons(nav: &bevy_navkit::navkit::NavMesh) -> Vec<Vec<[i64; 3]>> {
+    let mut out: Vec<Vec<[i64; 3]>> = nav
+        .polys()
+        .iter()
+        .map(|p| {
+            p.verts
+                .iter()
+                .map(|v| [v.x, v.y, v.z].map(|c| (c * 1000.0).round() as i64))
+                .collect()
+        })
+        .collect();
+    out.sort();
+    out
+}
