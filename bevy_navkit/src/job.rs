@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use bevy::ecs::entity::Entity;
 use bevy::platform::collections::HashMap;
-use navkit::build::tiled::TiledNavMesh;
+use navkit::build::tiled::{TileGrid, TiledNavMesh};
 use navkit::tilecache::ObstacleRef;
 use navkit::{Aabb, InputGeometry, NavMesh, NavMeshBuilder, ObstacleShape, TileCache, TileCoord};
 
@@ -30,7 +30,8 @@ pub(crate) enum Backend {
 pub(crate) enum Work {
     /// Everything, on a grid over the geometry's bounds (and every obstacle, for a cache).
     Full,
-    /// These tiles of the tiled navmesh the job carries, from the new geometry.
+    /// These tiles of the tiled navmesh or tile cache the job carries, from the new geometry
+    /// (and every obstacle, for a cache).
     Tiles(Vec<TileCoord>),
     /// The obstacles of the tile cache the job carries, as they are now.
     Obstacles,
@@ -66,6 +67,16 @@ pub(crate) struct Built {
     pub duration: Duration,
 }
 
+impl Backend {
+    /// The tile grid it was built on (`None` for a tile cache navkit did not build).
+    pub(crate) fn grid(&self) -> Option<TileGrid> {
+        match self {
+            Backend::Tiled(t) => Some(*t.grid()),
+            Backend::Cache { cache, .. } => cache.grid(),
+        }
+    }
+}
+
 impl Job {
     /// Runs the build (blocking: call it on a task).
     pub(crate) fn run(self) -> Done {
@@ -77,6 +88,23 @@ impl Job {
                 match rebuild(&mut tiled, geometry, &tiles) {
                     Ok(()) => Ok((Backend::Tiled(tiled), tiles.len(), false)),
                     Err(e) => Err((Some(Backend::Tiled(tiled)), e)),
+                }
+            }
+            (
+                Work::Tiles(tiles),
+                Some(Backend::Cache {
+                    mut cache,
+                    mut placed,
+                }),
+                Some(geometry),
+            ) => {
+                let obstacles = (&self.obstacles, margin);
+                let done = cache
+                    .rebuild_tiles(&geometry, &tiles)
+                    .and_then(|n| Ok(n + place(&mut cache, &mut placed, obstacles, &mut refused)?));
+                match done {
+                    Ok(n) => Ok((Backend::Cache { cache, placed }, n, false)),
+                    Err(e) => Err((Some(Backend::Cache { cache, placed }), e)),
                 }
             }
             (
@@ -246,10 +274,9 @@ fn copy(backend: &Backend) -> navkit::Result<(NavMesh, Option<String>)> {
     }
 }
 
-/// The tiles of `tiled` whose build reads geometry inside one of `boxes` (each widened by
+/// The tiles of `grid` whose build reads geometry inside one of `boxes` (each widened by
 /// `reach`, the tiles' border), once each, in grid order.
-pub(crate) fn touched_tiles(tiled: &TiledNavMesh, boxes: &[Aabb], reach: f32) -> Vec<TileCoord> {
-    let grid = tiled.grid();
+pub(crate) fn touched_tiles(grid: &TileGrid, boxes: &[Aabb], reach: f32) -> Vec<TileCoord> {
     let grow = glam::Vec3::new(reach, 0.0, reach);
     let mut tiles: Vec<TileCoord> = boxes
         .iter()
@@ -265,9 +292,7 @@ pub(crate) fn touched_tiles(tiled: &TiledNavMesh, boxes: &[Aabb], reach: f32) ->
     tiles
 }
 
-/// True if `bounds` fits the tile grid `tiled` was built on (else the grid must grow: a full
-/// build).
-pub(crate) fn fits(tiled: &TiledNavMesh, bounds: &Aabb) -> bool {
-    let g = tiled.grid();
+/// True if `bounds` fits the tile grid `g` (else the grid must grow: a full build).
+pub(crate) fn fits(g: &TileGrid, bounds: &Aabb) -> bool {
     bounds.min.cmpge(g.bmin).all() && bounds.max.cmple(g.bmax).all()
 }

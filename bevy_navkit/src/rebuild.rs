@@ -99,17 +99,18 @@ pub(crate) fn start_build(
     builder.task = Some(AsyncComputeTaskPool::get().spawn(async move { job.run() }));
 }
 
-/// What a build for changes in `dirty` must do: rebuild the tiles they touched, if the navmesh
-/// is tiled, is not to be built anew, and its grid holds the geometry; else everything.
+/// What a build for changes in `dirty` must do: rebuild the tiles they touched (of the tiled
+/// navmesh or the tile cache, its obstacles kept), if the navmesh is not to be built anew and
+/// its grid holds the geometry; else everything.
 fn work_for(
     builder: &Builder,
     geometry: &InputGeometry,
     dirty: &[Aabb],
     settings: &NavMeshSettings,
 ) -> Work {
-    match &builder.backend {
-        Some(Backend::Tiled(t)) if !builder.full && fits(t, &geometry.mesh.bounds()) => {
-            Work::Tiles(touched_tiles(t, dirty, settings.tile_reach()))
+    match builder.backend.as_ref().and_then(Backend::grid) {
+        Some(grid) if !builder.full && fits(&grid, &geometry.mesh.bounds()) => {
+            Work::Tiles(touched_tiles(&grid, dirty, settings.tile_reach()))
         }
         _ => Work::Full,
     }

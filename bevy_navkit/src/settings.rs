@@ -38,7 +38,9 @@ pub enum NavMeshBackend {
     Tiled,
     /// navkit's tile cache (RecastDemo's Temp Obstacles, with these settings: its own tile
     /// size, 48 cells by default, and its obstacle pool): obstacles are carved by rebuilding
-    /// only the tile layers they touch; a changed source rebuilds the whole cache.
+    /// only the tile layers they touch; a changed source rasterizes again only the tiles it
+    /// touched ([`TileCache::rebuild_tiles`](navkit::TileCache::rebuild_tiles)), obstacles
+    /// carved into them, and the navmesh equals a fresh cache's with the same obstacles.
     TileCache(TileCacheSettings),
 }
 

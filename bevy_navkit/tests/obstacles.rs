@@ -1,6 +1,7 @@
 //! Obstacles carved through navkit's tile cache: a wall of a box forces a detour whose length
 //! is derived by hand, moving the entity moves it, removing it restores the straight path;
-//! the cache refuses an obstacle too large and says so; a tiled navmesh does not carve.
+//! the cache refuses an obstacle too large and says so; a tiled navmesh does not carve; a
+//! source moved in a tile cache rebuilds only its tiles, obstacles still carved.
 
 mod common;
 
@@ -12,12 +13,14 @@ use bevy_navkit::{
     NavMeshBackend, NavMeshBuildFailed, NavMeshBuilt, NavMeshSettings, NavObstacle,
     NavObstacleRefused, NavQueries, SceneNavMesh,
 };
-use common::{quad, quads, run_until, spawn_source};
+use common::{polygons, quad, quads, run_until, spawn_source};
 
 /// Builds and refusals so far.
 #[derive(Resource, Default)]
 struct Log {
     built: usize,
+    /// The last build's `full` and `tiles_built`.
+    last: Option<(bool, usize)>,
     failed: Vec<String>,
     refused: Vec<Entity>,
 }
@@ -28,7 +31,10 @@ fn record(
     mut failed: MessageReader<NavMeshBuildFailed>,
     mut refused: MessageReader<NavObstacleRefused>,
 ) {
-    log.built += built.read().count();
+    for b in built.read() {
+        log.built += 1;
+        log.last = Some((b.full, b.tiles_built));
+    }
     log.failed
         .extend(failed.read().map(|f| f.error.to_string()));
     log.refused.extend(refused.read().map(|r| r.entity));
@@ -180,4 +186,59 @@ fn an_oriented_box_turns_with_its_entity() {
     until_built(&mut app, 3);
     let along = length(&mut app);
     assert!((20.2..=20.9).contains(&along), "{along}");
+}
+
+/// The tile-cache app with a 1 x 2 x 1 m block standing at `block` and the wall; its first
+/// build done.
+fn block_and_wall(block: Vec3) -> (App, Entity) {
+    let mut app = app(cache());
+    let cube = Mesh::from(Cuboid::new(1.0, 2.0, 1.0));
+    let block = spawn_source(&mut app, cube, block);
+    app.world_mut().spawn(wall());
+    until_built(&mut app, 1);
+    (app, block)
+}
+
+#[test]
+fn a_source_moved_in_a_tile_cache_rebuilds_only_its_tiles_with_the_obstacles_carved() {
+    let (from, to) = (Vec3::new(24.0, 1.0, 5.0), Vec3::new(8.0, 1.0, 18.0));
+    let (mut app, block) = block_and_wall(from);
+    assert_eq!(
+        app.world().resource::<Log>().last,
+        Some((true, 9)),
+        "3 x 3 tiles"
+    );
+    app.world_mut()
+        .entity_mut(block)
+        .insert(Transform::from_translation(to));
+    until_built(&mut app, 2);
+    // The cache's tiles are 48 cells of 0.3 m (14.4 m); each reads 1.8 m past its edges (agent
+    // radius 0.6 m + 4 cells). The block left x 21.7..26.3, z 2.7..7.3 (tile (1, 0)) and
+    // entered x 5.7..10.3, z 15.7..20.3 (tile (0, 1)). One layer each: 2 navmesh tiles.
+    assert_eq!(app.world().resource::<Log>().last, Some((false, 2)));
+    // The same navmesh as a cache built with the block there from the start: the wall (x
+    // 0..10.6, z 13.9..16.1 widened: tiles (0, 0) and (0, 1)) carved into the rebuilt layer too.
+    let (fresh, _) = block_and_wall(to);
+    let moved = app
+        .world()
+        .resource::<SceneNavMesh>()
+        .get()
+        .unwrap()
+        .clone();
+    let direct = fresh
+        .world()
+        .resource::<SceneNavMesh>()
+        .get()
+        .unwrap()
+        .clone();
+    assert_eq!(polygons(&moved), polygons(&direct));
+    let (plain, _) = block_and_wall(from);
+    let before = plain
+        .world()
+        .resource::<SceneNavMesh>()
+        .get()
+        .unwrap()
+        .clone();
+    assert_ne!(polygons(&moved), polygons(&before), "the block moved");
+    assert!(app.world().resource::<Log>().failed.is_empty());
 }
