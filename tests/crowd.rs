@@ -158,3 +158,71 @@ fn bad_input_is_an_error_and_stale_handles_are_rejected() {
     crowd.reset_move_target(c).unwrap();
     assert_eq!(crowd.agent(c).unwrap().target_state, TargetState::None);
 }
+
+/// Where an agent is after one 0.1 s update on a 20 x 20 m floor, walking from (2, 0, 10) to
+/// (18, 0, 10), having been given `velocity` first (or not).
+fn one_step_from(velocity: Option<Vec3>) -> (f32, Vec3) {
+    let mesh = navkit::TriMesh::new(
+        vec![
+            0.0, 0.0, 0.0, 0.0, 0.0, 20.0, 20.0, 0.0, 20.0, 20.0, 0.0, 0.0,
+        ],
+        vec![0, 1, 2, 0, 2, 3],
+    )
+    .unwrap();
+    let geom = navkit::InputGeometry::from_mesh(mesh);
+    let nav = navkit::NavMeshBuilder::new(&geom)
+        .solo()
+        .unwrap()
+        .into_navmesh();
+    let mut crowd = Crowd::new(&nav, 4, 0.6).unwrap();
+    let a = crowd
+        .add_agent(Vec3::new(2.0, 0.0, 10.0), AgentParams::default())
+        .unwrap();
+    crowd
+        .request_move_target(a, Vec3::new(18.0, 0.0, 10.0))
+        .unwrap();
+    if let Some(v) = velocity {
+        crowd.set_agent_velocity(a, v).unwrap();
+        assert_eq!(crowd.agent(a).unwrap().velocity, v);
+    }
+    crowd.update(0.1).unwrap();
+    let s = crowd.agent(a).unwrap();
+    (s.position.x - 2.0, s.velocity)
+}
+
+#[test]
+fn an_agent_given_a_velocity_moves_on_from_it() {
+    // From rest: 0.1 s at 8 m/s^2 (RecastDemo's max acceleration) gives 0.8 m/s, 0.08 m.
+    let (moved, v) = one_step_from(None);
+    assert!((moved - 0.08).abs() < 0.005, "{moved}");
+    assert!((v.x - 0.8).abs() < 0.01, "{v}");
+    // At its pace (3.5 m/s) already: 0.35 m in the step.
+    let (moved, v) = one_step_from(Some(Vec3::new(3.5, 0.0, 0.0)));
+    assert!((moved - 0.35).abs() < 0.005, "{moved}");
+    assert!((v.x - 3.5).abs() < 0.01, "{v}");
+    // Going the other way at 3.5 m/s: it brakes by 0.8 m/s, so it still moves back 0.27 m.
+    let (moved, v) = one_step_from(Some(Vec3::new(-3.5, 0.0, 0.0)));
+    assert!((moved + 0.27).abs() < 0.005, "{moved}");
+    assert!((v.x + 2.7).abs() < 0.01, "{v}");
+}
+
+#[test]
+fn a_bad_velocity_or_a_stale_handle_is_refused() {
+    let b = common::build("dungeon.obj");
+    let mut crowd = Crowd::new(b.navmesh(), 2, 0.6).unwrap();
+    let start = Comparer::new(b.navmesh(), None, CompareSettings::default())
+        .unwrap()
+        .random_pairs(1, 1)
+        .unwrap()[0]
+        .0;
+    let a = crowd.add_agent(start, AgentParams::default()).unwrap();
+    assert!(matches!(
+        crowd.set_agent_velocity(a, Vec3::new(f32::NAN, 0.0, 0.0)),
+        Err(navkit::Error::NonFinite { .. })
+    ));
+    crowd.remove_agent(a).unwrap();
+    assert!(
+        crowd.set_agent_velocity(a, Vec3::X).is_err(),
+        "stale handle"
+    );
+}

@@ -273,3 +273,82 @@ fn a_follower_agent_follows_its_path_through_the_doorway_outside_the_crowd() {
         "the crowd agent had the slot"
     );
 }
+
+/// Fixed steps until `agent` arrives (at most 60 s of simulated time), with `each` after every
+/// frame and 2 ms of wall time for the builds on other threads.
+fn steps_to_arrive(app: &mut App, agent: Entity, mut each: impl FnMut(&mut App, usize)) -> usize {
+    for step in 0..64 * 60 {
+        if status(app, agent).arrived() {
+            return step;
+        }
+        app.update();
+        each(app, step);
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    panic!("not arrived: {:?}", status(app, agent));
+}
+
+/// A tile-cache app: a 30 x 30 m floor, a 1 m post far from the way (x 25) that `moving` moves
+/// every frame (new builds one after another), and an agent walking 20 m from (5, 0, 5) to
+/// (5, 0, 25). The steps it took and the navmesh generations it saw.
+fn walk_beside_a_post(moving: bool) -> (usize, u64) {
+    use bevy_navkit::navkit::tilecache::TileCacheSettings;
+    use bevy_navkit::{NavMeshBackend, NavMeshSettings, NavObstacle, SceneNavMesh};
+    let mut app = app();
+    app.insert_resource(NavMeshSettings {
+        backend: NavMeshBackend::TileCache(TileCacheSettings::default()),
+        ..NavMeshSettings::default()
+    });
+    spawn_source(
+        &mut app,
+        quads(&[quad(0.0, 0.0, 30.0, 30.0, 0.0)]),
+        Vec3::ZERO,
+    );
+    let post = app
+        .world_mut()
+        .spawn((
+            NavObstacle::Cylinder {
+                radius: 0.5,
+                height: 2.0,
+            },
+            Transform::from_xyz(25.0, 0.0, 10.0),
+        ))
+        .id();
+    until_navmesh(&mut app);
+    let first = app.world().resource::<SceneNavMesh>().generation();
+    let agent = app
+        .world_mut()
+        .spawn((
+            NavAgent::default(),
+            Transform::from_xyz(5.0, 0.0, 5.0),
+            AgentTarget(Vec3::new(5.0, 0.0, 25.0)),
+        ))
+        .id();
+    let steps = steps_to_arrive(&mut app, agent, |app, step| {
+        if moving {
+            let z = 10.0 + (step % 20) as f32 * 0.5;
+            app.world_mut()
+                .entity_mut(post)
+                .insert(Transform::from_xyz(25.0, 0.0, z));
+        }
+    });
+    let seen = app.world().resource::<SceneNavMesh>().generation() - first;
+    (steps, seen)
+}
+
+#[test]
+fn agents_keep_their_pace_while_obstacles_elsewhere_rebuild_the_navmesh() {
+    let (calm, calm_builds) = walk_beside_a_post(false);
+    let (busy, busy_builds) = walk_beside_a_post(true);
+    assert_eq!(calm_builds, 0);
+    assert!(
+        busy_builds >= 10,
+        "only {busy_builds} rebuilds while the agent walked"
+    );
+    // 20 m at 3.5 m/s, accelerating at 8 m/s^2: about 5.9 s (376 steps), plus arrival.
+    assert!((360..=420).contains(&calm), "{calm} steps");
+    assert!(
+        busy as f32 <= calm as f32 * 1.05,
+        "{busy} steps with {busy_builds} rebuilds, {calm} without"
+    );
+}

@@ -11,6 +11,7 @@ use super::owner::owner;
 
 mod nudge;
 mod steer_bias;
+mod velocity;
 
 // The parameter types are plain data defined here, at the bottom of the crate, so that this
 // layer imports nothing from above it; `crate::agents::crowd` re-exports them and adds their

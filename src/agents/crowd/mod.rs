@@ -699,6 +699,41 @@ impl<N: CrowdNavMesh> Crowd<N> {
         }
     }
 
+    /// Sets the agent's current velocity: what it moves at before the next update's steering
+    /// and acceleration change it, as if it had been walking. For an agent carried over from
+    /// another crowd (on a rebuilt navmesh), so that it keeps its pace instead of starting
+    /// from rest. The velocity must be finite; it is not clamped (an agent faster than its
+    /// `max_speed` slows down at its `max_acceleration`).
+    ///
+    /// ```
+    /// # use navkit::{Crowd, InputGeometry, NavMeshBuilder};
+    /// # use navkit::agents::crowd::AgentParams;
+    /// # use glam::Vec3;
+    /// # let geom = InputGeometry::load("meshes/demo_level.gset")?;
+    /// # let navmesh = NavMeshBuilder::new(&geom).solo()?.into_navmesh();
+    /// let mut crowd = Crowd::new(&navmesh, 8, 0.6)?;
+    /// let h = crowd.add_agent(Vec3::new(2.0, 0.0, 5.0), AgentParams::default())?;
+    /// crowd.set_agent_velocity(h, Vec3::new(3.5, 0.0, 0.0))?;
+    /// assert_eq!(crowd.agent(h)?.velocity, Vec3::new(3.5, 0.0, 0.0));
+    /// # Ok::<(), navkit::Error>(())
+    /// ```
+    pub fn set_agent_velocity(&mut self, h: AgentHandle, velocity: Vec3) -> Result<()> {
+        let idx = self.slot(h)?;
+        if !velocity.is_finite() {
+            return Err(Error::NonFinite {
+                argument: "velocity",
+                value: velocity,
+            });
+        }
+        if self.raw.set_velocity(idx, velocity.to_array()) {
+            Ok(())
+        } else {
+            Err(Error::InvalidArgument(format!(
+                "no active agent in slot {idx}"
+            )))
+        }
+    }
+
     /// Cancels the agent's move request (and any behaviour in progress for it).
     pub fn reset_move_target(&mut self, h: AgentHandle) -> Result<()> {
         let idx = self.slot(h)?;
