@@ -1,7 +1,8 @@
 //! The crowd on the scene's navmesh, stepped in `FixedUpdate`: [`sync_agents`] adds, changes
 //! and removes agents as their components do, [`step_crowd`] moves them and writes back.
 //! A new navmesh (a finished build) gets a new crowd, with every agent placed again where it
-//! stands and sent on to its target.
+//! stands, at the velocity it had, and sent on to its target: agents keep their pace however
+//! often the navmesh is rebuilt.
 
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -52,6 +53,8 @@ pub(crate) struct SceneCrowd {
     crowd: Option<Mutex<Crowd<Arc<NavMesh>>>>,
     generation: u64,
     agents: HashMap<Entity, AgentHandle>,
+    /// The velocities of the agents of the crowd replaced last, until they are placed again.
+    carried: HashMap<Entity, Vec3>,
 }
 
 impl SceneCrowd {
@@ -99,6 +102,15 @@ pub(crate) fn refresh_crowd(
         return;
     }
     crowd.generation = navmesh.generation();
+    let crowd = &mut *crowd;
+    crowd.carried = match crowd.crowd.as_mut().map(crowd_of) {
+        Some(old) => crowd
+            .agents
+            .iter()
+            .filter_map(|(&e, &h)| Some((e, old.agent(h).ok()?.velocity)))
+            .collect(),
+        None => HashMap::default(),
+    };
     crowd.agents.clear();
     crowd.crowd = navmesh.get().and_then(|nav| {
         let mut c = Crowd::shared(
@@ -182,9 +194,13 @@ pub(crate) fn sync_agents(
                 if let Some(t) = &target {
                     let _ = crowd.request_move_target(h, t.0);
                 }
+                if let Some(v) = scene.carried.remove(&entity) {
+                    let _ = crowd.set_agent_velocity(h, v);
+                }
             }
         }
     }
+    scene.carried.clear();
 }
 
 /// True if the entity at `here` is more than half the agent's radius (on the xz-plane) from
