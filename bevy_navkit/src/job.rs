@@ -11,6 +11,7 @@ use navkit::tilecache::ObstacleRef;
 use navkit::{Aabb, InputGeometry, NavMesh, NavMeshBuilder, ObstacleShape, TileCache, TileCoord};
 
 use crate::obstacle::widened;
+use crate::scene_geometry::SceneGeometry;
 use crate::settings::{NavMeshBackend, NavMeshSettings};
 
 /// The obstacles placed in a tile cache: each entity's shape (as tracked, before widening) and
@@ -39,8 +40,8 @@ pub(crate) enum Work {
 
 /// A build to run.
 pub(crate) struct Job {
-    /// Every source's triangles (for [`Work::Full`] and [`Work::Tiles`]).
-    pub geometry: Option<InputGeometry>,
+    /// Every source's triangles (for [`Work::Full`] and [`Work::Tiles`]), joined on the task.
+    pub geometry: Option<SceneGeometry>,
     pub settings: NavMeshSettings,
     pub backend: Option<Backend>,
     pub work: Work,
@@ -83,7 +84,17 @@ impl Job {
         let started = Instant::now();
         let margin = self.settings.build.agent_radius;
         let mut refused = Vec::new();
-        let outcome = match (self.work, self.backend, self.geometry) {
+        let geometry = match self.geometry.as_ref().map(SceneGeometry::join).transpose() {
+            Ok(g) => g,
+            Err(e) => {
+                return Done {
+                    backend: self.backend,
+                    result: Err(e),
+                    refused,
+                };
+            }
+        };
+        let outcome = match (self.work, self.backend, geometry) {
             (Work::Tiles(tiles), Some(Backend::Tiled(mut tiled)), Some(geometry)) => {
                 match rebuild(&mut tiled, geometry, &tiles) {
                     Ok(()) => Ok((Backend::Tiled(tiled), tiles.len(), false)),

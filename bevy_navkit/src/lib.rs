@@ -59,6 +59,7 @@ mod obstacle;
 mod path_requests;
 mod queries;
 mod rebuild;
+mod scene_geometry;
 mod scene_navmesh;
 mod settings;
 mod source;

@@ -12,11 +12,12 @@ use bevy::ecs::system::{Res, ResMut};
 use bevy::log::warn_once;
 use bevy::tasks::futures::check_ready;
 use bevy::tasks::{AsyncComputeTaskPool, Task};
-use navkit::{Aabb, InputGeometry, TriMesh};
+use navkit::Aabb;
 
 use crate::job::{Backend, Done, Job, Work, fits, touched_tiles};
 use crate::messages::{NavMeshBuildFailed, NavMeshBuilt, NavObstacleRefused};
 use crate::obstacle::Obstacles;
+use crate::scene_geometry::SceneGeometry;
 use crate::scene_navmesh::SceneNavMesh;
 use crate::settings::{NavMeshBackend, NavMeshSettings};
 use crate::tracking::Sources;
@@ -39,7 +40,6 @@ pub(crate) fn start_build(
     mut builder: ResMut<Builder>,
     mut navmesh: ResMut<SceneNavMesh>,
     mut built: MessageWriter<NavMeshBuilt>,
-    mut failed: MessageWriter<NavMeshBuildFailed>,
 ) {
     if settings.is_changed() {
         builder.full = true;
@@ -59,12 +59,12 @@ pub(crate) fn start_build(
         (None, Work::Obstacles)
     } else {
         let dirty = mem::take(&mut sources.dirty);
-        match geometry(&sources) {
-            Ok(Some(g)) => {
+        match SceneGeometry::of(&sources) {
+            Some(g) => {
                 let work = work_for(&builder, &g, &dirty, &settings);
                 (Some(g), work)
             }
-            Ok(None) => {
+            None => {
                 builder.full = false;
                 if builder.backend.take().is_some() || navmesh.get().is_some() {
                     let generation = navmesh.replace(None);
@@ -75,12 +75,6 @@ pub(crate) fn start_build(
                         duration: Duration::ZERO,
                     });
                 }
-                return;
-            }
-            Err(error) => {
-                failed.write(NavMeshBuildFailed {
-                    error: Arc::new(error),
-                });
                 return;
             }
         }
@@ -104,12 +98,12 @@ pub(crate) fn start_build(
 /// its grid holds the geometry; else everything.
 fn work_for(
     builder: &Builder,
-    geometry: &InputGeometry,
+    geometry: &SceneGeometry,
     dirty: &[Aabb],
     settings: &NavMeshSettings,
 ) -> Work {
     match builder.backend.as_ref().and_then(Backend::grid) {
-        Some(grid) if !builder.full && fits(&grid, &geometry.mesh.bounds()) => {
+        Some(grid) if !builder.full && fits(&grid, &geometry.bounds) => {
             Work::Tiles(touched_tiles(&grid, dirty, settings.tile_reach()))
         }
         _ => Work::Full,
@@ -155,28 +149,4 @@ pub(crate) fn finish_build(
             });
         }
     }
-}
-
-/// Every source's triangles as one geometry, sources in entity order (so that the same scene
-/// gives the same bytes), or `None` if there are none.
-fn geometry(sources: &Sources) -> navkit::Result<Option<InputGeometry>> {
-    let mut parts: Vec<_> = sources
-        .tracked
-        .iter()
-        .filter_map(|(e, t)| Some((*e, t.geometry.as_ref()?)))
-        .filter(|(_, g)| !g.tris.is_empty())
-        .collect();
-    if parts.is_empty() {
-        return Ok(None);
-    }
-    parts.sort_by_key(|(e, _)| *e);
-    let (mut verts, mut tris) = (Vec::new(), Vec::new());
-    for (_, g) in parts {
-        let base = i32::try_from(verts.len() / 3).map_err(|_| {
-            navkit::Error::InvalidArgument("the sources have more than 2^31 vertices".into())
-        })?;
-        verts.extend_from_slice(&g.verts);
-        tris.extend(g.tris.iter().map(|&i| i + base));
-    }
-    Ok(Some(InputGeometry::from_mesh(TriMesh::new(verts, tris)?)))
 }

@@ -2,6 +2,8 @@
 //! each source's triangles in world space when it appears, moves or changes, and records the
 //! boxes where the navmesh must change (where a source was, and where it is).
 
+use std::sync::Arc;
+
 use bevy::asset::{AssetEvent, AssetId, Assets};
 use bevy::ecs::change_detection::DetectChanges;
 use bevy::ecs::entity::Entity;
@@ -24,8 +26,9 @@ use crate::source::{NavMeshSource, SourceGeometry, world_triangles};
 #[derive(Debug)]
 pub(crate) struct Tracked {
     mesh: AssetId<Mesh>,
-    /// Its triangles, or `None` while its mesh is not loaded or was skipped.
-    pub geometry: Option<SourceGeometry>,
+    /// Its triangles, or `None` while its mesh is not loaded or was skipped (shared with the
+    /// builds that read them).
+    pub geometry: Option<Arc<SourceGeometry>>,
 }
 
 /// Every source's triangles, and the boxes changed since the last build started.
@@ -38,6 +41,7 @@ pub(crate) struct Sources {
 impl Sources {
     /// Replaces `entity`'s triangles, marking the old and new bounds dirty if they differ.
     fn set(&mut self, entity: Entity, mesh: AssetId<Mesh>, geometry: Option<SourceGeometry>) {
+        let geometry = geometry.map(Arc::new);
         let old = self.tracked.insert(entity, Tracked { mesh, geometry });
         let old = old.and_then(|t| t.geometry);
         let new = self.tracked[&entity].geometry.as_ref();
