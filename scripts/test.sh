@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Runs every test (unit, integration on ../shared data, doc tests) with every feature (64-bit poly
-# refs) and again with every feature but `large-refs` (32-bit refs), then, when
-# called without arguments, bevy_navkit's tests (scripts/test-bevy.sh), the feature checks (scripts/check-features.sh), the upstream tile
-# tests under valgrind, the suite under AddressSanitizer (scripts/asan.sh) and a short run of
-# every fuzz target (scripts/fuzz.sh ci; NAVKIT_FUZZ_SECONDS each, default 20). With arguments,
+# refs) and again with every feature but `large-refs` (32-bit refs); then, when called without
+# arguments, bevy_navkit's tests (scripts/test-bevy.sh), the feature checks
+# (scripts/check-features.sh), the upstream tile tests under valgrind, the suite under
+# AddressSanitizer (scripts/asan.sh) and a smoke run of every fuzz target (scripts/fuzz.sh ci;
+# NAVKIT_FUZZ_SECONDS each, default 12; `scripts/fuzz.sh long` fuzzes for hours). With arguments,
 # only `cargo test` with them. Installs missing system packages first (see ensure-deps.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,5 +37,5 @@ if [ $# -eq 0 ]; then
   # AddressSanitizer + LeakSanitizer (Rust and C++), and every fuzz target briefly.
   scripts/valgrind.sh
   scripts/asan.sh
-  scripts/fuzz.sh ci "${NAVKIT_FUZZ_SECONDS:-20}"
+  scripts/fuzz.sh ci "${NAVKIT_FUZZ_SECONDS:-12}"
 fi
