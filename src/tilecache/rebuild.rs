@@ -174,10 +174,9 @@ impl TileCache {
             .map_err(|s| detour_err("dtTileCache::removeTile", s))?;
         let old: Vec<TileCoord> = self
             .navmesh
-            .tile_bounds()
-            .into_iter()
-            .map(|(t, _)| t)
-            .filter(|t| (t.x, t.z) == (x, z))
+            .tiles_at(x, z)
+            .iter()
+            .map(|t| t.coord())
             .collect();
         for t in old {
             self.navmesh.remove_tile(t)?;
@@ -196,11 +195,6 @@ impl TileCache {
         // The layers' refs are new: obstacles list them again, so the build below carves them.
         self.raw.refresh_obstacle_touches();
         self.build_navmesh_tiles(&[(x, z)], &Budget::new().start())?;
-        Ok(self
-            .navmesh
-            .tile_bounds()
-            .iter()
-            .filter(|(t, _)| (t.x, t.z) == (x, z))
-            .count())
+        Ok(self.navmesh.tiles_at(x, z).len())
     }
 }
