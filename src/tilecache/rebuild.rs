@@ -7,7 +7,7 @@ use glam::Vec3;
 
 use super::{TileCache, TileCacheSettings, layers_per_tile};
 use crate::build::budget::Budget;
-use crate::build::tiled::TileGrid;
+use crate::build::tiled::{TileGrid, check_tile};
 use crate::geometry::{InputGeometry, OffMeshConnection};
 use crate::navmesh::TileCoord;
 use crate::settings::BuildSettings;
@@ -68,14 +68,9 @@ impl BuildFrame {
     /// `tiles`, each checked to be on the grid, once each, in grid order.
     fn positions(&self, tiles: &[TileCoord]) -> Result<Vec<TileCoord>> {
         let mut out = Vec::with_capacity(tiles.len());
-        for t in tiles {
-            if !(0..self.grid.tiles_x).contains(&t.x) || !(0..self.grid.tiles_z).contains(&t.z) {
-                return Err(Error::InvalidArgument(format!(
-                    "tile ({}, {}) is outside the {} x {} tile grid",
-                    t.x, t.z, self.grid.tiles_x, self.grid.tiles_z
-                )));
-            }
-            out.push(TileCoord::new(t.x, t.z));
+        for &t in tiles {
+            check_tile(&self.grid, t)?;
+            out.push(t);
         }
         out.sort_by_key(|t| (t.z, t.x));
         out.dedup();

@@ -56,7 +56,8 @@ mod stages;
 
 pub use grid::TileGrid;
 pub use stages::TileStages;
-use stages::{check_tile, check_tile_estimate};
+pub(crate) use stages::check_tile;
+use stages::check_tile_estimate;
 
 /// Triangles per chunk of the spatial index (RecastDemo uses 256).
 pub const TRIS_PER_CHUNK: usize = 256;

@@ -39,7 +39,7 @@ pub struct TileStages {
 }
 
 /// `Err` unless `tile` is a position of `grid` (layer 0).
-pub(super) fn check_tile(grid: &TileGrid, tile: TileCoord) -> Result<()> {
+pub(crate) fn check_tile(grid: &TileGrid, tile: TileCoord) -> Result<()> {
     if (0..grid.tiles_x).contains(&tile.x) && (0..grid.tiles_z).contains(&tile.z) && tile.layer == 0
     {
         return Ok(());
