@@ -1,4 +1,5 @@
-# Sourced by scripts/test.sh and scripts/asan.sh: which integration tests the second and third
+# Sourced by scripts/test.sh, scripts/asan.sh and scripts/test-python.sh: the feature list of
+# the 32-bit run (narrow_features), and which integration tests the second and third
 # runs of the suite (32-bit poly refs; AddressSanitizer) leave out, and why. The first run
 # (scripts/test.sh: every feature, 64-bit refs) runs all of them. They are left out where they
 # cannot fail differently, to keep CI under its hour:
@@ -22,4 +23,11 @@ second_run_targets() {
     done
     [ "$keep" = 1 ] && printf '%s\n' --test "$name"
   done
+}
+
+# Every cargo feature of navkit but `default` and `large-refs`, comma-separated: the second run's
+# features (32-bit poly refs), whose `navkit` program the Python tests compare with.
+narrow_features() {
+  awk '/^\[features\]/ { f = 1; next } /^\[/ { f = 0 } f && /^[a-z0-9_-]+ *=/ { print $1 }' Cargo.toml |
+    grep -vx -e default -e large-refs | paste -sd, -
 }

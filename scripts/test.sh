@@ -17,14 +17,13 @@ fi
 # 32-bit refs. The second run leaves out the few test files the width cannot change
 # (scripts/test-targets.sh); with arguments, both runs take them as they are.
 cargo test --release --all-features "$@"
-narrow=$(awk '/^\[features\]/ { f = 1; next } /^\[/ { f = 0 } f && /^[a-z0-9_-]+ *=/ { print $1 }' Cargo.toml |
-  grep -vx -e default -e large-refs | paste -sd, -)
+. scripts/test-targets.sh
+narrow=$(narrow_features)
 echo "navkit: the tests again with 32-bit poly refs (--features $narrow)" >&2
 if [ $# -gt 0 ]; then
   cargo test --release --features "$narrow" "$@"
 else
   # All but the tests the ref width cannot change (scripts/test-targets.sh says which and why).
-  . scripts/test-targets.sh
   mapfile -t targets < <(second_run_targets)
   cargo test --release --features "$narrow" "${targets[@]}"
   cargo test --release --features "$narrow" --doc
@@ -32,6 +31,8 @@ fi
 if [ $# -eq 0 ]; then
   # bevy_navkit, on the machine's nightly (Bevy 0.20 needs Rust 1.97.1; see the script).
   scripts/test-bevy.sh
+  # navkit-py: the wheel built and installed into its virtual environment, then pytest.
+  scripts/test-python.sh
   scripts/check-features.sh
   # The upstream tile-loading crash classes, the multi-storey levels and the tile-cache polygon meshes under valgrind, the whole suite under
   # AddressSanitizer + LeakSanitizer (Rust and C++), and every fuzz target briefly.

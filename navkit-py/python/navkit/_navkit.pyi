@@ -1,0 +1,180 @@
+"""Type stubs of navkit's extension module (re-exported by the `navkit` package)."""
+
+import os
+from typing import Any, Literal, Optional, Sequence, TypedDict, Union
+
+import numpy as np
+import numpy.typing as npt
+
+__version__: str
+
+AREA_GROUND: int
+AREA_WATER: int
+AREA_ROAD: int
+AREA_DOOR: int
+AREA_GRASS: int
+AREA_JUMP: int
+
+PathLike = Union[str, "os.PathLike[str]"]
+#: One point: three numbers (a sequence or an array of shape (3,)).
+Point = Union[Sequence[float], npt.NDArray[Any]]
+#: Points: an (N, 3) array of real numbers (or a nested sequence of them).
+Points = Union[npt.NDArray[Any], Sequence[Sequence[float]]]
+F32x3 = np.ndarray[tuple[int, int], np.dtype[np.float32]]
+
+class NavkitError(Exception):
+    """Every error navkit raises."""
+
+class PointOffMeshError(NavkitError):
+    """A point with no walkable polygon near it (within the query's half extents)."""
+
+class CorruptFileError(NavkitError):
+    """A malformed, truncated or other-version file."""
+
+class SettingError(NavkitError):
+    """A build setting out of its range, or settings that cannot build together."""
+
+class GeometryError(NavkitError):
+    """Input geometry that cannot be built."""
+
+class BuildError(NavkitError):
+    """A build that failed, was refused by its budget, or timed out."""
+
+class InvalidArgumentError(NavkitError):
+    """An argument navkit refuses (out of range, stale)."""
+
+class NavkitIOError(NavkitError):
+    """A file that could not be read or written."""
+
+class DetourError(NavkitError):
+    """Detour refused an operation (out of memory or search nodes)."""
+
+class BuildSettings:
+    """Build settings: RecastDemo's defaults, every field a checked attribute."""
+
+    cell_size: float
+    cell_height: float
+    agent_height: float
+    agent_radius: float
+    agent_max_climb: float
+    agent_max_slope: float
+    region_min_size: float
+    region_merge_size: float
+    edge_max_len: float
+    edge_max_error: float
+    verts_per_poly: int
+    detail_sample_dist: float
+    detail_sample_max_error: float
+    tile_size: int
+    partition: Literal["watershed", "monotone", "layers"]
+    bounds: Optional[tuple[tuple[float, float, float], tuple[float, float, float]]]
+    filter_low_hanging_obstacles: bool
+    filter_ledge_spans: bool
+    filter_walkable_low_height_spans: bool
+
+    def __init__(self, **settings: Any) -> None: ...
+    def to_dict(self) -> dict[str, Any]: ...
+    def to_json(self) -> str: ...
+    @staticmethod
+    def from_json(text: str) -> BuildSettings: ...
+    def validate(self) -> None: ...
+
+class QueryFilter:
+    """Which polygons a query may visit (by flags) and what each area costs."""
+
+    include_flags: int
+    exclude_flags: int
+
+    def __init__(
+        self,
+        *,
+        include_flags: Optional[int] = None,
+        exclude_flags: Optional[int] = None,
+        area_costs: Optional[dict[int, float]] = None,
+    ) -> None: ...
+    def area_cost(self, area: int) -> float: ...
+    def set_area_cost(self, area: int, cost: float) -> None: ...
+
+class Path:
+    """A path between two points: corridor, corners, and the smooth and optimal paths if asked."""
+
+    @property
+    def status(self) -> Literal["complete", "partial"]: ...
+    @property
+    def polys(self) -> np.ndarray[tuple[int], np.dtype[np.uint64]]: ...
+    @property
+    def straight(self) -> F32x3: ...
+    @property
+    def straight_flags(self) -> np.ndarray[tuple[int], np.dtype[np.uint8]]: ...
+    @property
+    def length(self) -> float: ...
+    @property
+    def smooth(self) -> Optional[F32x3]: ...
+    @property
+    def smooth_stuck(self) -> bool: ...
+    @property
+    def optimal(self) -> Optional[F32x3]: ...
+    @property
+    def optimal_length(self) -> Optional[float]: ...
+    @property
+    def optimal_length_xz(self) -> Optional[float]: ...
+    @property
+    def optimal_expanded(self) -> Optional[int]: ...
+    @property
+    def optimal_exact(self) -> Optional[bool]: ...
+    def __len__(self) -> int: ...
+
+class PolygonArrays(TypedDict):
+    vertices: F32x3
+    offsets: np.ndarray[tuple[int], np.dtype[np.int64]]
+    refs: np.ndarray[tuple[int], np.dtype[np.uint64]]
+    areas: np.ndarray[tuple[int], np.dtype[np.uint8]]
+    flags: np.ndarray[tuple[int], np.dtype[np.uint16]]
+    off_mesh: np.ndarray[tuple[int], np.dtype[np.bool_]]
+
+class NavMesh:
+    """A navigation mesh (Detour's dtNavMesh); immutable, safe to query from many threads."""
+
+    @staticmethod
+    def build(
+        source: Union[PathLike, Points],
+        triangles: Optional[npt.ArrayLike] = None,
+        *,
+        settings: Optional[BuildSettings] = None,
+        tiled: bool = False,
+        tile_size: Optional[int] = None,
+        threads: Optional[int] = None,
+        max_memory: Optional[int] = ...,
+        timeout: Optional[float] = None,
+    ) -> NavMesh: ...
+    @staticmethod
+    def load(path: PathLike) -> NavMesh: ...
+    def save(self, path: PathLike) -> None: ...
+    def to_bytes(self) -> bytes: ...
+    @staticmethod
+    def from_bytes(data: bytes) -> NavMesh: ...
+    def info(self) -> dict[str, Any]: ...
+    def polygons(self) -> PolygonArrays: ...
+    def decode_polys(
+        self, refs: Sequence[int]
+    ) -> np.ndarray[tuple[int, int], np.dtype[np.uint32]]: ...
+    def find_path(
+        self,
+        start: Point,
+        goal: Point,
+        *,
+        smooth: bool = False,
+        optimal: bool = False,
+        half_extents: Optional[Point] = None,
+        filter: Optional[QueryFilter] = None,
+    ) -> Path: ...
+    def find_paths(
+        self,
+        starts: Points,
+        goals: Points,
+        *,
+        smooth: bool = False,
+        optimal: bool = False,
+        half_extents: Optional[Point] = None,
+        filter: Optional[QueryFilter] = None,
+    ) -> list[Path]: ...

@@ -1,0 +1,166 @@
+//! Arrays at the edge: what Python hands in (numpy arrays of any real dtype, lists, tuples) is
+//! checked once, for dtype, shape and finite values, with errors that name the argument; what
+//! goes back out is a numpy array that owns the Rust buffer (no copy).
+
+use navkit::glam::Vec3;
+use numpy::ndarray::Array2;
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayDescrMethods, PyArrayMethods, PyUntypedArray};
+use numpy::{PyUntypedArrayMethods, dtype};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+
+/// `obj` as a numpy array of float64 (a float32 array is widened; integer arrays convert),
+/// or a `TypeError` naming `name` for anything that is not an array of real numbers.
+/// Also gives the dtype's kind as it came (`b'f'`, `b'i'` or `b'u'`).
+fn as_f64_array<'py>(
+    obj: &Bound<'py, PyAny>,
+    name: &str,
+) -> PyResult<(Bound<'py, PyUntypedArray>, u8)> {
+    let py = obj.py();
+    let np = py.import("numpy")?;
+    let arr = match obj.cast::<PyUntypedArray>() {
+        Ok(a) => a.clone(),
+        Err(_) => np
+            .call_method1("asarray", (obj,))
+            .and_then(|a| Ok(a.cast_into::<PyUntypedArray>()?))
+            .map_err(|e| {
+                PyTypeError::new_err(format!("`{name}` must be an array of numbers: {e}"))
+            })?,
+    };
+    let kind = arr.dtype().kind();
+    if !matches!(kind, b'f' | b'i' | b'u') {
+        return Err(PyTypeError::new_err(format!(
+            "`{name}` must be an array of real numbers, not dtype {}",
+            arr.dtype()
+        )));
+    }
+    if arr.dtype().is_equiv_to(&dtype::<f64>(py)) {
+        return Ok((arr, kind));
+    }
+    let cast = arr.call_method1("astype", ("float64",))?;
+    Ok((cast.cast_into::<PyUntypedArray>()?, kind))
+}
+
+/// An `(N, 3)` array of points (also one point, shape `(3,)`, when `single_ok`), each finite.
+pub fn points(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<Vec3>> {
+    let (arr, _) = as_f64_array(obj, name)?;
+    let arr = arr.cast::<PyArray2<f64>>().map_err(|_| {
+        PyValueError::new_err(format!(
+            "`{name}` must have shape (N, 3), not {:?}",
+            arr.shape()
+        ))
+    })?;
+    let view = arr.readonly();
+    let a = view.as_array();
+    if a.ncols() != 3 {
+        return Err(PyValueError::new_err(format!(
+            "`{name}` must have shape (N, 3), not {:?}",
+            a.shape()
+        )));
+    }
+    let mut out = Vec::with_capacity(a.nrows());
+    for (i, row) in a.rows().into_iter().enumerate() {
+        let p = Vec3::new(row[0] as f32, row[1] as f32, row[2] as f32);
+        if !p.is_finite() {
+            return Err(PyValueError::new_err(format!(
+                "`{name}[{i}]` is not finite (in float32): [{}, {}, {}]",
+                row[0], row[1], row[2]
+            )));
+        }
+        out.push(p);
+    }
+    Ok(out)
+}
+
+/// One point: a sequence or array of three finite numbers.
+pub fn point(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec3> {
+    // Lists and tuples of three Python numbers, the common case, without numpy.
+    let xyz = if obj.is_instance_of::<PyUntypedArray>() {
+        array_point(obj, name)?
+    } else {
+        match obj.extract::<[f64; 3]>() {
+            Ok(xyz) => xyz,
+            Err(_) => array_point(obj, name)?,
+        }
+    };
+    let p = Vec3::new(xyz[0] as f32, xyz[1] as f32, xyz[2] as f32);
+    if !p.is_finite() {
+        return Err(PyValueError::new_err(format!(
+            "`{name}` is not finite (in float32): [{}, {}, {}]",
+            xyz[0], xyz[1], xyz[2]
+        )));
+    }
+    Ok(p)
+}
+
+/// One point through numpy: an array (or anything numpy reads) of shape `(3,)`.
+fn array_point(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<[f64; 3]> {
+    let (arr, _) = as_f64_array(obj, name)?;
+    if arr.shape() != [3] {
+        return Err(PyValueError::new_err(format!(
+            "`{name}` must be three numbers (x, y, z), not shape {:?}",
+            arr.shape()
+        )));
+    }
+    let arr = arr.cast::<PyArray1<f64>>()?;
+    let v = arr.readonly();
+    let a = v.as_array();
+    Ok([a[0], a[1], a[2]])
+}
+
+/// An optional point; `None` gives `default`.
+pub fn point_or(obj: Option<&Bound<'_, PyAny>>, name: &str, default: Vec3) -> PyResult<Vec3> {
+    match obj {
+        Some(o) if !o.is_none() => point(o, name),
+        _ => Ok(default),
+    }
+}
+
+/// An `(M, 3)` array of vertex indices, each in `0..vertex_count`, as Recast's `i32`s.
+pub fn triangles(obj: &Bound<'_, PyAny>, name: &str, vertex_count: usize) -> PyResult<Vec<i32>> {
+    let (arr, kind) = as_f64_array(obj, name)?;
+    if kind == b'f' {
+        return Err(PyTypeError::new_err(format!(
+            "`{name}` must be an integer array (vertex indices), not a float array"
+        )));
+    }
+    let arr = arr.cast::<PyArray2<f64>>().map_err(|_| {
+        PyValueError::new_err(format!(
+            "`{name}` must have shape (M, 3), not {:?}",
+            arr.shape()
+        ))
+    })?;
+    let view = arr.readonly();
+    let a = view.as_array();
+    if a.ncols() != 3 {
+        return Err(PyValueError::new_err(format!(
+            "`{name}` must have shape (M, 3), not {:?}",
+            a.shape()
+        )));
+    }
+    let mut out = Vec::with_capacity(a.len());
+    for (i, &v) in a.iter().enumerate() {
+        if !(v >= 0.0 && v < vertex_count as f64 && v.fract() == 0.0) {
+            return Err(PyValueError::new_err(format!(
+                "`{name}[{}, {}]` = {v} is not a vertex index (0..{vertex_count})",
+                i / 3,
+                i % 3
+            )));
+        }
+        out.push(v as i32);
+    }
+    Ok(out)
+}
+
+/// `(K, 3)` float32 array of `points`, owning the buffer.
+pub fn to_array<'py>(py: Python<'py>, points: &[Vec3]) -> Bound<'py, PyArray2<f32>> {
+    let flat: Vec<f32> = points.iter().flat_map(|p| p.to_array()).collect();
+    Array2::from_shape_vec((points.len(), 3), flat)
+        .expect("3 floats per point")
+        .into_pyarray(py)
+}
+
+/// A 1-D array owning `v`.
+pub fn to_array1<'py, T: numpy::Element>(py: Python<'py>, v: Vec<T>) -> Bound<'py, PyArray1<T>> {
+    v.into_pyarray(py)
+}

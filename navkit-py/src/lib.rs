@@ -1,0 +1,41 @@
+//! navkit for Python: the extension module `navkit._navkit`, which the package `navkit`
+//! (`python/navkit/`) re-exports.
+//!
+//! A thin layer, as in PyO3's well-known projects: each `#[pyclass]` holds a navkit value and
+//! converts at the edge (numpy arrays in and out, checked once in `arrays`), heavy work runs with
+//! the GIL released, and navkit's errors map to one exception hierarchy (`errors`).
+#![forbid(unsafe_code)]
+
+mod arrays;
+mod bench;
+mod errors;
+mod filter;
+mod navmesh;
+mod path;
+mod query_pool;
+mod settings;
+
+use pyo3::prelude::*;
+
+/// The extension module.
+#[pymodule]
+fn _navkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    errors::register(m)?;
+    m.add_class::<settings::BuildSettings>()?;
+    m.add_class::<filter::QueryFilter>()?;
+    m.add_class::<navmesh::NavMesh>()?;
+    m.add_class::<path::Path>()?;
+    m.add_function(wrap_pyfunction!(bench::_rust_find_paths_seconds, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    for (name, value) in [
+        ("AREA_GROUND", navkit::area::GROUND),
+        ("AREA_WATER", navkit::area::WATER),
+        ("AREA_ROAD", navkit::area::ROAD),
+        ("AREA_DOOR", navkit::area::DOOR),
+        ("AREA_GRASS", navkit::area::GRASS),
+        ("AREA_JUMP", navkit::area::JUMP),
+    ] {
+        m.add(name, value)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,347 @@
+//! `navkit.NavMesh`: building (from a file or numpy arrays), loading, saving and pickling a
+//! navmesh. Its queries are in `path.rs`.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use navkit::build::Budget;
+use navkit::{InputGeometry, NavMeshBuilder, TriMesh};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyTuple};
+
+use crate::arrays;
+use crate::errors::IntoPy;
+use crate::filter::QueryFilter;
+use crate::path::{Path, PathArgs};
+use crate::query_pool::QueryPool;
+use crate::settings::BuildSettings;
+
+/// The memory a build may use unless `max_memory` says otherwise: a build that would need more
+/// is refused before it starts, with a `BuildError` naming the estimate.
+pub const DEFAULT_MAX_MEMORY: u64 = 8 << 30;
+
+/// A navigation mesh (Detour's `dtNavMesh`) and a pool of queries over it.
+///
+/// Build one with `NavMesh.build`, or read a file RecastDemo or navkit wrote with
+/// `NavMesh.load`. A navmesh is immutable; any number of Python threads may query it at once.
+#[pyclass(module = "navkit", name = "NavMesh", frozen)]
+pub struct NavMesh {
+    pub pool: QueryPool,
+}
+
+impl NavMesh {
+    /// Wraps a navkit navmesh.
+    pub fn new(nav: navkit::NavMesh) -> Self {
+        NavMesh {
+            pool: QueryPool::new(Arc::new(nav)),
+        }
+    }
+
+    /// The navkit navmesh.
+    pub fn nav(&self) -> &navkit::NavMesh {
+        self.pool.navmesh()
+    }
+}
+
+/// A path argument (`str` or `os.PathLike`) as a path, or `None` if `obj` is not one.
+fn as_path(obj: &Bound<'_, PyAny>) -> Option<PathBuf> {
+    obj.extract::<PathBuf>().ok()
+}
+
+/// The geometry of `NavMesh.build`'s `source` and `triangles`.
+fn geometry(
+    source: &Bound<'_, PyAny>,
+    triangles: Option<&Bound<'_, PyAny>>,
+) -> PyResult<InputGeometry> {
+    match triangles {
+        None => {
+            let Some(path) = as_path(source) else {
+                return Err(PyTypeError::new_err(
+                    "`source` must be a path (OBJ, glTF, .gset), or an (N, 3) vertex array with `triangles`",
+                ));
+            };
+            let py = source.py();
+            py.detach(|| InputGeometry::load(&path)).py_err()
+        }
+        Some(tris) => {
+            let verts = arrays::points(source, "source")?;
+            let tris = arrays::triangles(tris, "triangles", verts.len())?;
+            if tris.is_empty() {
+                return Err(PyValueError::new_err(
+                    "`triangles` is empty: nothing to build",
+                ));
+            }
+            let flat = verts.iter().flat_map(|v| v.to_array()).collect();
+            Ok(InputGeometry::from_mesh(TriMesh::new(flat, tris).py_err()?))
+        }
+    }
+}
+
+/// What a build keyword asks of the builder.
+struct BuildRequest {
+    settings: Option<navkit::BuildSettings>,
+    tiled: bool,
+    tile_size: Option<u32>,
+    threads: usize,
+    budget: Budget,
+}
+
+impl BuildRequest {
+    fn run(self, geom: &InputGeometry) -> navkit::Result<navkit::NavMesh> {
+        let mut b = NavMeshBuilder::new(geom)
+            .threads(self.threads)
+            .budget(self.budget);
+        if let Some(s) = self.settings {
+            b = b.settings(s);
+        }
+        if let Some(t) = self.tile_size {
+            b = b.tile_size(t);
+        }
+        if self.tiled {
+            Ok(b.tiled()?.into_navmesh())
+        } else {
+            Ok(b.solo()?.into_navmesh())
+        }
+    }
+}
+
+#[pymethods]
+impl NavMesh {
+    /// Builds a navmesh, as RecastDemo's Solo Mesh (or, with `tiled=True`, Tile Mesh) does.
+    ///
+    /// `source` is a path to an OBJ, glTF (`.gltf`/`.glb`) or RecastDemo `.gset` file, or an
+    /// `(N, 3)` array of vertices with `triangles` an `(M, 3)` integer array of vertex indices.
+    /// `settings` defaults to the `.gset`'s own, else RecastDemo's (`BuildSettings()`).
+    /// `threads` (tiled builds) defaults to every core; `max_memory` (bytes) refuses a build
+    /// whose estimate is larger (default 8 GiB); `timeout` (seconds) stops a longer one. The
+    /// GIL is released while it builds.
+    ///
+    /// >>> mesh = navkit.NavMesh.build("dungeon.obj")
+    #[staticmethod]
+    #[pyo3(signature = (source, triangles=None, *, settings=None, tiled=false, tile_size=None, threads=None, max_memory=Some(DEFAULT_MAX_MEMORY), timeout=None))]
+    #[allow(clippy::too_many_arguments)] // Python's keywords, one each
+    fn build(
+        py: Python<'_>,
+        source: &Bound<'_, PyAny>,
+        triangles: Option<&Bound<'_, PyAny>>,
+        settings: Option<BuildSettings>,
+        tiled: bool,
+        tile_size: Option<u32>,
+        threads: Option<usize>,
+        max_memory: Option<u64>,
+        timeout: Option<f64>,
+    ) -> PyResult<NavMesh> {
+        let geom = geometry(source, triangles)?;
+        let mut budget = Budget::new();
+        if let Some(m) = max_memory {
+            budget = budget.max_memory(m);
+        }
+        if let Some(t) = timeout {
+            let limit = Duration::try_from_secs_f64(t).map_err(|_| {
+                PyValueError::new_err(format!(
+                    "`timeout` must be a number of seconds >= 0, not {t}"
+                ))
+            })?;
+            budget = budget.time_limit(limit);
+        }
+        let request = BuildRequest {
+            settings: settings.map(|s| s.inner),
+            tiled,
+            tile_size,
+            threads: threads.unwrap_or(0),
+            budget,
+        };
+        let nav = py.detach(|| request.run(&geom)).py_err()?;
+        Ok(NavMesh::new(nav))
+    }
+
+    /// Reads a navmesh file (RecastDemo's `MSET`, 32- or 64-bit refs); every byte is checked
+    /// before Detour sees it, so a corrupt file is a `CorruptFileError`.
+    #[staticmethod]
+    fn load(py: Python<'_>, path: PathBuf) -> PyResult<NavMesh> {
+        let nav = py.detach(|| navkit::NavMesh::load(&path)).py_err()?;
+        Ok(NavMesh::new(nav))
+    }
+
+    /// Saves the navmesh as RecastDemo's `MSET` file, atomically: a crash mid-write leaves any
+    /// previous file whole.
+    fn save(&self, py: Python<'_>, path: PathBuf) -> PyResult<()> {
+        py.detach(|| self.nav().save(&path)).py_err()
+    }
+
+    /// The navmesh as the bytes of an `MSET` file.
+    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        let bytes = py.detach(|| self.nav().to_mset_bytes());
+        PyBytes::new(py, &bytes)
+    }
+
+    /// A navmesh from the bytes of an `MSET` file (checked as `load` checks a file).
+    #[staticmethod]
+    fn from_bytes(py: Python<'_>, data: &[u8]) -> PyResult<NavMesh> {
+        let nav = py
+            .detach(|| navkit::NavMesh::from_mset_bytes(data))
+            .py_err()?;
+        Ok(NavMesh::new(nav))
+    }
+
+    /// What the navmesh holds: tiles, polygons, vertices, bounds, its parameters.
+    fn info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let nav = self.nav();
+        let polys = nav.polys();
+        let p = nav.params();
+        let d = PyDict::new(py);
+        d.set_item("tiles", nav.tile_count())?;
+        d.set_item("polygons", polys.len())?;
+        d.set_item(
+            "vertices",
+            polys.iter().map(|p| p.verts.len()).sum::<usize>(),
+        )?;
+        d.set_item("data_bytes", nav.data_size())?;
+        d.set_item("origin", p.origin)?;
+        d.set_item("tile_width", p.tile_width)?;
+        d.set_item("tile_height", p.tile_height)?;
+        d.set_item("max_tiles", p.max_tiles)?;
+        d.set_item("max_polys_per_tile", p.max_polys)?;
+        if let Some(b) = bounds(&polys) {
+            d.set_item("bounds", (b.0, b.1))?;
+        }
+        Ok(d)
+    }
+
+    /// A path from `start` to `goal` (each three numbers): the polygon corridor, its corners
+    /// (the straight path) and, when asked, the smooth path and the optimal (shortest) path.
+    ///
+    /// The ends snap to the nearest polygon within `half_extents` (default (2, 4, 2)); no
+    /// polygon there is a `PointOffMeshError`. An unreachable goal is not an error: the path is
+    /// `"partial"`. `filter` (a `QueryFilter`) defaults to RecastDemo's. The GIL is released.
+    ///
+    /// >>> path = mesh.find_path([1.0, 0.0, 2.0], [30.0, 0.0, 8.0], smooth=True)
+    #[pyo3(signature = (start, goal, *, smooth=false, optimal=false, half_extents=None, filter=None))]
+    #[allow(clippy::too_many_arguments)] // Python's keywords, one each
+    fn find_path(
+        &self,
+        py: Python<'_>,
+        start: &Bound<'_, PyAny>,
+        goal: &Bound<'_, PyAny>,
+        smooth: bool,
+        optimal: bool,
+        half_extents: Option<&Bound<'_, PyAny>>,
+        filter: Option<QueryFilter>,
+    ) -> PyResult<Path> {
+        let (s, g) = (arrays::point(start, "start")?, arrays::point(goal, "goal")?);
+        let args = PathArgs::new(smooth, optimal, half_extents, filter)?;
+        py.detach(|| args.run(&self.pool, s, g)).py_err()
+    }
+
+    /// `find_path` for every pair of rows of `starts` and `goals` (`(N, 3)` arrays), on every
+    /// core with the GIL released: a list of `Path` in the order given. A pair that fails
+    /// raises, naming its index.
+    #[pyo3(signature = (starts, goals, *, smooth=false, optimal=false, half_extents=None, filter=None))]
+    #[allow(clippy::too_many_arguments)] // Python's keywords, one each
+    fn find_paths(
+        &self,
+        py: Python<'_>,
+        starts: &Bound<'_, PyAny>,
+        goals: &Bound<'_, PyAny>,
+        smooth: bool,
+        optimal: bool,
+        half_extents: Option<&Bound<'_, PyAny>>,
+        filter: Option<QueryFilter>,
+    ) -> PyResult<Vec<Py<Path>>> {
+        let (s, g) = (
+            arrays::points(starts, "starts")?,
+            arrays::points(goals, "goals")?,
+        );
+        if s.len() != g.len() {
+            return Err(PyValueError::new_err(format!(
+                "`starts` has {} rows and `goals` {}: one goal per start",
+                s.len(),
+                g.len()
+            )));
+        }
+        let args = PathArgs::new(smooth, optimal, half_extents, filter)?;
+        let pairs: Vec<_> = s.into_iter().zip(g).collect();
+        args.run_all(py, &self.pool, &pairs)
+    }
+
+    /// The polygons as arrays: `vertices` (`(V, 3)` float32, every polygon's in turn),
+    /// `offsets` (`(P + 1,)`: polygon `i` is `vertices[offsets[i]:offsets[i + 1]]`), `refs`
+    /// (uint64), `areas` (uint8), `flags` (uint16) and `off_mesh` (bool: an off-mesh link's
+    /// two ends, not a surface).
+    fn polygons<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let polys = py.detach(|| self.nav().polys());
+        let mut offsets = Vec::with_capacity(polys.len() + 1);
+        offsets.push(0i64);
+        let mut verts = Vec::new();
+        for p in &polys {
+            verts.extend_from_slice(&p.verts);
+            offsets.push(verts.len() as i64);
+        }
+        let d = PyDict::new(py);
+        d.set_item("vertices", arrays::to_array(py, &verts))?;
+        d.set_item("offsets", arrays::to_array1(py, offsets))?;
+        let refs = polys.iter().map(|p| p.poly.to_u64()).collect();
+        d.set_item("refs", arrays::to_array1(py, refs))?;
+        d.set_item(
+            "areas",
+            arrays::to_array1(py, polys.iter().map(|p| p.area).collect()),
+        )?;
+        d.set_item(
+            "flags",
+            arrays::to_array1(py, polys.iter().map(|p| p.flags).collect()),
+        )?;
+        let off: Vec<bool> = polys.iter().map(|p| p.off_mesh).collect();
+        d.set_item("off_mesh", arrays::to_array1(py, off))?;
+        Ok(d)
+    }
+
+    /// Each polygon reference split into Detour's `(salt, tile, poly)` fields, `(N, 3)` uint32
+    /// (the bit layout depends on the navmesh's tile and polygon counts).
+    fn decode_polys<'py>(
+        &self,
+        py: Python<'py>,
+        refs: Vec<u64>,
+    ) -> Bound<'py, numpy::PyArray2<u32>> {
+        let layout = self.nav().params().ref_layout();
+        let flat: Vec<u32> = refs
+            .iter()
+            .flat_map(|&r| {
+                let (salt, tile, poly) = layout.decode(r);
+                [salt, tile, poly]
+            })
+            .collect();
+        let n = refs.len();
+        numpy::IntoPyArray::into_pyarray(
+            numpy::ndarray::Array2::from_shape_vec((n, 3), flat).expect("3 per ref"),
+            py,
+        )
+    }
+
+    fn __repr__(&self) -> String {
+        let nav = self.nav();
+        format!(
+            "<navkit.NavMesh: {} tiles, {} polygons, {} bytes>",
+            nav.tile_count(),
+            nav.polys().len(),
+            nav.data_size()
+        )
+    }
+
+    /// Pickles as the `MSET` bytes (for multiprocessing, Ray, Dask).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let from_bytes = py.get_type::<NavMesh>().getattr("from_bytes")?;
+        let bytes = slf.get().to_bytes(py);
+        PyTuple::new(py, [from_bytes, PyTuple::new(py, [bytes])?.into_any()])
+    }
+}
+
+/// The bounds of every polygon's vertices, as `([x, y, z], [x, y, z])`.
+fn bounds(polys: &[navkit::navmesh::PolyInfo]) -> Option<([f32; 3], [f32; 3])> {
+    let mut it = polys.iter().flat_map(|p| p.verts.iter().copied());
+    let first = it.next()?;
+    let (lo, hi) = it.fold((first, first), |(lo, hi), v| (lo.min(v), hi.max(v)));
+    Some((lo.to_array(), hi.to_array()))
+}

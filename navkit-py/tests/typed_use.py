@@ -1,0 +1,31 @@
+"""A typed use of navkit's stubs, checked by `mypy --strict` (scripts/test-python.sh): the names
+and types an IDE sees. Not a test of behaviour (pytest does not collect it)."""
+
+import numpy as np
+import numpy.typing as npt
+
+import navkit
+
+
+def shortest(mesh: navkit.NavMesh, a: npt.NDArray[np.float64], b: npt.NDArray[np.float64]) -> float:
+    path: navkit.Path = mesh.find_path(a, b, smooth=True, optimal=True)
+    if path.status == "complete" and path.optimal_length is not None:
+        return path.optimal_length
+    return path.length
+
+
+def build(vertices: npt.NDArray[np.float32], triangles: npt.NDArray[np.int32]) -> navkit.NavMesh:
+    settings = navkit.BuildSettings(agent_radius=0.4)
+    settings.cell_size = 0.2
+    mesh = navkit.NavMesh.build(vertices, triangles, settings=settings, tiled=True, threads=2)
+    polys = mesh.polygons()
+    _offsets: npt.NDArray[np.int64] = polys["offsets"]
+    paths: list[navkit.Path] = mesh.find_paths(vertices[:3], vertices[3:6], filter=navkit.QueryFilter())
+    _corners: npt.NDArray[np.float32] = paths[0].straight
+    try:
+        navkit.NavMesh.load("missing.navmesh")
+    except navkit.CorruptFileError as e:
+        print(e)
+    except navkit.NavkitError:
+        raise
+    return mesh
