@@ -38,7 +38,7 @@ def pairs(mesh: navkit.NavMesh, n: int, seed: int) -> tuple[np.ndarray, np.ndarr
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--pairs", type=int, default=100_000)
-    ap.add_argument("--rounds", type=int, default=7)
+    ap.add_argument("--rounds", type=int, default=15)
     ap.add_argument("--single", type=int, default=20_000, help="find_path calls for the per-call cost")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()

@@ -1,10 +1,12 @@
 //! Paths: `NavMesh.find_path` and `find_paths` (batches on every core, the GIL released) and
 //! the `navkit.Path` they return.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use navkit::glam::Vec3;
 use navkit::query::{
-    DEFAULT_HALF_EXTENTS, NavPath, OptimalOptions, OptimalPath, PathOptions, SmoothPath,
-    SmoothPathOptions,
+    DEFAULT_HALF_EXTENTS, NavPath, OptimalOptions, OptimalPath, PathOptions, PolyRef, SmoothPath,
+    SmoothPathOptions, StraightPoint,
 };
 use navkit::status::PathStatus;
 use numpy::{PyArray1, PyArray2};
@@ -62,28 +64,34 @@ impl PathArgs {
 
     /// A Python path per pair, in order, computed on every core (rayon's pool) while this
     /// thread, holding the GIL, turns each finished task's paths into Python objects. If pairs
-    /// fail, the first of them in order raises, named by its index.
+    /// fail, the first of them in order raises, named by its index. A signal (Ctrl-C) stops
+    /// the batch within a task's time and raises its exception.
     pub fn run_all(
         &self,
         py: Python<'_>,
         pool: &QueryPool,
         pairs: &[(Vec3, Vec3)],
     ) -> PyResult<Vec<Py<Path>>> {
-        type Done = (usize, Result<Vec<Path>, (usize, navkit::Error)>);
         let chunks = pairs.len().div_ceil(CHUNK);
         let mut slots: Vec<Vec<Py<Path>>> = (0..chunks).map(|_| Vec::new()).collect();
         let mut failed: Option<(usize, navkit::Error)> = None;
+        let stop = AtomicBool::new(false);
         let (tx, rx) = std::sync::mpsc::channel::<Done>();
         std::thread::scope(|scope| -> PyResult<()> {
+            let stop = &stop;
             scope.spawn(move || {
                 pairs
                     .par_chunks(CHUNK)
                     .enumerate()
                     .for_each_with(tx, |tx, (c, chunk)| {
-                        // The receiver lives until every task has sent.
-                        let _ = tx.send((c, self.run_chunk(pool, c * CHUNK, chunk)));
+                        if !stop.load(Ordering::Relaxed) {
+                            // The receiver lives until every task has sent, or is stopped.
+                            let _ = tx.send((c, self.run_chunk(pool, c * CHUNK, chunk)));
+                        }
                     });
             });
+            // Told to stop on the way out, whether the batch ended or raised.
+            let _stop_guard = StopOnDrop(stop);
             // In a mutex only so that the wait, GIL released, may borrow it (`Send`).
             let rx = std::sync::Mutex::new(rx);
             let next = || {
@@ -92,6 +100,7 @@ impl PathArgs {
                     .and_then(|r| r.recv().map_err(|_| ()))
             };
             while let Ok((c, done)) = py.detach(next) {
+                py.check_signals()?;
                 match done {
                     Ok(paths) => {
                         slots[c] = paths
@@ -138,6 +147,18 @@ impl PathArgs {
     }
 }
 
+/// A finished task of a batch: its index, and its paths or its first failing pair.
+type Done = (usize, Result<Vec<Path>, (usize, navkit::Error)>);
+
+/// Sets the flag when dropped: the batch's tasks not yet started then do nothing.
+struct StopOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for StopOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
 /// Pairs per task of a batch: enough to keep a query busy, few enough to share the work out.
 const CHUNK: usize = 64;
 
@@ -150,9 +171,8 @@ const CHUNK: usize = 64;
 #[pyclass(module = "navkit", name = "Path", frozen)]
 pub struct Path {
     status: PathStatus,
-    polys: Vec<u64>,
-    straight: Vec<Vec3>,
-    straight_flags: Vec<u8>,
+    polys: Vec<PolyRef>,
+    straight: Vec<StraightPoint>,
     smooth: Option<SmoothPath>,
     optimal: Option<OptimalPath>,
 }
@@ -162,9 +182,8 @@ impl Path {
     fn of(p: NavPath, smooth_asked: bool) -> Path {
         Path {
             status: p.status(),
-            polys: p.corridor.polys.iter().map(|r| r.to_u64()).collect(),
-            straight: p.straight.points.iter().map(|s| s.pos).collect(),
-            straight_flags: p.straight.points.iter().map(|s| s.flags).collect(),
+            polys: p.corridor.polys,
+            straight: p.straight.points,
             smooth: smooth_asked.then_some(p.smooth),
             optimal: p.optimal,
         }
@@ -190,25 +209,29 @@ impl Path {
     /// The polygon corridor: Detour's polygon references, start to end (uint64).
     #[getter]
     fn polys<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u64>> {
-        arrays::to_array1(py, self.polys.clone())
+        arrays::to_array1(py, self.polys.iter().map(|r| r.to_u64()).collect())
     }
 
     /// The straight path: its corners, start to end, `(K, 3)` float32.
     #[getter]
     fn straight<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f32>> {
-        arrays::to_array(py, &self.straight)
+        let points: Vec<Vec3> = self.straight.iter().map(|p| p.pos).collect();
+        arrays::to_array(py, &points)
     }
 
     /// Detour's flags of each straight-path point (1 start, 2 end, 4 off-mesh link), uint8.
     #[getter]
     fn straight_flags<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u8>> {
-        arrays::to_array1(py, self.straight_flags.clone())
+        arrays::to_array1(py, self.straight.iter().map(|p| p.flags).collect())
     }
 
     /// The straight path's length in 3D (metres).
     #[getter]
     fn length(&self) -> f32 {
-        self.straight.windows(2).map(|w| w[0].distance(w[1])).sum()
+        self.straight
+            .windows(2)
+            .map(|w| w[0].pos.distance(w[1].pos))
+            .sum()
     }
 
     /// The smooth path (RecastDemo's "Pathfind Follow"), `(K, 3)` float32, if asked for.

@@ -91,3 +91,25 @@ def test_batch_errors_name_the_pair(dungeon: navkit.NavMesh) -> None:
     with pytest.raises(navkit.PointOffMeshError, match="pair 137"):
         dungeon.find_paths(starts, goals)
     assert dungeon.find_paths(np.empty((0, 3)), np.empty((0, 3))) == []
+
+
+def test_a_signal_stops_a_long_batch(dungeon: navkit.NavMesh) -> None:
+    import signal
+    import time
+
+    starts, goals = random_pairs(dungeon, 1_000_000, seed=4)  # about 4 s on 2 cores
+
+    def alarm(signum: int, frame: object) -> None:
+        raise TimeoutError("stopped")
+
+    old = signal.signal(signal.SIGALRM, alarm)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.2)
+        t = time.perf_counter()
+        with pytest.raises(TimeoutError):
+            dungeon.find_paths(starts, goals)
+        assert time.perf_counter() - t < 1.5
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+    assert len(dungeon.find_paths(starts[:10], goals[:10])) == 10
