@@ -41,23 +41,28 @@ fn as_f64_array<'py>(
     Ok((cast.cast_into::<PyUntypedArray>()?, kind))
 }
 
-/// An `(N, 3)` array of points (also one point, shape `(3,)`, when `single_ok`), each finite.
-pub fn points(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<Vec3>> {
-    let (arr, _) = as_f64_array(obj, name)?;
-    let arr = arr.cast::<PyArray2<f64>>().map_err(|_| {
-        PyValueError::new_err(format!(
-            "`{name}` must have shape (N, 3), not {:?}",
-            arr.shape()
-        ))
-    })?;
-    let view = arr.readonly();
-    let a = view.as_array();
-    if a.ncols() != 3 {
+/// `obj` as a float64 array of shape `(rows, 3)` (`rows` names the row count in the error),
+/// and its dtype's kind as it came.
+fn rows_of_three<'py>(
+    obj: &Bound<'py, PyAny>,
+    name: &str,
+    rows: &str,
+) -> PyResult<(Bound<'py, PyArray2<f64>>, u8)> {
+    let (arr, kind) = as_f64_array(obj, name)?;
+    if arr.ndim() != 2 || arr.shape()[1] != 3 {
         return Err(PyValueError::new_err(format!(
-            "`{name}` must have shape (N, 3), not {:?}",
-            a.shape()
+            "`{name}` must have shape ({rows}, 3), not {:?}",
+            arr.shape()
         )));
     }
+    Ok((arr.cast_into::<PyArray2<f64>>()?, kind))
+}
+
+/// An `(N, 3)` array of points, each finite (in float32).
+pub fn points(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<Vec3>> {
+    let (arr, _) = rows_of_three(obj, name, "N")?;
+    let view = arr.readonly();
+    let a = view.as_array();
     let mut out = Vec::with_capacity(a.nrows());
     for (i, row) in a.rows().into_iter().enumerate() {
         let p = Vec3::new(row[0] as f32, row[1] as f32, row[2] as f32);
@@ -118,26 +123,14 @@ pub fn point_or(obj: Option<&Bound<'_, PyAny>>, name: &str, default: Vec3) -> Py
 
 /// An `(M, 3)` array of vertex indices, each in `0..vertex_count`, as Recast's `i32`s.
 pub fn triangles(obj: &Bound<'_, PyAny>, name: &str, vertex_count: usize) -> PyResult<Vec<i32>> {
-    let (arr, kind) = as_f64_array(obj, name)?;
+    let (arr, kind) = rows_of_three(obj, name, "M")?;
     if kind == b'f' {
         return Err(PyTypeError::new_err(format!(
             "`{name}` must be an integer array (vertex indices), not a float array"
         )));
     }
-    let arr = arr.cast::<PyArray2<f64>>().map_err(|_| {
-        PyValueError::new_err(format!(
-            "`{name}` must have shape (M, 3), not {:?}",
-            arr.shape()
-        ))
-    })?;
     let view = arr.readonly();
     let a = view.as_array();
-    if a.ncols() != 3 {
-        return Err(PyValueError::new_err(format!(
-            "`{name}` must have shape (M, 3), not {:?}",
-            a.shape()
-        )));
-    }
     let mut out = Vec::with_capacity(a.len());
     for (i, &v) in a.iter().enumerate() {
         if !(v >= 0.0 && v < vertex_count as f64 && v.fract() == 0.0) {
