@@ -157,3 +157,47 @@ pub fn to_array<'py>(py: Python<'py>, points: &[Vec3]) -> Bound<'py, PyArray2<f3
 pub fn to_array1<'py, T: numpy::Element>(py: Python<'py>, v: Vec<T>) -> Bound<'py, PyArray1<T>> {
     v.into_pyarray(py)
 }
+
+/// One point (three numbers) or an `(N, 3)` array of points: the points, and whether it was
+/// one (whose answer is then a scalar rather than an array).
+pub fn one_or_many(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<(Vec<Vec3>, bool)> {
+    let one = if obj.is_instance_of::<PyUntypedArray>() {
+        obj.cast::<PyUntypedArray>()?.ndim() == 1
+    } else {
+        obj.extract::<[f64; 3]>().is_ok()
+    };
+    if one {
+        Ok((vec![point(obj, name)?], true))
+    } else {
+        Ok((points(obj, name)?, false))
+    }
+}
+
+/// `half_extents` (three positive numbers), or navkit's default (2, 4, 2).
+pub fn half_extents(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Vec3> {
+    let half = point_or(obj, "half_extents", navkit::query::DEFAULT_HALF_EXTENTS)?;
+    if half.cmple(Vec3::ZERO).any() {
+        return Err(PyValueError::new_err(format!(
+            "`half_extents` must be positive in x, y and z, not {half}"
+        )));
+    }
+    Ok(half)
+}
+
+/// Two `(N, 3)` arrays of the same length, as pairs of rows.
+pub fn pairs(
+    a: &Bound<'_, PyAny>,
+    a_name: &str,
+    b: &Bound<'_, PyAny>,
+    b_name: &str,
+) -> PyResult<Vec<(Vec3, Vec3)>> {
+    let (a, b) = (points(a, a_name)?, points(b, b_name)?);
+    if a.len() != b.len() {
+        return Err(PyValueError::new_err(format!(
+            "`{a_name}` has {} rows and `{b_name}` {}: one row of each per query",
+            a.len(),
+            b.len()
+        )));
+    }
+    Ok(a.into_iter().zip(b).collect())
+}

@@ -14,6 +14,7 @@ mod navmesh;
 mod path;
 mod query_pool;
 mod settings;
+mod spatial;
 
 use pyo3::prelude::*;
 

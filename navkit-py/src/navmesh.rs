@@ -12,15 +12,21 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyTuple};
 
 use crate::arrays;
-use crate::errors::IntoPy;
+use crate::errors::{self, IntoPy};
 use crate::filter::QueryFilter;
 use crate::path::{Path, PathArgs};
 use crate::query_pool::QueryPool;
 use crate::settings::BuildSettings;
+use crate::spatial;
+use navkit::glam::Vec3;
 
 /// The memory a build may use unless `max_memory` says otherwise: a build that would need more
 /// is refused before it starts, with a `BuildError` naming the estimate.
 pub const DEFAULT_MAX_MEMORY: u64 = 8 << 30;
+
+/// The most points one `random_points` call draws (a typo of a few zeros should not fill the
+/// memory).
+const MAX_RANDOM_POINTS: usize = 100_000_000;
 
 /// A navigation mesh (Detour's `dtNavMesh`) and a pool of queries over it.
 ///
@@ -250,19 +256,8 @@ impl NavMesh {
         half_extents: Option<&Bound<'_, PyAny>>,
         filter: Option<QueryFilter>,
     ) -> PyResult<Vec<Py<Path>>> {
-        let (s, g) = (
-            arrays::points(starts, "starts")?,
-            arrays::points(goals, "goals")?,
-        );
-        if s.len() != g.len() {
-            return Err(PyValueError::new_err(format!(
-                "`starts` has {} rows and `goals` {}: one goal per start",
-                s.len(),
-                g.len()
-            )));
-        }
+        let pairs = arrays::pairs(starts, "starts", goals, "goals")?;
         let args = PathArgs::new(smooth, optimal, half_extents, filter)?;
-        let pairs: Vec<_> = s.into_iter().zip(g).collect();
         args.run_all(py, &self.pool, &pairs)
     }
 
@@ -317,6 +312,197 @@ impl NavMesh {
             numpy::ndarray::Array2::from_shape_vec((n, 3), flat).expect("3 per ref"),
             py,
         )
+    }
+
+    /// The nearest point on the navmesh to each of `points` (`(N, 3)`), within `half_extents`
+    /// (default (2, 4, 2)): `(points, polys, found)`, float32 `(N, 3)` (NaN where nothing is
+    /// that near), uint64 `(N,)` (0 there) and bool `(N,)`. On every core, the GIL released.
+    #[pyo3(signature = (points, *, half_extents=None, filter=None))]
+    fn nearest_points<'py>(
+        &self,
+        py: Python<'py>,
+        points: &Bound<'py, PyAny>,
+        half_extents: Option<&Bound<'py, PyAny>>,
+        filter: Option<QueryFilter>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let pts = arrays::points(points, "points")?;
+        let half = arrays::half_extents(half_extents)?;
+        let filter = filter.map(|f| f.inner).unwrap_or_default();
+        let found = py
+            .detach(|| spatial::nearest(&self.pool, &pts, half, &filter))
+            .map_err(|(i, e)| errors::in_batch(i, e))?;
+        let nan = Vec3::splat(f32::NAN);
+        let at: Vec<Vec3> = found.iter().map(|n| n.map_or(nan, |n| n.point)).collect();
+        let polys = found
+            .iter()
+            .map(|n| n.map_or(0, |n| n.poly.to_u64()))
+            .collect();
+        let ok: Vec<bool> = found.iter().map(Option::is_some).collect();
+        let (at, polys, ok) = (
+            arrays::to_array(py, &at).into_any(),
+            arrays::to_array1::<u64>(py, polys).into_any(),
+            arrays::to_array1(py, ok).into_any(),
+        );
+        PyTuple::new(py, [at, polys, ok])
+    }
+
+    /// The nearest point on the navmesh to `point` within `half_extents` (default (2, 4, 2)),
+    /// float32 `(3,)`; `None` if nothing is that near.
+    #[pyo3(signature = (point, *, half_extents=None, filter=None))]
+    fn nearest_point<'py>(
+        &self,
+        py: Python<'py>,
+        point: &Bound<'py, PyAny>,
+        half_extents: Option<&Bound<'py, PyAny>>,
+        filter: Option<QueryFilter>,
+    ) -> PyResult<Option<Bound<'py, numpy::PyArray1<f32>>>> {
+        let p = arrays::point(point, "point")?;
+        let half = arrays::half_extents(half_extents)?;
+        let filter = filter.map(|f| f.inner).unwrap_or_default();
+        let found = py
+            .detach(|| spatial::nearest(&self.pool, &[p], half, &filter))
+            .map_err(|(_, e)| errors::to_py(e))?;
+        Ok(found[0].map(|n| arrays::to_array1(py, n.point.to_array().to_vec())))
+    }
+
+    /// Whether each point stands on the navmesh: over a polygon in x and z and at most
+    /// `max_y_delta` above or below its surface (habitat-sim's `is_navigable`). One point gives
+    /// a bool, `(N, 3)` points a bool array.
+    #[pyo3(signature = (points, *, max_y_delta=0.5, filter=None))]
+    fn is_navigable<'py>(
+        &self,
+        py: Python<'py>,
+        points: &Bound<'py, PyAny>,
+        max_y_delta: f32,
+        filter: Option<QueryFilter>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let (pts, one) = arrays::one_or_many(points, "points")?;
+        if !(max_y_delta.is_finite() && max_y_delta >= 0.0) {
+            return Err(PyValueError::new_err(format!(
+                "`max_y_delta` must be a finite number >= 0, not {max_y_delta}"
+            )));
+        }
+        let filter = filter.map(|f| f.inner).unwrap_or_default();
+        let ok = py
+            .detach(|| spatial::navigable(&self.pool, &pts, max_y_delta, &filter))
+            .map_err(|(i, e)| errors::in_batch(i, e))?;
+        if one {
+            Ok(ok[0].into_pyobject(py)?.to_owned().into_any())
+        } else {
+            Ok(arrays::to_array1(py, ok).into_any())
+        }
+    }
+
+    /// The distance from each point (snapped within `half_extents`) to the nearest wall, looked
+    /// for within `max_radius` (`max_radius` if none is nearer; habitat-sim's
+    /// `distance_to_closest_obstacle`). One point gives a float, `(N, 3)` points an array.
+    #[pyo3(signature = (points, *, max_radius=2.0, half_extents=None, filter=None))]
+    fn distance_to_wall<'py>(
+        &self,
+        py: Python<'py>,
+        points: &Bound<'py, PyAny>,
+        max_radius: f32,
+        half_extents: Option<&Bound<'py, PyAny>>,
+        filter: Option<QueryFilter>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let (pts, one) = arrays::one_or_many(points, "points")?;
+        let half = arrays::half_extents(half_extents)?;
+        let filter = filter.map(|f| f.inner).unwrap_or_default();
+        let hits = py
+            .detach(|| spatial::distances_to_wall(&self.pool, &pts, max_radius, half, &filter))
+            .map_err(|(i, e)| {
+                if one {
+                    errors::to_py(e)
+                } else {
+                    errors::in_batch(i, e)
+                }
+            })?;
+        let d: Vec<f32> = hits.iter().map(|h| h.distance).collect();
+        if one {
+            Ok(d[0].into_pyobject(py)?.into_any())
+        } else {
+            Ok(arrays::to_array1(py, d).into_any())
+        }
+    }
+
+    /// Rays along the surface from each of `starts` (snapped within `half_extents`) toward
+    /// its row of `ends` (`(N, 3)` each; the walk is in x and z): a dict of arrays, `hit`
+    /// (bool), `t` (the fraction of the way walked; 1 where nothing was hit), `points` (where
+    /// each stopped), `normals` (the wall's, zero where nothing was hit). Every core.
+    #[pyo3(signature = (starts, ends, *, half_extents=None, filter=None))]
+    fn raycasts<'py>(
+        &self,
+        py: Python<'py>,
+        starts: &Bound<'py, PyAny>,
+        ends: &Bound<'py, PyAny>,
+        half_extents: Option<&Bound<'py, PyAny>>,
+        filter: Option<QueryFilter>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let pairs = arrays::pairs(starts, "starts", ends, "ends")?;
+        let half = arrays::half_extents(half_extents)?;
+        let filter = filter.map(|f| f.inner).unwrap_or_default();
+        let hits = py
+            .detach(|| spatial::raycasts(&self.pool, &pairs, half, &filter))
+            .map_err(|(i, e)| errors::in_batch(i, e))?;
+        let d = PyDict::new(py);
+        d.set_item(
+            "hit",
+            arrays::to_array1(py, hits.iter().map(|h| h.hit()).collect()),
+        )?;
+        d.set_item(
+            "t",
+            arrays::to_array1(py, hits.iter().map(|h| h.t.min(1.0)).collect()),
+        )?;
+        let at: Vec<Vec3> = hits
+            .iter()
+            .zip(&pairs)
+            .map(|(h, (s, e))| h.point(*s, *e))
+            .collect();
+        d.set_item("points", arrays::to_array(py, &at))?;
+        let normals: Vec<Vec3> = hits.iter().map(|h| h.normal).collect();
+        d.set_item("normals", arrays::to_array(py, &normals))?;
+        Ok(d)
+    }
+
+    /// `n` random points on the navmesh (float32 `(n, 3)`), polygons weighted by area, from a
+    /// generator seeded with `seed` (the same seed gives the same points). With `near` (a
+    /// point) and `radius`, points reachable from `near` within about `radius` (Detour's
+    /// `findRandomPointAroundCircle`).
+    #[pyo3(signature = (n, *, seed, near=None, radius=None, half_extents=None, filter=None))]
+    #[allow(clippy::too_many_arguments)] // Python's keywords, one each
+    fn random_points<'py>(
+        &self,
+        py: Python<'py>,
+        n: usize,
+        seed: u64,
+        near: Option<&Bound<'py, PyAny>>,
+        radius: Option<f32>,
+        half_extents: Option<&Bound<'py, PyAny>>,
+        filter: Option<QueryFilter>,
+    ) -> PyResult<Bound<'py, numpy::PyArray2<f32>>> {
+        let around = match (near, radius) {
+            (None, None) => spatial::Around::Anywhere,
+            (Some(c), Some(r)) if r.is_finite() && r > 0.0 => spatial::Around::Circle(
+                arrays::point(c, "near")?,
+                r,
+                arrays::half_extents(half_extents)?,
+            ),
+            _ => {
+                return Err(PyValueError::new_err(
+                    "`near` and `radius` go together: a point and a finite radius > 0",
+                ));
+            }
+        };
+        if n > MAX_RANDOM_POINTS {
+            return Err(PyValueError::new_err(format!(
+                "`n` = {n}: at most {MAX_RANDOM_POINTS} points per call"
+            )));
+        }
+        let filter = filter.map(|f| f.inner).unwrap_or_default();
+        let pts = py
+            .detach(|| spatial::random_points(&self.pool, n, seed, &around, &filter))
+            .py_err()?;
+        Ok(arrays::to_array(py, &pts))
     }
 
     fn __repr__(&self) -> String {

@@ -5,12 +5,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use navkit::glam::Vec3;
 use navkit::query::{
-    DEFAULT_HALF_EXTENTS, NavPath, OptimalOptions, OptimalPath, PathOptions, PolyRef, SmoothPath,
-    SmoothPathOptions, StraightPoint,
+    NavPath, OptimalOptions, OptimalPath, PathOptions, PolyRef, SmoothPath, SmoothPathOptions,
+    StraightPoint,
 };
 use navkit::status::PathStatus;
 use numpy::{PyArray1, PyArray2};
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use rayon::prelude::*;
 
@@ -33,12 +32,7 @@ impl PathArgs {
         half_extents: Option<&Bound<'_, PyAny>>,
         filter: Option<QueryFilter>,
     ) -> PyResult<Self> {
-        let half = arrays::point_or(half_extents, "half_extents", DEFAULT_HALF_EXTENTS)?;
-        if half.cmple(Vec3::ZERO).any() {
-            return Err(PyValueError::new_err(format!(
-                "`half_extents` must be positive in x, y and z, not {half}"
-            )));
-        }
+        let half = arrays::half_extents(half_extents)?;
         let options = PathOptions {
             half_extents: half,
             smooth: smooth.then(SmoothPathOptions::default),

@@ -6,6 +6,7 @@ use std::sync::{Arc, Mutex};
 
 use navkit::NavMesh;
 use navkit::query::NavMeshQuery;
+use rayon::prelude::*;
 use self_cell::self_cell;
 
 self_cell!(
@@ -58,4 +59,37 @@ impl QueryPool {
         }
         out
     }
+
+    /// `f` on every item, in order, on every core (tasks of [`CHUNK`] items, a query each);
+    /// the first failing item in order is named by its index.
+    pub fn map<I: Sync, T: Send>(
+        &self,
+        items: &[I],
+        f: impl Fn(&mut NavMeshQuery<'_>, &I) -> navkit::Result<T> + Sync,
+    ) -> Result<Vec<T>, (usize, navkit::Error)> {
+        let parts: Vec<Result<Vec<T>, (usize, navkit::Error)>> = items
+            .par_chunks(CHUNK)
+            .enumerate()
+            .map(|(c, chunk)| {
+                let mut failed = 0;
+                self.with(|q| {
+                    let mut out = Vec::with_capacity(chunk.len());
+                    for (i, item) in chunk.iter().enumerate() {
+                        failed = c * CHUNK + i;
+                        out.push(f(q, item)?);
+                    }
+                    Ok(out)
+                })
+                .map_err(|e| (failed, e))
+            })
+            .collect();
+        let mut out = Vec::with_capacity(items.len());
+        for part in parts {
+            out.extend(part?);
+        }
+        Ok(out)
+    }
 }
+
+/// Items per task of a batch: enough to keep a query busy, few enough to share the work out.
+pub const CHUNK: usize = 64;

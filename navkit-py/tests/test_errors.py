@@ -30,7 +30,7 @@ def test_points_with_nan_wrong_shapes_or_dtypes(dungeon: navkit.NavMesh) -> None
         dungeon.find_paths(starts, np.zeros((5, 3)))
     with pytest.raises(ValueError, match=r"shape \(N, 3\)"):
         dungeon.find_paths(np.zeros((5, 2)), np.zeros((5, 2)))
-    with pytest.raises(ValueError, match="one goal per start"):
+    with pytest.raises(ValueError, match="5 rows and `goals` 4"):
         dungeon.find_paths(np.zeros((5, 3)), np.zeros((4, 3)))
     with pytest.raises(ValueError, match="half_extents"):
         dungeon.find_path(S, G, half_extents=[0, 1, 1])

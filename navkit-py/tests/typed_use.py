@@ -22,6 +22,13 @@ def build(vertices: npt.NDArray[np.float32], triangles: npt.NDArray[np.int32]) -
     _offsets: npt.NDArray[np.int64] = polys["offsets"]
     paths: list[navkit.Path] = mesh.find_paths(vertices[:3], vertices[3:6], filter=navkit.QueryFilter())
     _corners: npt.NDArray[np.float32] = paths[0].straight
+    here: bool = mesh.is_navigable([1.0, 0.0, 1.0])
+    wall: float = mesh.distance_to_wall([1.0, 0.0, 1.0], max_radius=3.0)
+    points = mesh.random_points(100, seed=7)
+    _snapped, _refs, _found = mesh.nearest_points(points)
+    rays = mesh.raycasts(points, points[::-1])
+    _stops: npt.NDArray[np.float32] = rays["points"]
+    print(here, wall)
     try:
         navkit.NavMesh.load("missing.navmesh")
     except navkit.CorruptFileError as e:

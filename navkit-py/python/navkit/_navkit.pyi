@@ -1,7 +1,7 @@
 """Type stubs of navkit's extension module (re-exported by the `navkit` package)."""
 
 import os
-from typing import Any, Literal, Optional, Sequence, TypedDict, Union
+from typing import Any, Literal, Optional, Sequence, TypedDict, Union, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -132,6 +132,12 @@ class PolygonArrays(TypedDict):
     flags: np.ndarray[tuple[int], np.dtype[np.uint16]]
     off_mesh: np.ndarray[tuple[int], np.dtype[np.bool_]]
 
+class RaycastArrays(TypedDict):
+    hit: np.ndarray[tuple[int], np.dtype[np.bool_]]
+    t: np.ndarray[tuple[int], np.dtype[np.float32]]
+    points: F32x3
+    normals: F32x3
+
 class NavMesh:
     """A navigation mesh (Detour's dtNavMesh); immutable, safe to query from many threads."""
 
@@ -178,3 +184,66 @@ class NavMesh:
         half_extents: Optional[Point] = None,
         filter: Optional[QueryFilter] = None,
     ) -> list[Path]: ...
+    def nearest_points(
+        self,
+        points: Points,
+        *,
+        half_extents: Optional[Point] = None,
+        filter: Optional[QueryFilter] = None,
+    ) -> tuple[
+        F32x3,
+        np.ndarray[tuple[int], np.dtype[np.uint64]],
+        np.ndarray[tuple[int], np.dtype[np.bool_]],
+    ]: ...
+    def nearest_point(
+        self,
+        point: Point,
+        *,
+        half_extents: Optional[Point] = None,
+        filter: Optional[QueryFilter] = None,
+    ) -> Optional[np.ndarray[tuple[int], np.dtype[np.float32]]]: ...
+    @overload
+    def is_navigable(
+        self, points: Sequence[float], *, max_y_delta: float = 0.5, filter: Optional[QueryFilter] = None
+    ) -> bool: ...
+    @overload
+    def is_navigable(
+        self, points: Union[npt.NDArray[Any], Sequence[Sequence[float]]], *, max_y_delta: float = 0.5,
+        filter: Optional[QueryFilter] = None,
+    ) -> Union[bool, np.ndarray[tuple[int], np.dtype[np.bool_]]]: ...
+    @overload
+    def distance_to_wall(
+        self,
+        points: Sequence[float],
+        *,
+        max_radius: float = 2.0,
+        half_extents: Optional[Point] = None,
+        filter: Optional[QueryFilter] = None,
+    ) -> float: ...
+    @overload
+    def distance_to_wall(
+        self,
+        points: Union[npt.NDArray[Any], Sequence[Sequence[float]]],
+        *,
+        max_radius: float = 2.0,
+        half_extents: Optional[Point] = None,
+        filter: Optional[QueryFilter] = None,
+    ) -> Union[float, np.ndarray[tuple[int], np.dtype[np.float32]]]: ...
+    def raycasts(
+        self,
+        starts: Points,
+        ends: Points,
+        *,
+        half_extents: Optional[Point] = None,
+        filter: Optional[QueryFilter] = None,
+    ) -> RaycastArrays: ...
+    def random_points(
+        self,
+        n: int,
+        *,
+        seed: int,
+        near: Optional[Point] = None,
+        radius: Optional[float] = None,
+        half_extents: Optional[Point] = None,
+        filter: Optional[QueryFilter] = None,
+    ) -> F32x3: ...

@@ -1,0 +1,123 @@
+//! The point queries of `NavMesh` (nearest point, is-navigable, raycast, distance to the
+//! nearest wall, random points), each on a batch of points on every core; `navmesh.rs` turns
+//! their results into numpy arrays.
+
+use navkit::glam::Vec3;
+use navkit::query::{NavMeshQuery, QueryFilter, RaycastHit, RaycastOptions};
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg32;
+
+use crate::query_pool::QueryPool;
+
+/// What a batch failed on: the index of the first failing item, and why.
+pub type BatchError = (usize, navkit::Error);
+
+/// The polygon nearest each point within `half_extents`, and the point on it; `None` where
+/// no polygon is that near.
+pub fn nearest(
+    pool: &QueryPool,
+    points: &[Vec3],
+    half_extents: Vec3,
+    filter: &QueryFilter,
+) -> Result<Vec<Option<navkit::query::NearestPoly>>, BatchError> {
+    pool.map(points, |q, &p| {
+        match q.find_nearest_poly(p, half_extents, filter) {
+            Ok(n) => Ok(Some(n)),
+            Err(navkit::Error::PointOffMesh { .. }) => Ok(None),
+            Err(e) => Err(e),
+        }
+    })
+}
+
+/// Whether each point stands on the navmesh: over a polygon in x and z, at most `max_y_delta`
+/// above or below its surface (habitat-sim's `is_navigable`).
+pub fn navigable(
+    pool: &QueryPool,
+    points: &[Vec3],
+    max_y_delta: f32,
+    filter: &QueryFilter,
+) -> Result<Vec<bool>, BatchError> {
+    // A thin box: polygons under or over the point, none beside it.
+    let half = Vec3::new(1e-3, max_y_delta.max(1e-3), 1e-3);
+    let found = nearest(pool, points, half, filter)?;
+    Ok(found
+        .iter()
+        .zip(points)
+        .map(|(n, p)| n.is_some_and(|n| n.over_poly && (n.point.y - p.y).abs() <= max_y_delta))
+        .collect())
+}
+
+/// A ray along the surface from each start (snapped within `half_extents`) toward its end.
+pub fn raycasts(
+    pool: &QueryPool,
+    pairs: &[(Vec3, Vec3)],
+    half_extents: Vec3,
+    filter: &QueryFilter,
+) -> Result<Vec<RaycastHit>, BatchError> {
+    let options = RaycastOptions::default();
+    pool.map(pairs, |q, &(s, e)| {
+        let start = q.find_nearest_poly(s, half_extents, filter)?;
+        q.raycast(start.poly, start.point, e, filter, &options)
+    })
+}
+
+/// The distance from each point (snapped within `half_extents`) to the nearest wall, looked
+/// for within `max_radius` (`max_radius` where none is nearer), with the wall point and normal.
+pub fn distances_to_wall(
+    pool: &QueryPool,
+    points: &[Vec3],
+    max_radius: f32,
+    half_extents: Vec3,
+    filter: &QueryFilter,
+) -> Result<Vec<navkit::query::WallHit>, BatchError> {
+    pool.map(points, |q, &p| {
+        let n = q.find_nearest_poly(p, half_extents, filter)?;
+        q.find_distance_to_wall(n.poly, n.point, max_radius, filter)
+    })
+}
+
+/// Where random points are drawn.
+pub enum Around {
+    /// Anywhere on the navmesh, polygons weighted by area (Detour's `findRandomPoint`).
+    Anywhere,
+    /// Reachable from the point, within the radius (`findRandomPointAroundCircle`).
+    Circle(Vec3, f32, Vec3),
+}
+
+/// `n` random points from a PCG generator seeded with `seed`: the same seed, the same points.
+pub fn random_points(
+    pool: &QueryPool,
+    n: usize,
+    seed: u64,
+    around: &Around,
+    filter: &QueryFilter,
+) -> navkit::Result<Vec<Vec3>> {
+    let mut rng = Pcg32::seed_from_u64(seed);
+    pool.with(|q| {
+        let start = match around {
+            Around::Anywhere => None,
+            Around::Circle(c, _, half) => Some(q.find_nearest_poly(*c, *half, filter)?),
+        };
+        (0..n)
+            .map(|_| random_point(q, start, around, filter, &mut rng))
+            .collect()
+    })
+}
+
+/// One random point.
+fn random_point(
+    q: &mut NavMeshQuery<'_>,
+    start: Option<navkit::query::NearestPoly>,
+    around: &Around,
+    filter: &QueryFilter,
+    rng: &mut Pcg32,
+) -> navkit::Result<Vec3> {
+    let random = || rng.r#gen::<f32>();
+    let (_, p) = match (around, start) {
+        (Around::Circle(_, radius, _), Some(s)) => {
+            q.find_random_point_around_circle_with(s.poly, s.point, *radius, filter, random)?
+        }
+        _ => q.find_random_point_with(filter, random)?,
+    };
+    Ok(p)
+}

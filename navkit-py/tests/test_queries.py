@@ -1,0 +1,101 @@
+"""Point queries: nearest point, is-navigable, distance to a wall, raycasts, random points."""
+
+import json
+import subprocess
+
+import numpy as np
+import pytest
+
+import navkit
+from conftest import RECASTDEMO, ROOT, built, cli, poly_centres
+
+DEMO = ROOT / "meshes" / "demo_level.gset"
+
+
+@pytest.fixture(scope="module")
+def demo() -> navkit.NavMesh:
+    return navkit.NavMesh.build(DEMO)
+
+
+def test_nearest_points_project_onto_the_surface(dungeon: navkit.NavMesh) -> None:
+    centres = poly_centres(dungeon)
+    above = centres + np.float32([0, 1.0, 0])
+    at, polys, found = dungeon.nearest_points(above)
+    assert found.all() and at.dtype == np.float32 and polys.dtype == np.uint64
+    # Over a polygon the nearest point is straight below: the same x and z.
+    np.testing.assert_allclose(at[:, [0, 2]], above[:, [0, 2]], atol=1e-4)
+    assert np.all(np.abs(at[:, 1] - centres[:, 1]) < 1.0)
+    assert set(polys.tolist()) <= set(dungeon.polygons()["refs"].tolist())
+    far = np.array([[500.0, 0, 500.0], centres[0]])
+    at, polys, found = dungeon.nearest_points(far)
+    assert found.tolist() == [False, True] and np.isnan(at[0]).all() and polys[0] == 0
+    assert dungeon.nearest_point([500.0, 0.0, 500.0]) is None
+    np.testing.assert_array_equal(dungeon.nearest_point(above[3]), at[1] * 0 + dungeon.nearest_points(above[3:4])[0][0])
+
+
+def test_is_navigable_on_off_and_above(demo: navkit.NavMesh) -> None:
+    # The demo level's ground is y = 0 (its README): a point on it, 0.4 above it, 3 m above
+    # it, outside the level, and inside the pond (not walkable).
+    pts = np.array([[5.0, 0.0, 5.0], [5.0, 0.4, 5.0], [5.0, 3.0, 5.0], [-5.0, 0.0, 5.0]])
+    assert demo.is_navigable(pts).tolist() == [True, True, False, False]
+    assert demo.is_navigable(pts[2], max_y_delta=3.5) is True
+    assert demo.is_navigable([5.0, 0.0, 5.0]) is True
+    with pytest.raises(ValueError, match="max_y_delta"):
+        demo.is_navigable(pts, max_y_delta=float("nan"))
+
+
+def test_distance_to_wall_against_the_eroded_edge(demo: navkit.NavMesh) -> None:
+    # The level's west edge is x = 0. Recast drops the edge's ledge cell (0.3 m) and erodes by
+    # the agent radius (0.6 m = 2 cells): the walkable edge is x = 0.9, 1.1 m from x = 2.
+    d = demo.distance_to_wall([2.0, 0.0, 15.0], max_radius=5.0)
+    assert isinstance(d, float) and d == pytest.approx(1.1, abs=1e-4)
+    ds = demo.distance_to_wall(np.array([[2.0, 0.0, 15.0], [3.0, 0.0, 15.0]]), max_radius=5.0)
+    assert ds[1] - ds[0] == pytest.approx(1.0, abs=0.05)
+    assert demo.distance_to_wall([2.0, 0.0, 15.0], max_radius=0.5) == pytest.approx(0.5)
+
+
+def test_raycasts_match_recastdemos_test_cases() -> None:
+    """raycast_test.txt (Tile Mesh on nav_test): the points where RecastDemo's rays stop, as
+    navkit's `testcase` command (the Rust API) reports them."""
+    cases = RECASTDEMO / "raycast_test.txt"
+    rows = [l.split() for l in cases.read_text().splitlines() if l.startswith("rc")]
+    pairs = np.array([[float(x) for x in r[1:7]] for r in rows])
+    out = subprocess.run([cli(), "testcase", str(cases), "--json"], capture_output=True, text=True, check=True)
+    rust = [json.loads(l) for l in out.stdout.splitlines() if l.strip()]
+    # RecastDemo reads its cases into a list in reverse order; match them by line.
+    rust.sort(key=lambda r: r["query"]["line"])
+    mesh = navkit.NavMesh.build(RECASTDEMO / "nav_test.obj", tiled=True)
+    got = mesh.raycasts(pairs[:, :3], pairs[:, 3:])
+    assert len(rust) == len(pairs) == len(got["t"])
+    for i, r in enumerate(rust):
+        np.testing.assert_allclose(got["points"][i, [0, 2]], np.array(r["straight"][-1])[[0, 2]], atol=1e-4)
+    assert not got["hit"].any() and np.all(got["t"] == 1)
+
+
+def test_a_ray_stops_at_the_edge(demo: navkit.NavMesh) -> None:
+    # West from x = 2 toward x = -5: the walkable edge is at x = 0.9 (see above), facing east.
+    got = demo.raycasts(np.array([[2.0, 0.0, 15.0], [2.0, 0.0, 15.0]]), np.array([[-5.0, 0.0, 15.0], [3.0, 0.0, 15.0]]))
+    assert got["hit"].tolist() == [True, False]
+    assert got["t"][0] == pytest.approx(1.1 / 7.0, abs=1e-5)
+    np.testing.assert_allclose(got["points"][0, [0, 2]], [0.9, 15.0], atol=1e-4)
+    np.testing.assert_allclose(got["normals"][0], [1.0, 0.0, 0.0], atol=1e-5)
+    np.testing.assert_allclose(got["points"][1], [3.0, 0.0, 15.0], atol=1e-5)
+
+
+def test_random_points_are_seeded_and_on_the_mesh(dungeon: navkit.NavMesh) -> None:
+    a = dungeon.random_points(500, seed=42)
+    assert a.shape == (500, 3) and a.dtype == np.float32
+    np.testing.assert_array_equal(a, dungeon.random_points(500, seed=42))
+    assert not np.array_equal(a, dungeon.random_points(500, seed=43))
+    assert dungeon.is_navigable(a, max_y_delta=0.1).all()
+    centre = a[0]
+    near = dungeon.random_points(200, seed=1, near=centre, radius=3.0)
+    assert dungeon.is_navigable(near, max_y_delta=0.1).all()
+    # Detour's circle search picks polygons touching the circle: points lie near it.
+    assert np.linalg.norm((near - centre)[:, [0, 2]], axis=1).max() < 3.0 + 15.0
+    with pytest.raises(ValueError, match="`near` and `radius`"):
+        dungeon.random_points(3, seed=1, near=centre)
+    with pytest.raises(ValueError, match="at most"):
+        dungeon.random_points(10**12, seed=1)
+    with pytest.raises(OverflowError):
+        dungeon.random_points(-1, seed=1)
