@@ -1,9 +1,11 @@
 //! [`NavMesh`]: an owned Detour navmesh, built by [`crate::build`] or loaded from an `MSET` file.
 
+pub mod islands;
 pub mod mset;
 pub mod tile_coord;
 
 use crate::Aabb;
+pub use islands::{Island, Islands};
 pub use tile_coord::TileCoord;
 pub mod params;
 #[cfg(test)]
