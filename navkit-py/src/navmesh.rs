@@ -2,10 +2,11 @@
 //! navmesh. Its queries are in `path.rs`.
 
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use navkit::build::Budget;
+use navkit::navmesh::Islands;
 use navkit::{InputGeometry, NavMeshBuilder, TriMesh};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -35,6 +36,8 @@ const MAX_RANDOM_POINTS: usize = 100_000_000;
 #[pyclass(module = "navkit", name = "NavMesh", frozen)]
 pub struct NavMesh {
     pub pool: QueryPool,
+    /// Its islands, found on first use.
+    islands: OnceLock<Arc<Islands>>,
 }
 
 impl NavMesh {
@@ -42,12 +45,20 @@ impl NavMesh {
     pub fn new(nav: navkit::NavMesh) -> Self {
         NavMesh {
             pool: QueryPool::new(Arc::new(nav)),
+            islands: OnceLock::new(),
         }
     }
 
     /// The navkit navmesh.
     pub fn nav(&self) -> &navkit::NavMesh {
         self.pool.navmesh()
+    }
+
+    /// Its islands (found once, GIL released).
+    fn islands_of(&self, py: Python<'_>) -> Arc<Islands> {
+        self.islands
+            .get_or_init(|| Arc::new(py.detach(|| self.nav().islands())))
+            .clone()
     }
 }
 
@@ -467,8 +478,8 @@ impl NavMesh {
     /// `n` random points on the navmesh (float32 `(n, 3)`), polygons weighted by area, from a
     /// generator seeded with `seed` (the same seed gives the same points). With `near` (a
     /// point) and `radius`, points reachable from `near` within about `radius` (Detour's
-    /// `findRandomPointAroundCircle`).
-    #[pyo3(signature = (n, *, seed, near=None, radius=None, half_extents=None, filter=None))]
+    /// `findRandomPointAroundCircle`); with `island`, uniform over that island's surface.
+    #[pyo3(signature = (n, *, seed, near=None, radius=None, island=None, half_extents=None, filter=None))]
     #[allow(clippy::too_many_arguments)] // Python's keywords, one each
     fn random_points<'py>(
         &self,
@@ -477,19 +488,21 @@ impl NavMesh {
         seed: u64,
         near: Option<&Bound<'py, PyAny>>,
         radius: Option<f32>,
+        island: Option<usize>,
         half_extents: Option<&Bound<'py, PyAny>>,
         filter: Option<QueryFilter>,
     ) -> PyResult<Bound<'py, numpy::PyArray2<f32>>> {
-        let around = match (near, radius) {
-            (None, None) => spatial::Around::Anywhere,
-            (Some(c), Some(r)) if r.is_finite() && r > 0.0 => spatial::Around::Circle(
+        let around = match (near, radius, island) {
+            (None, None, None) => spatial::Around::Anywhere,
+            (None, None, Some(k)) => spatial::Around::Island(self.islands_of(py), k),
+            (Some(c), Some(r), None) if r.is_finite() && r > 0.0 => spatial::Around::Circle(
                 arrays::point(c, "near")?,
                 r,
                 arrays::half_extents(half_extents)?,
             ),
             _ => {
                 return Err(PyValueError::new_err(
-                    "`near` and `radius` go together: a point and a finite radius > 0",
+                    "`near` and `radius` go together (a point and a finite radius > 0), and not with `island`",
                 ));
             }
         };
@@ -503,6 +516,49 @@ impl NavMesh {
             .detach(|| spatial::random_points(&self.pool, n, seed, &around, &filter))
             .py_err()?;
         Ok(arrays::to_array(py, &pts))
+    }
+
+    /// The navmesh's islands (parts joined by links, which no path leaves; off-mesh links
+    /// join both ways), largest first: a dict of arrays, `area` (m2, float32), `polys` (ground
+    /// polygons), `bounds_min` and `bounds_max` (float32 `(K, 3)`).
+    fn islands<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let islands = self.islands_of(py);
+        let d = PyDict::new(py);
+        d.set_item(
+            "area",
+            arrays::to_array1(py, islands.iter().map(|i| i.area).collect()),
+        )?;
+        let polys = islands.iter().map(|i| i.polys as u64).collect();
+        d.set_item("polys", arrays::to_array1::<u64>(py, polys))?;
+        let lo: Vec<Vec3> = islands.iter().map(|i| i.bounds.min).collect();
+        let hi: Vec<Vec3> = islands.iter().map(|i| i.bounds.max).collect();
+        d.set_item("bounds_min", arrays::to_array(py, &lo))?;
+        d.set_item("bounds_max", arrays::to_array(py, &hi))?;
+        Ok(d)
+    }
+
+    /// The island each point stands on (its nearest polygon within `half_extents`), `-1` where
+    /// no polygon is that near: an int for one point, an int64 array for `(N, 3)` points.
+    #[pyo3(signature = (points, *, half_extents=None, filter=None))]
+    fn island_of<'py>(
+        &self,
+        py: Python<'py>,
+        points: &Bound<'py, PyAny>,
+        half_extents: Option<&Bound<'py, PyAny>>,
+        filter: Option<QueryFilter>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let (pts, one) = arrays::one_or_many(points, "points")?;
+        let half = arrays::half_extents(half_extents)?;
+        let filter = filter.map(|f| f.inner).unwrap_or_default();
+        let islands = self.islands_of(py);
+        let ids = py
+            .detach(|| spatial::island_of(&self.pool, &islands, &pts, half, &filter))
+            .map_err(|(i, e)| errors::in_batch(i, e))?;
+        if one {
+            Ok(ids[0].into_pyobject(py)?.into_any())
+        } else {
+            Ok(arrays::to_array1(py, ids).into_any())
+        }
     }
 
     fn __repr__(&self) -> String {

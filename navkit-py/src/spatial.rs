@@ -2,7 +2,10 @@
 //! nearest wall, random points), each on a batch of points on every core; `navmesh.rs` turns
 //! their results into numpy arrays.
 
+use std::sync::Arc;
+
 use navkit::glam::Vec3;
+use navkit::navmesh::Islands;
 use navkit::query::{NavMeshQuery, QueryFilter, RaycastHit, RaycastOptions};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg32;
@@ -82,6 +85,8 @@ pub enum Around {
     Anywhere,
     /// Reachable from the point, within the radius (`findRandomPointAroundCircle`).
     Circle(Vec3, f32, Vec3),
+    /// On an island, uniform over its surface.
+    Island(Arc<Islands>, usize),
 }
 
 /// `n` random points from a PCG generator seeded with `seed`: the same seed, the same points.
@@ -95,8 +100,8 @@ pub fn random_points(
     let mut rng = Pcg32::seed_from_u64(seed);
     pool.with(|q| {
         let start = match around {
-            Around::Anywhere => None,
             Around::Circle(c, _, half) => Some(q.find_nearest_poly(*c, *half, filter)?),
+            _ => None,
         };
         (0..n)
             .map(|_| random_point(q, start, around, filter, &mut rng))
@@ -117,7 +122,27 @@ fn random_point(
         (Around::Circle(_, radius, _), Some(s)) => {
             q.find_random_point_around_circle_with(s.poly, s.point, *radius, filter, random)?
         }
+        (Around::Island(islands, k), _) => islands.random_point(*k, random)?,
         _ => q.find_random_point_with(filter, random)?,
     };
     Ok(p)
+}
+
+/// The island each point stands on (snapped within `half_extents`), `-1` where no polygon is
+/// that near.
+pub fn island_of(
+    pool: &QueryPool,
+    islands: &Islands,
+    points: &[Vec3],
+    half_extents: Vec3,
+    filter: &QueryFilter,
+) -> Result<Vec<i64>, BatchError> {
+    let found = nearest(pool, points, half_extents, filter)?;
+    Ok(found
+        .iter()
+        .map(|n| {
+            n.and_then(|n| islands.island_of(n.poly))
+                .map_or(-1, |i| i as i64)
+        })
+        .collect())
 }

@@ -99,3 +99,24 @@ def test_random_points_are_seeded_and_on_the_mesh(dungeon: navkit.NavMesh) -> No
         dungeon.random_points(10**12, seed=1)
     with pytest.raises(OverflowError):
         dungeon.random_points(-1, seed=1)
+
+
+def test_islands_of_the_demo_level(demo: navkit.NavMesh) -> None:
+    # The ground, joined by the jump to the block's top; and the inside of the block, a closed
+    # box the agent fits in (tests/islands.rs derives its 8.4 x 6.6 m).
+    islands = demo.islands()
+    assert len(islands["area"]) == 2
+    assert islands["area"][1] == pytest.approx(8.4 * 6.6, abs=0.01)
+    np.testing.assert_allclose(islands["bounds_min"][1], [28.8, 0.2, 2.7], atol=1e-4)
+    assert islands["area"][0] > 10 * islands["area"][1]
+    assert demo.island_of([5.0, 0.0, 5.0]) == 0
+    assert demo.island_of([33.0, 2.5, 6.0]) == 0  # the block's top, up the jump
+    assert demo.island_of([33.0, 0.0, 6.0], half_extents=[0.1, 0.5, 0.1]) == 1
+    inside = demo.random_points(200, seed=5, island=1)
+    assert (demo.island_of(inside) == 1).all()
+    assert np.all((inside[:, 0] >= 28.8 - 1e-4) & (inside[:, 0] <= 37.2 + 1e-4))
+    on_ground = demo.random_points(500, seed=5, island=0)
+    assert (demo.island_of(on_ground, half_extents=[0.1, 0.3, 0.1]) == 0).all()
+    assert demo.island_of(np.array([[500.0, 0, 0], [5.0, 0, 5.0]])).tolist() == [-1, 0]
+    with pytest.raises(navkit.InvalidArgumentError, match="island 2 of 2"):
+        demo.random_points(3, seed=1, island=2)

@@ -138,6 +138,12 @@ class RaycastArrays(TypedDict):
     points: F32x3
     normals: F32x3
 
+class IslandArrays(TypedDict):
+    area: np.ndarray[tuple[int], np.dtype[np.float32]]
+    polys: np.ndarray[tuple[int], np.dtype[np.uint64]]
+    bounds_min: F32x3
+    bounds_max: F32x3
+
 class NavMesh:
     """A navigation mesh (Detour's dtNavMesh); immutable, safe to query from many threads."""
 
@@ -244,6 +250,20 @@ class NavMesh:
         seed: int,
         near: Optional[Point] = None,
         radius: Optional[float] = None,
+        island: Optional[int] = None,
         half_extents: Optional[Point] = None,
         filter: Optional[QueryFilter] = None,
     ) -> F32x3: ...
+    def islands(self) -> IslandArrays: ...
+    @overload
+    def island_of(
+        self, points: Sequence[float], *, half_extents: Optional[Point] = None, filter: Optional[QueryFilter] = None
+    ) -> int: ...
+    @overload
+    def island_of(
+        self,
+        points: Union[npt.NDArray[Any], Sequence[Sequence[float]]],
+        *,
+        half_extents: Optional[Point] = None,
+        filter: Optional[QueryFilter] = None,
+    ) -> Union[int, np.ndarray[tuple[int], np.dtype[np.int64]]]: ...
