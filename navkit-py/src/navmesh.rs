@@ -29,6 +29,9 @@ pub const DEFAULT_MAX_MEMORY: u64 = 8 << 30;
 /// memory).
 const MAX_RANDOM_POINTS: usize = 100_000_000;
 
+/// A top-down map and the x and z of its first cell's corner.
+type TopDown<'py> = (Bound<'py, numpy::PyArray2<bool>>, (f32, f32));
+
 /// A navigation mesh (Detour's `dtNavMesh`) and a pool of queries over it.
 ///
 /// Build one with `NavMesh.build`, or read a file RecastDemo or navkit wrote with
@@ -221,7 +224,7 @@ impl NavMesh {
         d.set_item("tile_height", p.tile_height)?;
         d.set_item("max_tiles", p.max_tiles)?;
         d.set_item("max_polys_per_tile", p.max_polys)?;
-        if let Some(b) = bounds(&polys) {
+        if let Some(b) = navmesh_bounds(&polys) {
             d.set_item("bounds", (b.0, b.1))?;
         }
         Ok(d)
@@ -561,6 +564,94 @@ impl NavMesh {
         }
     }
 
+    /// The path from `start` to the nearest of `goals` (`(N, 3)`): the shortest complete
+    /// straight path among them (habitat-sim's multi-goal path), as `(index, path)`; when no
+    /// goal can be reached, the partial path that ends nearest its goal. Every goal's path is
+    /// found, on every core. A goal off the mesh is skipped; none on the mesh is a
+    /// `PointOffMeshError`.
+    #[pyo3(signature = (start, goals, *, smooth=false, optimal=false, half_extents=None, filter=None))]
+    #[allow(clippy::too_many_arguments)] // Python's keywords, one each
+    fn find_path_to_nearest(
+        &self,
+        py: Python<'_>,
+        start: &Bound<'_, PyAny>,
+        goals: &Bound<'_, PyAny>,
+        smooth: bool,
+        optimal: bool,
+        half_extents: Option<&Bound<'_, PyAny>>,
+        filter: Option<QueryFilter>,
+    ) -> PyResult<(usize, Path)> {
+        let s = arrays::point(start, "start")?;
+        let goals = arrays::points(goals, "goals")?;
+        let args = PathArgs::new(smooth, optimal, half_extents, filter)?;
+        py.detach(|| args.run_nearest(&self.pool, s, &goals))
+            .py_err()
+    }
+
+    /// A top-down map of where an agent can stand at `height` (one floor; habitat-sim's
+    /// `get_topdown_view`): a bool array of rows along z and columns along x, a cell every
+    /// `meters_per_pixel`, each cell's centre tested with `is_navigable` (`max_y_delta` above
+    /// or below the surface). Returns `(grid, origin)`, `origin` the x and z of cell (0, 0)'s
+    /// corner. The map covers the navmesh's bounds (or `bounds`, `((x0, z0), (x1, z1))`).
+    #[pyo3(signature = (meters_per_pixel, height, *, max_y_delta=0.5, bounds=None, filter=None))]
+    fn topdown<'py>(
+        &self,
+        py: Python<'py>,
+        meters_per_pixel: f32,
+        height: f32,
+        max_y_delta: f32,
+        bounds: Option<((f32, f32), (f32, f32))>,
+        filter: Option<QueryFilter>,
+    ) -> PyResult<TopDown<'py>> {
+        let (lo, hi) = match bounds {
+            Some(b) => b,
+            None => {
+                let Some(b) = navmesh_bounds(&self.nav().polys()) else {
+                    return Err(PyValueError::new_err("the navmesh has no polygons to map"));
+                };
+                ((b.0[0], b.0[2]), (b.1[0], b.1[2]))
+            }
+        };
+        let grid = spatial::Grid::new(lo, hi, meters_per_pixel, height, max_y_delta)
+            .map_err(PyValueError::new_err)?;
+        let filter = filter.map(|f| f.inner).unwrap_or_default();
+        let cells = py
+            .detach(|| spatial::navigable(&self.pool, &grid.centres(), max_y_delta, &filter))
+            .map_err(|(_, e)| errors::to_py(e))?;
+        let array = numpy::ndarray::Array2::from_shape_vec((grid.rows, grid.cols), cells)
+            .expect("a cell per row and column");
+        Ok((numpy::IntoPyArray::into_pyarray(array, py), lo))
+    }
+
+    /// The detail mesh (the surface paths lie on) as arrays: `vertices` (float32 `(3T, 3)`,
+    /// three per triangle), `triangles` (int64 `(T, 3)` indices into `vertices`) and `polys`
+    /// (uint64 `(T,)`, each triangle's polygon).
+    fn detail_mesh<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let nav = self.nav();
+        let (verts, polys) = py.detach(|| {
+            let mut verts = Vec::new();
+            let mut polys = Vec::new();
+            for p in nav.polys() {
+                let Some(d) = nav.poly(p.poly).and_then(|v| v.detail()) else {
+                    continue;
+                };
+                for t in d.triangles() {
+                    verts.extend(t.verts);
+                    polys.push(p.poly.to_u64());
+                }
+            }
+            (verts, polys)
+        });
+        let tris: Vec<i64> = (0..verts.len() as i64).collect();
+        let n = polys.len();
+        let d = PyDict::new(py);
+        d.set_item("vertices", arrays::to_array(py, &verts))?;
+        let tris = numpy::ndarray::Array2::from_shape_vec((n, 3), tris).expect("3 per triangle");
+        d.set_item("triangles", numpy::IntoPyArray::into_pyarray(tris, py))?;
+        d.set_item("polys", arrays::to_array1::<u64>(py, polys))?;
+        Ok(d)
+    }
+
     fn __repr__(&self) -> String {
         let nav = self.nav();
         format!(
@@ -581,7 +672,7 @@ impl NavMesh {
 }
 
 /// The bounds of every polygon's vertices, as `([x, y, z], [x, y, z])`.
-fn bounds(polys: &[navkit::navmesh::PolyInfo]) -> Option<([f32; 3], [f32; 3])> {
+fn navmesh_bounds(polys: &[navkit::navmesh::PolyInfo]) -> Option<([f32; 3], [f32; 3])> {
     let mut it = polys.iter().flat_map(|p| p.verts.iter().copied());
     let first = it.next()?;
     let (lo, hi) = it.fold((first, first), |(lo, hi), v| (lo.min(v), hi.max(v)));

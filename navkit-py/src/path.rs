@@ -51,6 +51,56 @@ impl PathArgs {
             .map(|p| self.make(p))
     }
 
+    /// The path from `start` to the nearest of `goals` (see `NavMesh.find_path_to_nearest`):
+    /// the shortest complete one, else the partial one ending nearest its goal.
+    pub fn run_nearest(
+        &self,
+        pool: &QueryPool,
+        start: Vec3,
+        goals: &[Vec3],
+    ) -> navkit::Result<(usize, Path)> {
+        let found = pool.map(goals, |q, &g| {
+            match q.path(start, g, &self.filter, &self.options) {
+                Ok(p) => Ok(Some(p)),
+                Err(navkit::Error::PointOffMesh {
+                    argument: "goal", ..
+                }) => Ok(None),
+                Err(e) => Err(e),
+            }
+        });
+        let found = found.map_err(|(_, e)| e)?;
+        // Complete paths by length first, then partial ones by how far they end from the goal.
+        let rank = |(i, p): &(usize, &NavPath)| {
+            let end = p.straight.points.last().map_or(start, |s| s.pos);
+            match p.is_complete() {
+                true => (0, p.straight.length()),
+                false => (1, end.distance(goals[*i])),
+            }
+        };
+        let best = found
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| Some((i, p.as_ref()?)))
+            .min_by(|a, b| {
+                rank(a)
+                    .partial_cmp(&rank(b))
+                    .unwrap_or(std::cmp::Ordering::Equal)
+            });
+        let Some((i, _)) = best else {
+            return Err(navkit::Error::PointOffMesh {
+                argument: "goals",
+                point: goals.first().copied().unwrap_or(Vec3::NAN),
+                half_extents: self.options.half_extents,
+            });
+        };
+        let path = found
+            .into_iter()
+            .nth(i)
+            .flatten()
+            .expect("the best is found");
+        Ok((i, self.make(path)))
+    }
+
     /// The Python path of `p`.
     fn make(&self, p: NavPath) -> Path {
         Path::of(p, self.options.smooth.is_some())

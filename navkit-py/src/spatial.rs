@@ -146,3 +146,72 @@ pub fn island_of(
         })
         .collect())
 }
+
+/// The cells of a top-down map.
+pub struct Grid {
+    /// The x and z of cell (0, 0)'s corner.
+    origin: (f32, f32),
+    size: f32,
+    height: f32,
+    /// Cells along z.
+    pub rows: usize,
+    /// Cells along x.
+    pub cols: usize,
+}
+
+/// The most cells of one top-down map (a 10,000 x 10,000 map; more is a mistake of units).
+const MAX_CELLS: usize = 100_000_000;
+
+impl Grid {
+    /// Cells of `size` covering `lo` to `hi` (x and z), at `height`; the error says what is
+    /// wrong with the arguments.
+    pub fn new(
+        lo: (f32, f32),
+        hi: (f32, f32),
+        size: f32,
+        height: f32,
+        max_y_delta: f32,
+    ) -> Result<Grid, String> {
+        let finite = [lo.0, lo.1, hi.0, hi.1, height]
+            .iter()
+            .all(|v| v.is_finite());
+        if !finite || hi.0 < lo.0 || hi.1 < lo.1 {
+            return Err(format!(
+                "the map's bounds {lo:?}..{hi:?} and height {height} must be finite, min <= max"
+            ));
+        }
+        if !(size.is_finite() && size > 0.0) {
+            return Err(format!("`meters_per_pixel` must be > 0, not {size}"));
+        }
+        if !(max_y_delta.is_finite() && max_y_delta >= 0.0) {
+            return Err(format!("`max_y_delta` must be >= 0, not {max_y_delta}"));
+        }
+        let cols = (((hi.0 - lo.0) / size).ceil() as usize).max(1);
+        let rows = (((hi.1 - lo.1) / size).ceil() as usize).max(1);
+        if rows.saturating_mul(cols) > MAX_CELLS {
+            return Err(format!(
+                "{cols} x {rows} cells at {size} m per pixel: at most {MAX_CELLS} per map"
+            ));
+        }
+        Ok(Grid {
+            origin: lo,
+            size,
+            height,
+            rows,
+            cols,
+        })
+    }
+
+    /// Each cell's centre at the map's height, row by row.
+    pub fn centres(&self) -> Vec<Vec3> {
+        let mut out = Vec::with_capacity(self.rows * self.cols);
+        for r in 0..self.rows {
+            for c in 0..self.cols {
+                let x = self.origin.0 + (c as f32 + 0.5) * self.size;
+                let z = self.origin.1 + (r as f32 + 0.5) * self.size;
+                out.push(Vec3::new(x, self.height, z));
+            }
+        }
+        out
+    }
+}

@@ -120,3 +120,45 @@ def test_islands_of_the_demo_level(demo: navkit.NavMesh) -> None:
     assert demo.island_of(np.array([[500.0, 0, 0], [5.0, 0, 5.0]])).tolist() == [-1, 0]
     with pytest.raises(navkit.InvalidArgumentError, match="island 2 of 2"):
         demo.random_points(3, seed=1, island=2)
+
+
+def test_detail_mesh_has_dotrecasts_triangle_counts() -> None:
+    # DotRecast's RecastSoloMeshTest: dungeon 291 detail triangles, nav_test 561.
+    for name, count in (("dungeon", 291), ("nav_test", 561)):
+        d = built(name).detail_mesh()
+        assert d["triangles"].shape == (count, 3) and d["vertices"].shape == (3 * count, 3)
+        assert set(d["polys"].tolist()) <= set(built(name).polygons()["refs"].tolist())
+
+
+def test_the_path_to_the_nearest_goal(dungeon: navkit.NavMesh) -> None:
+    starts = dungeon.random_points(1, seed=8)
+    goals = dungeon.random_points(12, seed=9)
+    index, path = dungeon.find_path_to_nearest(starts[0], goals)
+    each = dungeon.find_paths(np.repeat(starts, 12, axis=0), goals)
+    complete = [i for i, p in enumerate(each) if p.status == "complete"]
+    assert complete and index == min(complete, key=lambda i: each[i].length)
+    np.testing.assert_array_equal(path.straight, each[index].straight)
+    far = np.vstack([[[500.0, 0.0, 500.0]], goals])
+    assert dungeon.find_path_to_nearest(starts[0], far)[0] == index + 1
+    with pytest.raises(navkit.PointOffMeshError, match="goals"):
+        dungeon.find_path_to_nearest(starts[0], far[:1])
+
+
+def test_topdown_map_of_the_ground_floor(demo: navkit.NavMesh) -> None:
+    grid, origin = demo.topdown(0.5, 0.2)
+    assert grid.dtype == np.bool_ and origin == pytest.approx((0.9, 0.9))
+    assert grid.shape == (int(np.ceil((29.1 - 0.9) / 0.5)), int(np.ceil((39.0 - 0.9) / 0.5)))
+    # The cells at the ground's height cover the detail triangles lying there (y < 0.7).
+    d = demo.detail_mesh()
+    v = d["vertices"].reshape(-1, 3, 3)
+    low = v[:, :, 1].max(axis=1) < 0.7
+    a = 0.5 * np.linalg.norm(np.cross(v[:, 1] - v[:, 0], v[:, 2] - v[:, 0]), axis=1)
+    assert grid.sum() * 0.25 == pytest.approx(a[low].sum(), rel=0.05)
+    # Cell (row 28, column 2) is at x 2.15, z 15.15: open ground.
+    assert grid[28, 2]
+    up, _ = demo.topdown(0.5, 2.2)
+    assert 0 < up.sum() < grid.sum()  # the platform (and the ramp's top) only
+    with pytest.raises(ValueError, match="meters_per_pixel"):
+        demo.topdown(0.0, 0.0)
+    with pytest.raises(ValueError, match="at most"):
+        demo.topdown(1e-4, 0.0)

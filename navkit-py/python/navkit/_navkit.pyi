@@ -144,6 +144,11 @@ class IslandArrays(TypedDict):
     bounds_min: F32x3
     bounds_max: F32x3
 
+class DetailArrays(TypedDict):
+    vertices: F32x3
+    triangles: np.ndarray[tuple[int, int], np.dtype[np.int64]]
+    polys: np.ndarray[tuple[int], np.dtype[np.uint64]]
+
 class NavMesh:
     """A navigation mesh (Detour's dtNavMesh); immutable, safe to query from many threads."""
 
@@ -267,3 +272,23 @@ class NavMesh:
         half_extents: Optional[Point] = None,
         filter: Optional[QueryFilter] = None,
     ) -> Union[int, np.ndarray[tuple[int], np.dtype[np.int64]]]: ...
+    def find_path_to_nearest(
+        self,
+        start: Point,
+        goals: Points,
+        *,
+        smooth: bool = False,
+        optimal: bool = False,
+        half_extents: Optional[Point] = None,
+        filter: Optional[QueryFilter] = None,
+    ) -> tuple[int, Path]: ...
+    def topdown(
+        self,
+        meters_per_pixel: float,
+        height: float,
+        *,
+        max_y_delta: float = 0.5,
+        bounds: Optional[tuple[tuple[float, float], tuple[float, float]]] = None,
+        filter: Optional[QueryFilter] = None,
+    ) -> tuple[np.ndarray[tuple[int, int], np.dtype[np.bool_]], tuple[float, float]]: ...
+    def detail_mesh(self) -> DetailArrays: ...
