@@ -11,6 +11,8 @@ mod bench;
 mod errors;
 mod filter;
 mod navmesh;
+mod navmesh_paths;
+mod navmesh_points;
 mod path;
 mod query_pool;
 mod settings;
