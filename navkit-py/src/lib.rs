@@ -8,6 +8,7 @@
 
 mod arrays;
 mod bench;
+mod build_request;
 mod errors;
 mod filter;
 mod navmesh;
