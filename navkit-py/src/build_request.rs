@@ -2,6 +2,7 @@
 //! (a file, or numpy arrays) and the builder's settings and limits.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use navkit::build::Budget;
 use navkit::{InputGeometry, NavMeshBuilder, TriMesh};
@@ -10,6 +11,7 @@ use pyo3::prelude::*;
 
 use crate::arrays;
 use crate::errors::IntoPy;
+use crate::settings::BuildSettings;
 
 /// A path argument (`str` or `os.PathLike`) as a path, or `None` if `obj` is not one.
 fn as_path(obj: &Bound<'_, PyAny>) -> Option<PathBuf> {
@@ -45,31 +47,75 @@ pub fn geometry(
     }
 }
 
-/// What a build keyword asks of the builder.
+/// The memory a build may use unless `max_memory` says otherwise: a build that would need more
+/// is refused before it starts, with a `BuildError` naming the estimate.
+pub const DEFAULT_MAX_MEMORY: u64 = 8 << 30;
+
+/// What the build keywords ask of the builder.
 pub struct BuildRequest {
-    pub settings: Option<navkit::BuildSettings>,
-    pub tiled: bool,
-    pub tile_size: Option<u32>,
-    pub threads: usize,
-    pub budget: Budget,
+    settings: Option<navkit::BuildSettings>,
+    tile_size: Option<u32>,
+    threads: usize,
+    budget: Budget,
 }
 
 impl BuildRequest {
-    /// Builds the navmesh.
-    pub fn run(self, geom: &InputGeometry) -> navkit::Result<navkit::NavMesh> {
+    /// The request from the keywords: `settings` (else the geometry's, else RecastDemo's),
+    /// `tile_size` (cells), `threads` (default every core), `max_memory` (bytes) and
+    /// `timeout` (seconds).
+    pub fn new(
+        settings: Option<&BuildSettings>,
+        tile_size: Option<u32>,
+        threads: Option<usize>,
+        max_memory: Option<u64>,
+        timeout: Option<f64>,
+    ) -> PyResult<Self> {
+        let mut budget = Budget::new();
+        if let Some(m) = max_memory {
+            budget = budget.max_memory(m);
+        }
+        if let Some(t) = timeout {
+            let limit = Duration::try_from_secs_f64(t).map_err(|_| {
+                PyValueError::new_err(format!(
+                    "`timeout` must be a number of seconds >= 0, not {t}"
+                ))
+            })?;
+            budget = budget.time_limit(limit);
+        }
+        Ok(BuildRequest {
+            settings: settings.map(|s| s.inner.clone()),
+            tile_size,
+            threads: threads.unwrap_or(0),
+            budget,
+        })
+    }
+
+    /// The builder for `geom`, as asked.
+    fn builder<'a>(&self, geom: &'a InputGeometry) -> NavMeshBuilder<'a> {
         let mut b = NavMeshBuilder::new(geom)
             .threads(self.threads)
-            .budget(self.budget);
-        if let Some(s) = self.settings {
-            b = b.settings(s);
+            .budget(self.budget.clone());
+        if let Some(s) = &self.settings {
+            b = b.settings(s.clone());
         }
         if let Some(t) = self.tile_size {
             b = b.tile_size(t);
         }
-        if self.tiled {
+        b
+    }
+
+    /// A solo navmesh (RecastDemo's Solo Mesh), or a tiled one (Tile Mesh).
+    pub fn navmesh(&self, geom: &InputGeometry, tiled: bool) -> navkit::Result<navkit::NavMesh> {
+        let b = self.builder(geom);
+        if tiled {
             Ok(b.tiled()?.into_navmesh())
         } else {
             Ok(b.solo()?.into_navmesh())
         }
+    }
+
+    /// A tile cache (RecastDemo's Temp Obstacles).
+    pub fn tile_cache(&self, geom: &InputGeometry) -> navkit::Result<navkit::TileCache> {
+        self.builder(geom).tile_cache()
     }
 }

@@ -9,6 +9,7 @@
 mod arrays;
 mod bench;
 mod build_request;
+mod crowd;
 mod errors;
 mod filter;
 mod navmesh;
@@ -18,6 +19,7 @@ mod path;
 mod query_pool;
 mod settings;
 mod spatial;
+mod tilecache;
 
 use pyo3::prelude::*;
 
@@ -29,6 +31,8 @@ fn _navkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<filter::QueryFilter>()?;
     m.add_class::<navmesh::NavMesh>()?;
     m.add_class::<path::Path>()?;
+    m.add_class::<tilecache::TileCache>()?;
+    m.add_class::<crowd::Crowd>()?;
     m.add_function(wrap_pyfunction!(bench::_rust_find_paths_seconds, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     for (name, value) in [

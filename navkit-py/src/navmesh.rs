@@ -4,23 +4,16 @@
 
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
-use std::time::Duration;
 
-use navkit::build::Budget;
 use navkit::navmesh::Islands;
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyTuple};
 
 use crate::arrays;
-use crate::build_request::{BuildRequest, geometry};
+use crate::build_request::{BuildRequest, DEFAULT_MAX_MEMORY, geometry};
 use crate::errors::IntoPy;
 use crate::query_pool::QueryPool;
 use crate::settings::BuildSettings;
-
-/// The memory a build may use unless `max_memory` says otherwise: a build that would need more
-/// is refused before it starts, with a `BuildError` naming the estimate.
-pub const DEFAULT_MAX_MEMORY: u64 = 8 << 30;
 
 /// A navigation mesh (Detour's `dtNavMesh`) and a pool of queries over it.
 ///
@@ -82,26 +75,9 @@ impl NavMesh {
         timeout: Option<f64>,
     ) -> PyResult<NavMesh> {
         let geom = geometry(source, triangles)?;
-        let mut budget = Budget::new();
-        if let Some(m) = max_memory {
-            budget = budget.max_memory(m);
-        }
-        if let Some(t) = timeout {
-            let limit = Duration::try_from_secs_f64(t).map_err(|_| {
-                PyValueError::new_err(format!(
-                    "`timeout` must be a number of seconds >= 0, not {t}"
-                ))
-            })?;
-            budget = budget.time_limit(limit);
-        }
-        let request = BuildRequest {
-            settings: settings.map(|s| s.inner),
-            tiled,
-            tile_size,
-            threads: threads.unwrap_or(0),
-            budget,
-        };
-        let nav = py.detach(|| request.run(&geom)).py_err()?;
+        let request =
+            BuildRequest::new(settings.as_ref(), tile_size, threads, max_memory, timeout)?;
+        let nav = py.detach(|| request.navmesh(&geom, tiled)).py_err()?;
         Ok(NavMesh::new(nav))
     }
 

@@ -29,6 +29,15 @@ def build(vertices: npt.NDArray[np.float32], triangles: npt.NDArray[np.int32]) -
     rays = mesh.raycasts(points, points[::-1])
     _stops: npt.NDArray[np.float32] = rays["points"]
     print(here, wall)
+    cache = navkit.TileCache.build(vertices, triangles)
+    cache.add_cylinder([1.0, 0.0, 1.0], 0.5, 2.0)
+    cache.update()
+    crowd = navkit.Crowd(cache, max_agents=4)
+    agents = crowd.add_agents(points[:2])
+    crowd.set_targets(agents, points[2:4])
+    crowd.update(0.1)
+    _where: npt.NDArray[np.float32] = crowd.positions()
+    _done: bool = bool(crowd.arrived().all())
     try:
         navkit.NavMesh.load("missing.navmesh")
     except navkit.CorruptFileError as e:

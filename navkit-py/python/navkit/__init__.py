@@ -21,6 +21,7 @@ from ._navkit import (
     BuildError,
     BuildSettings,
     CorruptFileError,
+    Crowd,
     DetourError,
     GeometryError,
     InvalidArgumentError,
@@ -31,6 +32,7 @@ from ._navkit import (
     PointOffMeshError,
     QueryFilter,
     SettingError,
+    TileCache,
     __version__,
 )
 
@@ -44,6 +46,7 @@ __all__ = [
     "BuildError",
     "BuildSettings",
     "CorruptFileError",
+    "Crowd",
     "DetourError",
     "GeometryError",
     "InvalidArgumentError",
@@ -54,5 +57,6 @@ __all__ = [
     "PointOffMeshError",
     "QueryFilter",
     "SettingError",
+    "TileCache",
     "__version__",
 ]
