@@ -12,6 +12,7 @@ mod build_request;
 mod crowd;
 mod errors;
 mod filter;
+mod grid;
 mod navmesh;
 mod navmesh_paths;
 mod navmesh_points;
@@ -33,6 +34,9 @@ fn _navkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<path::Path>()?;
     m.add_class::<tilecache::TileCache>()?;
     m.add_class::<crowd::Crowd>()?;
+    m.add_class::<grid::Grid>()?;
+    m.add_class::<grid::GridPath>()?;
+    m.add_function(wrap_pyfunction!(grid::load_movingai_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(bench::_rust_find_paths_seconds, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     for (name, value) in [

@@ -38,6 +38,9 @@ def build(vertices: npt.NDArray[np.float32], triangles: npt.NDArray[np.int32]) -
     crowd.update(0.1)
     _where: npt.NDArray[np.float32] = crowd.positions()
     _done: bool = bool(crowd.arrived().all())
+    grid = navkit.Grid(np.ones((8, 8), dtype=bool))
+    cost: float = grid.find_path((0, 0), (7, 5), algorithm="jps").cost
+    print(cost)
     try:
         navkit.NavMesh.load("missing.navmesh")
     except navkit.CorruptFileError as e:

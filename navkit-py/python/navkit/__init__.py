@@ -24,6 +24,8 @@ from ._navkit import (
     Crowd,
     DetourError,
     GeometryError,
+    Grid,
+    GridPath,
     InvalidArgumentError,
     NavkitError,
     NavkitIOError,
@@ -34,6 +36,7 @@ from ._navkit import (
     SettingError,
     TileCache,
     __version__,
+    load_movingai_scenario,
 )
 
 __all__ = [
@@ -49,6 +52,8 @@ __all__ = [
     "Crowd",
     "DetourError",
     "GeometryError",
+    "Grid",
+    "GridPath",
     "InvalidArgumentError",
     "NavkitError",
     "NavkitIOError",
@@ -59,4 +64,5 @@ __all__ = [
     "SettingError",
     "TileCache",
     "__version__",
+    "load_movingai_scenario",
 ]

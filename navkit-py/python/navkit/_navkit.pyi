@@ -356,3 +356,55 @@ class Crowd:
     def add_cylinder(self, pos: Point, radius: float, height: float) -> int: ...
     def remove_obstacle(self, handle: int) -> None: ...
     def __len__(self) -> int: ...
+
+class GridPath:
+    """One grid search's answer."""
+
+    status: Literal["complete", "partial"]
+    cost: float
+    expanded: int
+    cells: np.ndarray[tuple[int, int], np.dtype[np.int64]]
+
+class GridPathArrays(TypedDict):
+    cost: np.ndarray[tuple[int], np.dtype[np.float64]]
+    complete: np.ndarray[tuple[int], np.dtype[np.bool_]]
+    expanded: np.ndarray[tuple[int], np.dtype[np.uint32]]
+
+Algorithm = Literal["astar", "jps"]
+CornerCutting = Literal["never", "if_one_side_free", "always"]
+
+class Grid:
+    """A grid of passable and blocked cells for A* and JPS (Moving AI's rules by default)."""
+
+    def __init__(self, passable: np.ndarray[tuple[int, int], np.dtype[np.bool_]]) -> None: ...
+    @staticmethod
+    def load_movingai(path: PathLike) -> Grid: ...
+    @property
+    def width(self) -> int: ...
+    @property
+    def height(self) -> int: ...
+    def to_array(self) -> np.ndarray[tuple[int, int], np.dtype[np.bool_]]: ...
+    def find_path(
+        self,
+        start: tuple[int, int],
+        goal: tuple[int, int],
+        *,
+        algorithm: Algorithm = "astar",
+        corner_cutting: CornerCutting = "never",
+    ) -> GridPath: ...
+    def find_paths(
+        self,
+        starts: npt.ArrayLike,
+        goals: npt.ArrayLike,
+        *,
+        algorithm: Algorithm = "astar",
+        corner_cutting: CornerCutting = "never",
+    ) -> GridPathArrays: ...
+
+class ScenarioArrays(TypedDict):
+    starts: np.ndarray[tuple[int, int], np.dtype[np.int64]]
+    goals: np.ndarray[tuple[int, int], np.dtype[np.int64]]
+    optimal_length: np.ndarray[tuple[int], np.dtype[np.float64]]
+    bucket: np.ndarray[tuple[int], np.dtype[np.uint32]]
+
+def load_movingai_scenario(path: PathLike) -> ScenarioArrays: ...
