@@ -46,11 +46,11 @@ pub(crate) fn walkable_area<'a>(
     geom: &InputGeometry,
     settings: &BuildSettings,
     cfg: &VoxelConfig,
-    chunks: impl Iterator<Item = &'a [i32]>,
+    chunks: impl Iterator<Item = TriChunk<'a>>,
     strips: usize,
     capture: Option<&mut SoloStages>,
 ) -> Result<(CompactHeightfield, i32, usize)> {
-    let (mut solid, rasterized) = rasterize_triangles(ctx, guard, &geom.mesh, cfg, chunks, strips)?;
+    let (mut solid, rasterized) = rasterize_triangles(ctx, guard, geom, cfg, chunks, strips)?;
     if settings.filter_low_hanging_obstacles {
         filter_low_hanging_obstacles(ctx, guard, cfg, &mut solid)?;
     }
@@ -100,7 +100,10 @@ pub(crate) fn tile_walkable_area(
         geom,
         settings,
         cfg,
-        chunks.iter().map(|&c| index.chunk_tris(c)),
+        chunks.iter().map(|&c| TriChunk {
+            tris: index.chunk_tris(c),
+            ids: TriIds::Listed(index.chunk_ids(c)),
+        }),
         1,
         capture,
     )

@@ -11,6 +11,7 @@
 //! # Ok::<(), navkit::Error>(())
 //! ```
 
+use crate::build::stages::{TriChunk, TriIds};
 use std::time::Instant;
 
 use recastnavigation_sys as sys;
@@ -280,7 +281,14 @@ pub(crate) fn build_solo(
         geom,
         settings,
         &cfg,
-        geom.mesh.tris.chunks(TRIS_PER_CHECK * 3),
+        geom.mesh
+            .tris
+            .chunks(TRIS_PER_CHECK * 3)
+            .enumerate()
+            .map(|(i, tris)| TriChunk {
+                tris,
+                ids: TriIds::From(i * TRIS_PER_CHECK),
+            }),
         // The whole navmesh is this one grid: its rows may be rasterized on every thread.
         crate::par::current_num_threads(),
         stages.as_mut(),

@@ -4,6 +4,7 @@
 
 use super::pipeline::walkable_area;
 use super::solo::{Stage, solo_config};
+use crate::build::stages::{TriChunk, TriIds};
 use crate::ffi::context::RecastContext;
 use crate::geometry::InputGeometry;
 use crate::settings::{BuildSettings, area};
@@ -125,7 +126,10 @@ pub(crate) fn build_walkable_spans(
         geom,
         settings,
         &cfg,
-        std::iter::once(&geom.mesh.tris[..]),
+        std::iter::once(TriChunk {
+            tris: &geom.mesh.tris[..],
+            ids: TriIds::From(0),
+        }),
         1,
         None,
     )?;

@@ -165,6 +165,12 @@ pub struct InputGeometry {
     pub off_mesh_connections: Vec<OffMeshConnection>,
     /// Convex area volumes.
     pub convex_volumes: Vec<ConvexVolume>,
+    /// An area id (0..=63, [`crate::area`]) per triangle of the mesh, if given: the walkable
+    /// surface a triangle makes gets its area ([`crate::area::GROUND`], 0, is ground), where
+    /// Recast would make it ground. A triangle's slope still decides whether it is walkable,
+    /// and convex volumes still re-mark what lies inside them. `None` (every file format, and
+    /// [`InputGeometry::from_mesh`]): every walkable triangle is ground, as in RecastDemo.
+    pub triangle_areas: Option<Vec<u8>>,
     /// The mesh (`.obj`, `.gltf`, `.glb`) or `.gset` file this was read from, if any.
     pub source: Option<PathBuf>,
 }
@@ -214,6 +220,7 @@ impl InputGeometry {
             settings: None,
             off_mesh_connections: Vec::new(),
             convex_volumes: Vec::new(),
+            triangle_areas: None,
         }
     }
 
@@ -252,6 +259,7 @@ impl InputGeometry {
             s.validate()?;
         }
         let fail = |msg: String| Err(Error::Geometry(msg));
+        self.check_triangle_areas()?;
         let (nc, nv) = (self.off_mesh_connections.len(), self.convex_volumes.len());
         if nc > MAX_OFF_MESH_CONNECTIONS || nv > MAX_CONVEX_VOLUMES {
             return fail(format!(
@@ -310,6 +318,27 @@ impl InputGeometry {
             }
         }
         Ok(())
+    }
+
+    /// [`InputGeometry::triangle_areas`], if given: one per triangle, each at most 63.
+    fn check_triangle_areas(&self) -> Result<()> {
+        let Some(areas) = &self.triangle_areas else {
+            return Ok(());
+        };
+        if areas.len() != self.mesh.tri_count() {
+            return Err(Error::Geometry(format!(
+                "{} triangle areas for {} triangles: one per triangle",
+                areas.len(),
+                self.mesh.tri_count()
+            )));
+        }
+        match areas.iter().position(|&a| i64::from(a) > MAX_AREA) {
+            Some(i) => Err(Error::Geometry(format!(
+                "triangle {i} has area {} > {MAX_AREA}",
+                areas[i]
+            ))),
+            None => Ok(()),
+        }
     }
 
     /// The build bounds: the settings' bounds if set, else the mesh bounds (RecastDemo's

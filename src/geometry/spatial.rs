@@ -50,6 +50,8 @@ pub struct ChunkyTriMesh {
     nodes: Vec<Node>,
     /// Triangle vertex indices, reordered so that every leaf's triangles are contiguous.
     tris: Vec<i32>,
+    /// The mesh's index of each triangle of `tris`.
+    ids: Vec<u32>,
     /// Leaf node index of each chunk.
     leaves: Vec<usize>,
     max_tris_per_chunk: usize,
@@ -97,6 +99,7 @@ impl ChunkyTriMesh {
         let mut index = ChunkyTriMesh {
             nodes: Vec::with_capacity(ntris / per * 2 + 1),
             tris: Vec::with_capacity(ntris * 3),
+            ids: Vec::with_capacity(ntris),
             leaves: Vec::new(),
             max_tris_per_chunk: 0,
             parallel_items,
@@ -111,6 +114,7 @@ impl ChunkyTriMesh {
         let mut f = ChunkyTriMesh {
             nodes: Vec::with_capacity(items.len() / per * 2 + 1),
             tris: Vec::with_capacity(items.len() * 3),
+            ids: Vec::with_capacity(items.len()),
             leaves: Vec::new(),
             max_tris_per_chunk: 0,
             parallel_items: self.parallel_items,
@@ -132,6 +136,7 @@ impl ChunkyTriMesh {
         self.leaves
             .extend(f.leaves.into_iter().map(|l| l + node_offset));
         self.tris.extend_from_slice(&f.tris);
+        self.ids.extend_from_slice(&f.ids);
         self.max_tris_per_chunk = self.max_tris_per_chunk.max(f.max_tris_per_chunk);
     }
 
@@ -151,6 +156,7 @@ impl ChunkyTriMesh {
             for it in items.iter() {
                 let t = it.tri as usize * 3;
                 self.tris.extend_from_slice(&mesh.tris[t..t + 3]);
+                self.ids.push(it.tri);
             }
             self.nodes.push(Node {
                 bmin,
@@ -249,6 +255,19 @@ impl ChunkyTriMesh {
                 let n = &self.nodes[l];
                 let a = n.first as usize * 3;
                 &self.tris[a..a + n.count * 3]
+            }
+            None => &[],
+        }
+    }
+
+    /// The mesh's index of each triangle of chunk `chunk` (in the order of [`Self::chunk_tris`]).
+    /// Empty for an out-of-range chunk.
+    pub fn chunk_ids(&self, chunk: usize) -> &[u32] {
+        match self.leaves.get(chunk) {
+            Some(&l) => {
+                let n = &self.nodes[l];
+                let a = n.first as usize;
+                &self.ids[a..a + n.count]
             }
             None => &[],
         }

@@ -43,7 +43,7 @@ pub(crate) use filter::{
     filter_ledge_spans, filter_low_hanging_obstacles, filter_walkable_low_height_spans,
 };
 pub(crate) use poly_mesh::build_poly_mesh;
-pub(crate) use rasterize::rasterize_triangles;
+pub(crate) use rasterize::{TriChunk, TriIds, rasterize_triangles};
 pub(crate) use regions::build_regions;
 
 use crate::Error;
