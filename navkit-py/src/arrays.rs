@@ -201,3 +201,34 @@ pub fn pairs(
     }
     Ok(a.into_iter().zip(b).collect())
 }
+
+/// One area id (0..=63) per triangle: a 1-D integer array of `count` values.
+pub fn area_ids(obj: &Bound<'_, PyAny>, name: &str, count: usize) -> PyResult<Vec<u8>> {
+    let (arr, kind) = as_f64_array(obj, name)?;
+    if kind == b'f' {
+        return Err(PyTypeError::new_err(format!(
+            "`{name}` must be an integer array (area ids), not a float array"
+        )));
+    }
+    if arr.shape() != [count] {
+        return Err(PyValueError::new_err(format!(
+            "`{name}` must have one area per triangle, shape ({count},), not {:?}",
+            arr.shape()
+        )));
+    }
+    let arr = arr.cast::<PyArray1<f64>>()?;
+    let view = arr.readonly();
+    view.as_array()
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| {
+            if (0.0..=63.0).contains(&v) {
+                Ok(v as u8)
+            } else {
+                Err(PyValueError::new_err(format!(
+                    "`{name}[{i}]` = {v} is not an area id (0..=63)"
+                )))
+            }
+        })
+        .collect()
+}

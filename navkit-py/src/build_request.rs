@@ -18,8 +18,23 @@ fn as_path(obj: &Bound<'_, PyAny>) -> Option<PathBuf> {
     obj.extract::<PathBuf>().ok()
 }
 
-/// The geometry of `NavMesh.build`'s `source` and `triangles`.
+/// The geometry of `NavMesh.build`'s `source`, `triangles` and `areas` (an area id per
+/// triangle, 0..=63, 0 ground).
 pub fn geometry(
+    source: &Bound<'_, PyAny>,
+    triangles: Option<&Bound<'_, PyAny>>,
+    areas: Option<&Bound<'_, PyAny>>,
+) -> PyResult<InputGeometry> {
+    let mut geom = source_geometry(source, triangles)?;
+    if let Some(a) = areas.filter(|a| !a.is_none()) {
+        let areas = arrays::area_ids(a, "areas", geom.mesh.tri_count())?;
+        geom.triangle_areas = Some(areas);
+    }
+    Ok(geom)
+}
+
+/// The geometry of `source` and `triangles`, without areas.
+fn source_geometry(
     source: &Bound<'_, PyAny>,
     triangles: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<InputGeometry> {

@@ -54,6 +54,9 @@ impl NavMesh {
     ///
     /// `source` is a path to an OBJ, glTF (`.gltf`/`.glb`) or RecastDemo `.gset` file, or an
     /// `(N, 3)` array of vertices with `triangles` an `(M, 3)` integer array of vertex indices.
+    /// `areas` (optional, `(M,)` integers 0..=63) gives each triangle's walkable surface an area
+    /// id (0 ground, `AREA_WATER` ...; slopes still decide what is walkable), which filters and
+    /// area costs then see.
     /// `settings` defaults to the `.gset`'s own, else RecastDemo's (`BuildSettings()`).
     /// `threads` (tiled builds) defaults to every core; `max_memory` (bytes) refuses a build
     /// whose estimate is larger (default 8 GiB); `timeout` (seconds) stops a longer one. The
@@ -61,12 +64,13 @@ impl NavMesh {
     ///
     /// >>> mesh = navkit.NavMesh.build("dungeon.obj")
     #[staticmethod]
-    #[pyo3(signature = (source, triangles=None, *, settings=None, tiled=false, tile_size=None, threads=None, max_memory=Some(DEFAULT_MAX_MEMORY), timeout=None))]
+    #[pyo3(signature = (source, triangles=None, *, areas=None, settings=None, tiled=false, tile_size=None, threads=None, max_memory=Some(DEFAULT_MAX_MEMORY), timeout=None))]
     #[allow(clippy::too_many_arguments)] // Python's keywords, one each
     fn build(
         py: Python<'_>,
         source: &Bound<'_, PyAny>,
         triangles: Option<&Bound<'_, PyAny>>,
+        areas: Option<&Bound<'_, PyAny>>,
         settings: Option<BuildSettings>,
         tiled: bool,
         tile_size: Option<u32>,
@@ -74,7 +78,7 @@ impl NavMesh {
         max_memory: Option<u64>,
         timeout: Option<f64>,
     ) -> PyResult<NavMesh> {
-        let geom = geometry(source, triangles)?;
+        let geom = geometry(source, triangles, areas)?;
         let request =
             BuildRequest::new(settings.as_ref(), tile_size, threads, max_memory, timeout)?;
         let nav = py.detach(|| request.navmesh(&geom, tiled)).py_err()?;

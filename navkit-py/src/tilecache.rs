@@ -120,19 +120,20 @@ impl TileCache {
     /// Builds a tile cache of a level (RecastDemo's Temp Obstacles), with the arguments of
     /// `NavMesh.build` (`tile_size` default 48 cells). The GIL is released while it builds.
     #[staticmethod]
-    #[pyo3(signature = (source, triangles=None, *, settings=None, tile_size=None, threads=None, max_memory=Some(DEFAULT_MAX_MEMORY), timeout=None))]
+    #[pyo3(signature = (source, triangles=None, *, areas=None, settings=None, tile_size=None, threads=None, max_memory=Some(DEFAULT_MAX_MEMORY), timeout=None))]
     #[allow(clippy::too_many_arguments)] // Python's keywords, one each
     fn build(
         py: Python<'_>,
         source: &Bound<'_, PyAny>,
         triangles: Option<&Bound<'_, PyAny>>,
+        areas: Option<&Bound<'_, PyAny>>,
         settings: Option<BuildSettings>,
         tile_size: Option<u32>,
         threads: Option<usize>,
         max_memory: Option<u64>,
         timeout: Option<f64>,
     ) -> PyResult<TileCache> {
-        let geom = geometry(source, triangles)?;
+        let geom = geometry(source, triangles, areas)?;
         let request =
             BuildRequest::new(settings.as_ref(), tile_size, threads, max_memory, timeout)?;
         let cache = py.detach(|| request.tile_cache(&geom)).py_err()?;

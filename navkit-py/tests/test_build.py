@@ -64,3 +64,38 @@ def test_save_load_and_recastdemos_own_file(tmp_path: Path, dungeon: navkit.NavM
     theirs = navkit.NavMesh.load(RECASTDEMO.parent / "recastdemo-files" / "dungeon_all_tiles_navmesh.bin")
     assert theirs.info()["tiles"] > 1
     assert theirs.find_path([28.6, 15.0, -78.8], [47.8, 10.2, -0.9]).status == "complete"
+
+
+def floor() -> tuple[np.ndarray, np.ndarray]:
+    """A flat 20 x 20 m floor of 1 m squares, two triangles each (row by row, west to east)."""
+    xs, zs = np.meshgrid(np.arange(21.0), np.arange(21.0))
+    verts = np.stack([xs.ravel(), np.zeros(441), zs.ravel()], axis=1)
+    i = (np.arange(20)[:, None] * 21 + np.arange(20)[None, :]).ravel()
+    tris = np.concatenate([np.stack([i, i + 21, i + 1], 1), np.stack([i + 1, i + 21, i + 22], 1)])
+    return verts, tris
+
+
+def test_per_triangle_areas() -> None:
+    verts, tris = floor()
+    east = verts[tris].mean(axis=1)[:, 0] > 10
+    areas = np.where(east, navkit.AREA_WATER, navkit.AREA_GROUND).astype(np.uint8)
+    mesh = navkit.NavMesh.build(verts, tris, areas=areas)
+    polys = mesh.polygons()
+    v, off = polys["vertices"], polys["offsets"]
+    cx = np.array([v[off[k] : off[k + 1], 0].mean() for k in range(len(off) - 1)])
+    # Ground west of x = 10, water east of it (to the 0.3 m cell edge nearest the line).
+    assert set(polys["areas"][cx < 9.5]) == {navkit.AREA_GROUND}
+    assert set(polys["areas"][cx > 10.5]) == {navkit.AREA_WATER}
+    water_flags = int(polys["flags"][cx > 10.5][0])
+    dry = navkit.QueryFilter(exclude_flags=water_flags)
+    assert mesh.find_path([2.0, 0.0, 10.0], [18.0, 0.0, 10.0]).status == "complete"
+    with pytest.raises(navkit.PointOffMeshError, match="goal"):
+        mesh.find_path([2.0, 0.0, 10.0], [18.0, 0.0, 10.0], filter=dry)
+    # Without areas every polygon is ground.
+    assert set(navkit.NavMesh.build(verts, tris).polygons()["areas"]) == {navkit.AREA_GROUND}
+    with pytest.raises(ValueError, match=r"`areas\[3\]` = 64 is not an area id"):
+        navkit.NavMesh.build(verts, tris, areas=np.where(np.arange(len(tris)) == 3, 64, 0))
+    with pytest.raises(ValueError, match="one area per triangle"):
+        navkit.NavMesh.build(verts, tris, areas=areas[:-1])
+    with pytest.raises(TypeError, match="integer array"):
+        navkit.NavMesh.build(verts, tris, areas=areas.astype(float))
