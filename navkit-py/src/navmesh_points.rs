@@ -171,6 +171,27 @@ impl NavMesh {
         Ok(d)
     }
 
+    /// Steps from each of `starts` (snapped within `half_extents`) toward its row of `ends`
+    /// (`(N, 3)` each) along the surface, sliding along walls (Detour's `moveAlongSurface`;
+    /// habitat-sim's `try_step`): where each step ends, on the surface, `(N, 3)` float32.
+    #[pyo3(signature = (starts, ends, *, half_extents=None, filter=None))]
+    fn try_steps<'py>(
+        &self,
+        py: Python<'py>,
+        starts: &Bound<'py, PyAny>,
+        ends: &Bound<'py, PyAny>,
+        half_extents: Option<&Bound<'py, PyAny>>,
+        filter: Option<QueryFilter>,
+    ) -> PyResult<Bound<'py, numpy::PyArray2<f32>>> {
+        let pairs = arrays::pairs(starts, "starts", ends, "ends")?;
+        let half = arrays::half_extents(half_extents)?;
+        let filter = filter.map(|f| f.inner).unwrap_or_default();
+        let at = py
+            .detach(|| spatial::steps(&self.pool, &pairs, half, &filter))
+            .map_err(|(i, e)| errors::in_batch(i, e))?;
+        Ok(arrays::to_array(py, &at))
+    }
+
     /// `n` random points on the navmesh (float32 `(n, 3)`), polygons weighted by area, from a
     /// generator seeded with `seed` (the same seed gives the same points). With `near` (a
     /// point) and `radius`, points reachable from `near` within about `radius` (Detour's

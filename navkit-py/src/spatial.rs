@@ -215,3 +215,28 @@ impl Grid {
         out
     }
 }
+
+/// From each start (snapped within `half_extents`) toward its end along the surface, sliding
+/// along walls (Detour's `moveAlongSurface`, habitat-sim's `try_step`); the height is the
+/// surface's where the move ends.
+pub fn steps(
+    pool: &QueryPool,
+    pairs: &[(Vec3, Vec3)],
+    half_extents: Vec3,
+    filter: &QueryFilter,
+) -> Result<Vec<Vec3>, BatchError> {
+    pool.map(pairs, |q, &(s, e)| {
+        let start = q.find_nearest_poly(s, half_extents, filter)?;
+        let m = q.move_along_surface(start.poly, start.point, e, filter, MAX_STEP_POLYS)?;
+        let mut at = m.position;
+        if let Some(&last) = m.visited.last()
+            && let Ok(y) = q.poly_height(last, at)
+        {
+            at.y = y;
+        }
+        Ok(at)
+    })
+}
+
+/// The polygons one step may cross (RecastDemo's crowd uses 16; a step is short).
+const MAX_STEP_POLYS: usize = 64;

@@ -162,3 +162,13 @@ def test_topdown_map_of_the_ground_floor(demo: navkit.NavMesh) -> None:
         demo.topdown(0.0, 0.0)
     with pytest.raises(ValueError, match="at most"):
         demo.topdown(1e-4, 0.0)
+
+
+def test_steps_slide_along_the_wall(demo: navkit.NavMesh) -> None:
+    # From x = 2 west into the walkable edge at x = 0.9 (see above): stopped there; aimed
+    # south-west, it slides along the edge to z = 20; a free step arrives. Heights are the
+    # surface's (0.2: the ground rounded up to the cell height).
+    at = demo.try_steps(np.array([[2.0, 0.0, 15.0]] * 3), np.array([[-5.0, 0.0, 15.0], [-5.0, 0.0, 20.0], [3.0, 0.0, 16.0]]))
+    np.testing.assert_allclose(at, [[0.9, 0.2, 15.0], [0.9, 0.2, 20.0], [3.0, 0.2, 16.0]], atol=1e-5)
+    with pytest.raises(navkit.PointOffMeshError, match="pair 1"):
+        demo.try_steps(np.array([[2.0, 0.0, 15.0], [-50.0, 0.0, 0.0]]), np.zeros((2, 3)))

@@ -249,6 +249,14 @@ class NavMesh:
         half_extents: Optional[Point] = None,
         filter: Optional[QueryFilter] = None,
     ) -> RaycastArrays: ...
+    def try_steps(
+        self,
+        starts: Points,
+        ends: Points,
+        *,
+        half_extents: Optional[Point] = None,
+        filter: Optional[QueryFilter] = None,
+    ) -> F32x3: ...
     def random_points(
         self,
         n: int,
