@@ -1,5 +1,6 @@
 //! Arrays at the edge: what Python hands in (numpy arrays of any real dtype, lists, tuples) is
-//! checked once, for dtype, shape and finite values, with errors that name the argument; what
+//! checked once, for dtype, shape and finite values, with errors that name the argument
+//! (float32 and float64 point arrays are read where they lie; other dtypes are converted); what
 //! goes back out is a numpy array that owns the Rust buffer (no copy).
 
 use navkit::glam::Vec3;
@@ -60,16 +61,30 @@ fn rows_of_three<'py>(
 
 /// An `(N, 3)` array of points, each finite (in float32).
 pub fn points(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<Vec3>> {
+    // float32 `(N, 3)` arrays, navkit's own type, are read where they lie; others as float64.
+    if let Ok(a) = obj.cast::<PyArray2<f32>>()
+        && a.shape()[1] == 3
+    {
+        let view = a.readonly();
+        return rows_to_points(view.as_array(), name);
+    }
     let (arr, _) = rows_of_three(obj, name, "N")?;
     let view = arr.readonly();
-    let a = view.as_array();
+    rows_to_points(view.as_array(), name)
+}
+
+/// The rows of an `(N, 3)` array as points, each finite in float32.
+fn rows_to_points<T: Copy + Into<f64>>(
+    a: numpy::ndarray::ArrayView2<'_, T>,
+    name: &str,
+) -> PyResult<Vec<Vec3>> {
     let mut out = Vec::with_capacity(a.nrows());
     for (i, row) in a.rows().into_iter().enumerate() {
-        let p = Vec3::new(row[0] as f32, row[1] as f32, row[2] as f32);
+        let (x, y, z) = (row[0].into(), row[1].into(), row[2].into());
+        let p = Vec3::new(x as f32, y as f32, z as f32);
         if !p.is_finite() {
             return Err(PyValueError::new_err(format!(
-                "`{name}[{i}]` is not finite (in float32): [{}, {}, {}]",
-                row[0], row[1], row[2]
+                "`{name}[{i}]` is not finite (in float32): [{x}, {y}, {z}]"
             )));
         }
         out.push(p);
