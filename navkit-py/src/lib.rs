@@ -24,6 +24,10 @@ mod tilecache;
 
 use pyo3::prelude::*;
 
+/// mimalloc for the extension's Rust allocations (see Cargo.toml).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// The extension module.
 #[pymodule]
 fn _navkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
