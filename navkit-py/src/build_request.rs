@@ -4,9 +4,11 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use navkit::build::Budget;
+use std::sync::mpsc::RecvTimeoutError;
+
+use navkit::build::{Budget, CancelToken};
 use navkit::{InputGeometry, NavMeshBuilder, TriMesh};
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
 use crate::arrays;
@@ -66,12 +68,17 @@ fn source_geometry(
 /// is refused before it starts, with a `BuildError` naming the estimate.
 pub const DEFAULT_MAX_MEMORY: u64 = 8 << 30;
 
+/// How often a build's waiting thread checks Python's signals.
+const SIGNAL_CHECK: Duration = Duration::from_millis(50);
+
 /// What the build keywords ask of the builder.
 pub struct BuildRequest {
     settings: Option<navkit::BuildSettings>,
     tile_size: Option<u32>,
     threads: usize,
     budget: Budget,
+    /// Cancels the build when Python gets a signal (Ctrl-C): see [`BuildRequest::run`].
+    cancel: CancelToken,
 }
 
 impl BuildRequest {
@@ -85,7 +92,8 @@ impl BuildRequest {
         max_memory: Option<u64>,
         timeout: Option<f64>,
     ) -> PyResult<Self> {
-        let mut budget = Budget::new();
+        let cancel = CancelToken::new();
+        let mut budget = Budget::new().cancel_token(cancel.clone());
         if let Some(m) = max_memory {
             budget = budget.max_memory(m);
         }
@@ -102,6 +110,47 @@ impl BuildRequest {
             tile_size,
             threads: threads.unwrap_or(0),
             budget,
+            cancel,
+        })
+    }
+
+    /// Runs `build` on a thread of its own with the GIL released, while this thread checks
+    /// Python's signals every [`SIGNAL_CHECK`]: a signal (Ctrl-C, an alarm) cancels the build,
+    /// which stops at its next check (between stages and tiles), and raises the signal's
+    /// exception.
+    pub fn run<T: Send>(
+        &self,
+        py: Python<'_>,
+        build: impl FnOnce(&Self) -> navkit::Result<T> + Send,
+    ) -> PyResult<T> {
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::scope(|scope| {
+            scope.spawn(move || {
+                // The receiver waits for this, or has gone after a signal.
+                let _ = tx.send(build(self));
+            });
+            // In a mutex only so that the wait, GIL released, may borrow it (`Send`).
+            let rx = std::sync::Mutex::new(rx);
+            loop {
+                let waited = py.detach(|| match rx.lock() {
+                    Ok(r) => r.recv_timeout(SIGNAL_CHECK),
+                    Err(_) => Err(RecvTimeoutError::Disconnected),
+                });
+                match waited {
+                    Ok(result) => return result.py_err(),
+                    Err(RecvTimeoutError::Timeout) => {
+                        if let Err(signal) = py.check_signals() {
+                            self.cancel.cancel();
+                            return Err(signal);
+                        }
+                    }
+                    Err(RecvTimeoutError::Disconnected) => {
+                        return Err(PyRuntimeError::new_err(
+                            "the build's thread ended without a result",
+                        ));
+                    }
+                }
+            }
         })
     }
 

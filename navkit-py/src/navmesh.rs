@@ -60,7 +60,7 @@ impl NavMesh {
     /// `settings` defaults to the `.gset`'s own, else RecastDemo's (`BuildSettings()`).
     /// `threads` (tiled builds) defaults to every core; `max_memory` (bytes) refuses a build
     /// whose estimate is larger (default 8 GiB); `timeout` (seconds) stops a longer one. The
-    /// GIL is released while it builds.
+    /// GIL is released while it builds; a signal (Ctrl-C) stops the build and raises.
     ///
     /// >>> mesh = navkit.NavMesh.build("dungeon.obj")
     #[staticmethod]
@@ -81,7 +81,7 @@ impl NavMesh {
         let geom = geometry(source, triangles, areas)?;
         let request =
             BuildRequest::new(settings.as_ref(), tile_size, threads, max_memory, timeout)?;
-        let nav = py.detach(|| request.navmesh(&geom, tiled)).py_err()?;
+        let nav = request.run(py, |r| r.navmesh(&geom, tiled))?;
         Ok(NavMesh::new(nav))
     }
 

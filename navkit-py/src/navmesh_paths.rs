@@ -74,6 +74,11 @@ impl NavMesh {
     ) -> PyResult<(usize, Path)> {
         let s = arrays::point(start, "start")?;
         let goals = arrays::points(goals, "goals")?;
+        if goals.is_empty() {
+            return Err(pyo3::exceptions::PyValueError::new_err(
+                "`goals` is empty: give at least one goal",
+            ));
+        }
         let args = PathArgs::new(smooth, optimal, half_extents, filter)?;
         py.detach(|| args.run_nearest(&self.pool, s, &goals))
             .py_err()

@@ -118,7 +118,8 @@ pub fn update(cache: &mut navkit::TileCache, seconds: Option<f64>) -> PyResult<b
 #[pymethods]
 impl TileCache {
     /// Builds a tile cache of a level (RecastDemo's Temp Obstacles), with the arguments of
-    /// `NavMesh.build` (`tile_size` default 48 cells). The GIL is released while it builds.
+    /// `NavMesh.build` (`tile_size` default 48 cells). The GIL is released while it builds; a
+    /// signal (Ctrl-C) stops the build and raises.
     #[staticmethod]
     #[pyo3(signature = (source, triangles=None, *, areas=None, settings=None, tile_size=None, threads=None, max_memory=Some(DEFAULT_MAX_MEMORY), timeout=None))]
     #[allow(clippy::too_many_arguments)] // Python's keywords, one each
@@ -136,7 +137,7 @@ impl TileCache {
         let geom = geometry(source, triangles, areas)?;
         let request =
             BuildRequest::new(settings.as_ref(), tile_size, threads, max_memory, timeout)?;
-        let cache = py.detach(|| request.tile_cache(&geom)).py_err()?;
+        let cache = request.run(py, |r| r.tile_cache(&geom))?;
         Ok(TileCache { inner: Some(cache) })
     }
 

@@ -142,6 +142,8 @@ def test_the_path_to_the_nearest_goal(dungeon: navkit.NavMesh) -> None:
     assert dungeon.find_path_to_nearest(starts[0], far)[0] == index + 1
     with pytest.raises(navkit.PointOffMeshError, match="goals"):
         dungeon.find_path_to_nearest(starts[0], far[:1])
+    with pytest.raises(ValueError, match="`goals` is empty"):
+        dungeon.find_path_to_nearest(starts[0], np.empty((0, 3)))
 
 
 def test_topdown_map_of_the_ground_floor(demo: navkit.NavMesh) -> None:
