@@ -61,6 +61,10 @@ fn the_block_is_its_own_island_until_the_jump_joins_it() {
             "{island:?}"
         );
         assert_eq!(island.polys, 1);
+        // A flat 8.4 x 6.6 m rectangle: its centre is the middle, its radius half the diagonal.
+        let mid = Vec3::new((28.8 + 37.2) / 2.0, lo.y, (2.7 + 9.3) / 2.0);
+        assert!((island.centre - mid).length() < 1e-3, "{island:?}");
+        assert!((island.radius - 0.5 * (8.4f32.powi(2) + 6.6f32.powi(2)).sqrt()).abs() < 1e-3);
     }
     // Heights are rounded up to the 0.2 m cell height: 2.5 -> 2.6, 0 -> 0.2.
     assert!((top.bounds.min.y - 2.6).abs() < 1e-4 && (inside.bounds.max.y - 0.2).abs() < 1e-4);

@@ -18,6 +18,11 @@ pub struct Island {
     pub area: f32,
     /// The bounds of its detail triangles.
     pub bounds: Aabb,
+    /// Its centre: the area-weighted mean of its detail triangles' centroids.
+    pub centre: Vec3,
+    /// The farthest any of its detail triangles' corners lies from [`Island::centre`]
+    /// (habitat-sim's island radius).
+    pub radius: f32,
 }
 
 /// The islands of a navmesh: connected parts, counting every link (across polygon edges and
@@ -88,6 +93,50 @@ impl NavMesh {
     }
 }
 
+/// Each island's summary, by root: ground polygons, area, bounds, centre and radius.
+fn summaries(
+    polys: &[super::PolyInfo],
+    roots: &[usize],
+    tris: &[(usize, PolyRef, [Vec3; 3])],
+) -> FxHashMap<usize, Island> {
+    let mut by_root: FxHashMap<usize, Island> = FxHashMap::default();
+    for (i, p) in polys.iter().enumerate() {
+        let e = by_root.entry(roots[i]).or_insert(Island {
+            polys: 0,
+            area: 0.0,
+            bounds: Aabb::new(Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)),
+            centre: Vec3::ZERO,
+            radius: 0.0,
+        });
+        e.polys += usize::from(!p.off_mesh);
+    }
+    for (root, _, t) in tris {
+        let e = by_root
+            .get_mut(root)
+            .expect("every triangle's poly has a root");
+        let a = area(t);
+        e.area += a;
+        // The weighted centroids' sum for now; divided by the area below.
+        e.centre += (t[0] + t[1] + t[2]) / 3.0 * a;
+        let b = Aabb::from_points(t.iter().copied()).expect("three points");
+        e.bounds = e.bounds.union(&b);
+    }
+    for e in by_root.values_mut() {
+        e.centre = if e.area > 0.0 {
+            e.centre / e.area
+        } else {
+            e.bounds.center()
+        };
+    }
+    for (root, _, t) in tris {
+        let e = by_root
+            .get_mut(root)
+            .expect("every triangle's poly has a root");
+        e.radius = t.iter().fold(e.radius, |r, v| r.max(v.distance(e.centre)));
+    }
+    by_root
+}
+
 impl Islands {
     /// The islands from each polygon's root (the smallest polygon index of its part) and the
     /// detail triangles with their roots.
@@ -96,24 +145,8 @@ impl Islands {
         roots: &[usize],
         mut tris: Vec<(usize, PolyRef, [Vec3; 3])>,
     ) -> Islands {
-        // Per root: area, ground polys, bounds; then the roots by decreasing area.
-        let mut by_root: FxHashMap<usize, Island> = FxHashMap::default();
-        for (i, p) in polys.iter().enumerate() {
-            let e = by_root.entry(roots[i]).or_insert(Island {
-                polys: 0,
-                area: 0.0,
-                bounds: Aabb::new(Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)),
-            });
-            e.polys += usize::from(!p.off_mesh);
-        }
-        for (root, _, t) in &tris {
-            let e = by_root
-                .get_mut(root)
-                .expect("every triangle's poly has a root");
-            e.area += area(t);
-            let b = Aabb::from_points(t.iter().copied()).expect("three points");
-            e.bounds = e.bounds.union(&b);
-        }
+        let by_root = summaries(polys, roots, &tris);
+        // The roots by decreasing area.
         let mut order: Vec<usize> = by_root.keys().copied().collect();
         order.sort_by(|a, b| by_root[b].area.total_cmp(&by_root[a].area).then(a.cmp(b)));
         let rank: FxHashMap<usize, u32> = order
