@@ -237,7 +237,8 @@ impl NavMesh {
 
     /// The navmesh's islands (parts joined by links, which no path leaves; off-mesh links
     /// join both ways), largest first: a dict of arrays, `area` (m2, float32), `polys` (ground
-    /// polygons), `bounds_min` and `bounds_max` (float32 `(K, 3)`).
+    /// polygons), `centre` (float32 `(K, 3)`, area-weighted), `radius` (the farthest corner
+    /// from the centre: habitat-sim's island radius), `bounds_min` and `bounds_max`.
     fn islands<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let islands = self.islands_of(py);
         let d = PyDict::new(py);
@@ -249,6 +250,12 @@ impl NavMesh {
         d.set_item("polys", arrays::to_array1::<u64>(py, polys))?;
         let lo: Vec<Vec3> = islands.iter().map(|i| i.bounds.min).collect();
         let hi: Vec<Vec3> = islands.iter().map(|i| i.bounds.max).collect();
+        let centres: Vec<Vec3> = islands.iter().map(|i| i.centre).collect();
+        d.set_item("centre", arrays::to_array(py, &centres))?;
+        d.set_item(
+            "radius",
+            arrays::to_array1(py, islands.iter().map(|i| i.radius).collect()),
+        )?;
         d.set_item("bounds_min", arrays::to_array(py, &lo))?;
         d.set_item("bounds_max", arrays::to_array(py, &hi))?;
         Ok(d)

@@ -108,6 +108,8 @@ def test_islands_of_the_demo_level(demo: navkit.NavMesh) -> None:
     assert len(islands["area"]) == 2
     assert islands["area"][1] == pytest.approx(8.4 * 6.6, abs=0.01)
     np.testing.assert_allclose(islands["bounds_min"][1], [28.8, 0.2, 2.7], atol=1e-4)
+    np.testing.assert_allclose(islands["centre"][1], [33.0, 0.2, 6.0], atol=1e-3)
+    assert islands["radius"][1] == pytest.approx(0.5 * np.hypot(8.4, 6.6), abs=1e-3)
     assert islands["area"][0] > 10 * islands["area"][1]
     assert demo.island_of([5.0, 0.0, 5.0]) == 0
     assert demo.island_of([33.0, 2.5, 6.0]) == 0  # the block's top, up the jump

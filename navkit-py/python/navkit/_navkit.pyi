@@ -141,6 +141,8 @@ class RaycastArrays(TypedDict):
 class IslandArrays(TypedDict):
     area: np.ndarray[tuple[int], np.dtype[np.float32]]
     polys: np.ndarray[tuple[int], np.dtype[np.uint64]]
+    centre: F32x3
+    radius: np.ndarray[tuple[int], np.dtype[np.float32]]
     bounds_min: F32x3
     bounds_max: F32x3
 
