@@ -17,6 +17,13 @@ pub struct QueryFilter {
     pub inner: Filter,
 }
 
+impl QueryFilter {
+    /// The filter given, or RecastDemo's.
+    pub fn or_default(filter: Option<QueryFilter>) -> Filter {
+        filter.map(|f| f.inner).unwrap_or_default()
+    }
+}
+
 /// `area` as an area id, or a `ValueError` naming it.
 fn area_id(area: i64) -> PyResult<u8> {
     u8::try_from(area)

@@ -34,7 +34,7 @@ impl NavMesh {
     ) -> PyResult<Bound<'py, PyTuple>> {
         let pts = arrays::points(points, "points")?;
         let half = arrays::half_extents(half_extents)?;
-        let filter = filter.map(|f| f.inner).unwrap_or_default();
+        let filter = QueryFilter::or_default(filter);
         let found = py
             .detach(|| spatial::nearest(&self.pool, &pts, half, &filter))
             .map_err(|(i, e)| errors::in_batch(i, e))?;
@@ -65,7 +65,7 @@ impl NavMesh {
     ) -> PyResult<Option<Bound<'py, numpy::PyArray1<f32>>>> {
         let p = arrays::point(point, "point")?;
         let half = arrays::half_extents(half_extents)?;
-        let filter = filter.map(|f| f.inner).unwrap_or_default();
+        let filter = QueryFilter::or_default(filter);
         let found = py
             .detach(|| spatial::nearest(&self.pool, &[p], half, &filter))
             .map_err(|(_, e)| errors::to_py(e))?;
@@ -89,7 +89,7 @@ impl NavMesh {
                 "`max_y_delta` must be a finite number >= 0, not {max_y_delta}"
             )));
         }
-        let filter = filter.map(|f| f.inner).unwrap_or_default();
+        let filter = QueryFilter::or_default(filter);
         let ok = py
             .detach(|| spatial::navigable(&self.pool, &pts, max_y_delta, &filter))
             .map_err(|(i, e)| errors::in_batch(i, e))?;
@@ -114,7 +114,7 @@ impl NavMesh {
     ) -> PyResult<Bound<'py, PyAny>> {
         let (pts, one) = arrays::one_or_many(points, "points")?;
         let half = arrays::half_extents(half_extents)?;
-        let filter = filter.map(|f| f.inner).unwrap_or_default();
+        let filter = QueryFilter::or_default(filter);
         let hits = py
             .detach(|| spatial::distances_to_wall(&self.pool, &pts, max_radius, half, &filter))
             .map_err(|(i, e)| {
@@ -147,7 +147,7 @@ impl NavMesh {
     ) -> PyResult<Bound<'py, PyDict>> {
         let pairs = arrays::pairs(starts, "starts", ends, "ends")?;
         let half = arrays::half_extents(half_extents)?;
-        let filter = filter.map(|f| f.inner).unwrap_or_default();
+        let filter = QueryFilter::or_default(filter);
         let hits = py
             .detach(|| spatial::raycasts(&self.pool, &pairs, half, &filter))
             .map_err(|(i, e)| errors::in_batch(i, e))?;
@@ -185,7 +185,7 @@ impl NavMesh {
     ) -> PyResult<Bound<'py, numpy::PyArray2<f32>>> {
         let pairs = arrays::pairs(starts, "starts", ends, "ends")?;
         let half = arrays::half_extents(half_extents)?;
-        let filter = filter.map(|f| f.inner).unwrap_or_default();
+        let filter = QueryFilter::or_default(filter);
         let at = py
             .detach(|| spatial::steps(&self.pool, &pairs, half, &filter))
             .map_err(|(i, e)| errors::in_batch(i, e))?;
@@ -228,7 +228,7 @@ impl NavMesh {
                 "`n` = {n}: at most {MAX_RANDOM_POINTS} points per call"
             )));
         }
-        let filter = filter.map(|f| f.inner).unwrap_or_default();
+        let filter = QueryFilter::or_default(filter);
         let pts = py
             .detach(|| spatial::random_points(&self.pool, n, seed, &around, &filter))
             .py_err()?;
@@ -273,7 +273,7 @@ impl NavMesh {
     ) -> PyResult<Bound<'py, PyAny>> {
         let (pts, one) = arrays::one_or_many(points, "points")?;
         let half = arrays::half_extents(half_extents)?;
-        let filter = filter.map(|f| f.inner).unwrap_or_default();
+        let filter = QueryFilter::or_default(filter);
         let islands = self.islands_of(py);
         let ids = py
             .detach(|| spatial::island_of(&self.pool, &islands, &pts, half, &filter))
@@ -311,7 +311,7 @@ impl NavMesh {
         };
         let grid = spatial::Grid::new(lo, hi, meters_per_pixel, height, max_y_delta)
             .map_err(PyValueError::new_err)?;
-        let filter = filter.map(|f| f.inner).unwrap_or_default();
+        let filter = QueryFilter::or_default(filter);
         let cells = py
             .detach(|| spatial::navigable(&self.pool, &grid.centres(), max_y_delta, &filter))
             .map_err(|(_, e)| errors::to_py(e))?;

@@ -41,7 +41,7 @@ impl PathArgs {
         };
         Ok(PathArgs {
             options,
-            filter: filter.map(|f| f.inner).unwrap_or_default(),
+            filter: QueryFilter::or_default(filter),
         })
     }
 
