@@ -13,6 +13,7 @@ use rayon::prelude::*;
 use crate::arrays;
 use crate::errors::IntoPy;
 use crate::navmesh::NavMesh;
+use crate::query_pool::CHUNK;
 
 /// Seconds navkit's Rust API takes for the straight paths of every pair (the corridor and its
 /// corners, RecastDemo's options, no smooth path) on `threads` threads (default: every core),
@@ -56,7 +57,7 @@ fn time_paths(
         .collect::<navkit::Result<Vec<_>>>()?;
     let t = Instant::now();
     let complete: navkit::Result<Vec<usize>> = pairs
-        .par_chunks(64)
+        .par_chunks(CHUNK)
         .map(|chunk| {
             let slot = rayon::current_thread_index().unwrap_or(0) % queries.len();
             let mut q = queries[slot].lock().expect("no task panics holding it");

@@ -12,7 +12,7 @@ use crate::arrays;
 use crate::errors::IntoPy;
 use crate::navmesh::NavMesh;
 use crate::path::status_name;
-use crate::tilecache::{TileCache, shapes};
+use crate::tilecache::{TileCache, obstacle, shapes};
 
 /// The navmesh a crowd walks: shared, or a tile cache it owns (obstacles while it walks).
 enum Walked {
@@ -278,9 +278,7 @@ impl Crowd {
 
     /// Removes an obstacle (a crowd on a tile cache only).
     fn remove_obstacle(&mut self, handle: i64) -> PyResult<()> {
-        let r = u32::try_from(handle)
-            .map(navkit::tilecache::ObstacleRef)
-            .map_err(|_| PyValueError::new_err(format!("{handle} is not an obstacle handle")))?;
+        let r = obstacle(handle)?;
         self.cached(|c| c.tile_cache_mut().remove(r))
     }
 

@@ -16,6 +16,7 @@ use rayon::prelude::*;
 use crate::arrays;
 use crate::errors::IntoPy;
 use crate::path::status_name;
+use crate::query_pool::CHUNK;
 
 /// A grid of cells, passable or blocked (Moving AI's water too), for A* and JPS.
 ///
@@ -244,7 +245,7 @@ impl Grid {
         let results = py
             .detach(|| {
                 pairs
-                    .par_chunks(64)
+                    .par_chunks(CHUNK)
                     .enumerate()
                     .map(|(c, chunk)| {
                         let mut ctx = SearchContext::new();
@@ -253,7 +254,7 @@ impl Grid {
                             .enumerate()
                             .map(|(i, &(a, b))| {
                                 alg.run(&mut ctx, grid, a, b, &o)
-                                    .map_err(|e| (c * 64 + i, e))
+                                    .map_err(|e| (c * CHUNK + i, e))
                             })
                             .collect::<Result<Vec<_>, _>>()
                     })

@@ -15,7 +15,7 @@ use rayon::prelude::*;
 
 use crate::arrays;
 use crate::filter::QueryFilter;
-use crate::query_pool::QueryPool;
+use crate::query_pool::{CHUNK, QueryPool};
 
 /// The options shared by `find_path` and `find_paths`, checked.
 pub struct PathArgs {
@@ -130,7 +130,13 @@ impl PathArgs {
                     .for_each_with(tx, |tx, (c, chunk)| {
                         if !stop.load(Ordering::Relaxed) {
                             // The receiver lives until every task has sent, or is stopped.
-                            let _ = tx.send((c, self.run_chunk(pool, c * CHUNK, chunk)));
+                            let _ = tx.send((
+                                c,
+                                pool.map_chunk(c * CHUNK, chunk, |q, &(s, g)| {
+                                    q.path(s, g, &self.filter, &self.options)
+                                        .map(|p| self.make(p))
+                                }),
+                            ));
                         }
                     });
             });
@@ -163,32 +169,6 @@ impl PathArgs {
         }
         Ok(slots.into_iter().flatten().collect())
     }
-
-    /// The paths of `chunk`, whose first pair is pair `first` of the batch, on one query.
-    fn run_chunk(
-        &self,
-        pool: &QueryPool,
-        first: usize,
-        chunk: &[(Vec3, Vec3)],
-    ) -> Result<Vec<Path>, (usize, navkit::Error)> {
-        let mut failed = None;
-        let paths = pool
-            .with(|q| {
-                let mut out = Vec::with_capacity(chunk.len());
-                for (i, &(s, g)) in chunk.iter().enumerate() {
-                    match q.path(s, g, &self.filter, &self.options) {
-                        Ok(p) => out.push(self.make(p)),
-                        Err(e) => {
-                            failed = Some(first + i);
-                            return Err(e);
-                        }
-                    }
-                }
-                Ok(out)
-            })
-            .map_err(|e| (failed.unwrap_or(first), e))?;
-        Ok(paths)
-    }
 }
 
 /// A finished task of a batch: its index, and its paths or its first failing pair.
@@ -202,9 +182,6 @@ impl Drop for StopOnDrop<'_> {
         self.0.store(true, Ordering::Relaxed);
     }
 }
-
-/// Pairs per task of a batch: enough to keep a query busy, few enough to share the work out.
-const CHUNK: usize = 64;
 
 /// A path between two points.
 ///

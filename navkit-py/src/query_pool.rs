@@ -70,24 +70,33 @@ impl QueryPool {
         let parts: Vec<Result<Vec<T>, (usize, navkit::Error)>> = items
             .par_chunks(CHUNK)
             .enumerate()
-            .map(|(c, chunk)| {
-                let mut failed = 0;
-                self.with(|q| {
-                    let mut out = Vec::with_capacity(chunk.len());
-                    for (i, item) in chunk.iter().enumerate() {
-                        failed = c * CHUNK + i;
-                        out.push(f(q, item)?);
-                    }
-                    Ok(out)
-                })
-                .map_err(|e| (failed, e))
-            })
+            .map(|(c, chunk)| self.map_chunk(c * CHUNK, chunk, &f))
             .collect();
         let mut out = Vec::with_capacity(items.len());
         for part in parts {
             out.extend(part?);
         }
         Ok(out)
+    }
+
+    /// `f` on every item of `chunk`, items `first..` of a batch, on one query; the first
+    /// failing item stops it and is named by its index in the batch.
+    pub fn map_chunk<I, T>(
+        &self,
+        first: usize,
+        chunk: &[I],
+        f: impl Fn(&mut NavMeshQuery<'_>, &I) -> navkit::Result<T>,
+    ) -> Result<Vec<T>, (usize, navkit::Error)> {
+        let mut failed = first;
+        self.with(|q| {
+            let mut out = Vec::with_capacity(chunk.len());
+            for (i, item) in chunk.iter().enumerate() {
+                failed = first + i;
+                out.push(f(q, item)?);
+            }
+            Ok(out)
+        })
+        .map_err(|e| (failed, e))
     }
 }
 

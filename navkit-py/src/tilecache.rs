@@ -57,14 +57,14 @@ fn moved() -> PyErr {
 }
 
 /// An obstacle handle from Python.
-fn obstacle(handle: i64) -> PyResult<ObstacleRef> {
+pub fn obstacle(handle: i64) -> PyResult<ObstacleRef> {
     u32::try_from(handle)
         .map(ObstacleRef)
         .map_err(|_| PyValueError::new_err(format!("{handle} is not an obstacle handle")))
 }
 
 /// Adds `shape` to `cache`, giving its handle.
-pub fn add(cache: &mut navkit::TileCache, shape: &ObstacleShape) -> PyResult<i64> {
+fn add(cache: &mut navkit::TileCache, shape: &ObstacleShape) -> PyResult<i64> {
     cache.add(shape).map(|r| i64::from(r.0)).py_err()
 }
 
@@ -105,7 +105,7 @@ pub mod shapes {
 
 /// Runs the cache's rebuilds for at most `seconds` (all of them if `None`); true when none is
 /// left.
-pub fn update(cache: &mut navkit::TileCache, seconds: Option<f64>) -> PyResult<bool> {
+fn update(cache: &mut navkit::TileCache, seconds: Option<f64>) -> PyResult<bool> {
     let budget = match seconds {
         None => Duration::MAX,
         Some(s) => Duration::try_from_secs_f64(s).map_err(|_| {
