@@ -170,8 +170,17 @@ fn recast_root() -> PathBuf {
 }
 
 fn main() {
+    // The sources' version goes into tile-store keys (src/build/tiled/tile_key.rs).
+    let manifest_dir = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
+    println!(
+        "cargo:rustc-env=NAVKIT_RECAST_SYS_VERSION={}",
+        pinned_sys_version(&manifest_dir)
+            .as_deref()
+            .unwrap_or("unpinned")
+    );
     println!("cargo:rerun-if-changed=glue");
     println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=Cargo.toml");
     let root = recast_root();
     // Where the upstream sources are, for benchmarks that compile RecastDemo code in place
     // (benches/obj_loader.rs builds RecastDemo's OBJ loader from there).

@@ -3,7 +3,9 @@
 //! run-time obstacles ([`TileCache`]) or the mesh-derived grid ([`MeshGrid`]), all with the
 //! same settings.
 
-use crate::build::tiled::{TiledNavMesh, TiledOptions};
+#[cfg(feature = "tile-store")]
+use crate::build::tiled::{Shard, TileStore};
+use crate::build::tiled::{TilePlan, TiledNavMesh, TiledOptions};
 use crate::build::{Budget, BuildEstimate, SoloBuild};
 use crate::grid::mesh::MeshGrid;
 use crate::tilecache::{TileCache, TileCacheSettings};
@@ -48,6 +50,7 @@ pub struct NavMeshBuilder<'a> {
     progress: Option<&'a Progress<'a>>,
     budget: Budget,
     capture_stages: bool,
+    plan: TilePlan,
 }
 
 impl std::fmt::Debug for NavMeshBuilder<'_> {
@@ -60,6 +63,7 @@ impl std::fmt::Debug for NavMeshBuilder<'_> {
             .field("progress", &self.progress.is_some())
             .field("budget", &self.budget)
             .field("capture_stages", &self.capture_stages)
+            .field("plan", &self.plan)
             .finish_non_exhaustive()
     }
 }
@@ -77,6 +81,7 @@ impl<'a> NavMeshBuilder<'a> {
             progress: None,
             budget: Budget::default(),
             capture_stages: false,
+            plan: TilePlan::default(),
         }
     }
 
@@ -151,6 +156,24 @@ impl<'a> NavMeshBuilder<'a> {
         self
     }
 
+    /// Tiled builds look each tile up in `store` first (by its [`TileKey`](crate::build::tiled::TileKey))
+    /// and keep the tiles they build there, so that only tiles whose input changed are built
+    /// (see [`TileStore`]). The report counts `tiles_built` and `tiles_reused`.
+    #[cfg(feature = "tile-store")]
+    pub fn tile_store(mut self, store: &TileStore) -> Self {
+        self.plan.store = Some(store.clone());
+        self
+    }
+
+    /// Tiled builds build only `shard`'s tiles (see [`Shard`]); save them with
+    /// [`TiledNavMesh::part_bytes`] and put every shard together with
+    /// [`merge_parts`](crate::build::tiled::merge_parts).
+    #[cfg(feature = "tile-store")]
+    pub fn shard(mut self, shard: Shard) -> Self {
+        self.plan.shard = Some(shard);
+        self
+    }
+
     /// What a solo build would cost (grid cells, spans, memory) and any stray vertices, without
     /// building: see [`crate::build::estimate`].
     pub fn estimate(&self) -> Result<BuildEstimate> {
@@ -183,6 +206,7 @@ impl<'a> NavMeshBuilder<'a> {
             self.geom.clone(),
             &self.build_settings(),
             &options,
+            &self.plan,
             &self.budget,
             self.progress.unwrap_or(&|_, _| {}),
         )

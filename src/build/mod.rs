@@ -19,7 +19,7 @@ pub use budget::{Budget, BuildEstimate, BuildKind, CancelToken, StrayVertices, e
 pub use counts::{StageCounts, TileBuildCounts};
 pub(crate) use offmesh::off_mesh_issues;
 pub use offmesh::{LinkEnd, OffMeshIssue, OffMeshProblem};
-pub(crate) use pipeline::{detour_tile, stage_timings, tile_walkable_area};
+pub(crate) use pipeline::{TileTris, detour_tile, stage_timings, tile_walkable_area};
 pub use solo::*;
 pub(crate) use spans::build_walkable_spans;
 pub use spans::{SPAN_DIRS, WalkableSpan, WalkableSpans};

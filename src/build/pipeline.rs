@@ -72,38 +72,87 @@ pub(crate) fn walkable_area<'a>(
     Ok((chf, spans, rasterized))
 }
 
-/// The walkable area of one tile: the stages of [`walkable_area`] over the triangles of the
-/// chunks of `index` that overlap the tile's border-expanded grid `cfg`, with the heightfield's
-/// span count and the number of triangles rasterized; the filtered heightfield is copied into
-/// `capture` when given. `None` if no triangle is near the tile.
+/// The triangles one tile rasterizes: those whose xz bounds overlap (or touch) the tile's
+/// border-expanded grid, in the mesh's order.
+///
+/// Recast skips a triangle whose bounds miss the heightfield's, so the others change nothing;
+/// taking them in the mesh's order (RecastDemo takes them chunk by chunk of its spatial index,
+/// which gave the same bytes on every RecastDemo mesh and generated world tried) makes a
+/// tile's bytes depend on the triangles near it alone, not on how the whole level was indexed:
+/// what a tile store's key ([`crate::build::tiled`]) and a shard that reads only its part of a
+/// level rely on.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct TileTris {
+    /// Three vertex indices per triangle.
+    pub tris: Vec<i32>,
+    /// The mesh's index of each triangle, ascending.
+    pub ids: Vec<u32>,
+}
+
+impl TileTris {
+    /// The triangles of `geom` (indexed by `index`) near the grid `cfg`.
+    pub(crate) fn gather(geom: &InputGeometry, index: &ChunkyTriMesh, cfg: &VoxelConfig) -> Self {
+        let mut chunks = Vec::new();
+        index.chunks_overlapping(
+            [cfg.bmin[0], cfg.bmin[2]],
+            [cfg.bmax[0], cfg.bmax[2]],
+            &mut chunks,
+        );
+        let (v, t) = (&geom.mesh.verts, &geom.mesh.tris);
+        let near = |id: u32| {
+            let id = id as usize;
+            let (mut lo, mut hi) = ([f32::INFINITY; 2], [f32::NEG_INFINITY; 2]);
+            for &vi in &t[id * 3..id * 3 + 3] {
+                let i = vi as usize * 3;
+                lo = [lo[0].min(v[i]), lo[1].min(v[i + 2])];
+                hi = [hi[0].max(v[i]), hi[1].max(v[i + 2])];
+            }
+            lo[0] <= cfg.bmax[0]
+                && hi[0] >= cfg.bmin[0]
+                && lo[1] <= cfg.bmax[2]
+                && hi[1] >= cfg.bmin[2]
+        };
+        let mut ids: Vec<u32> = chunks
+            .iter()
+            .flat_map(|&c| index.chunk_ids(c).iter().copied())
+            .filter(|&id| near(id))
+            .collect();
+        ids.sort_unstable();
+        let tris = ids
+            .iter()
+            .flat_map(|&id| t[id as usize * 3..id as usize * 3 + 3].iter().copied())
+            .collect();
+        TileTris { tris, ids }
+    }
+}
+
+/// The walkable area of one tile: the stages of [`walkable_area`] over `tris` (see
+/// [`TileTris`]) on the tile's border-expanded grid `cfg`, with the heightfield's span count
+/// and the number of triangles rasterized; the filtered heightfield is copied into `capture`
+/// when given. `None` if no triangle is near the tile.
 pub(crate) fn tile_walkable_area(
     ctx: &mut RecastContext,
     guard: &Guard,
     geom: &InputGeometry,
-    index: &ChunkyTriMesh,
+    tris: &TileTris,
     cfg: &VoxelConfig,
     settings: &BuildSettings,
     capture: Option<&mut SoloStages>,
 ) -> Result<Option<(CompactHeightfield, i32, usize)>> {
-    let mut chunks = Vec::new();
-    index.chunks_overlapping(
-        [cfg.bmin[0], cfg.bmin[2]],
-        [cfg.bmax[0], cfg.bmax[2]],
-        &mut chunks,
-    );
-    if chunks.is_empty() {
+    if tris.ids.is_empty() {
         return Ok(None);
     }
+    let chunk = TriChunk {
+        tris: &tris.tris,
+        ids: TriIds::Listed(&tris.ids),
+    };
     walkable_area(
         ctx,
         guard,
         geom,
         settings,
         cfg,
-        chunks.iter().map(|&c| TriChunk {
-            tris: index.chunk_tris(c),
-            ids: TriIds::Listed(index.chunk_ids(c)),
-        }),
+        std::iter::once(chunk),
         1,
         capture,
     )

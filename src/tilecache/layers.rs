@@ -4,7 +4,7 @@
 use super::*;
 use crate::build::budget::Guard;
 use crate::build::tiled::{TileGrid, tile_config};
-use crate::build::{StageCounts, tile_walkable_area};
+use crate::build::{StageCounts, TileTris, tile_walkable_area};
 use crate::ffi::context::{LogCategory, RecastContext};
 use crate::ffi::recast::HeightfieldLayerSet;
 use crate::ffi::tilecache::{Compressor, build_layer};
@@ -65,8 +65,9 @@ pub(super) fn tile_layers(
     let cfg = tile_config(base, grid, crate::navmesh::TileCoord::new(x, z));
     let mut out = Vec::new();
     let mut counts = StageCounts::default();
+    let near = TileTris::gather(geom, index, &cfg);
     if let Some((chf, spans, tris)) =
-        tile_walkable_area(ctx, guard, geom, index, &cfg, settings, None)?
+        tile_walkable_area(ctx, guard, geom, &near, &cfg, settings, None)?
     {
         counts.rasterized_tris = tris;
         counts.spans = spans.max(0) as usize;

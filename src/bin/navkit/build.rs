@@ -6,13 +6,13 @@ use std::path::{Path, PathBuf};
 use glam::Vec3;
 use serde_json::{Value, json};
 
-use navkit::build::tiled::TiledReport;
+use navkit::build::tiled::{Shard, TileStore, TiledReport};
 use navkit::build::{BuildReport, OffMeshIssue, StageCounts};
 use navkit::{BuildSettings, NavMeshBuilder, Partition};
 
 use crate::common::{Kind, check_output_opt, is_stdout, level_inputs};
 use crate::common::{build_input, peak_rss_bytes, progress};
-use crate::exit::{CliResult, Outcome};
+use crate::exit::{CliError, CliResult, Outcome};
 use crate::json::{num32, to_json, v3};
 use navkit::navmesh::mset::RefWidth;
 
@@ -41,12 +41,28 @@ pub struct BuildArgs {
     /// that width (default: this build's, 32 unless built with the large-refs feature).
     #[arg(long, value_parser = parse_refs)]
     pub refs: Option<RefWidth>,
+    /// Keep built tiles in this folder, keyed by a hash of their input, and take from it every
+    /// tile whose input is unchanged (a content-addressed tile store, safe to share between
+    /// builds and machines); implies --tiled. The report counts tiles_built and tiles_reused.
+    #[arg(long, value_name = "DIR")]
+    pub tile_store: Option<PathBuf>,
+    /// Build only shard I of N (0 <= I < N: every tile in exactly one shard, runs of whole tile
+    /// rows) and save its part with -o: RecastDemo's MSET with the whole navmesh's parameters
+    /// and this shard's tiles, for `navkit merge`; implies --tiled.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<Shard>,
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
 }
 
-fn parse_refs(s: &str) -> Result<RefWidth, String> {
+/// What a tiled build reuses and which part it builds (`--tile-store`, `--shard`).
+struct Reuse {
+    store: Option<PathBuf>,
+    shard: Option<Shard>,
+}
+
+pub fn parse_refs(s: &str) -> Result<RefWidth, String> {
     match s {
         "32" => Ok(RefWidth::Bits32),
         "64" => Ok(RefWidth::Bits64),
@@ -63,10 +79,28 @@ pub fn run(args: BuildArgs) -> CliResult {
         threads,
         output,
         refs,
+        tile_store,
+        shard,
         json,
     } = args;
+    if shard.is_some() && refs.is_some_and(|r| r != RefWidth::NATIVE) {
+        return Err(CliError::Usage(format!(
+            "--shard: a part is saved with this build's {} refs (--refs applies to `navkit merge`)",
+            RefWidth::NATIVE
+        )));
+    }
     let refs = refs.unwrap_or(RefWidth::NATIVE);
+    let reuse = Reuse {
+        store: tile_store,
+        shard,
+    };
+    let tiled = tiled || reuse.store.is_some() || reuse.shard.is_some();
     if output.as_deref().is_some_and(is_stdout) {
+        if reuse.store.is_some() || reuse.shard.is_some() {
+            return Err(CliError::Usage(
+                "-o -: not with --tile-store or --shard (save to a file)".into(),
+            ));
+        }
         return build_to_stdout(&input, partition, tile_size, threads, tiled, refs);
     }
     check_output_opt(
@@ -77,7 +111,9 @@ pub fn run(args: BuildArgs) -> CliResult {
         &level_inputs(&input),
     )?;
     if tiled || tile_size.is_some() || threads.is_some() {
-        build_tiled_cmd(&input, partition, tile_size, threads, output, refs, json)?;
+        build_tiled_cmd(
+            &input, partition, tile_size, threads, output, refs, &reuse, json,
+        )?;
         return Ok(Outcome::Success);
     }
     let (navmesh, report) = build_input(&input, partition)?;
@@ -126,7 +162,9 @@ fn build_to_stdout(
     Ok(Outcome::Success)
 }
 
-/// `navkit build --tiled`: a parallel tiled build with a progress bar on a terminal.
+/// `navkit build --tiled`: a parallel tiled build with a progress bar on a terminal, reusing
+/// and keeping tiles in a tile store, or building one shard.
+#[allow(clippy::too_many_arguments)]
 fn build_tiled_cmd(
     input: &Path,
     partition: Option<Partition>,
@@ -134,6 +172,7 @@ fn build_tiled_cmd(
     threads: Option<usize>,
     output: Option<PathBuf>,
     refs: RefWidth,
+    reuse: &Reuse,
     json: bool,
 ) -> navkit::Result<()> {
     let (geom, settings) = crate::common::load_geometry(input, partition, tile_size)?;
@@ -146,16 +185,24 @@ fn build_tiled_cmd(
         bar.set_length(total as u64);
         bar.set_position(done as u64);
     };
-    let tiled = NavMeshBuilder::new(&geom)
+    let mut builder = NavMeshBuilder::new(&geom)
         .settings(settings.clone())
         .threads(threads.unwrap_or(0))
         .budget(crate::common::budget())
-        .progress(&show)
-        .tiled();
+        .progress(&show);
+    if let Some(dir) = &reuse.store {
+        builder = builder.tile_store(&TileStore::open(dir)?);
+    }
+    if let Some(shard) = reuse.shard {
+        builder = builder.shard(shard);
+    }
+    let tiled = builder.tiled();
     bar.finish_and_clear();
     let tiled = tiled?;
-    if let Some(out) = &output {
-        tiled.navmesh().save_with(out, refs)?;
+    match (&output, reuse.shard) {
+        (Some(out), Some(_)) => navkit::atomic_file::write(out, &tiled.part_bytes()?)?,
+        (Some(out), None) => tiled.navmesh().save_with(out, refs)?,
+        (None, _) => {}
     }
     let r = tiled.report();
     if json {
@@ -232,6 +279,17 @@ fn print_tiled_report(r: &TiledReport, navmesh_bytes: usize, output: Option<&Pat
         navmesh_bytes,
         r.data_hash
     );
+    if r.tiles_reused > 0 || r.store_entries_refused > 0 {
+        out!(
+            "Tile store:    {} tiles built, {} reused, {} entries refused and rebuilt",
+            r.tiles_built,
+            r.tiles_reused,
+            r.store_entries_refused
+        );
+    }
+    if let Some(s) = r.shard {
+        out!("Shard:         {s} ({} tile positions)", r.tiles.built);
+    }
     for w in r.warnings.iter().take(10) {
         out!("Warning:       {w}");
     }
@@ -335,6 +393,10 @@ fn tiled_json(r: &TiledReport, settings: &BuildSettings, navmesh_bytes: usize) -
         },
         "off_mesh_issues": off_mesh_issues_json(&r.off_mesh_issues),
         "data_hash": r.data_hash,
+        "tiles_built": r.tiles_built,
+        "tiles_reused": r.tiles_reused,
+        "store_entries_refused": r.store_entries_refused,
+        "shard": r.shard.map(|s| json!({"index": s.index, "count": s.count})),
         "total_ms": r.total_ms,
         "tiles_ms": r.tiles_ms,
         "index_ms": r.index_ms,

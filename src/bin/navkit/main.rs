@@ -28,6 +28,7 @@ mod generate;
 mod grid_bench;
 mod info;
 mod json;
+mod merge;
 mod output;
 mod path;
 mod render;
@@ -147,6 +148,10 @@ enum Command {
     /// bridges, water volumes, steep crags, jump links, clutter): writes WORLD.obj and
     /// WORLD.gset beside it, and prints what it made.
     Gen(generate::GenArgs),
+    /// Merge the parts of a sharded tiled build (`navkit build --shard I/N -o PART`) into the
+    /// whole navmesh, after checking they are every shard of one build, each once, with every
+    /// tile in its own shard; prints the data hash, the unsharded build's.
+    Merge(merge::MergeArgs),
     /// Show what a navmesh holds: parameters, ref bits, counts of polys, links, off-mesh
     /// connections, detail meshes and BV nodes; with --tiles each tile, with --polys each poly.
     Info(info::InfoArgs),
@@ -168,6 +173,7 @@ fn run(cli: Cli) -> CliResult {
         Command::Demo(args) => demo::run(args),
         Command::BenchTiled(args) => bench_tiled::run(args),
         Command::Gen(args) => generate::run(args),
+        Command::Merge(args) => merge::run(args),
         Command::Info(args) => info::run(args),
         Command::View(args) => view::run(args),
     }

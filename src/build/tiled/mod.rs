@@ -40,8 +40,8 @@ use crate::par::prelude::*;
 use crate::Aabb;
 use crate::build::budget::{Budget, BuildKind, Guard};
 use crate::build::{
-    OffMeshIssue, SoloStages, Stage, StageCounts, TileBuildCounts, detour_tile, off_mesh_issues,
-    stage_timings, tile_walkable_area,
+    OffMeshIssue, SoloStages, Stage, StageCounts, TileBuildCounts, TileTris, detour_tile,
+    off_mesh_issues, stage_timings, tile_walkable_area,
 };
 use crate::ffi::context::{LogCategory, RecastContext};
 use crate::geometry::InputGeometry;
@@ -52,12 +52,24 @@ use crate::settings::{BuildSettings, VoxelConfig};
 use crate::{Error, Result};
 
 mod grid;
+#[cfg(feature = "tile-store")]
+pub mod shard;
 mod stages;
+#[cfg(feature = "tile-store")]
+pub mod store;
+#[cfg(feature = "tile-store")]
+pub mod tile_key;
 
 pub use grid::TileGrid;
+#[cfg(feature = "tile-store")]
+pub use shard::{Merged, Part, PartInfo, Shard, build_key, merge_parts};
 pub use stages::TileStages;
 pub(crate) use stages::check_tile;
 use stages::check_tile_estimate;
+#[cfg(feature = "tile-store")]
+pub use store::TileStore;
+#[cfg(feature = "tile-store")]
+pub use tile_key::{RECAST_SYS_VERSION, TILE_FORMAT, TileKey};
 
 /// Triangles per chunk of the spatial index (RecastDemo uses 256).
 pub const TRIS_PER_CHUNK: usize = 256;
@@ -157,8 +169,39 @@ pub struct TiledReport {
     pub tiles_ms: f64,
     /// Wall-clock milliseconds spent validating the geometry and indexing its triangles.
     pub index_ms: f64,
-    /// Recast's warnings and errors, prefixed with the tile.
+    /// Recast's warnings and errors, prefixed with the tile (and tile-store entries refused).
     pub warnings: Vec<String>,
+    /// Tile positions built (without a tile store: every one).
+    pub tiles_built: usize,
+    /// Tile positions taken from the tile store.
+    pub tiles_reused: usize,
+    /// Tile-store entries refused (damaged, truncated, of another tile) and rebuilt.
+    pub store_entries_refused: usize,
+    /// The shard built, if only one was.
+    #[cfg(feature = "tile-store")]
+    pub shard: Option<Shard>,
+}
+
+/// What a tiled build reuses, and which of its tiles it builds.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct TilePlan {
+    /// The store tiles are looked up in first and kept in.
+    #[cfg(feature = "tile-store")]
+    pub store: Option<TileStore>,
+    /// The one shard to build (else every tile).
+    #[cfg(feature = "tile-store")]
+    pub shard: Option<Shard>,
+}
+
+impl TilePlan {
+    /// The tiles of `grid` to build.
+    fn tiles(&self, grid: &TileGrid) -> Vec<TileCoord> {
+        #[cfg(feature = "tile-store")]
+        if let Some(s) = self.shard {
+            return s.tiles(grid);
+        }
+        grid.all_tiles()
+    }
 }
 
 /// FNV-1a 64 over tiles, in the order given: (x, z, length, data) each.
@@ -182,6 +225,10 @@ pub fn data_hash<'a>(tiles: impl IntoIterator<Item = (TileCoord, &'a [u8])>) -> 
 struct Built {
     x: i32,
     z: i32,
+    /// Taken from a tile store instead of built.
+    reused: bool,
+    /// A store entry for it was refused (damaged, or another tile's) and replaced.
+    refused: bool,
     data: Option<Vec<u8>>,
     polys: usize,
     counts: StageCounts,
@@ -197,6 +244,8 @@ struct TileBuilder {
     settings: BuildSettings,
     base: VoxelConfig,
     grid: TileGrid,
+    #[cfg(feature = "tile-store")]
+    store: Option<TileStore>,
 }
 
 impl TileBuilder {
@@ -212,6 +261,8 @@ impl TileBuilder {
             settings: settings.clone(),
             base,
             grid,
+            #[cfg(feature = "tile-store")]
+            store: None,
         })
     }
 
@@ -223,6 +274,8 @@ impl TileBuilder {
             settings: &self.settings,
             base: &self.base,
             grid: &self.grid,
+            #[cfg(feature = "tile-store")]
+            store: self.store.as_ref(),
         }
     }
 
@@ -266,6 +319,9 @@ struct TileParts<'a> {
     settings: &'a BuildSettings,
     base: &'a VoxelConfig,
     grid: &'a TileGrid,
+    /// Where built tiles are looked up first and kept.
+    #[cfg(feature = "tile-store")]
+    store: Option<&'a TileStore>,
 }
 
 impl TileParts<'_> {
@@ -307,9 +363,23 @@ impl TileParts<'_> {
         ctx.reset_timers();
         ctx.take_logs();
         let cfg = self.tile_config(x, z);
+        let near = TileTris::gather(self.geom, self.index, &cfg);
+        #[cfg(feature = "tile-store")]
+        let key = match (self.store, &capture) {
+            (Some(store), None) => {
+                let (key, found) = self.stored(store, &cfg, TileCoord::new(x, z), &near);
+                match found {
+                    Ok(reused) => return Ok(reused),
+                    Err(note) => Some((store, key, note)),
+                }
+            }
+            _ => None,
+        };
         let mut built = Built {
             x,
             z,
+            reused: false,
+            refused: false,
             data: None,
             polys: 0,
             counts: StageCounts::default(),
@@ -322,7 +392,7 @@ impl TileParts<'_> {
             ctx,
             guard,
             self.geom,
-            self.index,
+            &near,
             &cfg,
             self.settings,
             capture.as_deref_mut(),
@@ -357,8 +427,58 @@ impl TileParts<'_> {
             .filter(|l| l.category != LogCategory::Progress)
             .map(|l| format!("tile ({x}, {z}): {}", l.text))
             .collect();
+        #[cfg(feature = "tile-store")]
+        if let Some((store, key, note)) = key {
+            store.put(&key, TileCoord::new(x, z), built.data.as_deref())?;
+            built.refused = note.is_some();
+            built.warnings.extend(note);
+        }
         built.ms = started.elapsed().as_secs_f64() * 1e3;
         Ok(built)
+    }
+}
+
+#[cfg(feature = "tile-store")]
+impl TileParts<'_> {
+    /// `tile`'s key, and the store's tile for it if it holds a good one (else a note on the
+    /// entry refused, if one was).
+    fn stored(
+        &self,
+        store: &TileStore,
+        cfg: &VoxelConfig,
+        tile: TileCoord,
+        near: &TileTris,
+    ) -> (TileKey, std::result::Result<Built, Option<String>>) {
+        let key = tile_key::tile_key(self.geom, self.settings, cfg, tile, near);
+        let data = match store.get(&key, tile) {
+            store::Lookup::Tile(d) => Some(d),
+            store::Lookup::Empty => None,
+            store::Lookup::Missing => return (key, Err(None)),
+            store::Lookup::Corrupt(why) => {
+                return (
+                    key,
+                    Err(Some(format!(
+                        "tile store: entry refused, tile rebuilt: {why}"
+                    ))),
+                );
+            }
+        };
+        let polys = data.as_deref().map_or(0, |d| {
+            crate::navmesh::mset::validate_tile_data(d).map_or(0, |i| i.detail_mesh_count)
+        });
+        let built = Built {
+            x: tile.x,
+            z: tile.z,
+            reused: true,
+            refused: false,
+            data,
+            polys,
+            counts: StageCounts::default(),
+            ms: 0.0,
+            stage_ms: Vec::new(),
+            warnings: Vec::new(),
+        };
+        (key, Ok(built))
     }
 }
 
@@ -419,6 +539,7 @@ impl TiledNavMesh {
         geom: InputGeometry,
         settings: &BuildSettings,
         options: &TiledOptions,
+        plan: &TilePlan,
         budget: &Budget,
         progress: &(dyn Fn(usize, usize) + Sync),
     ) -> Result<TiledNavMesh> {
@@ -432,13 +553,16 @@ impl TiledNavMesh {
                 threads,
                 source: std::sync::Arc::new(e),
             })?;
-        pool.install(|| Self::build_in_pool(geom, settings, threads, budget, &guard, progress))
+        pool.install(|| {
+            Self::build_in_pool(geom, settings, threads, plan, budget, &guard, progress)
+        })
     }
 
     fn build_in_pool(
         geom: InputGeometry,
         settings: &BuildSettings,
         threads: usize,
+        plan: &TilePlan,
         budget: &Budget,
         guard: &Guard,
         progress: &(dyn Fn(usize, usize) + Sync),
@@ -449,10 +573,15 @@ impl TiledNavMesh {
             &crate::build::budget::estimate_validated(&geom, settings)?,
             BuildKind::Tiled(threads),
         )?;
-        let builder = TileBuilder::new(geom, settings)?;
+        #[allow(unused_mut)] // mut with the tile store
+        let mut builder = TileBuilder::new(geom, settings)?;
+        #[cfg(feature = "tile-store")]
+        {
+            builder.store = plan.store.clone();
+        }
         let index_ms = started.elapsed().as_secs_f64() * 1e3;
         check_tile_count(&builder.grid, settings)?;
-        let tiles = builder.grid.all_tiles();
+        let tiles = plan.tiles(&builder.grid);
         let tiles_started = Instant::now();
         let built = builder.build_tiles(&tiles, guard, progress)?;
         let tiles_ms = tiles_started.elapsed().as_secs_f64() * 1e3;
@@ -475,7 +604,14 @@ impl TiledNavMesh {
         let stats = tile_stats(&built);
         let (totals, max, tile_counts) = stage_counts(&built);
         let warnings = built.iter().flat_map(|b| b.warnings.clone()).collect();
-        let as_built = built.into_iter().map(|b| b.data).collect();
+        let tiles_reused = built.iter().filter(|b| b.reused).count();
+        let store_entries_refused = built.iter().filter(|b| b.refused).count();
+        let tiles_built = built.len() - tiles_reused;
+        let mut as_built = vec![None; builder.grid.tile_count()];
+        let tiles_x = builder.grid.tiles_x as usize;
+        for b in built {
+            as_built[b.z as usize * tiles_x + b.x as usize] = b.data;
+        }
         let off_mesh_issues = off_mesh_issues(
             &navmesh,
             &builder.geom.off_mesh_connections,
@@ -498,6 +634,11 @@ impl TiledNavMesh {
             tiles_ms,
             index_ms,
             warnings,
+            tiles_built,
+            tiles_reused,
+            store_entries_refused,
+            #[cfg(feature = "tile-store")]
+            shard: plan.shard,
         };
         let mut tiled = TiledNavMesh {
             builder,
@@ -556,6 +697,26 @@ impl TiledNavMesh {
                 })
             })
             .collect()
+    }
+
+    /// The shard's part file (see [`shard`](crate::build::tiled::Shard)): RecastDemo's `MSET`
+    /// with the whole navmesh's parameters and this shard's tiles as built, then navkit's
+    /// shard trailer. An error unless this is a shard's build
+    /// ([`NavMeshBuilder::shard`](crate::NavMeshBuilder::shard)).
+    #[cfg(feature = "tile-store")]
+    pub fn part_bytes(&self) -> Result<Vec<u8>> {
+        let shard = self.report.shard.ok_or_else(|| {
+            Error::InvalidArgument("a part file is written by a shard's build only".into())
+        })?;
+        let grid = &self.builder.grid;
+        let tiles: Vec<(TileCoord, &[u8])> = grid
+            .all_tiles()
+            .into_iter()
+            .zip(&self.as_built)
+            .filter_map(|(t, d)| d.as_deref().map(|d| (t, d)))
+            .collect();
+        let key = build_key(&self.builder.geom, &self.builder.settings);
+        shard::write_part(&self.navmesh.params(), grid, shard, key, &tiles)
     }
 
     /// [`data_hash`] of the navmesh's tiles as built, as they are now.
