@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use std::sync::mpsc::RecvTimeoutError;
 
+use navkit::build::tiled::{Shard, TileStore};
 use navkit::build::{Budget, CancelToken};
 use navkit::{InputGeometry, NavMeshBuilder, TriMesh};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
@@ -79,6 +80,10 @@ pub struct BuildRequest {
     budget: Budget,
     /// Cancels the build when Python gets a signal (Ctrl-C): see [`BuildRequest::run`].
     cancel: CancelToken,
+    /// The tile store tiled builds reuse tiles from and keep them in.
+    store: Option<TileStore>,
+    /// The one shard a tiled build builds.
+    shard: Option<Shard>,
 }
 
 impl BuildRequest {
@@ -111,7 +116,25 @@ impl BuildRequest {
             threads: threads.unwrap_or(0),
             budget,
             cancel,
+            store: None,
+            shard: None,
         })
+    }
+
+    /// Tiled builds reuse tiles from the store in `tile_store` (a folder, created if need be)
+    /// and keep theirs there; they build only `shard` (`(index, count)`) if given.
+    pub fn reuse(
+        mut self,
+        tile_store: Option<PathBuf>,
+        shard: Option<(u32, u32)>,
+    ) -> PyResult<Self> {
+        if let Some(dir) = tile_store {
+            self.store = Some(TileStore::open(dir).py_err()?);
+        }
+        if let Some((i, n)) = shard {
+            self.shard = Some(Shard::new(i, n).py_err()?);
+        }
+        Ok(self)
     }
 
     /// Runs `build` on a thread of its own with the GIL released, while this thread checks
@@ -165,7 +188,21 @@ impl BuildRequest {
         if let Some(t) = self.tile_size {
             b = b.tile_size(t);
         }
+        if let Some(store) = &self.store {
+            b = b.tile_store(store);
+        }
+        if let Some(shard) = self.shard {
+            b = b.shard(shard);
+        }
         b
+    }
+
+    /// A tiled build (of the shard, if one was asked for), with its report.
+    pub fn tiled(
+        &self,
+        geom: &InputGeometry,
+    ) -> navkit::Result<navkit::build::tiled::TiledNavMesh> {
+        self.builder(geom).tiled()
     }
 
     /// A solo navmesh (RecastDemo's Solo Mesh), or a tiled one (Tile Mesh).

@@ -19,6 +19,7 @@ mod navmesh_points;
 mod path;
 mod query_pool;
 mod settings;
+mod shards;
 mod spatial;
 mod tilecache;
 
@@ -41,6 +42,8 @@ fn _navkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<grid::Grid>()?;
     m.add_class::<grid::GridPath>()?;
     m.add_function(wrap_pyfunction!(grid::load_movingai_scenario, m)?)?;
+    m.add_function(wrap_pyfunction!(shards::build_shard, m)?)?;
+    m.add_function(wrap_pyfunction!(shards::merge_parts, m)?)?;
     m.add_function(wrap_pyfunction!(bench::_rust_find_paths_seconds, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     for (name, value) in [

@@ -47,4 +47,16 @@ def build(vertices: npt.NDArray[np.float32], triangles: npt.NDArray[np.int32]) -
         print(e)
     except navkit.NavkitError:
         raise
+    shard = navkit.build_shard(vertices, 0, 2, triangles, tile_store="tiles")
+    part: bytes = shard["part"]
+    merged, data_hash = navkit.merge_parts([part, navkit.build_shard(vertices, 1, 2, triangles)["part"]])
+    print(shard["tiles_built"] + shard["tiles_reused"], data_hash, merged.info())
     return mesh
+
+
+def on_dask(client: object) -> str:
+    from navkit.cluster import build_on_dask
+
+    _mesh, data_hash, figures = build_on_dask(client, "world.gset", 4, tile_store="tiles", threads=1)
+    return f"{data_hash}: {len(figures)} shards"
+

@@ -36,7 +36,9 @@ from ._navkit import (
     SettingError,
     TileCache,
     __version__,
+    build_shard,
     load_movingai_scenario,
+    merge_parts,
 )
 
 __all__ = [
@@ -64,5 +66,7 @@ __all__ = [
     "SettingError",
     "TileCache",
     "__version__",
+    "build_shard",
     "load_movingai_scenario",
+    "merge_parts",
 ]

@@ -420,3 +420,29 @@ class ScenarioArrays(TypedDict):
     bucket: np.ndarray[tuple[int], np.dtype[np.uint32]]
 
 def load_movingai_scenario(path: PathLike) -> ScenarioArrays: ...
+
+class ShardResult(TypedDict):
+    part: bytes
+    shard: tuple[int, int]
+    tiles: int
+    tiles_built: int
+    tiles_reused: int
+    store_entries_refused: int
+    data_hash: str
+    build_ms: float
+
+def build_shard(
+    source: Union[PathLike, Points],
+    index: int,
+    count: int,
+    triangles: Optional[npt.ArrayLike] = None,
+    *,
+    areas: Optional[npt.ArrayLike] = None,
+    settings: Optional[BuildSettings] = None,
+    tile_size: Optional[int] = None,
+    threads: Optional[int] = None,
+    tile_store: Optional[PathLike] = None,
+    max_memory: Optional[int] = ...,
+    timeout: Optional[float] = None,
+) -> ShardResult: ...
+def merge_parts(parts: Sequence[bytes]) -> tuple[NavMesh, str]: ...
