@@ -174,6 +174,15 @@ impl<'a> NavMeshBuilder<'a> {
         self
     }
 
+    /// [`shard`](Self::shard) of a geometry that is only that shard's part of the level,
+    /// whose whole build has key `build_key` ([`ShardInput::builder`](crate::build::tiled::ShardInput::builder)).
+    #[cfg(feature = "tile-store")]
+    pub(crate) fn shard_of(mut self, shard: Shard, build_key: [u8; 32]) -> Self {
+        self.plan.shard = Some(shard);
+        self.plan.build_key = Some(build_key);
+        self
+    }
+
     /// What a solo build would cost (grid cells, spans, memory) and any stray vertices, without
     /// building: see [`crate::build::estimate`].
     pub fn estimate(&self) -> Result<BuildEstimate> {

@@ -1617,3 +1617,69 @@ fn build_lists_the_links_no_path_can_take() {
         );
     }
 }
+
+/// `navkit build --shard I/N -o PART` three times, then `navkit merge`: the unsharded build's
+/// data hash and file; `--tile-store` twice: the second build builds no tile; bad shards and
+/// parts are errors with exit code 1 (2 for a malformed --shard).
+#[test]
+fn shards_merge_and_the_tile_store_from_the_command_line() {
+    let mesh = s(&common::mesh("dungeon.obj"));
+    let dir = common::temp("cli-shards");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let whole = dir.join("whole.mset");
+    let (ok, out, err) = navkit(&["build", "--tiled", &mesh, "--json", "-o", &s(&whole)]);
+    assert!(ok, "{err}");
+    let v: Value = serde_json::from_str(out.trim()).unwrap();
+    let hash = v["data_hash"].as_str().unwrap().to_string();
+    assert_eq!(
+        (v["tiles_built"].as_u64(), v["tiles_reused"].as_u64()),
+        (Some(88), Some(0))
+    );
+    let mut parts = Vec::new();
+    for i in 0..3 {
+        let part = s(&dir.join(format!("p{i}.part")));
+        let shard = format!("{i}/3");
+        let (ok, out, err) = navkit(&["build", &mesh, "--shard", &shard, "-o", &part, "--json"]);
+        assert!(ok, "{err}");
+        let v: Value = serde_json::from_str(out.trim()).unwrap();
+        assert_eq!(v["shard"]["index"], i);
+        // RecastDemo's README: dungeon.obj has 10,133 triangles; a shard keeps those near it.
+        assert_eq!(v["input_tris_read"], 10_133);
+        assert!(v["input_tris"].as_u64().unwrap() < 10_133);
+        parts.push(part);
+    }
+    let merged = s(&dir.join("merged.mset"));
+    let mut args = vec!["merge"];
+    args.extend(parts.iter().map(String::as_str));
+    args.extend(["-o", &merged, "--json"]);
+    let (ok, out, err) = navkit(&args);
+    assert!(ok, "{err}");
+    let v: Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(
+        (v["data_hash"].as_str(), v["shards"].as_u64()),
+        (Some(hash.as_str()), Some(3))
+    );
+    assert_eq!(
+        std::fs::read(&merged).unwrap(),
+        std::fs::read(&whole).unwrap()
+    );
+    // A missing shard, a malformed shard.
+    let (code, out, _) = navkit_code(&["merge", &parts[0], &parts[2], "-o", &merged, "--json"]);
+    assert_eq!(code, 1);
+    assert!(out.contains("missing [1]"), "{out}");
+    let (code, _, err) = navkit_code(&["build", &mesh, "--shard", "3/3"]);
+    assert_eq!(code, 2, "{err}");
+    // The tile store.
+    let store = s(&dir.join("store"));
+    for (built, reused) in [(88, 0), (0, 88)] {
+        let (ok, out, err) = navkit(&["build", &mesh, "--tile-store", &store, "--json"]);
+        assert!(ok, "{err}");
+        let v: Value = serde_json::from_str(out.trim()).unwrap();
+        assert_eq!(v["data_hash"].as_str(), Some(hash.as_str()));
+        assert_eq!(
+            (v["tiles_built"].as_u64(), v["tiles_reused"].as_u64()),
+            (Some(built), Some(reused))
+        );
+    }
+}

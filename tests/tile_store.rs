@@ -331,3 +331,70 @@ fn damaged_part_files_and_bad_shards_are_errors() {
     // A whole build has no part to write.
     assert!(build(&geom, None).part_bytes().is_err());
 }
+
+#[test]
+fn a_shard_read_from_the_file_keeps_its_part_and_builds_the_same_part() {
+    use navkit::build::tiled::ShardInput;
+    let path = common::mesh("dungeon.obj");
+    let geom = dungeon();
+    let total = geom.mesh.tri_count();
+    for n in [3, 100] {
+        let from_memory = parts(&geom, n);
+        let mut kept = 0;
+        let mut read = Vec::new();
+        for (i, want) in from_memory.iter().enumerate() {
+            let shard = Shard::new(i as u32, n).unwrap();
+            let input =
+                ShardInput::load(&path, &Default::default(), shard, |s| s.tile_size = 32).unwrap();
+            assert_eq!(input.triangles_read, total);
+            assert_eq!(
+                input.geometry.mesh.verts, geom.mesh.verts,
+                "every vertex is kept"
+            );
+            let mine = input.geometry.mesh.tri_count();
+            kept += mine;
+            if n == 3 {
+                assert!(
+                    mine < total * 2 / 3,
+                    "shard {shard}: {mine} of {total} triangles"
+                );
+            }
+            let part = input.builder().tiled().unwrap().part_bytes().unwrap();
+            assert_eq!(
+                &part, want,
+                "shard {shard}: the same bytes, trailer and key included"
+            );
+            read.push(part);
+        }
+        // Triangles near a border between shards are kept by both.
+        assert!(kept >= total);
+        let m = merge_parts(
+            &read
+                .iter()
+                .map(|p| Part::from_bytes(p).unwrap())
+                .collect::<Vec<_>>(),
+        )
+        .unwrap();
+        assert_eq!(m.data_hash, build(&geom, None).report().data_hash);
+    }
+}
+
+#[test]
+fn shards_of_a_gset_with_links_and_volumes_merge_to_its_tiled_build() {
+    use navkit::build::tiled::ShardInput;
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("meshes/demo_level.gset");
+    let geom = InputGeometry::load(&path).unwrap();
+    assert!(!geom.off_mesh_connections.is_empty() || !geom.convex_volumes.is_empty());
+    let whole = NavMeshBuilder::new(&geom).tile_size(16).tiled().unwrap();
+    let parts: Vec<Part> = (0..4)
+        .map(|i| {
+            let shard = Shard::new(i, 4).unwrap();
+            let input =
+                ShardInput::load(&path, &Default::default(), shard, |s| s.tile_size = 16).unwrap();
+            Part::from_bytes(&input.builder().tiled().unwrap().part_bytes().unwrap()).unwrap()
+        })
+        .collect();
+    let m = merge_parts(&parts).unwrap();
+    assert_eq!(m.data_hash, whole.report().data_hash);
+    assert_eq!(m.navmesh.to_mset_bytes(), whole.navmesh().to_mset_bytes());
+}

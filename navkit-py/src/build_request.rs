@@ -179,22 +179,36 @@ impl BuildRequest {
 
     /// The builder for `geom`, as asked.
     fn builder<'a>(&self, geom: &'a InputGeometry) -> NavMeshBuilder<'a> {
-        let mut b = NavMeshBuilder::new(geom)
-            .threads(self.threads)
-            .budget(self.budget.clone());
+        let mut b = NavMeshBuilder::new(geom);
         if let Some(s) = &self.settings {
             b = b.settings(s.clone());
         }
         if let Some(t) = self.tile_size {
             b = b.tile_size(t);
         }
-        if let Some(store) = &self.store {
-            b = b.tile_store(store);
-        }
         if let Some(shard) = self.shard {
             b = b.shard(shard);
         }
-        b
+        self.limits(b)
+    }
+
+    /// `b` with the threads, budget and tile store asked for.
+    pub fn limits<'a>(&self, b: NavMeshBuilder<'a>) -> NavMeshBuilder<'a> {
+        let b = b.threads(self.threads).budget(self.budget.clone());
+        match &self.store {
+            Some(store) => b.tile_store(store),
+            None => b,
+        }
+    }
+
+    /// The settings asked for, over `s` (a level's own or RecastDemo's).
+    pub fn adjust(&self, s: &mut navkit::BuildSettings) {
+        if let Some(mine) = &self.settings {
+            *s = mine.clone();
+        }
+        if let Some(t) = self.tile_size {
+            s.tile_size = t;
+        }
     }
 
     /// A tiled build (of the shard, if one was asked for), with its report.

@@ -7,7 +7,8 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use navkit::build::tiled::{Part, merge_parts as merge};
+use navkit::build::tiled::{Part, Shard, ShardInput, merge_parts as merge};
+use navkit::geometry::LoadOptions;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
@@ -21,8 +22,10 @@ use crate::settings::BuildSettings;
 /// `MSET` with the whole navmesh's parameters and this shard's tiles, then navkit's shard
 /// trailer), `shard` (`(index, count)`), `tiles` (tiles with polygons), `tiles_built`,
 /// `tiles_reused` and `store_entries_refused` (with `tile_store`, a folder shared by every
-/// worker), `data_hash` (of this shard's tiles) and `build_ms`. The GIL is released while it
-/// builds.
+/// worker), `data_hash` (of this shard's tiles), `build_ms` and `peak_rss_bytes` (the
+/// process's peak so far, Linux; else `None`). The GIL is released while it
+/// builds. From a level file, only the triangles near the shard's tiles are kept (every vertex
+/// is), so a worker's memory grows with its shard.
 ///
 /// >>> part = navkit.build_shard("world.gset", 0, 4, tile_store="/shared/tiles")
 #[pyfunction]
@@ -45,11 +48,26 @@ pub fn build_shard<'py>(
     let started = Instant::now();
     let request = BuildRequest::new(settings.as_ref(), tile_size, threads, max_memory, timeout)?
         .reuse(tile_store, Some((index, count)))?;
-    let geom = geometry(source, triangles, areas)?;
-    let (part, report) = request.run(py, |r| {
-        let tiled = r.tiled(&geom)?;
-        Ok((tiled.part_bytes()?, tiled.report().clone()))
-    })?;
+    let shard = Shard::new(index, count).py_err()?;
+    let file = match (triangles, areas) {
+        (None, None) => source.extract::<PathBuf>().ok(),
+        _ => None,
+    };
+    let (part, report) = match file {
+        // A level file: only the shard's part of it is kept (ShardInput).
+        Some(path) => request.run(py, |r| {
+            let input = ShardInput::load(&path, &LoadOptions::default(), shard, |s| r.adjust(s))?;
+            let tiled = r.limits(input.builder()).tiled()?;
+            Ok((tiled.part_bytes()?, tiled.report().clone()))
+        })?,
+        None => {
+            let geom = geometry(source, triangles, areas)?;
+            request.run(py, |r| {
+                let tiled = r.tiled(&geom)?;
+                Ok((tiled.part_bytes()?, tiled.report().clone()))
+            })?
+        }
+    };
     let d = PyDict::new(py);
     d.set_item("part", PyBytes::new(py, &part))?;
     d.set_item("shard", (index, count))?;
@@ -59,7 +77,17 @@ pub fn build_shard<'py>(
     d.set_item("store_entries_refused", report.store_entries_refused)?;
     d.set_item("data_hash", report.data_hash)?;
     d.set_item("build_ms", started.elapsed().as_secs_f64() * 1e3)?;
+    d.set_item("peak_rss_bytes", peak_rss_bytes())?;
     Ok(d)
+}
+
+/// The process's peak resident memory so far (Linux's `VmHWM`), if known: a worker's peak
+/// over every task it has run.
+fn peak_rss_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
 }
 
 /// Merges the parts of every shard of one build (the `part` bytes of `build_shard`, in any

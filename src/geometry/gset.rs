@@ -4,7 +4,7 @@
 use super::paths::{LoadOptions, folder_of, resolve_named_file};
 use super::{
     ConvexVolume, InputGeometry, MAX_AREA, MAX_CONVEX_VOLUME_VERTS, MAX_CONVEX_VOLUMES,
-    MAX_OFF_MESH_CONNECTIONS, OffMeshConnection, TriMesh,
+    MAX_OFF_MESH_CONNECTIONS, OffMeshConnection, TriMesh, TrianglePicker,
 };
 use crate::Aabb;
 use crate::settings::{BuildSettings, Partition};
@@ -72,6 +72,7 @@ fn load_gset_mesh(
     dir: &Path,
     name: &str,
     options: &LoadOptions,
+    picker: Option<&mut dyn TrianglePicker>,
 ) -> std::result::Result<TriMesh, String> {
     if name.is_empty() {
         return Err("`f` line without a mesh path".into());
@@ -86,7 +87,11 @@ fn load_gset_mesh(
         candidates.push((parent.to_path_buf(), dir.to_path_buf()));
     }
     let p = resolve_named_file(name, &candidates, options)?;
-    TriMesh::load(&p).map_err(|e| match e {
+    let mesh = match picker {
+        Some(picker) => TriMesh::load_picked(&p, picker),
+        None => TriMesh::load(&p),
+    };
+    mesh.map_err(|e| match e {
         Error::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
             format!("mesh file `{}` not found", p.display())
         }
@@ -264,6 +269,17 @@ fn read_volume_points<R: BufRead>(
     Ok(vol)
 }
 
+/// Reads the `.gset` at `path` ([`InputGeometry::from_gset_with`]), its mesh through `picker`
+/// if given ([`InputGeometry::load_picked`]).
+pub(super) fn parse_gset_file(
+    path: &Path,
+    options: &LoadOptions,
+    picker: Option<&mut dyn TrianglePicker>,
+) -> Result<InputGeometry> {
+    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    InputGeometry::parse_gset(std::io::BufReader::new(file), path, options, picker)
+}
+
 impl InputGeometry {
     /// Reads a RecastDemo geometry set; see [`InputGeometry::from_gset_str`]. The mesh must
     /// lie inside the `.gset`'s folder ([`InputGeometry::from_gset_with`] allows more).
@@ -274,9 +290,7 @@ impl InputGeometry {
     /// [`InputGeometry::from_gset`] with `options` saying where the mesh may lie. The file is
     /// read a line at a time; a line longer than [`crate::text::MAX_LINE_BYTES`] is an error.
     pub fn from_gset_with(path: impl AsRef<Path>, options: &LoadOptions) -> Result<Self> {
-        let path = path.as_ref();
-        let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
-        Self::parse_gset(std::io::BufReader::new(file), path, options)
+        parse_gset_file(path.as_ref(), options, None)
     }
 
     /// Parses a RecastDemo geometry set (`InputGeom::loadGeomSet`'s format). `gset_path` names
@@ -309,10 +323,15 @@ impl InputGeometry {
 
     /// [`InputGeometry::from_gset_str`] with `options` saying where the mesh may lie.
     pub fn from_gset_str_with(text: &str, gset_path: &Path, options: &LoadOptions) -> Result<Self> {
-        Self::parse_gset(text.as_bytes(), gset_path, options)
+        Self::parse_gset(text.as_bytes(), gset_path, options, None)
     }
 
-    fn parse_gset(reader: impl BufRead, gset_path: &Path, options: &LoadOptions) -> Result<Self> {
+    fn parse_gset(
+        reader: impl BufRead,
+        gset_path: &Path,
+        options: &LoadOptions,
+        mut picker: Option<&mut dyn TrianglePicker>,
+    ) -> Result<Self> {
         let perr = |line: usize, msg: String| Error::parse(gset_path, line, msg);
         let dir = folder_of(gset_path);
         let mut geom = InputGeometry::from_mesh(TriMesh::default());
@@ -333,8 +352,8 @@ impl InputGeometry {
                     ));
                 }
                 "f" => {
-                    geom.mesh =
-                        load_gset_mesh(&dir, line[1..].trim(), options).map_err(|m| perr(ln, m))?;
+                    geom.mesh = load_gset_mesh(&dir, line[1..].trim(), options, picker.take())
+                        .map_err(|m| perr(ln, m))?;
                     have_mesh = true;
                 }
                 "s" if geom.settings.is_some() => {

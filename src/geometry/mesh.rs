@@ -132,6 +132,11 @@ impl TriMesh {
     /// Checks that the mesh has vertices and triangles, whole triples, finite coordinates and
     /// triangle indices in range.
     pub fn validate(&self) -> Result<()> {
+        self.validate_with(false)
+    }
+
+    /// [`TriMesh::validate`], allowing no triangle if `no_triangles` (a part of a level).
+    pub(crate) fn validate_with(&self, no_triangles: bool) -> Result<()> {
         let name = match &self.source {
             Some(p) => format!("{}: ", p.display()),
             None => String::new(),
@@ -141,7 +146,7 @@ impl TriMesh {
         if self.verts.is_empty() {
             return fail("empty mesh: no vertices".into());
         }
-        if self.tris.is_empty() {
+        if self.tris.is_empty() && !no_triangles {
             return fail("empty mesh: no triangles".into());
         }
         if !self.verts.len().is_multiple_of(3) || !self.tris.len().is_multiple_of(3) {

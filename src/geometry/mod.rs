@@ -179,6 +179,16 @@ pub struct InputGeometry {
 /// `glb` need the `gltf` feature (without it they are an error saying so).
 pub const MESH_EXTENSIONS: [&str; 3] = ["obj", "gltf", "glb"];
 
+/// Sees a mesh as it is read and picks the triangles kept ([`InputGeometry::load_picked`]):
+/// how a shard of a tiled build reads only its part of a level file.
+pub trait TrianglePicker {
+    /// Each vertex, in file order (every vertex is kept).
+    fn vertex(&mut self, _xyz: [f32; 3]) {}
+    /// Each triangle, in file order (faces fan-triangulated): its vertex indices into `verts`,
+    /// the vertices read so far. `true` keeps it.
+    fn triangle(&mut self, verts: &[f32], tri: [i32; 3]) -> bool;
+}
+
 /// `path`'s extension in lower case.
 fn extension(path: &Path) -> Option<String> {
     path.extension()
@@ -187,6 +197,31 @@ fn extension(path: &Path) -> Option<String> {
 }
 
 impl TriMesh {
+    /// [`TriMesh::load`] keeping only the triangles `picker` picks (every vertex is kept): an
+    /// OBJ streamed through it, any other format read whole and then shown to it.
+    pub fn load_picked(path: impl AsRef<Path>, picker: &mut dyn TrianglePicker) -> Result<TriMesh> {
+        let path = path.as_ref();
+        if extension(path).as_deref() == Some("obj") {
+            let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+            let size = file.metadata().ok().map(|m| m.len());
+            let mut mesh = obj::parse_obj_picked(file, path, size, Some(picker))?;
+            mesh.source = Some(path.to_path_buf());
+            return Ok(mesh);
+        }
+        let mut mesh = TriMesh::load(path)?;
+        for v in mesh.verts.chunks_exact(3) {
+            picker.vertex([v[0], v[1], v[2]]);
+        }
+        let mut kept = Vec::new();
+        for t in mesh.tris.chunks_exact(3) {
+            if picker.triangle(&mesh.verts, [t[0], t[1], t[2]]) {
+                kept.extend_from_slice(t);
+            }
+        }
+        mesh.tris = kept;
+        Ok(mesh)
+    }
+
     /// Reads a mesh by its extension, case-insensitively: `.obj` ([`TriMesh::from_obj`]),
     /// `.gltf` or `.glb` (`TriMesh::from_gltf`, with the `gltf` feature); other extensions are
     /// an [`Error::Parse`] error, as are glTF files without the `gltf` feature.
@@ -231,6 +266,26 @@ impl InputGeometry {
         Self::load_with(path, &LoadOptions::default())
     }
 
+    /// [`InputGeometry::load_with`], showing every vertex and triangle of the mesh to `picker`
+    /// as it is read and keeping only the triangles it picks (all the vertices), so that the
+    /// triangles left out never take memory (an OBJ is streamed; a glTF level is read whole
+    /// first). The result may have no triangle; it is the input of one shard of a tiled build
+    /// (`navkit::build::tiled::ShardInput`, feature `tile-store`).
+    pub fn load_picked(
+        path: impl AsRef<Path>,
+        options: &LoadOptions,
+        picker: &mut dyn TrianglePicker,
+    ) -> Result<Self> {
+        let path = path.as_ref();
+        match extension(path).as_deref() {
+            Some("gset") => gset::parse_gset_file(path, options, Some(picker)),
+            Some(e) if MESH_EXTENSIONS.contains(&e) => {
+                Ok(Self::from_mesh(TriMesh::load_picked(path, picker)?))
+            }
+            _ => Self::load_with(path, options),
+        }
+    }
+
     /// [`InputGeometry::load`] with `options` saying where a `.gset`'s mesh may lie.
     pub fn load_with(path: impl AsRef<Path>, options: &LoadOptions) -> Result<Self> {
         let path = path.as_ref();
@@ -254,6 +309,18 @@ impl InputGeometry {
     /// 3..=12 finite points, finite `hmin <= hmax`, area <= 63).
     pub fn validate(&self) -> Result<()> {
         self.mesh.validate()?;
+        self.validate_rest()
+    }
+
+    /// [`InputGeometry::validate`] for a part of a level ([`InputGeometry::load_picked`]),
+    /// which may have no triangle.
+    pub(crate) fn validate_part(&self) -> Result<()> {
+        self.mesh.validate_with(true)?;
+        self.validate_rest()
+    }
+
+    /// Everything [`InputGeometry::validate`] checks after the mesh.
+    fn validate_rest(&self) -> Result<()> {
         self.mesh.check_build_reach()?;
         if let Some(s) = &self.settings {
             s.validate()?;

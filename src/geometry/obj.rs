@@ -11,6 +11,7 @@
 //! anything else goes to `parse::<f32>`), so the result does not depend on how the file is cut
 //! into chunks.
 
+use super::TrianglePicker;
 use super::mesh::{MAX_FACE_VERTS, TriMesh};
 use crate::text::{BOM, MAX_LINE_BYTES, quote_bytes};
 use crate::{Error, Result};
@@ -23,11 +24,23 @@ const CHUNK: usize = 1 << 18;
 /// Reads OBJ text from `reader` chunk by chunk; `path` names it in errors. `size_hint` (the
 /// file's length, if known) keeps the buffer of a small file small.
 pub(super) fn parse_obj_reader(
-    mut reader: impl Read,
+    reader: impl Read,
     path: &Path,
     size_hint: Option<u64>,
 ) -> Result<TriMesh> {
+    parse_obj_picked(reader, path, size_hint, None)
+}
+
+/// [`parse_obj_reader`], showing every vertex and triangle to `picker` (if given), which picks
+/// the triangles kept; with a picker a mesh may keep no triangle.
+pub(super) fn parse_obj_picked<'p>(
+    mut reader: impl Read,
+    path: &'p Path,
+    size_hint: Option<u64>,
+    picker: Option<&'p mut dyn TrianglePicker>,
+) -> Result<TriMesh> {
     let mut parser = ObjParser::new(path);
+    parser.picker = picker;
     let first = size_hint.map_or(CHUNK, |n| (n as usize).saturating_add(1).clamp(64, CHUNK));
     let mut buf = vec![0u8; first];
     // `buf[..filled]` holds bytes not yet parsed: the start of a line, at most.
@@ -80,6 +93,8 @@ pub(super) fn parse_obj_bytes(text: &[u8], path: &Path) -> Result<TriMesh> {
 /// The arrays read so far and the number of the last line read.
 struct ObjParser<'p> {
     path: &'p Path,
+    /// Sees every vertex and triangle, and picks the triangles kept.
+    picker: Option<&'p mut dyn TrianglePicker>,
     verts: Vec<f32>,
     tris: Vec<i32>,
     line: usize,
@@ -101,6 +116,7 @@ impl<'p> ObjParser<'p> {
     fn new(path: &'p Path) -> Self {
         ObjParser {
             path,
+            picker: None,
             verts: Vec::new(),
             tris: Vec::new(),
             line: 0,
@@ -181,6 +197,9 @@ impl<'p> ObjParser<'p> {
             }
             // `w` and colour components are ignored.
             self.verts.extend_from_slice(&xyz);
+            if let Some(p) = self.picker.as_deref_mut() {
+                p.vertex(xyz);
+            }
         } else if kw == b"f" {
             self.face(words)?;
         } else if kw.starts_with(b"v") || kw.starts_with(b"f") {
@@ -236,8 +255,14 @@ impl<'p> ObjParser<'p> {
             self.big_faces += 1;
         }
         for i in 2..face.len() {
-            self.tris
-                .extend_from_slice(&[face[0], face[i - 1], face[i]]);
+            let tri = [face[0], face[i - 1], face[i]];
+            let keep = match self.picker.as_deref_mut() {
+                Some(p) => p.triangle(&self.verts, tri),
+                None => true,
+            };
+            if keep {
+                self.tris.extend_from_slice(&tri);
+            }
         }
         self.face = face;
         Ok(())
@@ -288,7 +313,7 @@ impl<'p> ObjParser<'p> {
         if self.verts.is_empty() {
             return empty("vertices");
         }
-        if self.tris.is_empty() {
+        if self.tris.is_empty() && self.picker.is_none() {
             return empty("triangles");
         }
         let warnings = self.big_face_warning().into_iter().collect();

@@ -430,6 +430,7 @@ class ShardResult(TypedDict):
     store_entries_refused: int
     data_hash: str
     build_ms: float
+    peak_rss_bytes: Optional[int]
 
 def build_shard(
     source: Union[PathLike, Points],

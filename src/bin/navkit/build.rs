@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use glam::Vec3;
 use serde_json::{Value, json};
 
-use navkit::build::tiled::{Shard, TileStore, TiledReport};
+use navkit::build::tiled::{Shard, ShardInput, TileStore, TiledReport};
 use navkit::build::{BuildReport, OffMeshIssue, StageCounts};
 use navkit::{BuildSettings, NavMeshBuilder, Partition};
 
@@ -175,7 +175,21 @@ fn build_tiled_cmd(
     reuse: &Reuse,
     json: bool,
 ) -> navkit::Result<()> {
-    let (geom, settings) = crate::common::load_geometry(input, partition, tile_size)?;
+    // A shard reads only its part of the level (ShardInput); a whole build all of it.
+    let shard_input = match reuse.shard {
+        Some(shard) => Some(load_shard(input, shard, partition, tile_size)?),
+        None => None,
+    };
+    let whole;
+    let (builder, settings, tris_read) = match &shard_input {
+        Some(si) => (si.builder(), si.settings.clone(), si.triangles_read),
+        None => {
+            whole = crate::common::load_geometry(input, partition, tile_size)?;
+            let (geom, settings) = &whole;
+            let b = NavMeshBuilder::new(geom).settings(settings.clone());
+            (b, settings.clone(), geom.mesh.tri_count())
+        }
+    };
     let bar = progress(
         json,
         "{spinner} tiles {pos}/{len} [{bar:40}] {elapsed} (eta {eta})",
@@ -185,16 +199,12 @@ fn build_tiled_cmd(
         bar.set_length(total as u64);
         bar.set_position(done as u64);
     };
-    let mut builder = NavMeshBuilder::new(&geom)
-        .settings(settings.clone())
+    let mut builder = builder
         .threads(threads.unwrap_or(0))
         .budget(crate::common::budget())
         .progress(&show);
     if let Some(dir) = &reuse.store {
         builder = builder.tile_store(&TileStore::open(dir)?);
-    }
-    if let Some(shard) = reuse.shard {
-        builder = builder.shard(shard);
     }
     let tiled = builder.tiled();
     bar.finish_and_clear();
@@ -206,11 +216,35 @@ fn build_tiled_cmd(
     }
     let r = tiled.report();
     if json {
-        out!("{}", tiled_json(r, &settings, tiled.navmesh().data_size()));
+        let mut report = tiled_json(r, &settings, tiled.navmesh().data_size());
+        report["input_tris_read"] = json!(tris_read);
+        out!("{report}");
     } else {
         print_tiled_report(r, tiled.navmesh().data_size(), output.as_deref());
     }
     Ok(())
+}
+
+/// Shard `shard`'s part of the level at `input` (`navkit build --shard`), with the
+/// command line's settings.
+fn load_shard(
+    input: &Path,
+    shard: Shard,
+    partition: Option<Partition>,
+    tile_size: Option<u32>,
+) -> navkit::Result<ShardInput> {
+    let si = ShardInput::load(input, &crate::common::load_options(), shard, |s| {
+        if let Some(p) = partition {
+            s.partition = p;
+        }
+        if let Some(ts) = tile_size {
+            s.tile_size = ts;
+        }
+    })?;
+    for w in &si.geometry.mesh.warnings {
+        eprintln!("navkit: warning: {w}");
+    }
+    Ok(si)
 }
 
 /// A tiled build's report, as text.

@@ -54,6 +54,8 @@ use crate::{Error, Result};
 mod grid;
 #[cfg(feature = "tile-store")]
 pub mod shard;
+#[cfg(feature = "tile-store")]
+pub mod shard_input;
 mod stages;
 #[cfg(feature = "tile-store")]
 pub mod store;
@@ -63,6 +65,8 @@ pub mod tile_key;
 pub use grid::TileGrid;
 #[cfg(feature = "tile-store")]
 pub use shard::{Merged, Part, PartInfo, Shard, build_key, merge_parts};
+#[cfg(feature = "tile-store")]
+pub use shard_input::ShardInput;
 pub use stages::TileStages;
 pub(crate) use stages::check_tile;
 use stages::check_tile_estimate;
@@ -191,6 +195,10 @@ pub(crate) struct TilePlan {
     /// The one shard to build (else every tile).
     #[cfg(feature = "tile-store")]
     pub shard: Option<Shard>,
+    /// The whole build's key, when the geometry is only the shard's part of it
+    /// ([`ShardInput`]): it may then have no triangle.
+    #[cfg(feature = "tile-store")]
+    pub build_key: Option<[u8; 32]>,
 }
 
 impl TilePlan {
@@ -526,6 +534,9 @@ pub struct TiledNavMesh {
     report: TiledReport,
     /// The budget of rebuilds: its token, and its time limit for each rebuild call.
     budget: Budget,
+    /// The whole build's key, for a shard built from its part of the level.
+    #[cfg(feature = "tile-store")]
+    part_key: Option<[u8; 32]>,
 }
 
 impl TiledNavMesh {
@@ -568,7 +579,15 @@ impl TiledNavMesh {
         progress: &(dyn Fn(usize, usize) + Sync),
     ) -> Result<TiledNavMesh> {
         let started = Instant::now();
-        geom.validate()?;
+        #[cfg(feature = "tile-store")]
+        let part_of_level = plan.build_key.is_some();
+        #[cfg(not(feature = "tile-store"))]
+        let part_of_level = false;
+        if part_of_level {
+            geom.validate_part()?;
+        } else {
+            geom.validate()?;
+        }
         budget.check_estimate_for(
             &crate::build::budget::estimate_validated(&geom, settings)?,
             BuildKind::Tiled(threads),
@@ -646,6 +665,8 @@ impl TiledNavMesh {
             as_built,
             report: report.clone(),
             budget: budget.clone(),
+            #[cfg(feature = "tile-store")]
+            part_key: plan.build_key,
         };
         report.data_hash = tiled.data_hash();
         report.total_ms = started.elapsed().as_secs_f64() * 1e3;
@@ -715,7 +736,9 @@ impl TiledNavMesh {
             .zip(&self.as_built)
             .filter_map(|(t, d)| d.as_deref().map(|d| (t, d)))
             .collect();
-        let key = build_key(&self.builder.geom, &self.builder.settings);
+        let key = self
+            .part_key
+            .unwrap_or_else(|| build_key(&self.builder.geom, &self.builder.settings));
         shard::write_part(&self.navmesh.params(), grid, shard, key, &tiles)
     }
 

@@ -102,29 +102,58 @@ impl std::fmt::Display for Shard {
 /// geometry (vertices, triangles, areas, volumes, links). Parts with the same key are of one
 /// build.
 pub fn build_key(geom: &InputGeometry, settings: &BuildSettings) -> [u8; 32] {
-    let mut h = blake3::Hasher::new();
-    h.update(b"navkit build\0");
-    versions(&mut h);
-    let settings = format!("{settings:?}");
-    h.update(&(settings.len() as u64).to_le_bytes());
-    h.update(settings.as_bytes());
-    let mut v = blake3::Hasher::new();
-    for c in &geom.mesh.verts {
-        v.update(&c.to_le_bytes());
+    let mut digest = MeshDigest::default();
+    for c in geom.mesh.verts.chunks_exact(3) {
+        digest.vertex([c[0], c[1], c[2]]);
     }
-    let mut t = blake3::Hasher::new();
-    for i in &geom.mesh.tris {
-        t.update(&i.to_le_bytes());
+    for t in geom.mesh.tris.chunks_exact(3) {
+        digest.triangle([t[0], t[1], t[2]]);
     }
-    h.update(v.finalize().as_bytes());
-    h.update(t.finalize().as_bytes());
-    match &geom.triangle_areas {
-        Some(a) => h.update(blake3::hash(a).as_bytes()),
-        None => h.update(&[0; 32]),
-    };
-    let rest = format!("{:?}{:?}", geom.convex_volumes, geom.off_mesh_connections);
-    h.update(blake3::hash(rest.as_bytes()).as_bytes());
-    *h.finalize().as_bytes()
+    digest.key(geom, settings)
+}
+
+/// The hashes of a mesh's vertices and triangles, fed one at a time as a file is read (or from
+/// a mesh in memory: [`build_key`]).
+#[derive(Default)]
+pub(crate) struct MeshDigest {
+    verts: blake3::Hasher,
+    tris: blake3::Hasher,
+    /// Triangles fed.
+    pub triangles: usize,
+}
+
+impl MeshDigest {
+    pub(crate) fn vertex(&mut self, xyz: [f32; 3]) {
+        for c in xyz {
+            self.verts.update(&c.to_le_bytes());
+        }
+    }
+
+    pub(crate) fn triangle(&mut self, tri: [i32; 3]) {
+        for i in tri {
+            self.tris.update(&i.to_le_bytes());
+        }
+        self.triangles += 1;
+    }
+
+    /// The build key of the mesh fed, with `geom`'s areas, volumes and links, and `settings`.
+    pub(crate) fn key(&self, geom: &InputGeometry, settings: &BuildSettings) -> [u8; 32] {
+        let mut h = blake3::Hasher::new();
+        h.update(b"navkit build\0");
+        versions(&mut h);
+        let settings = format!("{settings:?}");
+        h.update(&(settings.len() as u64).to_le_bytes());
+        h.update(settings.as_bytes());
+        h.update(self.verts.finalize().as_bytes());
+        h.update(self.tris.finalize().as_bytes());
+        match &geom.triangle_areas {
+            Some(a) => h.update(blake3::hash(a).as_bytes()),
+            None => h.update(&[0; 32]),
+        };
+        let rest = format!("{:?}{:?}", geom.convex_volumes, geom.off_mesh_connections);
+        h.update(blake3::hash(rest.as_bytes()).as_bytes());
+        *h.finalize().as_bytes()
+    }
 }
 
 const TRAILER_MAGIC: &[u8; 8] = b"NKSHARD\0";
