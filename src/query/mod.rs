@@ -11,6 +11,7 @@
 
 mod corridor;
 mod filter;
+pub mod hierarchy;
 mod nodes;
 mod optimal;
 mod path;

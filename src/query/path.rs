@@ -219,7 +219,7 @@ impl NavMeshQuery<'_> {
     /// The straight path of `corridor` from `start` toward `goal` (snapped to `g`): to the goal,
     /// or for a partial corridor to the point of its last polygon nearest the goal; partial
     /// whenever the corridor is.
-    fn straight_to(
+    pub(crate) fn straight_to(
         &mut self,
         corridor: &Corridor,
         start: Vec3,

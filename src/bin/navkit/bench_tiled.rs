@@ -13,7 +13,8 @@ use serde::Serialize;
 use serde_json::Value;
 
 use navkit::navmesh::NavMesh;
-use navkit::query::{DEFAULT_HALF_EXTENTS, NavMeshQuery, QueryFilter};
+use navkit::query::hierarchy::Hierarchy;
+use navkit::query::{DEFAULT_HALF_EXTENTS, NavMeshQuery, PathOptions, QueryFilter};
 use navkit::tools::worldgen::{WorldSpec, generate, write_world};
 use navkit::{Error, Result};
 
@@ -45,6 +46,9 @@ pub struct BenchArgs {
     /// Keep the world and navmesh in this directory.
     #[arg(long)]
     pub keep: Option<PathBuf>,
+    /// Only the long paths, on this navmesh (MSET) instead of a generated world's.
+    #[arg(long, value_name = "NAVMESH")]
+    pub navmesh: Option<PathBuf>,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -64,6 +68,25 @@ pub struct BuildRun {
     pub data_hash: String,
 }
 
+/// The hierarchical planner on the same pairs, against the flat search with an unbounded pool.
+#[derive(Clone, Debug, Default, Serialize)]
+struct HierarchicalStats {
+    build_ms: f64,
+    abstract_nodes: usize,
+    abstract_edges: usize,
+    complete: usize,
+    mean_ms: f64,
+    max_ms: f64,
+    /// The flat search (one A*, same costs, unbounded): complete paths and time.
+    flat_complete: usize,
+    flat_mean_ms: f64,
+    mean_length_ratio: f64,
+    max_length_ratio: f64,
+    mean_abstract_expanded: f64,
+    max_window_nodes: usize,
+    max_flat_nodes: usize,
+}
+
 #[derive(Clone, Debug, Serialize)]
 struct PathStats {
     pairs: usize,
@@ -77,6 +100,7 @@ struct PathStats {
     max_tiles_crossed: usize,
     mean_ms: f64,
     max_ms: f64,
+    hierarchical: HierarchicalStats,
 }
 
 fn child_build(
@@ -200,7 +224,12 @@ fn long_paths(nav: &NavMesh, n: usize, seed: u64, extent: f32) -> Result<PathSta
         max_tiles_crossed: 0,
         mean_ms: 0.0,
         max_ms: 0.0,
+        hierarchical: HierarchicalStats::default(),
     };
+    let t = Instant::now();
+    let hierarchy = Hierarchy::build(nav, &f);
+    s.hierarchical.build_ms = t.elapsed().as_secs_f64() * 1e3;
+    (s.hierarchical.abstract_nodes, s.hierarchical.abstract_edges) = hierarchy.size();
     let mut tries = 0;
     while s.pairs < n && tries < n * 200 {
         tries += 1;
@@ -238,6 +267,7 @@ fn long_paths(nav: &NavMesh, n: usize, seed: u64, extent: f32) -> Result<PathSta
         s.max_tiles_crossed = s.max_tiles_crossed.max(tiles.len());
         s.mean_ms += ms;
         s.max_ms = s.max_ms.max(ms);
+        hierarchical_pair(&hierarchy, &mut q, a, b, &mut s.hierarchical)?;
     }
     if s.pairs > 0 {
         let k = s.pairs as f64;
@@ -245,8 +275,49 @@ fn long_paths(nav: &NavMesh, n: usize, seed: u64, extent: f32) -> Result<PathSta
         s.mean_polys /= k;
         s.mean_tiles_crossed /= k;
         s.mean_ms /= k;
+        let h = &mut s.hierarchical;
+        h.mean_ms /= k;
+        h.flat_mean_ms /= k;
+        h.mean_abstract_expanded /= k;
+        h.mean_length_ratio /= h.complete.max(1) as f64;
     }
     Ok(s)
+}
+
+/// One pair through the hierarchy and the flat search, added to `h`.
+fn hierarchical_pair(
+    hierarchy: &Hierarchy,
+    q: &mut NavMeshQuery<'_>,
+    a: Vec3,
+    b: Vec3,
+    h: &mut HierarchicalStats,
+) -> Result<()> {
+    let options = PathOptions {
+        smooth: None,
+        ..PathOptions::default()
+    };
+    let t = Instant::now();
+    let hp = hierarchy.path(q, a, b, &options)?;
+    let ms = t.elapsed().as_secs_f64() * 1e3;
+    let t = Instant::now();
+    let flat = hierarchy.flat_path(q, a, b, &options)?;
+    h.flat_mean_ms += t.elapsed().as_secs_f64() * 1e3;
+    h.mean_ms += ms;
+    h.max_ms = h.max_ms.max(ms);
+    h.mean_abstract_expanded += hp.abstract_expanded as f64;
+    h.max_window_nodes = h.max_window_nodes.max(hp.max_window_nodes);
+    h.max_flat_nodes = h.max_flat_nodes.max(flat.max_window_nodes);
+    h.flat_complete += usize::from(flat.path.is_complete());
+    if hp.path.is_complete() {
+        h.complete += 1;
+        if flat.path.is_complete() {
+            let (l, lf) = (hp.path.straight.length(), flat.path.straight.length());
+            let ratio = f64::from(l) / f64::from(lf).max(1e-6);
+            h.mean_length_ratio += ratio;
+            h.max_length_ratio = h.max_length_ratio.max(ratio);
+        }
+    }
+    Ok(())
 }
 
 /// The builds, `rounds` times one thread and `cores` threads, the order alternating; the first
@@ -347,8 +418,34 @@ fn work_dir(keep: Option<&Path>) -> Result<(PathBuf, Option<TempFolder>), CliErr
     }
 }
 
+/// The long paths alone, on a navmesh file (`--navmesh`).
+fn paths_only(file: &Path, args: &BenchArgs) -> CliResult {
+    let nav = NavMesh::load(file)?;
+    let (mut lo, mut hi) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
+    for (_, b) in nav.tile_bounds() {
+        lo = lo.min(b.min);
+        hi = hi.max(b.max);
+    }
+    let extent = (hi.x - lo.x).max(hi.z - lo.z);
+    let paths = long_paths(&nav, args.paths, args.seed, extent)?;
+    let mut long_paths_json = crate::json::to_json(&paths);
+    crate::json::rename(
+        &mut long_paths_json,
+        &[("mean_straight_distance", "mean_straight_distance_m")],
+    );
+    if args.json {
+        println!("{}", serde_json::json!({ "long_paths": long_paths_json }));
+    } else {
+        print_paths(&paths, extent);
+    }
+    Ok(Outcome::Success)
+}
+
 /// Runs the benchmark and prints its table (or JSON).
 pub fn run(args: BenchArgs) -> CliResult {
+    if let Some(file) = &args.navmesh {
+        return paths_only(file, &args);
+    }
     let exe = std::env::current_exe().map_err(|e| Error::Io {
         path: "navkit".into(),
         source: std::sync::Arc::new(e),
@@ -441,24 +538,47 @@ pub fn run(args: BenchArgs) -> CliResult {
             "speed-up {speedup:.2}x on {cores} cores ({:.2} per core; target 0.9); tile phase alone {speedup_tiles:.2}x; tile data identical in every run: {same_data}",
             speedup / cores as f64
         );
-        println!(
-            "long paths: {} pairs >= {:.0} m apart: {} complete, {} partial ({} out of nodes); {:.0} polys and {:.0} tiles on average (max {} / {}); {:.2} ms mean, {:.2} ms max",
-            paths.pairs,
-            extent * 0.75,
-            paths.complete,
-            paths.partial,
-            paths.out_of_nodes,
-            paths.mean_polys,
-            paths.mean_tiles_crossed,
-            paths.max_polys,
-            paths.max_tiles_crossed,
-            paths.mean_ms,
-            paths.max_ms
-        );
+        print_paths(&paths, extent);
     }
     drop(temp);
     if !same_data {
         eprintln!("navkit: tile data differed between builds");
     }
     Ok(Outcome::incomplete_if(!same_data))
+}
+
+/// The long paths' figures, as text.
+fn print_paths(paths: &PathStats, extent: f32) {
+    println!(
+        "long paths: {} pairs >= {:.0} m apart: {} complete, {} partial ({} out of nodes); {:.0} polys and {:.0} tiles on average (max {} / {}); {:.2} ms mean, {:.2} ms max",
+        paths.pairs,
+        extent * 0.75,
+        paths.complete,
+        paths.partial,
+        paths.out_of_nodes,
+        paths.mean_polys,
+        paths.mean_tiles_crossed,
+        paths.max_polys,
+        paths.max_tiles_crossed,
+        paths.mean_ms,
+        paths.max_ms
+    );
+    let h = &paths.hierarchical;
+    println!(
+        "hierarchical: graph of {} nodes and {} edges built in {:.0} ms; {} complete (flat search {}), {:.2} ms mean ({:.1}x Detour's), {:.2} ms max; length {:.4}x the flat search's on the mean, {:.4}x at worst; {:.0} abstract nodes expanded on average, at most {} polygon nodes in a window (flat search: {}; {:.2} ms mean)",
+        h.abstract_nodes,
+        h.abstract_edges,
+        h.build_ms,
+        h.complete,
+        h.flat_complete,
+        h.mean_ms,
+        paths.mean_ms / h.mean_ms.max(1e-9),
+        h.max_ms,
+        h.mean_length_ratio,
+        h.max_length_ratio,
+        h.mean_abstract_expanded,
+        h.max_window_nodes,
+        h.max_flat_nodes,
+        h.flat_mean_ms
+    );
 }

@@ -15,6 +15,7 @@ use navkit::text::{LineReader, quote};
 use navkit::tools::simulation::Scenario;
 use navkit::{Error, Partition};
 
+use navkit::query::hierarchy::Hierarchy;
 use navkit::tools::compare::timed_optimal_path;
 
 use crate::common::{filter_from, navmesh_source, parse_hex, parse_vec3};
@@ -61,6 +62,12 @@ pub struct PathArgs {
     /// and `time_us`, the time of an optimal-only query).
     #[arg(long)]
     pub optimal: bool,
+    /// Find the corridor with the hierarchical planner (HPA* over the navmesh's tiles: complete
+    /// however long the path, with bounded search memory) instead of Detour's findPath; in
+    /// JSON a `hierarchical` object (`tiles`, `abstract_expanded`, `max_window_nodes`,
+    /// `time_us`). The abstract graph is built first, once.
+    #[arg(long, conflicts_with = "optimal")]
+    pub hierarchical: bool,
 }
 
 pub fn run(args: PathArgs) -> CliResult {
@@ -76,6 +83,7 @@ pub fn run(args: PathArgs) -> CliResult {
         json,
         half_extents,
         optimal,
+        hierarchical,
     } = args;
     let optimal = optimal.then(OptimalOptions::default);
     // The batch file is opened before the build, so that a missing one costs nothing.
@@ -94,12 +102,22 @@ pub fn run(args: PathArgs) -> CliResult {
     let navmesh = source.navmesh();
     let mut q = NavMeshQuery::new(navmesh, 2048)?;
     let filter = filter_from(include, exclude);
+    let hierarchy = hierarchical.then(|| Hierarchy::build(navmesh, &filter));
+    let hierarchy = hierarchy.as_ref();
     let mut incomplete = false;
     if let Some(mut lines) = batch {
         let stdout = std::io::stdout();
         let mut out = stdout.lock();
         while let Some((start, goal)) = next_query(&mut lines)? {
-            let a = find(&mut q, start, goal, &filter, half_extents, optimal);
+            let a = find(
+                &mut q,
+                start,
+                goal,
+                &filter,
+                half_extents,
+                optimal,
+                hierarchy,
+            );
             incomplete |= !a.is_complete();
             if writeln!(out, "{}", a.to_json()).is_err() {
                 return Ok(Outcome::incomplete_if(incomplete)); // stdout closed
@@ -110,7 +128,7 @@ pub fn run(args: PathArgs) -> CliResult {
             from.expect("clap requires --from"),
             to.expect("clap requires --to"),
         );
-        let a = find(&mut q, from, to, &filter, half_extents, optimal);
+        let a = find(&mut q, from, to, &filter, half_extents, optimal, hierarchy);
         incomplete = !a.is_complete();
         if json {
             out!("{}", a.to_json());
@@ -118,6 +136,15 @@ pub fn run(args: PathArgs) -> CliResult {
             print_path(&a.result);
             if optimal.is_some() {
                 print_optimal(&a.result);
+            }
+            if let Some(h) = &a.hierarchical {
+                out!(
+                    "Hierarchical:  {} tiles, {} abstract nodes expanded, at most {} polygon nodes in a window, {:.0} us",
+                    h.tiles,
+                    h.abstract_expanded,
+                    h.max_window_nodes,
+                    h.time_us
+                );
             }
             for n in &a.nearest {
                 print_nearest(n);
@@ -173,6 +200,17 @@ pub struct Answer {
     nearest: Vec<Nearest>,
     /// With the optimal path asked for: the time of an optimal-only query, microseconds.
     optimal_time_us: Option<f64>,
+    /// With the hierarchical planner: what it took.
+    hierarchical: Option<HierarchicalFigures>,
+}
+
+/// What the hierarchical planner took for one path.
+#[derive(serde::Serialize)]
+pub struct HierarchicalFigures {
+    tiles: usize,
+    abstract_expanded: usize,
+    max_window_nodes: usize,
+    time_us: f64,
 }
 
 impl Answer {
@@ -194,6 +232,9 @@ impl Answer {
                 }) => optimal_json(o, time_us),
                 _ => Value::Null,
             };
+        }
+        if let Some(h) = &self.hierarchical {
+            v["hierarchical"] = crate::json::to_json(h);
         }
         if !self.nearest.is_empty() {
             let map: serde_json::Map<String, Value> = self
@@ -267,6 +308,7 @@ pub fn find(
     filter: &QueryFilter,
     half_extents: Option<Vec3>,
     optimal: Option<OptimalOptions>,
+    hierarchy: Option<&Hierarchy>,
 ) -> Answer {
     let h = half_extents.unwrap_or(DEFAULT_HALF_EXTENTS);
     let mut snapped = [start, goal];
@@ -296,9 +338,24 @@ pub fn find(
         None => (start, goal),
     };
     let mut optimal_time_us = optimal.map(|_| 0.0);
+    let mut hierarchical = None;
     let result = match (error, optimal) {
         (Some(e), _) => Err(e),
-        (None, None) => q.path(from, to, filter, &options),
+        (None, None) => match hierarchy {
+            Some(h) => {
+                let t = std::time::Instant::now();
+                h.path(q, from, to, &options).map(|hp| {
+                    hierarchical = Some(HierarchicalFigures {
+                        tiles: hp.tiles,
+                        abstract_expanded: hp.abstract_expanded,
+                        max_window_nodes: hp.max_window_nodes,
+                        time_us: t.elapsed().as_secs_f64() * 1e6,
+                    });
+                    hp.path
+                })
+            }
+            None => q.path(from, to, filter, &options),
+        },
         (None, Some(o)) => {
             let timed = timed_optimal_path(q, from, to, filter, &options, o);
             timed.map(|(p, t)| {
@@ -313,6 +370,7 @@ pub fn find(
         result,
         nearest,
         optimal_time_us,
+        hierarchical,
     }
 }
 

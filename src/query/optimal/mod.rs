@@ -85,7 +85,7 @@ impl NavMeshQuery<'_> {
     /// The optimal path from `s` to `g` (snapped ends), and the polygons it crosses; if the
     /// goal cannot be reached, the path to where Detour's partial corridor (at most
     /// `max_polys` polygons) ends, partial.
-    pub(super) fn optimal_path(
+    pub(crate) fn optimal_path(
         &mut self,
         s: NearestPoly,
         g: NearestPoly,

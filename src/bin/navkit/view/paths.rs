@@ -239,7 +239,7 @@ fn navmesh_paths(st: &State, req: &PathRequest, how: &mut Vec<Layer>) -> Result<
     let mut q = NavMeshQuery::new(st.navmesh(), 2048)
         .map_err(|e| json!({"status": "failed", "error": e.to_string()}))?;
     let t = Instant::now();
-    let found = crate::path::find(&mut q, start, end, &req.filter, None, None);
+    let found = crate::path::find(&mut q, start, end, &req.filter, None, None, None);
     let ms = t.elapsed().as_secs_f64() * 1e3;
     // Detour's node pool after the path's findPath (the straight and smooth paths after
     // it do not search): RecastDemo's "nodes" view.
