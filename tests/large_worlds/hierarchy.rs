@@ -5,8 +5,6 @@
 //! where that completes; an unreachable goal gives a partial path ending where hand derivation
 //! says; a rebuilt tile, updated locally, gives the answers of a hierarchy built afresh.
 
-mod common;
-
 use glam::Vec3;
 use rand::SeedableRng;
 
@@ -125,7 +123,7 @@ fn the_flat_search_agrees_with_detours() {
 fn an_unreachable_goal_gives_a_partial_path_to_the_nearest_part() {
     // Two 20 m floors 10 m apart (x 0..20 and 30..50): the agent (radius 0.6) walks to
     // x = 19.4 at most on the first.
-    let nav = NavMeshBuilder::new(&common::two_floors())
+    let nav = NavMeshBuilder::new(&crate::common::two_floors())
         .tile_size(16)
         .tiled()
         .unwrap()
@@ -156,7 +154,7 @@ fn an_unreachable_goal_gives_a_partial_path_to_the_nearest_part() {
 
 #[test]
 fn a_rebuilt_tile_updates_the_hierarchy_locally() {
-    let geom = navkit::InputGeometry::load(common::mesh("dungeon.obj")).unwrap();
+    let geom = navkit::InputGeometry::load(crate::common::mesh("dungeon.obj")).unwrap();
     let mut tiled = NavMeshBuilder::new(&geom).tile_size(32).tiled().unwrap();
     let filter = QueryFilter::default();
     let mut h = Hierarchy::build(tiled.navmesh(), &filter);

@@ -5,16 +5,12 @@
 //! and rebuilt; shards merged give the unsharded build's bytes; parts that do not make one
 //! build are refused with what is wrong.
 
-#![cfg(feature = "tile-store")]
-
-mod common;
-
 use navkit::build::tiled::{Part, Shard, TileStore, TiledNavMesh, merge_parts};
 use navkit::navmesh::mset::{NavMeshSet, read_mset, write_mset};
 use navkit::{Aabb, BuildSettings, Error, InputGeometry, NavMeshBuilder, TriMesh};
 
 fn dungeon() -> InputGeometry {
-    InputGeometry::load(common::mesh("dungeon.obj")).unwrap()
+    InputGeometry::load(crate::common::mesh("dungeon.obj")).unwrap()
 }
 
 fn settings() -> BuildSettings {
@@ -33,7 +29,7 @@ fn build(geom: &InputGeometry, store: Option<&TileStore>) -> TiledNavMesh {
 }
 
 fn fresh_store(name: &str) -> TileStore {
-    let dir = common::temp(name);
+    let dir = crate::common::temp(name);
     let _ = std::fs::remove_dir_all(&dir);
     TileStore::open(&dir).unwrap()
 }
@@ -335,7 +331,7 @@ fn damaged_part_files_and_bad_shards_are_errors() {
 #[test]
 fn a_shard_read_from_the_file_keeps_its_part_and_builds_the_same_part() {
     use navkit::build::tiled::ShardInput;
-    let path = common::mesh("dungeon.obj");
+    let path = crate::common::mesh("dungeon.obj");
     let geom = dungeon();
     let total = geom.mesh.tri_count();
     for n in [3, 100] {
