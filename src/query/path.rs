@@ -162,6 +162,7 @@ impl NavMeshQuery<'_> {
     /// | a corridor you keep (an agent's) | its corners / its smooth path | [`find_straight_path`](Self::find_straight_path) / [`smooth_path`](Self::smooth_path) |
     /// | a search spread over frames | the corridor, a slice at a time | [`begin_sliced_path`](Self::begin_sliced_path) |
     /// | a start and many goals | costs to every reachable polygon | [`find_polys_around_circle`](Self::find_polys_around_circle) (Dijkstra) |
+    /// | two points far apart in a large tiled world | a complete path, search memory bounded | [`Hierarchy::path`](super::hierarchy::Hierarchy::path) (HPA*; the same [`NavPath`]) |
     ///
     /// ```
     /// # fn f(navmesh: &navkit::NavMesh) -> navkit::Result<()> {

@@ -10,6 +10,7 @@ use rand::SeedableRng;
 
 use navkit::query::hierarchy::Hierarchy;
 use navkit::query::{NavMeshQuery, PathOptions, QueryFilter};
+use navkit::tilecache::ObstacleShape;
 use navkit::tools::worldgen::{WorldSpec, generate};
 use navkit::{Aabb, NavMesh, NavMeshBuilder, TriMesh};
 
@@ -194,18 +195,54 @@ fn a_rebuilt_tile_updates_the_hierarchy_locally() {
     };
     tiled.set_geometry(edited).unwrap();
     let area = Aabb::new(Vec3::new(x0, -5.0, z0), Vec3::new(x0 + 6.0, 5.0, z0 + 6.0));
-    let changed: Vec<_> = tiled
-        .rebuild_box(area, &Default::default())
-        .unwrap()
-        .into_iter()
-        .map(|(t, _)| t)
-        .collect();
+    let changed = tiled.rebuild_box(area, &Default::default()).unwrap();
     assert!(!changed.is_empty());
-    h.update_tiles(tiled.navmesh(), &changed);
+    // The rebuilt tiles and their neighbours, not the 41 tiles of the level.
+    let read = h.refresh(tiled.navmesh());
+    assert!(
+        (changed.len()..=9 * changed.len()).contains(&read),
+        "{read} tiles read again"
+    );
+    assert!(read < 41);
+    assert_eq!(h.refresh(tiled.navmesh()), 0);
     let fresh = Hierarchy::build(tiled.navmesh(), &filter);
     assert_eq!(h.size(), fresh.size());
     let mut q = NavMeshQuery::new(tiled.navmesh(), 4096).unwrap();
     for (a, b) in pairs(tiled.navmesh(), 40, 10.0, 3) {
+        let x = h.path(&mut q, a, b, &corners()).unwrap();
+        let y = fresh.path(&mut q, a, b, &corners()).unwrap();
+        assert_eq!(x.path.corridor, y.path.corridor, "{a} -> {b}");
+    }
+}
+
+#[test]
+fn a_tile_cache_obstacle_updates_the_hierarchy() {
+    let geom = navkit::InputGeometry::load(crate::common::mesh("dungeon.obj")).unwrap();
+    let mut cache = NavMeshBuilder::new(&geom)
+        .tile_size(48)
+        .tile_cache()
+        .unwrap();
+    let filter = QueryFilter::default();
+    let mut h = Hierarchy::build(cache.navmesh(), &filter);
+    let ends = pairs(cache.navmesh(), 30, 10.0, 4);
+    // A 2 m post on the straight path of the first pair, halfway.
+    let mut q = NavMeshQuery::new(cache.navmesh(), 4096).unwrap();
+    let first = h.path(&mut q, ends[0].0, ends[0].1, &corners()).unwrap();
+    let pts = &first.path.straight.points;
+    let mid = pts[0].pos.lerp(pts[1].pos, 0.5);
+    drop(q);
+    let post = ObstacleShape::Cylinder {
+        pos: mid,
+        radius: 1.0,
+        height: 2.0,
+    };
+    cache.add(&post).unwrap();
+    cache.update_until_done().unwrap();
+    assert!(h.refresh(cache.navmesh()) > 0);
+    let fresh = Hierarchy::build(cache.navmesh(), &filter);
+    assert_eq!(h.size(), fresh.size());
+    let mut q = NavMeshQuery::new(cache.navmesh(), 4096).unwrap();
+    for &(a, b) in &ends {
         let x = h.path(&mut q, a, b, &corners()).unwrap();
         let y = fresh.path(&mut q, a, b, &corners()).unwrap();
         assert_eq!(x.path.corridor, y.path.corridor, "{a} -> {b}");

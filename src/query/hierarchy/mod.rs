@@ -14,8 +14,8 @@
 //! [`WINDOW_TILES`] of them at a time refines it into a corridor, and Detour's
 //! `findStraightPath` pulls the string along the whole corridor.
 //!
-//! **Changes** ([`Hierarchy::update_tiles`]): a rebuilt tile, or one a tile cache changed,
-//! re-reads that tile and recomputes the costs inside it and its neighbours; nothing else.
+//! **Changes** ([`Hierarchy::refresh`]): a rebuilt tile, or one a tile cache changed, is read
+//! again and the costs inside it and its neighbours recomputed; nothing else.
 //!
 //! The graph is built for one [`QueryFilter`] (its flags and area costs decide the costs); use
 //! one hierarchy per filter.
@@ -27,7 +27,7 @@ use glam::Vec3;
 use rustc_hash::FxHashMap;
 
 use crate::Result;
-use crate::navmesh::{NavMesh, TileCoord};
+use crate::navmesh::NavMesh;
 use crate::query::{
     Corridor, MAX_BUFFER, NavMeshQuery, NavPath, NearestPoly, PathOptions, PolyRef, QueryFilter,
     SmoothPath, StraightPath, StraightPathOptions,
@@ -123,22 +123,38 @@ impl Hierarchy {
         h
     }
 
-    /// Re-reads the tiles at `changed` (rebuilt, added or removed since) and recomputes the
-    /// costs inside them and the tiles they link to or from.
-    pub fn update_tiles(&mut self, nav: &NavMesh, changed: &[TileCoord]) {
+    /// Brings the graph up to date with `nav` after tiles changed (a tiled navmesh's tiles
+    /// rebuilt, added or removed; a tile cache's update after obstacles came or went): the
+    /// tiles whose ref changed (Detour gives a replaced tile a new salt) are read again, and
+    /// the costs inside them and the tiles they link to or from are recomputed; nothing else.
+    /// Returns how many tiles were read again. `nav` must be the navmesh the hierarchy was
+    /// built from.
+    ///
+    /// ```
+    /// # fn f(cache: &mut navkit::TileCache) -> navkit::Result<()> {
+    /// use navkit::query::{QueryFilter, hierarchy::Hierarchy};
+    /// let mut hierarchy = Hierarchy::build(cache.navmesh(), &QueryFilter::default());
+    /// let post = navkit::tilecache::ObstacleShape::Cylinder {
+    ///     pos: glam::Vec3::new(1.0, 0.0, 1.0), radius: 0.5, height: 2.0,
+    /// };
+    /// cache.add(&post)?;
+    /// cache.update_until_done()?;
+    /// hierarchy.refresh(cache.navmesh());
+    /// # Ok(()) }
+    /// ```
+    pub fn refresh(&mut self, nav: &NavMesh) -> usize {
         if self.tiles.len() != nav.max_tiles() {
             *self = Hierarchy::build(nav, &self.filter);
-            return;
+            return self.tiles.iter().flatten().count();
         }
-        let at = |i: usize| nav.tile(i).map(|t| t.coord());
-        let is_changed = |c: Option<TileCoord>| {
-            c.is_some_and(|c| changed.iter().any(|x| (x.x, x.z) == (c.x, c.z)))
-        };
-        // Tiles now at a changed position, and tile slots that held one.
+        let now = |i: usize| nav.tile(i).map(|t| t.tile_ref());
         let mut touched: Vec<u32> = (0..self.tiles.len())
-            .filter(|&i| is_changed(at(i)) || (self.tiles[i].is_some() && at(i).is_none()))
+            .filter(|&i| self.tiles[i].as_ref().map(|g| g.tile_ref) != now(i))
             .map(|i| i as u32)
             .collect();
+        if touched.is_empty() {
+            return 0;
+        }
         let mut redo = touched.clone();
         // Old links out of the changed tiles, and every tile linking into them.
         for (i, g) in self.tiles.iter().enumerate() {
@@ -149,10 +165,12 @@ impl Hierarchy {
                 redo.push(i as u32);
             }
         }
+        let read = |i: u32| {
+            nav.tile(i as usize)
+                .map(|t| TileGraph::read(nav, t, &self.filter))
+        };
         for &i in &touched {
-            self.tiles[i as usize] = nav
-                .tile(i as usize)
-                .map(|t| TileGraph::read(nav, t, &self.filter));
+            self.tiles[i as usize] = read(i);
         }
         // New links out of the changed tiles.
         for &i in &touched {
@@ -165,12 +183,11 @@ impl Hierarchy {
         touched.sort_unstable();
         for &i in &redo {
             if touched.binary_search(&i).is_err() {
-                self.tiles[i as usize] = nav
-                    .tile(i as usize)
-                    .map(|t| TileGraph::read(nav, t, &self.filter));
+                self.tiles[i as usize] = read(i);
             }
         }
         self.connect(&redo);
+        redo.len()
     }
 
     /// Recomputes the entries of every tile and the costs inside the tiles `redo`.
