@@ -238,6 +238,19 @@ fn a_tile_cache_obstacle_updates_the_hierarchy() {
     };
     cache.add(&post).unwrap();
     cache.update_until_done().unwrap();
+    // Not refreshed yet: a path through a changed tile is refused, not answered from old data.
+    let mut q = NavMeshQuery::new(cache.navmesh(), 4096).unwrap();
+    let stale = h.path(
+        &mut q,
+        mid + Vec3::new(1.5, 0.0, 0.0),
+        ends[0].1,
+        &corners(),
+    );
+    assert!(
+        matches!(stale, Err(navkit::Error::InvalidArgument(_))),
+        "{stale:?}"
+    );
+    drop(q);
     assert!(h.refresh(cache.navmesh()) > 0);
     let fresh = Hierarchy::build(cache.navmesh(), &filter);
     assert_eq!(h.size(), fresh.size());

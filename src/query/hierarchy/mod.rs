@@ -483,6 +483,20 @@ impl Hierarchy {
         };
         let (s, g) = (pid(sp.poly), pid(gp.poly));
         let (a, b) = (sp.point, gp.point);
+        let nav = query.navmesh();
+        for p in [s, g] {
+            let current = nav.tile(p.tile as usize).map(|t| t.tile_ref());
+            let known = self
+                .graph(p.tile)
+                .filter(|t| (p.poly as usize) < t.cost.len());
+            if known.map(|t| t.tile_ref) != current {
+                return Err(crate::Error::InvalidArgument(
+                    "the hierarchy is older than the navmesh's tiles (or of another navmesh): \
+                     call Hierarchy::refresh after tiles change"
+                        .into(),
+                ));
+            }
+        }
         let part = |p: Pid| {
             self.parts
                 .get(p.tile as usize)?
@@ -503,7 +517,6 @@ impl Hierarchy {
                 .nearest_in_part(s, b)
                 .and_then(|(t, at)| search(s, a, t, at, &mut found));
         }
-        let nav = query.navmesh();
         let polys: Vec<PolyRef> = match pids {
             Some(pids) => pids
                 .iter()
