@@ -34,6 +34,24 @@ impl Default for Corridor {
 }
 
 impl Corridor {
+    /// A corridor navkit found itself (not Detour's `findPath`): complete or partial, with
+    /// the status word Detour would give it.
+    pub(crate) fn found(polys: Vec<PolyRef>, complete: bool) -> Corridor {
+        let (status, word) = if complete {
+            (PathStatus::Complete, Status::SUCCESS)
+        } else {
+            (
+                PathStatus::Partial,
+                Status::SUCCESS | Status::PARTIAL_RESULT,
+            )
+        };
+        Corridor {
+            polys,
+            status,
+            detour_status: Status(word),
+        }
+    }
+
     /// True if the corridor ends in the goal polygon.
     pub fn is_complete(&self) -> bool {
         self.status.is_complete()

@@ -91,19 +91,7 @@ impl PathOptions {
 fn optimal_corridor(path: &OptimalPath, mut polys: Vec<PolyRef>, max: usize) -> Corridor {
     let complete = path.status.is_complete() && polys.len() <= max;
     polys.truncate(max);
-    Corridor {
-        polys,
-        status: if complete {
-            PathStatus::Complete
-        } else {
-            PathStatus::Partial
-        },
-        detour_status: crate::status::Status(if complete {
-            crate::status::Status::SUCCESS
-        } else {
-            crate::status::Status::SUCCESS | crate::status::Status::PARTIAL_RESULT
-        }),
-    }
+    Corridor::found(polys, complete)
 }
 
 /// What [`NavMeshQuery::path`] found between two points.

@@ -32,7 +32,6 @@ use crate::query::{
     Corridor, MAX_BUFFER, NavMeshQuery, NavPath, NearestPoly, PathOptions, PolyRef, QueryFilter,
     SmoothPath, StraightPath, StraightPathOptions,
 };
-use crate::status::{PathStatus, Status};
 use dijkstra::{Open, within_tile, within_tiles};
 use tile_graph::{Entry, Pid, TileGraph, poly_ref};
 
@@ -547,19 +546,7 @@ impl Hierarchy {
     ) -> Result<HierarchicalPath> {
         let (s, g) = ends;
         let complete = found.complete && polys.last() == Some(&g.poly);
-        let corridor = Corridor {
-            polys,
-            status: if complete {
-                PathStatus::Complete
-            } else {
-                PathStatus::Partial
-            },
-            detour_status: Status(if complete {
-                Status::SUCCESS
-            } else {
-                Status::SUCCESS | Status::PARTIAL_RESULT
-            }),
-        };
+        let corridor = Corridor::found(polys, complete);
         let straight = match &options.straight {
             Some(o) => {
                 let o = StraightPathOptions {
