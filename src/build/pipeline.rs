@@ -14,6 +14,7 @@ use crate::Result;
 use crate::ffi::context::RecastContext;
 use crate::ffi::recast::CompactHeightfield;
 use crate::geometry::InputGeometry;
+use crate::geometry::mesh::XzRect;
 use crate::geometry::spatial::ChunkyTriMesh;
 use crate::settings::{BuildSettings, VoxelConfig};
 use crate::stage::Stage;
@@ -99,18 +100,10 @@ impl TileTris {
             &mut chunks,
         );
         let (v, t) = (&geom.mesh.verts, &geom.mesh.tris);
+        let grid = cfg.xz_rect();
         let near = |id: u32| {
-            let id = id as usize;
-            let (mut lo, mut hi) = ([f32::INFINITY; 2], [f32::NEG_INFINITY; 2]);
-            for &vi in &t[id * 3..id * 3 + 3] {
-                let i = vi as usize * 3;
-                lo = [lo[0].min(v[i]), lo[1].min(v[i + 2])];
-                hi = [hi[0].max(v[i]), hi[1].max(v[i + 2])];
-            }
-            lo[0] <= cfg.bmax[0]
-                && hi[0] >= cfg.bmin[0]
-                && lo[1] <= cfg.bmax[2]
-                && hi[1] >= cfg.bmin[2]
+            let i = id as usize * 3;
+            XzRect::of_triangle(v, [t[i], t[i + 1], t[i + 2]]).touches(&grid)
         };
         let mut ids: Vec<u32> = chunks
             .iter()

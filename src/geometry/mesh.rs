@@ -495,3 +495,32 @@ mod tests {
         }
     }
 }
+
+/// An axis-aligned rectangle on the xz-plane: `min` and `max` corners, (x, z) each.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct XzRect {
+    pub min: [f32; 2],
+    pub max: [f32; 2],
+}
+
+impl XzRect {
+    /// The xz bounds of triangle `tri`: vertex indices into `verts` (x, y, z triples), which
+    /// the caller has checked are in range.
+    pub fn of_triangle(verts: &[f32], tri: [i32; 3]) -> XzRect {
+        let (mut min, mut max) = ([f32::INFINITY; 2], [f32::NEG_INFINITY; 2]);
+        for v in tri {
+            let i = v as usize * 3;
+            min = [min[0].min(verts[i]), min[1].min(verts[i + 2])];
+            max = [max[0].max(verts[i]), max[1].max(verts[i + 2])];
+        }
+        XzRect { min, max }
+    }
+
+    /// Whether the two overlap or touch (as Recast's `overlapBounds` counts them).
+    pub fn touches(&self, o: &XzRect) -> bool {
+        self.min[0] <= o.max[0]
+            && self.max[0] >= o.min[0]
+            && self.min[1] <= o.max[1]
+            && self.max[1] >= o.min[1]
+    }
+}

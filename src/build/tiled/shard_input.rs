@@ -21,6 +21,7 @@ use std::path::Path;
 
 use super::shard::{MeshDigest, Shard};
 use super::{TileGrid, tile_config};
+use crate::geometry::mesh::XzRect;
 use crate::geometry::{InputGeometry, LoadOptions, TrianglePicker};
 use crate::settings::BuildSettings;
 use crate::{NavMeshBuilder, Result};
@@ -52,7 +53,7 @@ impl TrianglePicker for NoTriangles {
 
 /// Keeps the triangles whose xz bounds overlap one of `rects`, and hashes everything.
 struct NearShard {
-    rects: Vec<([f32; 2], [f32; 2])>,
+    rects: Vec<XzRect>,
     digest: MeshDigest,
 }
 
@@ -63,25 +64,14 @@ impl TrianglePicker for NearShard {
 
     fn triangle(&mut self, verts: &[f32], tri: [i32; 3]) -> bool {
         self.digest.triangle(tri);
-        let (mut lo, mut hi) = ([f32::INFINITY; 2], [f32::NEG_INFINITY; 2]);
-        for v in tri {
-            let i = v as usize * 3;
-            lo = [lo[0].min(verts[i]), lo[1].min(verts[i + 2])];
-            hi = [hi[0].max(verts[i]), hi[1].max(verts[i + 2])];
-        }
-        self.rects
-            .iter()
-            .any(|(a, b)| lo[0] <= b[0] && hi[0] >= a[0] && lo[1] <= b[1] && hi[1] >= a[1])
+        let r = XzRect::of_triangle(verts, tri);
+        self.rects.iter().any(|x| r.touches(x))
     }
 }
 
 /// The xz rectangles covering `shard`'s tiles of `grid` with their borders (`base`'s): one per
 /// run of tiles in a row, the full rows in the middle merged.
-fn shard_rects(
-    grid: &TileGrid,
-    base: &crate::settings::VoxelConfig,
-    shard: Shard,
-) -> Vec<([f32; 2], [f32; 2])> {
+fn shard_rects(grid: &TileGrid, base: &crate::settings::VoxelConfig, shard: Shard) -> Vec<XzRect> {
     let tiles = shard.tiles(grid);
     let mut rows: Vec<(i32, i32, i32, i32)> = Vec::new(); // z0, z1, x0, x1
     for t in tiles {
@@ -106,7 +96,10 @@ fn shard_rects(
         .map(|(z0, z1, x0, x1)| {
             let a = tile_config(base, grid, crate::navmesh::TileCoord::new(x0, z0));
             let b = tile_config(base, grid, crate::navmesh::TileCoord::new(x1, z1));
-            ([a.bmin[0], a.bmin[2]], [b.bmax[0], b.bmax[2]])
+            XzRect {
+                min: a.xz_rect().min,
+                max: b.xz_rect().max,
+            }
         })
         .collect()
 }

@@ -17,6 +17,7 @@
 
 use crate::build::TileTris;
 use crate::geometry::InputGeometry;
+use crate::geometry::mesh::XzRect;
 use crate::navmesh::TileCoord;
 use crate::poly_ref::RefWidth;
 use crate::settings::{BuildSettings, VoxelConfig};
@@ -73,9 +74,9 @@ fn text(h: &mut blake3::Hasher, s: &str) {
     h.update(s.as_bytes());
 }
 
-/// Whether the xz rectangle `lo`..`hi` overlaps (or touches) `cfg`'s grid.
-fn reaches(cfg: &VoxelConfig, lo: [f32; 2], hi: [f32; 2]) -> bool {
-    lo[0] <= cfg.bmax[0] && hi[0] >= cfg.bmin[0] && lo[1] <= cfg.bmax[2] && hi[1] >= cfg.bmin[2]
+/// Whether the xz rectangle `min`..`max` overlaps (or touches) `cfg`'s grid.
+fn reaches(cfg: &VoxelConfig, min: [f32; 2], max: [f32; 2]) -> bool {
+    XzRect { min, max }.touches(&cfg.xz_rect())
 }
 
 /// The key of `tile`, whose grid is `cfg`, built from `geom` with `settings`; `near` is the
