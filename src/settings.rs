@@ -363,16 +363,6 @@ pub struct VoxelConfig {
     pub border_size: i32,
 }
 
-impl VoxelConfig {
-    /// The grid's bounds on the xz-plane.
-    pub(crate) fn xz_rect(&self) -> crate::geometry::mesh::XzRect {
-        crate::geometry::mesh::XzRect {
-            min: [self.bmin[0], self.bmin[2]],
-            max: [self.bmax[0], self.bmax[2]],
-        }
-    }
-}
-
 /// The most cells of height a level may rise from its lowest to its highest point: Recast's
 /// spans store heights in 13 bits (`RC_SPAN_MAX_HEIGHT`).
 pub const MAX_SPAN_HEIGHT: i32 = (1 << 13) - 1;

@@ -100,7 +100,7 @@ impl TileTris {
             &mut chunks,
         );
         let (v, t) = (&geom.mesh.verts, &geom.mesh.tris);
-        let grid = cfg.xz_rect();
+        let grid = XzRect::of_grid(cfg);
         let near = |id: u32| {
             let i = id as usize * 3;
             XzRect::of_triangle(v, [t[i], t[i + 1], t[i + 2]]).touches(&grid)

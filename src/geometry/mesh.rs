@@ -6,7 +6,7 @@
 //! triangulation bit for bit.
 
 use super::Aabb;
-use crate::settings::MAX_BUILD_COORDINATE;
+use crate::settings::{MAX_BUILD_COORDINATE, VoxelConfig};
 use crate::{Error, Result};
 use glam::Vec3;
 use std::path::{Path, PathBuf};
@@ -514,6 +514,14 @@ impl XzRect {
             max = [max[0].max(verts[i]), max[1].max(verts[i + 2])];
         }
         XzRect { min, max }
+    }
+
+    /// The bounds of `cfg`'s voxel grid on the xz-plane.
+    pub fn of_grid(cfg: &VoxelConfig) -> XzRect {
+        XzRect {
+            min: [cfg.bmin[0], cfg.bmin[2]],
+            max: [cfg.bmax[0], cfg.bmax[2]],
+        }
     }
 
     /// Whether the two overlap or touch (as Recast's `overlapBounds` counts them).

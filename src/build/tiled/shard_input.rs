@@ -97,8 +97,8 @@ fn shard_rects(grid: &TileGrid, base: &crate::settings::VoxelConfig, shard: Shar
             let a = tile_config(base, grid, crate::navmesh::TileCoord::new(x0, z0));
             let b = tile_config(base, grid, crate::navmesh::TileCoord::new(x1, z1));
             XzRect {
-                min: a.xz_rect().min,
-                max: b.xz_rect().max,
+                min: XzRect::of_grid(&a).min,
+                max: XzRect::of_grid(&b).max,
             }
         })
         .collect()

@@ -76,7 +76,7 @@ fn text(h: &mut blake3::Hasher, s: &str) {
 
 /// Whether the xz rectangle `min`..`max` overlaps (or touches) `cfg`'s grid.
 fn reaches(cfg: &VoxelConfig, min: [f32; 2], max: [f32; 2]) -> bool {
-    XzRect { min, max }.touches(&cfg.xz_rect())
+    XzRect { min, max }.touches(&XzRect::of_grid(cfg))
 }
 
 /// The key of `tile`, whose grid is `cfg`, built from `geom` with `settings`; `near` is the
