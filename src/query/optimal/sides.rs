@@ -209,6 +209,12 @@ pub(super) struct Corners {
     spans: Vec<Span>,
 }
 
+/// How near (relative to the coordinates' size) a point is taken to be a polygon's corner
+/// when walking round it: each tile stores its own copy of a vertex on its border, which may
+/// differ from the neighbour's by a rounding. Far above `f32` rounding (about 6e-8 of a
+/// coordinate), far below the cell size that separates distinct vertices.
+const SAME_POINT: f64 = 1e-6;
+
 /// A vertex no wall touches and no tile border holds ([`tile_corners`]).
 const INSIDE: u8 = 0;
 /// A vertex on a tile border and no wall of its own tile: the tiles across decide.
@@ -302,7 +308,9 @@ impl Corners {
         let mut cur = poly;
         for _ in 0..64 {
             sides_of(nav, cur, filter, &mut self.fan, &mut self.spans);
-            let Some(next) = self.fan.iter().find(|s| s.b == p).map(|s| s.across) else {
+            let tolerance = SAME_POINT * (1.0 + p.x.abs().max(p.y.abs()));
+            let at_p = |s: &&Side| s.b.distance_squared(p) <= tolerance * tolerance;
+            let Some(next) = self.fan.iter().find(at_p).map(|s| s.across) else {
                 return true;
             };
             let Some(next) = next else {
@@ -317,5 +325,77 @@ impl Corners {
             cur = view;
         }
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{BuildSettings, InputGeometry, NavMeshBuilder, TriMesh};
+
+    /// A flat floor far from the origin (where the tiles' copies of a border vertex can
+    /// differ by a rounding), built in small tiles: an optimal path bends only round the
+    /// floor's outline, so no vertex inside it may count as a corner, whichever tile asks.
+    #[test]
+    fn tile_border_vertices_inside_a_floor_are_not_corners() {
+        let (x0, z0, size) = (1234.567_f32, -987.654_f32, 40.0_f32);
+        let verts = vec![
+            x0,
+            0.0,
+            z0,
+            x0 + size,
+            0.0,
+            z0,
+            x0 + size,
+            0.0,
+            z0 + size,
+            x0,
+            0.0,
+            z0 + size,
+        ];
+        let geom = InputGeometry::from_mesh(TriMesh::new(verts, vec![0, 2, 1, 0, 3, 2]).unwrap());
+        let settings = BuildSettings {
+            tile_size: 16,
+            ..BuildSettings::default()
+        };
+        let nav = NavMeshBuilder::new(&geom)
+            .settings(settings)
+            .tiled()
+            .unwrap()
+            .into_navmesh();
+        let (lo, hi) = nav.tiles().fold(
+            (DVec2::splat(f64::INFINITY), DVec2::splat(f64::NEG_INFINITY)),
+            |(lo, hi), t| {
+                t.vertices().iter().fold((lo, hi), |(lo, hi), v| {
+                    let p = flat(glam::Vec3::from_array(*v));
+                    (lo.min(p), hi.max(p))
+                })
+            },
+        );
+        let filter = QueryFilter::default();
+        let mut corners = Corners::default();
+        let (mut inside, mut border) = (0, 0);
+        for tile in nav.tiles() {
+            for poly in tile.polys() {
+                for &v in poly.vertex_indices() {
+                    let p = flat(glam::Vec3::from_array(tile.vertices()[usize::from(v)]));
+                    if p.cmpeq(lo).any() || p.cmpeq(hi).any() {
+                        continue;
+                    }
+                    inside += 1;
+                    border += usize::from(corners.tile_flag(&nav, tile.index(), v) == BORDER);
+                    let at = (tile.index(), poly.poly_ref());
+                    assert!(
+                        !corners.is_corner(&nav, (&filter, true), at, v, p),
+                        "vertex {v} of tile {} at {p} counted as a corner",
+                        tile.index()
+                    );
+                }
+            }
+        }
+        assert!(
+            inside > 100 && border > 100,
+            "{inside} inner vertices, {border} on borders"
+        );
     }
 }
