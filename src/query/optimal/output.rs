@@ -50,11 +50,18 @@ pub(super) fn corridor(search: &Search, nodes: &[Node]) -> Vec<PolyRef> {
     polys
 }
 
-/// Where the straight segment from `r` to `t` crosses the interval `a b`.
+/// Where the straight segment from `r` to `t` crosses the interval `a b`. When the segment
+/// runs along the interval (a path along a line of polygon sides, such as a tile border),
+/// the first point of the segment on it, so that the crossings along the line stay on the
+/// segment and follow one another forwards.
 fn cross_at(r: DVec2, t: DVec2, a: DVec2, b: DVec2) -> DVec2 {
     let (oa, ob) = (orient(r, t, a), orient(r, t, b));
     if oa == ob {
-        return a;
+        let d = t - r;
+        let along = |q: DVec2| (q - r).dot(d) / d.length_squared().max(f64::MIN_POSITIVE);
+        let (sa, sb) = (along(a), along(b));
+        let s = sa.min(sb).max(0.0).min(sa.max(sb)).clamp(0.0, 1.0);
+        return r + d * s;
     }
     let s = (oa / (oa - ob)).clamp(0.0, 1.0);
     a + (b - a) * s
@@ -135,5 +142,30 @@ impl NavMeshQuery<'_> {
             .0
             .y;
         Ok(Vec3::new(at.x, h, at.z))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The path from `r` to `t` along the x axis: sides on that line (a tile border) are met
+    /// where the path first touches them, never behind its root nor past its next turn;
+    /// a side across the path is crossed where the lines meet.
+    #[test]
+    fn crossings_along_a_line_stay_on_the_path_in_order() {
+        let (r, t) = (DVec2::new(24.0, 5.0), DVec2::new(19.0, 5.0));
+        let at = |a: f64, b: f64| cross_at(r, t, DVec2::new(a, 5.0), DVec2::new(b, 5.0));
+        // Behind the root and reaching it: the root itself (not the far end, 4.8 m back).
+        assert_eq!(at(28.8, 24.0), r);
+        // Ahead, either way round: its nearer end.
+        assert_eq!(at(20.0, 23.0), DVec2::new(23.0, 5.0));
+        assert_eq!(at(23.0, 20.0), DVec2::new(23.0, 5.0));
+        // Round the root: the root; past the turn: the turn.
+        assert_eq!(at(25.0, 22.0), r);
+        assert_eq!(at(15.0, 17.0), t);
+        // Across the path.
+        let x = cross_at(r, t, DVec2::new(21.0, 3.0), DVec2::new(21.0, 7.0));
+        assert_eq!(x, DVec2::new(21.0, 5.0));
     }
 }
