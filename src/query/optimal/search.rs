@@ -18,7 +18,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::geometry::{flat, heuristic, orient};
 use super::heights::Heights;
-use super::polys::Polys;
+use super::polys::{Polys, Seen};
 use super::sides::{Corners, NO_VERTEX, Side};
 use crate::navmesh::NavMesh;
 use crate::open_list::OpenList;
@@ -326,7 +326,7 @@ impl Search {
             return;
         };
         let entry = self.polys.side(seen, k);
-        let Some(cone) = self.cone(&n, &entry) else {
+        let Some(cone) = self.cone(p, &n, (seen, &entry)) else {
             return;
         };
         if cone.all && !self.whole.insert((cone.root, n.poly, k)) {
@@ -358,10 +358,22 @@ impl Search {
         self.push_targets(p, (n.poly, seen), cone, node, (a_root, b_root));
     }
 
-    /// How node `n` sees the polygon it enters through `entry`: from its root through its
-    /// interval, or (the root on the entry side's line) all of it, from the root or, when
-    /// the root lies beyond the interval on that line, from the interval's nearer end.
-    fn cone(&mut self, n: &Node, entry: &Side) -> Option<Cone> {
+    /// How node `n` sees the polygon it enters through `entry` (side `seen`'s): from its root
+    /// through its interval, or (the root on the entry side's line) all of it, from the root
+    /// or, when the root lies beyond the interval on that line, from the interval's nearer
+    /// end; `None` if the node leads nowhere.
+    ///
+    /// In that last case the root sees the polygon only along the line: its other points are
+    /// reached this way only by bending at the nearer end. Where that end is a vertex of the
+    /// side and no corner, an optimal path never bends there, so the node is dropped: a tile
+    /// border is such a line, with a vertex wherever a polygon meets it, and bending at each
+    /// multiplied the search along every border it ran by.
+    fn cone(
+        &mut self,
+        p: &Problem<'_, '_>,
+        n: &Node,
+        (seen, entry): (Seen, &Side),
+    ) -> Option<Cone> {
         let r = self.roots[n.root as usize].pos;
         let line = entry.b - entry.a;
         let side = orient(entry.a, entry.b, r);
@@ -382,11 +394,20 @@ impl Search {
         let slack = 1e-9 * line.length_squared();
         if tr < lo - slack || tr > hi + slack {
             // Along the line to the interval's nearer end, and on from there.
-            let end = if (tr - t(n.ia)).abs() < (tr - t(n.ib)).abs() {
-                n.ia
-            } else {
-                n.ib
+            let near_a = (tr - t(n.ia)).abs() < (tr - t(n.ib)).abs();
+            let end = if near_a { n.ia } else { n.ib };
+            let Kind::Interval { a_end, b_end } = n.kind else {
+                return None;
             };
+            let (vertex, at_vertex) = match near_a {
+                true => (entry.a_vertex, a_end),
+                false => (entry.b_vertex, b_end),
+            };
+            let filter = (p.filter, p.passes_all);
+            let at = (seen.tile as usize, n.poly);
+            if at_vertex && !self.corners.is_corner(p.nav, filter, at, vertex, end) {
+                return None;
+            }
             let root = self.corner(n.root, end, n.poly, point_key(end, n.poly))?;
             cone.r = end;
             cone.root = root;

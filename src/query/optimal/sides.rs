@@ -6,7 +6,6 @@
 use glam::DVec2;
 use rustc_hash::FxHashMap;
 
-use super::geometry::flat;
 use crate::navmesh::NavMesh;
 use crate::navmesh::view::{EdgeNeighbour, PolyView};
 use crate::query::{PolyRef, QueryFilter};
@@ -52,6 +51,49 @@ pub(super) fn passes(filter: &QueryFilter, flags: u16) -> bool {
 /// polygon across, and whether it leads nowhere ([`leads_nowhere`]).
 pub(super) type Span = (f64, f64, PolyRef, bool);
 
+/// The grid of cells Detour's vertices lie on, on the xz-plane: from the navmesh's origin, in
+/// the tiles' cell size (the inverse of their `bvQuantFactor`). Each tile stores its own
+/// copy of a vertex on its border, worked out from its own corner in `f32`, so the copies
+/// can differ by a rounding; placed on the grid they are one point again, and the search
+/// sees one consistent plane subdivision.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct VertexGrid {
+    origin: DVec2,
+    cell: f64,
+}
+
+impl VertexGrid {
+    /// The grid of a tile of `nav` whose `bvQuantFactor` is `quant`.
+    pub(super) fn of(nav: &NavMesh, quant: f32) -> VertexGrid {
+        let o = nav.params().origin;
+        let cell = f64::from(1.0 / quant);
+        VertexGrid {
+            origin: DVec2::new(f64::from(o[0]), f64::from(o[2])),
+            cell: if cell.is_finite() && cell > 0.0 {
+                cell
+            } else {
+                0.0
+            },
+        }
+    }
+
+    /// Vertex `v` on the xz-plane: on the grid where it lies there within a few roundings,
+    /// else as stored (a navmesh not built on such a grid is read as it is).
+    pub(super) fn place(self, v: [f32; 3]) -> DVec2 {
+        let snap = |x: f32, o: f64| {
+            let x = f64::from(x);
+            let on = o + ((x - o) / self.cell).round() * self.cell;
+            let slack = 4.0 * f64::from(f32::EPSILON) * (x.abs() + o.abs());
+            if (on - x).abs() <= slack && slack < 0.01 * self.cell {
+                on
+            } else {
+                x
+            }
+        };
+        DVec2::new(snap(v[0], self.origin.x), snap(v[2], self.origin.y))
+    }
+}
+
 /// Fills `out` with `poly`'s sides, counter-clockwise, starting at its first vertex.
 pub(super) fn sides_of(
     nav: &NavMesh,
@@ -69,7 +111,8 @@ pub(super) fn sides_of(
     if n < 3 {
         return;
     }
-    let at = |k: usize| flat(glam::Vec3::from_array(verts[usize::from(idx[k])]));
+    let grid = VertexGrid::of(nav, tile.header().bv_quant_factor);
+    let at = |k: usize| grid.place(verts[usize::from(idx[k])]);
     let area2: f64 = (0..n).map(|k| at(k).perp_dot(at((k + 1) % n))).sum();
     for step in 0..n {
         // Detour's edge j runs from vertex j to j + 1; walked backwards when the polygon is
@@ -135,10 +178,11 @@ fn portal_spans(
         };
         let (oi, on) = (other.vertex_indices(), other.neis());
         let overs = other.tile().vertices();
+        let grid = VertexGrid::of(nav, other.tile().header().bv_quant_factor);
         let at = |k: usize| {
             overs
                 .get(usize::from(oi[k % oi.len()]))
-                .map(|v| flat(glam::Vec3::from_array(*v)))
+                .map(|v| grid.place(*v))
         };
         let overlap = (0..on.len().min(oi.len()))
             .filter(|&k| EdgeNeighbour::from_neis(on[k]) == opposite)
@@ -333,11 +377,8 @@ mod tests {
     use super::*;
     use crate::{BuildSettings, InputGeometry, NavMeshBuilder, TriMesh};
 
-    /// A flat floor far from the origin (where the tiles' copies of a border vertex can
-    /// differ by a rounding), built in small tiles: an optimal path bends only round the
-    /// floor's outline, so no vertex inside it may count as a corner, whichever tile asks.
-    #[test]
-    fn tile_border_vertices_inside_a_floor_are_not_corners() {
+    /// A flat floor 40 m square far from the origin, in 16-cell tiles.
+    fn far_floor_tiles() -> crate::NavMesh {
         let (x0, z0, size) = (1234.567_f32, -987.654_f32, 40.0_f32);
         let verts = vec![
             x0,
@@ -358,16 +399,54 @@ mod tests {
             tile_size: 16,
             ..BuildSettings::default()
         };
-        let nav = NavMeshBuilder::new(&geom)
+        NavMeshBuilder::new(&geom)
             .settings(settings)
             .tiled()
             .unwrap()
-            .into_navmesh();
+            .into_navmesh()
+    }
+
+    /// Each tile's copy of a vertex on its border, placed on the vertex grid, is the same
+    /// point, though the stored copies differ by a rounding (they do on this floor).
+    #[test]
+    fn border_vertex_copies_are_one_point_on_the_grid() {
+        let nav = far_floor_tiles();
+        let mut placed: Vec<(usize, [f32; 3], DVec2)> = Vec::new();
+        for tile in nav.tiles() {
+            let grid = VertexGrid::of(&nav, tile.header().bv_quant_factor);
+            for v in tile.vertices() {
+                placed.push((tile.index(), *v, grid.place(*v)));
+            }
+        }
+        let (mut copies, mut differ) = (0, 0);
+        for (i, a) in placed.iter().enumerate() {
+            for b in placed[i + 1..].iter().filter(|b| b.0 != a.0) {
+                let raw = |k: usize| (a.1[k] - b.1[k]).abs();
+                if raw(0) < 1e-3 && raw(2) < 1e-3 {
+                    copies += 1;
+                    differ += usize::from(raw(0) > 0.0 || raw(2) > 0.0);
+                    assert_eq!(a.2, b.2, "copies {:?} and {:?}", a.1, b.1);
+                }
+            }
+        }
+        assert!(
+            copies > 100 && differ > 10,
+            "{copies} copies, {differ} differ"
+        );
+    }
+
+    /// A flat floor far from the origin (where the tiles' copies of a border vertex can
+    /// differ by a rounding), built in small tiles: an optimal path bends only round the
+    /// floor's outline, so no vertex inside it may count as a corner, whichever tile asks.
+    #[test]
+    fn tile_border_vertices_inside_a_floor_are_not_corners() {
+        let nav = far_floor_tiles();
+        let grid = VertexGrid::of(&nav, nav.tiles().next().unwrap().header().bv_quant_factor);
         let (lo, hi) = nav.tiles().fold(
             (DVec2::splat(f64::INFINITY), DVec2::splat(f64::NEG_INFINITY)),
             |(lo, hi), t| {
                 t.vertices().iter().fold((lo, hi), |(lo, hi), v| {
-                    let p = flat(glam::Vec3::from_array(*v));
+                    let p = grid.place(*v);
                     (lo.min(p), hi.max(p))
                 })
             },
@@ -378,7 +457,7 @@ mod tests {
         for tile in nav.tiles() {
             for poly in tile.polys() {
                 for &v in poly.vertex_indices() {
-                    let p = flat(glam::Vec3::from_array(tile.vertices()[usize::from(v)]));
+                    let p = grid.place(tile.vertices()[usize::from(v)]);
                     if p.cmpeq(lo).any() || p.cmpeq(hi).any() {
                         continue;
                     }
