@@ -82,7 +82,9 @@ impl VertexGrid {
     pub(super) fn place(self, v: [f32; 3]) -> DVec2 {
         let snap = |x: f32, o: f64| {
             let x = f64::from(x);
-            let on = o + ((x - o) / self.cell).round() * self.cell;
+            // Rounded by a cast (`f64::round` is a library call on x86-64's baseline).
+            let n = (x - o) / self.cell;
+            let on = o + ((n + 0.5f64.copysign(n)) as i64 as f64) * self.cell;
             let slack = 4.0 * f64::from(f32::EPSILON) * (x.abs() + o.abs());
             if (on - x).abs() <= slack && slack < 0.01 * self.cell {
                 on
@@ -247,11 +249,19 @@ pub(super) struct Corners {
     /// By tile index: each vertex touches a wall or a tile border. Kept while the query
     /// lives (its navmesh cannot change meanwhile).
     tiles: Vec<Option<Vec<u8>>>,
-    /// This search's answers, by tile and vertex.
+    /// This search's answers, by tile and vertex (or point and polygon), when its filter
+    /// turns some polygons away.
     known: FxHashMap<u64, bool>,
+    /// The answers when the filter passes every polygon, which hold for every such filter:
+    /// kept while the query lives (up to [`MAX_LASTING`] of them).
+    lasting: FxHashMap<u64, bool>,
     fan: Vec<Side>,
     spans: Vec<Span>,
 }
+
+/// The most answers [`Corners`] keeps between searches (about 16 bytes each); past that it
+/// starts again empty.
+const MAX_LASTING: usize = 1 << 20;
 
 /// How near (relative to the coordinates' size) a point is taken to be a polygon's corner
 /// when walking round it: each tile stores its own copy of a vertex on its border, which may
@@ -337,13 +347,26 @@ impl Corners {
         } else {
             (tile as u64) << 16 | u64::from(vertex)
         };
-        if let Some(&c) = self.known.get(&key) {
+        let memo = if passes_all {
+            &self.lasting
+        } else {
+            &self.known
+        };
+        if let Some(&c) = memo.get(&key) {
             return c;
         }
         let c = nav
             .poly(poly)
             .is_none_or(|view| self.walk(nav, filter, view, p));
-        self.known.insert(key, c);
+        let memo = if passes_all {
+            if self.lasting.len() >= MAX_LASTING {
+                self.lasting.clear();
+            }
+            &mut self.lasting
+        } else {
+            &mut self.known
+        };
+        memo.insert(key, c);
         c
     }
 
