@@ -122,6 +122,8 @@ pub(in crate::query) struct Search {
     pub(super) hops: Vec<Hop>,
     /// The open list, keyed on the bits of `f` (non-negative: their order is the numbers').
     open: OpenList,
+    /// Nodes made by the expansion under way, with their keys, not yet on the open list.
+    fresh: Vec<(u32, u64)>,
     /// Root-level pruning: a slot in `best` for each point a root may be (by its key).
     slots: FxHashMap<u64, u32>,
     /// The shortest path length found to each slot's point.
@@ -176,6 +178,7 @@ impl Search {
             slot: NONE,
         });
         self.leave_point(p, 0, sp, NONE);
+        self.flush();
         while let Some(node) = self.open.pop() {
             if self.nodes.len() > p.max_nodes {
                 return Outcome::OutOfNodes;
@@ -188,10 +191,42 @@ impl Search {
             match n.kind {
                 Kind::Goal => return Outcome::Found(node),
                 Kind::OffMesh { hop } => self.take_hop(p, node, hop),
-                Kind::Interval { .. } => self.expand(p, node),
+                Kind::Interval { .. } => self.expand_on(p, node),
             }
+            self.flush();
         }
         Outcome::Unreachable
+    }
+
+    /// Expands node `node`, and on while an expansion makes a single successor, an interval
+    /// in sight of the same root (Polyanya's intermediate pruning): its `f` is its parent's
+    /// or more, nothing else can reach it first, and the open list is spared it. Targets
+    /// always go through the open list, so the goal is still taken in order of `f`.
+    fn expand_on(&mut self, p: &Problem<'_, '_>, node: u32) {
+        let mut at = node;
+        loop {
+            self.expand(p, at);
+            let [(next, _)] = self.fresh[..] else {
+                return;
+            };
+            let m = &self.nodes[next as usize];
+            let same_root = m.root == self.nodes[at as usize].root;
+            let interval = matches!(m.kind, Kind::Interval { .. });
+            if !same_root || !interval || self.nodes.len() > p.max_nodes {
+                return;
+            }
+            self.fresh.clear();
+            self.expanded += 1;
+            at = next;
+        }
+    }
+
+    /// Moves the nodes pushed since the last call onto the open list.
+    fn flush(&mut self) {
+        for &(node, key) in &self.fresh {
+            self.open.push(node, key);
+        }
+        self.fresh.clear();
     }
 
     /// True if a shorter path to the root of a node has been found since it was pushed.
@@ -269,7 +304,8 @@ impl Search {
         };
         let f = root.g + h;
         self.nodes.push(node);
-        self.open.push((self.nodes.len() - 1) as u32, open_key(f));
+        self.fresh
+            .push(((self.nodes.len() - 1) as u32, open_key(f)));
     }
 
     /// The nodes from root `root`, a point on polygon `poly` (the start, or where an
