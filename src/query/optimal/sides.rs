@@ -264,9 +264,11 @@ pub(super) struct Corners {
 const MAX_LASTING: usize = 1 << 20;
 
 /// How near (relative to the coordinates' size) a point is taken to be a polygon's corner
-/// when walking round it: each tile stores its own copy of a vertex on its border, which may
-/// differ from the neighbour's by a rounding. Far above `f32` rounding (about 6e-8 of a
-/// coordinate), far below the cell size that separates distinct vertices.
+/// when walking round it. [`VertexGrid`] makes each tile's copy of a border vertex one point
+/// on navmeshes built on a cell grid; on others the copies may still differ by a rounding,
+/// and this match keeps the walk from taking such a vertex for a corner. Far above `f32`
+/// rounding (about 6e-8 of a coordinate), far below the cell size that separates distinct
+/// vertices.
 const SAME_POINT: f64 = 1e-6;
 
 /// A vertex no wall touches and no tile border holds ([`tile_corners`]).
