@@ -3,10 +3,9 @@
 //! query asks again about the polygons of the last one, so each polygon's sides are read
 //! from its tile once, while the query and its filter stay the same.
 
-use rustc_hash::FxHashMap;
-
 use super::sides::{Side, Span, sides_of};
 use crate::navmesh::NavMesh;
+use crate::poly_ref::RefLayout;
 use crate::query::{PolyRef, QueryFilter};
 
 /// How many polygons are remembered at most (about 400 bytes each with their sides: 25 MB); past
@@ -14,7 +13,7 @@ use crate::query::{PolyRef, QueryFilter};
 const MAX_POLYS: usize = 1 << 16;
 
 /// A polygon as the search saw it.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Seen {
     /// Its sides: [`Polys::sides`]`[first..first + len]`.
     pub first: u32,
@@ -25,12 +24,29 @@ pub(super) struct Seen {
     pub offmesh: bool,
 }
 
-/// The polygons seen under one filter (its include and exclude flags decide the sides).
+/// A tile's place in the dense numbering of the navmesh's polygons.
+#[derive(Clone, Copy, Debug, Default)]
+struct TileSlots {
+    /// The number of its first polygon.
+    first: u32,
+    /// Its polygon count and salt (a ref with another salt is not one of its polygons).
+    count: u32,
+    salt: u32,
+}
+
+/// The polygons seen under one filter (its include and exclude flags decide the sides),
+/// found by their number in the navmesh (tile by tile), not by hashing their refs.
 /// Valid while the query lives: its navmesh cannot change meanwhile.
 #[derive(Default)]
 pub(super) struct Polys {
     flags: Option<(u16, u16)>,
-    index: FxHashMap<PolyRef, Seen>,
+    /// The ref layout and, by tile index, the tiles' numbering (made at the first search).
+    layout: Option<RefLayout>,
+    tiles: Vec<TileSlots>,
+    /// By polygon number: the polygon as seen (`len` 0: not seen yet).
+    seen: Vec<Seen>,
+    /// The numbers of the polygons seen, to forget them.
+    numbers: Vec<u32>,
     /// Every remembered polygon's sides, one after another.
     pub sides: Vec<Side>,
     scratch: Vec<Side>,
@@ -39,14 +55,45 @@ pub(super) struct Polys {
 
 impl Polys {
     /// Forgets everything if `filter` decides sides differently from the last one, or if the
-    /// memory is full.
-    pub(super) fn prepare(&mut self, filter: &QueryFilter) {
+    /// memory is full; numbers `nav`'s polygons at the first call.
+    pub(super) fn prepare(&mut self, nav: &NavMesh, filter: &QueryFilter) {
+        if self.layout.is_none() {
+            self.number(nav);
+        }
         let flags = Some((filter.include_flags(), filter.exclude_flags()));
-        if self.flags != flags || self.index.len() > MAX_POLYS {
+        if self.flags != flags || self.numbers.len() > MAX_POLYS {
             self.flags = flags;
-            self.index.clear();
+            for &k in &self.numbers {
+                self.seen[k as usize].len = 0;
+            }
+            self.numbers.clear();
             self.sides.clear();
         }
+    }
+
+    fn number(&mut self, nav: &NavMesh) {
+        self.layout = Some(nav.ref_layout());
+        self.tiles = vec![TileSlots::default(); nav.max_tiles()];
+        let mut next = 0u32;
+        for tile in nav.tiles() {
+            let count = tile.poly_count() as u32;
+            if let Some(t) = self.tiles.get_mut(tile.index()) {
+                *t = TileSlots {
+                    first: next,
+                    count,
+                    salt: tile.salt(),
+                };
+                next = next.saturating_add(count);
+            }
+        }
+        self.seen = vec![Seen::default(); next as usize];
+    }
+
+    /// The number of `poly`, if it is one of the navmesh's polygons.
+    fn number_of(&self, poly: PolyRef) -> Option<usize> {
+        let (salt, tile, index) = self.layout?.decode(u64::from(poly.0));
+        let t = self.tiles.get(tile as usize)?;
+        (t.salt == salt && index < t.count).then(|| (t.first + index) as usize)
     }
 
     /// Polygon `poly` (its sides under the filter given to [`Polys::prepare`]), or `None` if
@@ -57,7 +104,9 @@ impl Polys {
         filter: &QueryFilter,
         poly: PolyRef,
     ) -> Option<Seen> {
-        if let Some(&seen) = self.index.get(&poly) {
+        let number = self.number_of(poly)?;
+        let seen = self.seen[number];
+        if seen.len != 0 {
             return Some(seen);
         }
         let view = nav.poly(poly)?;
@@ -69,12 +118,23 @@ impl Polys {
             offmesh: view.first_link().is_some() && view.links().any(|l| l.edge == 0xff),
         };
         self.sides.extend_from_slice(&self.scratch);
-        self.index.insert(poly, seen);
+        if seen.len != 0 {
+            self.seen[number] = seen;
+            self.numbers.push(number as u32);
+        }
         Some(seen)
     }
 
     /// Side `k` (counted from its first, modulo their number) of a polygon seen.
     pub(super) fn side(&self, seen: Seen, k: usize) -> Side {
-        self.sides[seen.first as usize + k % seen.len as usize]
+        let len = seen.len as usize;
+        let k = if k < len {
+            k
+        } else if k < 2 * len {
+            k - len
+        } else {
+            k % len
+        };
+        self.sides[seen.first as usize + k]
     }
 }

@@ -165,7 +165,7 @@ impl Search {
         self.whole.clear();
         self.bent.clear();
         self.corners.clear();
-        self.polys.prepare(p.filter);
+        self.polys.prepare(p.nav, p.filter);
         self.expanded = 0;
         let (sp, s) = p.start;
         self.roots.push(Root {
