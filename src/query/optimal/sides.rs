@@ -246,14 +246,15 @@ fn push_spans(out: &mut Vec<Side>, wall: Side, spans: &[Span]) {
 /// remembered for one search (for the others).
 #[derive(Default)]
 pub(super) struct Corners {
-    /// By tile index: each vertex touches a wall or a tile border. Kept while the query
-    /// lives (its navmesh cannot change meanwhile).
+    /// By tile index: each vertex touches a wall or a tile border, and for a border vertex
+    /// once walked round (the filter passing every polygon), whether it is a corner. Kept
+    /// while the query lives (its navmesh cannot change meanwhile).
     tiles: Vec<Option<Vec<u8>>>,
     /// This search's answers, by tile and vertex (or point and polygon), when its filter
     /// turns some polygons away.
     known: FxHashMap<u64, bool>,
-    /// The answers when the filter passes every polygon, which hold for every such filter:
-    /// kept while the query lives (up to [`MAX_LASTING`] of them).
+    /// The answers for points inside edges when the filter passes every polygon, which hold
+    /// for every such filter: kept while the query lives (up to [`MAX_LASTING`] of them).
     lasting: FxHashMap<u64, bool>,
     fan: Vec<Side>,
     spans: Vec<Span>,
@@ -277,6 +278,10 @@ const INSIDE: u8 = 0;
 const BORDER: u8 = 1;
 /// A vertex on a wall.
 const WALL: u8 = 2;
+/// A [`BORDER`] vertex found, walking round it, to touch a wall in a tile across.
+const BORDER_CORNER: u8 = 3;
+/// A [`BORDER`] vertex found, walking round it, to touch no wall.
+const BORDER_FREE: u8 = 4;
 
 /// Each vertex of `tile`: [`WALL`] if an edge from it is a wall, else [`BORDER`] if one lies
 /// on the tile's border, else [`INSIDE`].
@@ -337,9 +342,18 @@ impl Corners {
     ) -> bool {
         if vertex != NO_VERTEX && passes_all {
             match self.tile_flag(nav, tile, vertex) {
-                INSIDE => return false,
-                WALL => return true,
-                _ => {}
+                INSIDE | BORDER_FREE => return false,
+                WALL | BORDER_CORNER => return true,
+                _ => {
+                    let c = nav
+                        .poly(poly)
+                        .is_none_or(|view| self.walk(nav, filter, view, p));
+                    let flags = self.tiles.get_mut(tile).and_then(Option::as_mut);
+                    if let Some(f) = flags.and_then(|f| f.get_mut(usize::from(vertex))) {
+                        *f = if c { BORDER_CORNER } else { BORDER_FREE };
+                    }
+                    return c;
+                }
             }
         }
         let key = if vertex == NO_VERTEX {
@@ -487,7 +501,8 @@ mod tests {
                         continue;
                     }
                     inside += 1;
-                    border += usize::from(corners.tile_flag(&nav, tile.index(), v) == BORDER);
+                    let flag = corners.tile_flag(&nav, tile.index(), v);
+                    border += usize::from(matches!(flag, BORDER | BORDER_CORNER | BORDER_FREE));
                     let at = (tile.index(), poly.poly_ref());
                     assert!(
                         !corners.is_corner(&nav, (&filter, true), at, v, p),
