@@ -122,8 +122,10 @@ pub(in crate::query) struct Search {
     pub(super) hops: Vec<Hop>,
     /// The open list, keyed on the bits of `f` (non-negative: their order is the numbers').
     open: OpenList,
-    /// Nodes made by the expansion under way, with their keys, not yet on the open list.
-    fresh: Vec<(u32, u64)>,
+    /// Nodes made by the expansion under way, not yet on the open list.
+    fresh: Vec<u32>,
+    /// The goal's point (the search under way's).
+    goal: DVec2,
     /// Root-level pruning: a slot in `best` for each point a root may be (by its key).
     slots: FxHashMap<u64, u32>,
     /// The shortest path length found to each slot's point.
@@ -167,6 +169,7 @@ impl Search {
         self.corners.clear();
         self.polys.prepare(p.nav, p.filter);
         self.expanded = 0;
+        self.goal = flat(p.goal.1);
         let (sp, s) = p.start;
         self.roots.push(Root {
             pos: flat(s),
@@ -206,7 +209,7 @@ impl Search {
         let mut at = node;
         loop {
             self.expand(p, at);
-            let [(next, _)] = self.fresh[..] else {
+            let [next] = self.fresh[..] else {
                 return;
             };
             let m = &self.nodes[next as usize];
@@ -223,7 +226,9 @@ impl Search {
 
     /// Moves the nodes pushed since the last call onto the open list.
     fn flush(&mut self) {
-        for &(node, key) in &self.fresh {
+        for i in 0..self.fresh.len() {
+            let node = self.fresh[i];
+            let key = self.key(node);
             self.open.push(node, key);
         }
         self.fresh.clear();
@@ -293,19 +298,27 @@ impl Search {
         }
     }
 
-    /// Pushes a node, its `f` from its root's `g` and the heuristic to `goal`.
-    pub(super) fn push(&mut self, node: Node, goal: DVec2) {
+    /// Pushes a node. Its key on the open list (`f`, from its root's `g` and the heuristic)
+    /// is worked out when it goes there ([`Search::flush`]): a node that intermediate pruning
+    /// expands at once never needs it.
+    pub(super) fn push(&mut self, node: Node) {
+        self.nodes.push(node);
+        self.fresh.push((self.nodes.len() - 1) as u32);
+    }
+
+    /// The open list's key of node `node`: its `f`, the root's `g` plus the heuristic to the
+    /// goal.
+    fn key(&self, node: u32) -> u64 {
+        let node = &self.nodes[node as usize];
         let root = &self.roots[node.root as usize];
+        let goal = self.goal;
         let h = match node.kind {
             Kind::Interval { .. } => heuristic(root.pos, node.ia, node.ib, goal),
             // A target: the straight line to it, then on to the goal.
             Kind::Goal => root.pos.distance(node.ia),
             Kind::OffMesh { .. } => root.pos.distance(node.ia) + node.ia.distance(goal),
         };
-        let f = root.g + h;
-        self.nodes.push(node);
-        self.fresh
-            .push(((self.nodes.len() - 1) as u32, open_key(f)));
+        open_key(root.g + h)
     }
 
     /// The nodes from root `root`, a point on polygon `poly` (the start, or where an
@@ -321,7 +334,6 @@ impl Search {
         let Some(seen) = self.polys.get(p.nav, p.filter, poly) else {
             return;
         };
-        let goal = flat(p.goal.1);
         for k in 0..seen.len as usize {
             let s = self.polys.side(seen, k);
             if let Some(next) = s.across {
@@ -337,7 +349,7 @@ impl Search {
                         b_end: true,
                     },
                 };
-                self.push(node, goal);
+                self.push(node);
             }
         }
         let cone = Cone {

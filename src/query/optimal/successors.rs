@@ -49,7 +49,6 @@ impl Search {
         (a_root, b_root): (Option<u32>, Option<u32>),
     ) {
         let n = self.nodes[node as usize];
-        let goal = flat(p.goal.1);
         for step in 1..seen.len as usize {
             let s = self.polys.side(seen, k + step);
             // A polygon that leads nowhere is worth entering only for the goal on it.
@@ -71,7 +70,7 @@ impl Search {
                         b_end: t0 <= 0.0,
                     },
                 };
-                me.push(succ, goal);
+                me.push(succ);
             };
             // A single point in sight is not a way on: the stretches round it are.
             if tb < ta {
@@ -100,7 +99,7 @@ impl Search {
     ) {
         let goal = flat(p.goal.1);
         if poly == p.goal.0 {
-            self.push_target(cone, node, bends, poly, goal, Kind::Goal, goal);
+            self.push_target(cone, node, bends, poly, goal, Kind::Goal);
         }
         let Some(view) = seen.offmesh.then(|| p.nav.poly(poly)).flatten() else {
             return;
@@ -113,7 +112,7 @@ impl Search {
             let kind = Kind::OffMesh {
                 hop: (self.hops.len() - 1) as u32,
             };
-            self.push_target(cone, node, bends, poly, flat(hop.entry), kind, goal);
+            self.push_target(cone, node, bends, poly, flat(hop.entry), kind);
         }
     }
 
@@ -127,7 +126,6 @@ impl Search {
         poly: PolyRef,
         t: DVec2,
         kind: Kind,
-        goal: DVec2,
     ) {
         let root = if cone.all {
             Some(cone.root)
@@ -150,7 +148,7 @@ impl Search {
             parent: node,
             kind,
         };
-        self.push(target, goal);
+        self.push(target);
     }
 
     /// Takes off-mesh hop `hop`, reached by node `node`: its entry and its exit become roots,
