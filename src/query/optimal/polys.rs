@@ -1,16 +1,41 @@
 //! The polygons the optimal search has looked at, remembered with their [`Side`]s: a long
 //! search enters each polygon from many roots (tens of times on a cluttered level), and a
 //! query asks again about the polygons of the last one, so each polygon's sides are read
-//! from its tile once, while the query and its filter stay the same.
+//! from its tile once, while the query and its filter stay the same. A polygon is found by its
+//! number in the navmesh (its tile's first number plus its index), not by hashing its ref.
+
+use glam::DVec2;
 
 use super::sides::{Side, Span, sides_of};
 use crate::navmesh::NavMesh;
 use crate::poly_ref::RefLayout;
-use crate::query::{PolyRef, QueryFilter};
+use crate::query::{PolyRef, PolyRefBits, QueryFilter};
 
-/// How many polygons are remembered at most (about 400 bytes each with their sides: 25 MB); past
+/// How many polygons are remembered at most (about 200 bytes each with their sides: 13 MB); past
 /// that the memory starts again empty.
 const MAX_POLYS: usize = 1 << 16;
+
+/// A [`Side`] as remembered, half its size: where it starts (it ends where the polygon's next
+/// side starts) and the raw ref of the polygon across (0 for a wall: Detour never gives a
+/// polygon ref 0).
+#[derive(Clone, Copy, Debug)]
+struct Start {
+    a: DVec2,
+    across: PolyRefBits,
+    a_vertex: u16,
+    dead_end: bool,
+}
+
+impl Start {
+    fn of(side: &Side) -> Start {
+        Start {
+            a: side.a,
+            across: side.across.map_or(0, |p| p.0),
+            a_vertex: side.a_vertex,
+            dead_end: side.dead_end,
+        }
+    }
+}
 
 /// A polygon as the search saw it.
 #[derive(Clone, Copy, Debug, Default)]
@@ -34,8 +59,7 @@ struct TileSlots {
     salt: u32,
 }
 
-/// The polygons seen under one filter (its include and exclude flags decide the sides),
-/// found by their number in the navmesh (tile by tile), not by hashing their refs.
+/// The polygons seen under one filter (its include and exclude flags decide the sides).
 /// Valid while the query lives: its navmesh cannot change meanwhile.
 #[derive(Default)]
 pub(super) struct Polys {
@@ -47,8 +71,9 @@ pub(super) struct Polys {
     seen: Vec<Seen>,
     /// The numbers of the polygons seen, to forget them.
     numbers: Vec<u32>,
-    /// Every remembered polygon's sides, one after another.
-    pub sides: Vec<Side>,
+    /// Every remembered polygon's sides, one after another, each as its start (a side ends
+    /// where the next begins).
+    sides: Vec<Start>,
     scratch: Vec<Side>,
     spans: Vec<Span>,
 }
@@ -117,7 +142,7 @@ impl Polys {
             tile: view.tile().index() as u32,
             offmesh: view.first_link().is_some() && view.links().any(|l| l.edge == 0xff),
         };
-        self.sides.extend_from_slice(&self.scratch);
+        self.sides.extend(self.scratch.iter().map(Start::of));
         if seen.len != 0 {
             self.seen[number] = seen;
             self.numbers.push(number as u32);
@@ -135,6 +160,18 @@ impl Polys {
         } else {
             k % len
         };
-        self.sides[seen.first as usize + k]
+        let next = if k + 1 < len { k + 1 } else { 0 };
+        let (s, e) = (
+            self.sides[seen.first as usize + k],
+            self.sides[seen.first as usize + next],
+        );
+        Side {
+            a: s.a,
+            b: e.a,
+            across: (s.across != 0).then_some(PolyRef(s.across)),
+            a_vertex: s.a_vertex,
+            b_vertex: e.a_vertex,
+            dead_end: s.dead_end,
+        }
     }
 }
