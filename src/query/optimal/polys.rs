@@ -116,8 +116,7 @@ impl Polys {
 
     /// The number of `poly`, if it is one of the navmesh's polygons.
     fn number_of(&self, poly: PolyRef) -> Option<usize> {
-        #[allow(clippy::useless_conversion)] // PolyRefBits is u32 or u64, by feature
-        let (salt, tile, index) = self.layout?.decode(u64::from(poly.0));
+        let (salt, tile, index) = self.layout?.decode(poly.to_u64());
         let t = self.tiles.get(tile as usize)?;
         (t.salt == salt && index < t.count).then(|| (t.first + index) as usize)
     }
