@@ -124,8 +124,6 @@ pub(in crate::query) struct Search {
     open: OpenList,
     /// Nodes made by the expansion under way, not yet on the open list.
     fresh: Vec<u32>,
-    /// The goal's point (the search under way's).
-    goal: DVec2,
     /// Root-level pruning: a slot in `best` for each point a root may be (by its key).
     slots: FxHashMap<u64, u32>,
     /// The shortest path length found to each slot's point.
@@ -169,7 +167,6 @@ impl Search {
         self.corners.clear();
         self.polys.prepare(p.nav, p.filter);
         self.expanded = 0;
-        self.goal = flat(p.goal.1);
         let (sp, s) = p.start;
         self.roots.push(Root {
             pos: flat(s),
@@ -181,7 +178,7 @@ impl Search {
             slot: NONE,
         });
         self.leave_point(p, 0, sp, NONE);
-        self.flush();
+        self.flush(flat(p.goal.1));
         while let Some(node) = self.open.pop() {
             if self.nodes.len() > p.max_nodes {
                 return Outcome::OutOfNodes;
@@ -196,7 +193,7 @@ impl Search {
                 Kind::OffMesh { hop } => self.take_hop(p, node, hop),
                 Kind::Interval { .. } => self.expand_on(p, node),
             }
-            self.flush();
+            self.flush(flat(p.goal.1));
         }
         Outcome::Unreachable
     }
@@ -224,11 +221,12 @@ impl Search {
         }
     }
 
-    /// Moves the nodes pushed since the last call onto the open list.
-    fn flush(&mut self) {
+    /// Moves the nodes pushed since the last call onto the open list, keyed on their `f`
+    /// towards `goal`.
+    fn flush(&mut self, goal: DVec2) {
         for i in 0..self.fresh.len() {
             let node = self.fresh[i];
-            let key = self.key(node);
+            let key = self.key(node, goal);
             self.open.push(node, key);
         }
         self.fresh.clear();
@@ -306,12 +304,11 @@ impl Search {
         self.fresh.push((self.nodes.len() - 1) as u32);
     }
 
-    /// The open list's key of node `node`: its `f`, the root's `g` plus the heuristic to the
-    /// goal.
-    fn key(&self, node: u32) -> u64 {
+    /// The open list's key of node `node`: its `f`, the root's `g` plus the heuristic to
+    /// `goal`.
+    fn key(&self, node: u32, goal: DVec2) -> u64 {
         let node = &self.nodes[node as usize];
         let root = &self.roots[node.root as usize];
-        let goal = self.goal;
         let h = match node.kind {
             Kind::Interval { .. } => heuristic(root.pos, node.ia, node.ib, goal),
             // A target: the straight line to it, then on to the goal.
