@@ -345,9 +345,7 @@ impl Corners {
                 INSIDE | BORDER_FREE => return false,
                 WALL | BORDER_CORNER => return true,
                 _ => {
-                    let c = nav
-                        .poly(poly)
-                        .is_none_or(|view| self.walk(nav, filter, view, p));
+                    let c = self.walk_round(nav, filter, poly, p);
                     let flags = self.tiles.get_mut(tile).and_then(Option::as_mut);
                     if let Some(f) = flags.and_then(|f| f.get_mut(usize::from(vertex))) {
                         *f = if c { BORDER_CORNER } else { BORDER_FREE };
@@ -371,9 +369,7 @@ impl Corners {
         if let Some(&c) = memo.get(&key) {
             return c;
         }
-        let c = nav
-            .poly(poly)
-            .is_none_or(|view| self.walk(nav, filter, view, p));
+        let c = self.walk_round(nav, filter, poly, p);
         let memo = if passes_all {
             if self.lasting.len() >= MAX_LASTING {
                 self.lasting.clear();
@@ -384,6 +380,12 @@ impl Corners {
         };
         memo.insert(key, c);
         c
+    }
+
+    /// True if walking round point `p` from polygon `poly` meets a wall (or cannot be done).
+    fn walk_round(&mut self, nav: &NavMesh, filter: &QueryFilter, poly: PolyRef, p: DVec2) -> bool {
+        nav.poly(poly)
+            .is_none_or(|view| self.walk(nav, filter, view, p))
     }
 
     fn walk(&mut self, nav: &NavMesh, filter: &QueryFilter, poly: PolyView<'_>, p: DVec2) -> bool {
